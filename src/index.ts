@@ -1,0 +1,2 @@
+// The public entry point of the `proxyaccount` package: the SDK.
+export * from './sdk';
