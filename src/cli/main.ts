@@ -9,13 +9,14 @@ export interface SubcommandModule {
 
 const SUBCOMMANDS: ReadonlyArray<() => SubcommandModule> = [
   () => require('./emulator') as SubcommandModule,
+  () => require('./provider') as SubcommandModule,
 ];
 
 export function buildProgram(): Command {
   const program = new Command('proxyaccount')
     .description('Infrastructure-as-code tooling for proxy-service accounts')
     .version(require('../../package.json').version as string)
-    .showHelpAfterError()
+    .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions();
   for (const load of SUBCOMMANDS) load().register(program);
   return program;

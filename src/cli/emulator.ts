@@ -1,0 +1,127 @@
+// `proxyaccount emulator`: runs the account-API emulator until SIGTERM or SIGINT. When ready it
+// prints exactly one JSON line on stdout ({url, httpUrl, caFile, adminToken}); logs go to stderr.
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+
+interface EmulatorFlags {
+  host: string;
+  port: number;
+  httpPort: number;
+  state?: string;
+  accounts?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  adminToken?: string;
+  proxyDomain: string;
+  tokenPrefix: string;
+}
+
+const HOSTNAME_RE = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+function parsePort(value: string): number {
+  if (!/^[0-9]{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new InvalidArgumentError('must be an integer from 0 to 65535 (0 = any free port)');
+  }
+  return Number(value);
+}
+
+function parseProxyDomain(value: string): string {
+  if (!HOSTNAME_RE.test(value)) throw new InvalidArgumentError('must be a domain name such as proxy.example.net');
+  return value.toLowerCase();
+}
+
+function parseTokenPrefix(value: string): string {
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(value)) {
+    throw new InvalidArgumentError('must be 1-32 URL-safe characters (letters, digits, _ and -)');
+  }
+  return value;
+}
+
+/** Checked in the action, not by an argParser: commander would quote the rejected secret. */
+function checkAdminToken(value: string): string {
+  if (!/^[\x21-\x7e]{8,256}$/.test(value)) {
+    throw new Error('--admin-token must be 8-256 printable characters without spaces');
+  }
+  return value;
+}
+
+function readPem(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`${flag} ${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+/** Adds the `emulator` subcommand to the program. */
+export function register(program: Command): void {
+  program
+    .command('emulator')
+    .description('Run a local emulator of the account API; prints one JSON line when ready (see docs/emulator.md)')
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <port>', 'HTTPS port, 0 = any free port').default(8443).argParser(parsePort))
+    .addOption(
+      new Option('--http-port <port>', 'plain-HTTP port answering 302 to HTTPS, 0 = any free port')
+        .default(8080)
+        .argParser(parsePort),
+    )
+    .option('--state <file>', 'SQLite file keeping state across restarts (default: in memory)')
+    .option('--accounts <file>', 'accounts file (default: one account demo / demo-password on plan20)')
+    .option('--tls-cert <file>', 'PEM certificate to serve (with --tls-key; default: fresh self-signed)')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
+    .option('--admin-token <token>', 'secret of the /_emulator/ control API, 8-256 characters (default: random)')
+    .addOption(
+      new Option('--proxy-domain <domain>', 'domain of the proxy catalogue').default('proxy.example.net').argParser(parseProxyDomain),
+    )
+    .addOption(new Option('--token-prefix <prefix>', 'prefix of raw bearer tokens').default('pxa_').argParser(parseTokenPrefix))
+    .action(async (flags: EmulatorFlags) => run(flags));
+}
+
+async function run(flags: EmulatorFlags): Promise<void> {
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
+    throw new Error('--tls-cert and --tls-key must be given together');
+  }
+  const adminToken = flags.adminToken === undefined ? undefined : checkAdminToken(flags.adminToken);
+  const tls =
+    flags.tlsCert !== undefined && flags.tlsKey !== undefined
+      ? { certPem: readPem(flags.tlsCert, '--tls-cert'), keyPem: readPem(flags.tlsKey, '--tls-key'), certFile: flags.tlsCert }
+      : undefined;
+  // Loaded here, not at the top, so that `proxyaccount --help` never loads SQLite.
+  const { startEmulator } = await import('../emulator');
+  const { randomSecret } = await import('../emulator/secrets');
+  const server = await startEmulator({
+    host: flags.host,
+    port: flags.port,
+    httpPort: flags.httpPort,
+    statePath: flags.state,
+    accountsPath: flags.accounts,
+    tls,
+    adminToken: adminToken ?? randomSecret(),
+    proxyDomain: flags.proxyDomain,
+    tokenPrefix: flags.tokenPrefix,
+  }).catch((err: unknown) => {
+    throw new Error(`emulator failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  });
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`emulator: ${signal} received, shutting down\n`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`emulator: error during shutdown: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+
+  process.stderr.write(
+    `emulator: serving ${server.url} (redirect from ${server.httpUrl}); state ${flags.state ?? 'in memory'}\n`,
+  );
+  const ready = { url: server.url, httpUrl: server.httpUrl, caFile: server.caFile, adminToken: server.adminToken };
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+}

@@ -1,0 +1,92 @@
+// The accounts file (--accounts): the parent accounts the emulator starts with, and their plans.
+import { readFileSync } from 'node:fs';
+import { isPlanName, PLAN_NAMES, type PlanName } from './plans';
+
+/** A parent account to create at start-up and on reset. */
+export interface AccountSeed {
+  readonly username: string;
+  readonly password: string;
+  readonly plan: PlanName;
+  /** Overrides the plan's sub-account limit; null = the plan's default. */
+  readonly subAccountLimit: number | null;
+}
+
+/** The accounts used when no --accounts file is given. */
+export const DEFAULT_ACCOUNTS: readonly AccountSeed[] = [
+  { username: 'demo', password: 'demo-password', plan: 'plan20', subAccountLimit: null },
+];
+
+const USERNAME_RE = /^[A-Za-z0-9.@+-]{1,30}$/;
+const KNOWN_FIELDS = new Set(['username', 'password', 'plan', 'subAccountLimit']);
+
+/**
+ * Validates the parsed content of an accounts file. Every problem is collected and reported at
+ * once, naming the entry and field; passwords are never quoted.
+ * @param source names the file in the error message
+ */
+export function parseAccounts(data: unknown, source: string): AccountSeed[] {
+  const problems: string[] = [];
+  const seeds: AccountSeed[] = [];
+  const list = isObject(data) ? data['accounts'] : undefined;
+  if (!Array.isArray(list) || list.length === 0) {
+    problems.push('must be a JSON object {"accounts":[...]} with at least one account');
+  } else {
+    const seen = new Set<string>();
+    list.forEach((entry: unknown, i: number) => {
+      const at = `accounts[${i}]`;
+      if (!isObject(entry)) {
+        problems.push(`${at} must be an object`);
+        return;
+      }
+      for (const key of Object.keys(entry)) {
+        if (!KNOWN_FIELDS.has(key)) problems.push(`${at}: unknown field "${key}" (expected ${[...KNOWN_FIELDS].join(', ')})`);
+      }
+      const { username, password, plan, subAccountLimit } = entry;
+      if (typeof username !== 'string' || !USERNAME_RE.test(username)) {
+        problems.push(`${at}.username must be 1-30 characters of letters, digits and . @ + -`);
+      } else if (seen.has(username)) {
+        problems.push(`${at}.username "${username}" appears more than once`);
+      } else {
+        seen.add(username);
+      }
+      if (typeof password !== 'string' || password.length === 0 || password.length > 128) {
+        problems.push(`${at}.password must be a non-empty string of at most 128 characters`);
+      }
+      if (!isPlanName(plan)) problems.push(`${at}.plan must be one of ${PLAN_NAMES.join(', ')}`);
+      if (subAccountLimit !== undefined && !(Number.isSafeInteger(subAccountLimit) && (subAccountLimit as number) >= 0)) {
+        problems.push(`${at}.subAccountLimit must be an integer >= 0`);
+      }
+      if (problems.length === 0) {
+        seeds.push({
+          username: username as string,
+          password: password as string,
+          plan: plan as PlanName,
+          subAccountLimit: subAccountLimit === undefined ? null : (subAccountLimit as number),
+        });
+      }
+    });
+  }
+  if (problems.length > 0) throw new Error(`invalid accounts file ${source}:\n  - ${problems.join('\n  - ')}`);
+  return seeds;
+}
+
+/** Reads and validates an accounts file. */
+export function loadAccountsFile(path: string): AccountSeed[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read accounts file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`invalid accounts file ${path}: not JSON (${(err as Error).message})`);
+  }
+  return parseAccounts(data, path);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

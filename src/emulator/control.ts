@@ -1,0 +1,151 @@
+// The control API under /_emulator/ (JSON in and out, `Authorization: Bearer <admin token>`):
+// move the clock, record usage, change plans, inject faults, reset, dump state.
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { BanList } from './auth';
+import { formatIso, type Clock } from './clock';
+import type { AccountSeed } from './config';
+import type { FaultList } from './faults';
+import { HttpError, readBody, type Reply } from './http';
+import { isPlanName, PLAN_NAMES, PLANS } from './plans';
+import { accountDetails } from './routes/subaccounts';
+import { snapshot } from './snapshot';
+import type { Store } from './store';
+
+/** What the control API acts on. */
+export interface ControlDeps {
+  readonly adminToken: string;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly bans: BanList;
+  readonly faults: FaultList;
+  /** Reads the accounts file again (or returns the defaults). */
+  readonly loadSeeds: () => readonly AccountSeed[];
+}
+
+type Body = Record<string, unknown>;
+type Handler = (body: Body, deps: ControlDeps) => Reply;
+
+const HANDLERS: Readonly<Record<string, { method: 'GET' | 'POST'; handle: Handler }>> = {
+  '/_emulator/clock': { method: 'POST', handle: advanceClock },
+  '/_emulator/usage': { method: 'POST', handle: recordUsage },
+  '/_emulator/plan': { method: 'POST', handle: changePlan },
+  '/_emulator/faults': { method: 'POST', handle: addFault },
+  '/_emulator/reset': { method: 'POST', handle: reset },
+  '/_emulator/state': {
+    method: 'GET',
+    handle: (_b, d) => ({ status: 200, json: snapshot(d.store, d.bans, d.faults, d.clock.now(), d.clock.offsetMs()) }),
+  },
+};
+
+/** Serves one control request; errors come back as `{"error": "..."}` with their status. */
+export async function handleControl(req: IncomingMessage, path: string, deps: ControlDeps): Promise<Reply> {
+  try {
+    if (!isAdmin(req.headers.authorization, deps.adminToken)) throw new HttpError(401, 'admin token required');
+    const entry = HANDLERS[path];
+    if (!entry) throw new HttpError(404, `unknown control endpoint; try ${Object.keys(HANDLERS).join(', ')}`);
+    if (req.method !== entry.method) throw new HttpError(405, `use ${entry.method}`, { Allow: entry.method });
+    const text = await readBody(req);
+    return entry.handle(parseJsonBody(text), deps);
+  } catch (err) {
+    if (err instanceof HttpError) return { status: err.status, json: { error: err.message } };
+    throw err;
+  }
+}
+
+function isAdmin(header: string | undefined, adminToken: string): boolean {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!.trim());
+  const expected = Buffer.from(adminToken);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function parseJsonBody(text: string): Body {
+  if (text.trim() === '') return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'body must be a JSON object');
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new HttpError(400, 'body must be a JSON object');
+  return data as Body;
+}
+
+function num(body: Body, key: string, min: number): number {
+  const value = body[key];
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new HttpError(400, `${key} must be a number >= ${min}`);
+  }
+  return value;
+}
+
+function str(body: Body, key: string): string {
+  const value = body[key];
+  if (typeof value !== 'string' || value === '') throw new HttpError(400, `${key} must be a non-empty string`);
+  return value;
+}
+
+function advanceClock(body: Body, deps: ControlDeps): Reply {
+  deps.clock.advance(num(body, 'advanceSeconds', 0));
+  deps.store.saveClock();
+  return { status: 200, json: { now: formatIso(deps.clock.now()) } };
+}
+
+function recordUsage(body: Body, deps: ControlDeps): Reply {
+  const username = str(body, 'username');
+  const bytes = Math.round(num(body, 'gb', 0) * 1e9);
+  const account = deps.store.accounts.byUsername(username);
+  if (!account) throw new HttpError(404, `no account named ${username}`);
+  const now = deps.clock.now();
+  deps.store.transaction(() => {
+    deps.store.accounts.recordUsage(account.id, bytes, now);
+    // Sub-account usage counts toward the parent's too (API.md).
+    if (account.parentId !== null) deps.store.accounts.recordUsage(account.parentId, bytes, now);
+  });
+  return { status: 200, json: accountDetails(deps.store, account, now) };
+}
+
+function changePlan(body: Body, deps: ControlDeps): Reply {
+  const username = str(body, 'username');
+  const plan = body['plan'];
+  if (!isPlanName(plan)) throw new HttpError(400, `plan must be one of ${PLAN_NAMES.join(', ')}`);
+  const account = deps.store.accounts.byUsername(username);
+  if (!account) throw new HttpError(404, `no account named ${username}`);
+  if (account.parentId !== null) throw new HttpError(400, `${username} is a sub-account; plans belong to parents`);
+  const deactivatedTokens = deps.store.transaction(() => {
+    deps.store.accounts.setPlan(account.id, plan);
+    return PLANS[plan].tokens === 0 ? deps.store.tokens.deactivateFamily(account.id) : 0;
+  });
+  return { status: 200, json: { username, plan, deactivatedTokens } };
+}
+
+function addFault(body: Body, deps: ControlDeps): Reply {
+  const path = str(body, 'path');
+  if (!path.startsWith('/')) throw new HttpError(400, 'path must start with /');
+  const count = body['count'] === undefined ? 1 : num(body, 'count', 1);
+  const status = body['status'] === undefined ? undefined : num(body, 'status', 100);
+  if (status !== undefined && (!Number.isInteger(status) || status > 599)) throw new HttpError(400, 'status must be an integer from 100 to 599');
+  const delayMs = body['delayMs'] === undefined ? undefined : num(body, 'delayMs', 0);
+  const reset = body['reset'] === undefined ? undefined : body['reset'] === true;
+  const method = body['method'] === undefined ? undefined : str(body, 'method').toUpperCase();
+  if (status === undefined && delayMs === undefined && reset !== true) {
+    throw new HttpError(400, 'give status, delayMs or "reset": true');
+  }
+  deps.faults.add({ path, method, status, delayMs, reset, remaining: Math.floor(count) });
+  return { status: 200, json: { faults: deps.faults.snapshot() } };
+}
+
+function reset(_body: Body, deps: ControlDeps): Reply {
+  let seeds: readonly AccountSeed[];
+  try {
+    seeds = deps.loadSeeds();
+  } catch (err) {
+    throw new HttpError(500, `reset refused: ${(err as Error).message}`);
+  }
+  deps.store.reset(seeds);
+  deps.bans.clear();
+  deps.faults.clear();
+  return { status: 200, json: { reset: true, now: formatIso(deps.clock.now()) } };
+}

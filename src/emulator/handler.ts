@@ -1,0 +1,107 @@
+// The HTTPS request pipeline: control API, injected faults, ban, route lookup, body, form,
+// authentication, handler. Every failure becomes a response; nothing a client sends can crash it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { authenticate, type BanList, type Caller } from './auth';
+import { handleControl, type ControlDeps } from './control';
+import type { Fault, FaultList } from './faults';
+import { decodeFormBody, HttpError, parseForm, readBody, sendReply, sendText, splitUrl } from './http';
+import type { ApiSettings, Route, Router } from './router';
+
+/** Everything the pipeline needs. */
+export interface HandlerDeps extends ControlDeps {
+  readonly router: Router;
+  readonly settings: ApiSettings;
+  readonly bans: BanList;
+  readonly faults: FaultList;
+  /** Writes one log line (to stderr in the CLI). */
+  readonly log: (line: string) => void;
+}
+
+/** Creates the HTTPS request listener. */
+export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const { path, query } = splitUrl(req.url);
+    let note = '';
+    res.on('close', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const status = res.headersSent ? String(res.statusCode) : 'dropped';
+      // Path only: query strings and bodies stay out of the log.
+      deps.log(`${req.method ?? '-'} ${path} ${status} ${ms.toFixed(1)}ms${note}`);
+    });
+    serve(req, res, path, query, deps).catch((err: unknown) => {
+      if (err instanceof HttpError) {
+        if (!res.headersSent) sendText(res, err.status, err.message, err.headers);
+        return;
+      }
+      note = ' (internal error, see above)';
+      deps.log(`error: ${req.method ?? '-'} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!res.headersSent) sendText(res, 500, 'internal server error');
+      else res.destroy();
+    });
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, path: string, query: string, deps: HandlerDeps): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (path.startsWith('/_emulator/')) {
+    sendReply(res, await handleControl(req, path, deps));
+    return;
+  }
+  const fault = deps.faults.take(method, path);
+  if (fault && (await applyFault(fault, req, res))) return;
+
+  const address = clientAddress(req);
+  const banLeft = deps.bans.banSecondsLeft(address);
+  if (banLeft !== undefined) {
+    throw new HttpError(429, `client address banned after repeated authentication failures; retry in ${banLeft} s`, {
+      'Retry-After': String(banLeft),
+    });
+  }
+  const route = deps.router.match(method, path);
+  const body = await readBody(req);
+  const params = method === 'POST' ? decodeFormBody(req.headers['content-type'], body) : parseForm(query, 'query string');
+  const caller = authorize(req, route, address, deps);
+  sendReply(res, route.handle({ store: deps.store, now: deps.clock.now(), caller, params, settings: deps.settings }));
+}
+
+/** Applies a fault; true when the request is fully handled by it. */
+async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (fault.delayMs !== undefined && fault.delayMs > 0) {
+    await sleep(fault.delayMs, undefined, { ref: false });
+    if (res.destroyed) return true;
+  }
+  if (fault.reset === true) {
+    req.socket.destroy();
+    return true;
+  }
+  if (fault.status !== undefined) {
+    const text = fault.status === 503 ? 'subscription plan lookup failed; retry after a few minutes' : 'injected fault';
+    sendText(res, fault.status, text);
+    return true;
+  }
+  return false;
+}
+
+/** Authenticates the request and applies the route's policy (401, 403). */
+function authorize(req: IncomingMessage, route: Route, address: string, deps: HandlerDeps): Caller {
+  const result = authenticate(req.headers.authorization, deps.store, deps.clock.now());
+  if (!result.ok) {
+    if (result.counted) deps.bans.recordFailure(address);
+    throw new HttpError(401, result.message, { 'WWW-Authenticate': 'Basic realm="proxyaccount", Bearer' });
+  }
+  const { caller } = result;
+  if (route.basicOnly && caller.scheme === 'bearer') {
+    throw new HttpError(403, 'token endpoints require Basic authentication');
+  }
+  if (route.parentOnly && caller.account.parentId !== null) {
+    throw new HttpError(403, 'sub-account credentials cannot use this endpoint');
+  }
+  return caller;
+}
+
+function clientAddress(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}

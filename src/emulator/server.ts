@@ -1,0 +1,131 @@
+// Starts and stops the emulator: the HTTPS API server, the plain-HTTP server that redirects to
+// it, the store and the certificate file.
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { BanList } from './auth';
+import { DEFAULT_PROXY_DOMAIN } from './catalogue';
+import { createClock, type Clock } from './clock';
+import { DEFAULT_ACCOUNTS, loadAccountsFile, type AccountSeed } from './config';
+import { FaultList } from './faults';
+import { createRequestHandler } from './handler';
+import { sendText } from './http';
+import { Router } from './router';
+import { apiRoutes } from './routes';
+import { Store } from './store';
+import { prepareTls, type GivenCertificate } from './tls';
+
+/** How to run the emulator. */
+export interface EmulatorOptions {
+  /** Address to listen on. @default '127.0.0.1' */
+  readonly host?: string;
+  /** HTTPS port; 0 picks a free one. @default 8443 */
+  readonly port?: number;
+  /** Plain-HTTP (redirecting) port; 0 picks a free one. @default 8080 */
+  readonly httpPort?: number;
+  /** SQLite file to keep state in across restarts. @default undefined (in memory) */
+  readonly statePath?: string;
+  /** Accounts file. @default undefined (one `demo` account on plan20) */
+  readonly accountsPath?: string;
+  /** Certificate to serve. @default undefined (a fresh self-signed one) */
+  readonly tls?: GivenCertificate;
+  /** Secret of the control API. */
+  readonly adminToken: string;
+  /** Domain of the proxy catalogue. @default 'proxy.example.net' */
+  readonly proxyDomain?: string;
+  /** Prefix of raw bearer tokens. @default 'pxa_' */
+  readonly tokenPrefix?: string;
+  /** Receives one line per request and every internal error. @default writes to stderr */
+  readonly log?: (line: string) => void;
+  /** The emulator clock. @default a clock following real time */
+  readonly clock?: Clock;
+}
+
+/** A running emulator. */
+export interface EmulatorServer {
+  /** HTTPS base URL, e.g. `https://127.0.0.1:8443`. */
+  readonly url: string;
+  /** Plain-HTTP URL that answers 302 to `url`. */
+  readonly httpUrl: string;
+  /** PEM file of the certificate clients should trust. */
+  readonly caFile: string;
+  /** Secret of the control API. */
+  readonly adminToken: string;
+  /** Stops both servers, closes the store and removes temporary files. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Starts the emulator; resolves once both servers listen. Cleans up after itself if start-up fails. */
+export async function startEmulator(options: EmulatorOptions): Promise<EmulatorServer> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const loadSeeds = (): readonly AccountSeed[] =>
+    options.accountsPath === undefined ? DEFAULT_ACCOUNTS : loadAccountsFile(options.accountsPath);
+  const clock = options.clock ?? createClock();
+  const store = Store.open(options.statePath, clock, loadSeeds());
+  const cleanups: Array<() => Promise<void> | void> = [() => store.close()];
+  const close = async (): Promise<void> => {
+    for (const step of cleanups.splice(0).reverse()) await step();
+  };
+  try {
+    const tls = prepareTls(host, options.tls);
+    cleanups.push(() => tls.cleanup());
+    const bans = new BanList(clock);
+    const faults = new FaultList();
+    const handler = createRequestHandler({
+      adminToken: options.adminToken,
+      store,
+      clock,
+      bans,
+      faults,
+      loadSeeds,
+      router: new Router(apiRoutes),
+      settings: { proxyDomain: options.proxyDomain ?? DEFAULT_PROXY_DOMAIN, tokenPrefix: options.tokenPrefix ?? 'pxa_' },
+      log,
+    });
+    const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler);
+    cleanups.push(() => stopServer(https));
+    const httpsPort = await listen(https, options.port ?? 8443, host);
+    const url = `https://${urlHost(host)}:${httpsPort}`;
+
+    const http = createHttpServer((req, res) => {
+      res.on('close', () => log(`${req.method ?? '-'} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} (http redirect)`));
+      sendText(res, 302, `use HTTPS: ${url}${req.url ?? '/'}`, { Location: `${url}${req.url ?? '/'}` });
+    });
+    cleanups.push(() => stopServer(http));
+    const httpPort = await listen(http, options.httpPort ?? 8080, host);
+    return { url, httpUrl: `http://${urlHost(host)}:${httpPort}`, caFile: tls.caFile, adminToken: options.adminToken, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+function listen(server: HttpServer | HttpsServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException): void => {
+      reject(new Error(`cannot listen on ${host}:${port}: ${err.code ?? err.message}`));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function stopServer(server: HttpServer | HttpsServer): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Idle keep-alive connections would otherwise hold close() open.
+    server.closeAllConnections();
+  });
+}
+
+/** The host part of a URL: wildcard addresses become loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,122 @@
+// Opens the SQLite database (in memory, or a file with --state) and owns its schema.
+import Database from 'better-sqlite3';
+
+/** The better-sqlite3 connection type. */
+export type Db = Database.Database;
+
+/** Bumped when the tables change; a state file of another version is refused with a clear error. */
+export const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS accounts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  username TEXT NOT NULL UNIQUE,
+  parent_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  password_salt TEXT,
+  password_hash TEXT,
+  plan TEXT,
+  sub_account_limit INTEGER,
+  active INTEGER NOT NULL DEFAULT 1,
+  first_name TEXT,
+  last_name TEXT,
+  email TEXT,
+  monthly_limit INTEGER NOT NULL DEFAULT 0,
+  total_limit INTEGER NOT NULL DEFAULT 0,
+  period_anchor INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ips (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  ip TEXT NOT NULL,
+  label TEXT NOT NULL DEFAULT '',
+  UNIQUE (account_id, ip)
+);
+CREATE TABLE IF NOT EXISTS hostnames (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  domain TEXT NOT NULL,
+  UNIQUE (account_id, domain)
+);
+CREATE TABLE IF NOT EXISTS proxies (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  host TEXT NOT NULL,
+  UNIQUE (account_id, host)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  label TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  active INTEGER NOT NULL,
+  expires_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS usage (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  bytes INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_account ON usage (account_id, at);
+`;
+
+const TABLES = ['usage', 'tokens', 'proxies', 'hostnames', 'ips', 'accounts'] as const;
+
+/**
+ * Opens (creating if needed) the database at `path`, or an in-memory one when `path` is undefined.
+ * Throws a readable error when the file is not an emulator state file of this version.
+ */
+export function openDb(path: string | undefined): Db {
+  let db: Db;
+  try {
+    db = new Database(path ?? ':memory:');
+  } catch (err) {
+    throw new Error(`cannot open state file ${path}: ${(err as Error).message}`);
+  }
+  try {
+    db.pragma('foreign_keys = ON');
+    if (path !== undefined) db.pragma('journal_mode = WAL');
+    db.exec(SCHEMA);
+    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as
+      | { value: string }
+      | undefined;
+    if (row === undefined) {
+      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
+    } else if (row.value !== String(SCHEMA_VERSION)) {
+      throw new Error(`state file ${path} has schema version ${row.value}, this emulator needs ${SCHEMA_VERSION}`);
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof Error && /file is not a database|malformed/i.test(err.message)) {
+      throw new Error(`state file ${path} is not an emulator state file (${err.message})`);
+    }
+    throw err;
+  }
+}
+
+/** Deletes every row of every data table and restarts the id sequences. */
+export function wipe(db: Db): void {
+  db.transaction(() => {
+    for (const table of TABLES) db.exec(`DELETE FROM ${table}`);
+    db.exec(`DELETE FROM sqlite_sequence`);
+    db.prepare(`DELETE FROM meta WHERE key <> 'schema_version'`).run();
+  })();
+}
+
+/** Reads a value of the meta table. */
+export function getMeta(db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+/** Writes a value of the meta table. */
+export function setMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+    key,
+    value,
+  );
+}

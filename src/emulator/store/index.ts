@@ -1,0 +1,92 @@
+// The emulator's state: one SQLite database (in memory or a --state file) and the clock offset
+// saved in it, so that a restarted emulator resumes at the same emulator time.
+import type { Clock } from '../clock';
+import type { AccountSeed } from '../config';
+import { AccessRepo } from './access';
+import { AccountRepo } from './accounts';
+import { getMeta, openDb, setMeta, wipe, type Db } from './db';
+import { TokenRepo } from './tokens';
+
+export type { Account, ProfileChanges } from './accounts';
+export { BILLING_PERIOD_MS, currentPeriodStart } from './accounts';
+export type { IpEntry } from './access';
+export type { Token } from './tokens';
+export { isExpired } from './tokens';
+
+const CLOCK_KEY = 'clock_offset_ms';
+
+/** All persistent state, grouped by area. */
+export class Store {
+  /** Accounts and usage. */
+  readonly accounts: AccountRepo;
+  /** IPs, hostnames and proxies. */
+  readonly access: AccessRepo;
+  /** Bearer tokens. */
+  readonly tokens: TokenRepo;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.accounts = new AccountRepo(db);
+    this.access = new AccessRepo(db);
+    this.tokens = new TokenRepo(db);
+  }
+
+  /**
+   * Opens the state (a file path, or undefined for memory), restores the clock offset saved in it
+   * and creates the seed accounts that do not exist yet. Existing accounts are left as they are.
+   */
+  static open(path: string | undefined, clock: Clock, seeds: readonly AccountSeed[]): Store {
+    const db = openDb(path);
+    const store = new Store(db, clock);
+    try {
+      const saved = getMeta(db, CLOCK_KEY);
+      if (saved !== undefined) clock.setOffsetMs(Number(saved));
+      store.seed(seeds);
+      return store;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Saves the clock offset (call after moving the clock). */
+  saveClock(): void {
+    setMeta(this.db, CLOCK_KEY, String(this.clock.offsetMs()));
+  }
+
+  /** Empties every table, puts the clock back to real time and creates the seed accounts. */
+  reset(seeds: readonly AccountSeed[]): void {
+    this.transaction(() => {
+      wipe(this.db);
+      this.clock.setOffsetMs(0);
+      this.saveClock();
+      this.seed(seeds);
+    });
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private seed(seeds: readonly AccountSeed[]): void {
+    this.transaction(() => {
+      const now = this.clock.now();
+      for (const seed of seeds) {
+        const existing = this.accounts.byUsername(seed.username);
+        if (existing === undefined) {
+          this.accounts.createParent(seed.username, seed.password, seed.plan, seed.subAccountLimit, now);
+        } else if (existing.parentId !== null) {
+          throw new Error(`accounts file names "${seed.username}", which is a sub-account in the state file`);
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,95 @@
+// Field checks for form and query input. Each failure is a 400 whose plain-text message starts
+// with the field name, and never echoes a password.
+import { HttpError, type Params } from './http';
+
+const USERNAME_RE = /^[A-Za-z0-9.@+-]{1,30}$/;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const IPV4_OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const IPV4_RE = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);
+const HOST_LABEL_RE = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const DATE_RE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+
+/** Longest label accepted for an authorized IP (API.md leaves it open; docs/emulator.md). */
+export const MAX_IP_LABEL = 100;
+/** Longest bearer-token label (API.md). */
+export const MAX_TOKEN_LABEL = 100;
+
+function invalid(field: string, problem: string): HttpError {
+  return new HttpError(400, `${field}: ${problem}`);
+}
+
+/** A parameter that must be present and non-empty. */
+export function required(params: Params, field: string): string {
+  const value = params.get(field);
+  if (value === undefined || value === '') throw invalid(field, 'this field is required');
+  return value;
+}
+
+/** Checks a username: 1–30 characters of letters, digits and `.` `@` `+` `-`. */
+export function checkUsername(value: string, field = 'username'): string {
+  if (!USERNAME_RE.test(value)) {
+    throw invalid(field, 'must be 1-30 characters of letters, digits and . @ + -');
+  }
+  return value;
+}
+
+/** Checks that a text value is at most `max` characters. */
+export function checkMaxLength(value: string, field: string, max: number): string {
+  if ([...value].length > max) throw invalid(field, `must be at most ${max} characters`);
+  return value;
+}
+
+/** Checks a password's length without ever quoting it. */
+export function checkPassword(value: string): string {
+  return checkMaxLength(value, 'password', 128);
+}
+
+/** Checks an email address (one `@`, a dot in the domain, no spaces, at most 255 characters). */
+export function checkEmail(value: string): string {
+  checkMaxLength(value, 'email', 255);
+  if (!EMAIL_RE.test(value)) throw invalid('email', 'must be an email address');
+  return value;
+}
+
+/** Checks a bandwidth limit: an integer >= 0 (GB). */
+export function checkLimit(value: string, field: string): number {
+  if (!/^[0-9]{1,15}$/.test(value)) throw invalid(field, 'must be an integer >= 0 (GB)');
+  return Number(value);
+}
+
+/** Checks an IPv4 address in strict dotted-quad form (no leading zeros, no spaces). */
+export function checkIpv4(value: string, field = 'ip'): string {
+  if (!IPV4_RE.test(value)) throw invalid(field, 'must be an IPv4 address in dotted-quad form, e.g. 203.0.113.7');
+  return value;
+}
+
+/** Checks a host name: dot-separated labels of letters, digits and inner hyphens, not an IP. */
+export function checkHostname(value: string, field = 'domain'): string {
+  const labels = value.split('.');
+  const ok =
+    value.length <= 253 &&
+    labels.every((label) => HOST_LABEL_RE.test(label)) &&
+    !/^[0-9]+$/.test(labels[labels.length - 1]!);
+  if (!ok) throw invalid(field, 'must be a host name such as app.example.com');
+  return value;
+}
+
+/** Checks a numeric identifier. */
+export function checkId(value: string, field = 'id'): number {
+  if (!/^[0-9]{1,15}$/.test(value)) throw invalid(field, 'must be an integer');
+  return Number(value);
+}
+
+/**
+ * Checks a token expiry date `YYYY-MM-DD` and returns the expiry instant: 00:00:00 UTC at the
+ * start of that day. The date must be after today on the emulator clock.
+ */
+export function checkExpiryDate(value: string, nowMs: number, field = 'expires_at'): number {
+  const m = DATE_RE.exec(value);
+  const expires = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  if (!m || Number.isNaN(expires) || new Date(expires).toISOString().slice(0, 10) !== value) {
+    throw invalid(field, 'must be a date in the form YYYY-MM-DD');
+  }
+  if (expires <= nowMs) throw invalid(field, 'must be a date after today (UTC)');
+  return expires;
+}

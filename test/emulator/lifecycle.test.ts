@@ -1,0 +1,245 @@
+// The emulator as a process: its JSON line, logs, clean shutdown, flags and their errors, the
+// accounts file, a given certificate, and persistence across restarts with --state.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Agent, request } from 'undici';
+import { createSelfSignedCertificate } from '../../src/util/x509';
+import { startEmulator } from '../helpers/emulator';
+import { api, basic, createToken, DEMO, emulatorState, type SubDetails } from './api';
+import { runCli, spawnCli } from './cli';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'proxyaccount-emulator-lifecycle-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ready line and shutdown', () => {
+  it('prints the JSON line, serves with a trusted certificate and removes its CA file on SIGTERM', async () => {
+    const em = await startEmulator();
+    try {
+      expect(em.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(em.httpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(em.url).not.toBe(em.httpUrl.replace('http:', 'https:'));
+      expect(em.adminToken.length).toBeGreaterThanOrEqual(16);
+      expect(em.caPem).toMatch(/^-----BEGIN CERTIFICATE-----/);
+      expect(readFileSync(em.caFile, 'utf8')).toBe(em.caPem);
+      expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(200);
+
+      // The certificate also names localhost.
+      const byName = new Agent({ connect: { ca: em.caPem, servername: 'localhost' } });
+      const res = await request(`${em.url}/api/geoips/open/`, { dispatcher: byName, headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}` } });
+      expect(res.statusCode).toBe(200);
+      await res.body.text();
+      await byName.close();
+    } finally {
+      await em.stop();
+    }
+    expect(existsSync(em.caFile)).toBe(false);
+    expect(existsSync(dirname(em.caFile))).toBe(false);
+  });
+
+  it('writes nothing else to stdout, logs requests to stderr without secrets, and exits 0 on SIGINT', async () => {
+    const cli = spawnCli(['--port', '0', '--http-port', '0']);
+    const info = JSON.parse(await cli.firstLine) as { url: string; caFile: string; adminToken: string };
+    const em = { ...info, dispatcher: new Agent({ connect: { ca: readFileSync(info.caFile, 'utf8') } }) };
+    const asEmulator = em as unknown as Parameters<typeof api>[0];
+    const { token } = await createToken(asEmulator, DEMO);
+    await api(asEmulator, 'POST', '/api/sub/create/', { auth: { bearer: token }, form: { username: 'logged', password: 'Log-Secret-9' } });
+    await api(asEmulator, 'GET', '/api/sub/get/', { auth: DEMO, query: { username: 'logged' } });
+    await api(asEmulator, 'GET', '/api/ips/', { auth: basic('demo', 'Wrong-Guess-7') });
+    await em.dispatcher.close();
+
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout()).toBe(`${JSON.stringify(info)}\n`);
+    const log = cli.stderr();
+    expect(log).toMatch(/^POST \/api\/token\/create\/ 200 [\d.]+ms$/m);
+    expect(log).toMatch(/^GET \/api\/ips\/ 401 [\d.]+ms$/m);
+    expect(log).toMatch(/^GET \/api\/sub\/get\/ 200 /m);
+    for (const secret of ['demo-password', 'Log-Secret-9', 'Wrong-Guess-7', token, 'Basic ', 'Bearer ', 'username=logged']) {
+      expect(log).not.toContain(secret);
+    }
+    expect(existsSync(info.caFile)).toBe(false);
+  });
+});
+
+describe('flags', () => {
+  it.each([
+    [['--port', 'abc'], /--port.*integer from 0 to 65535/],
+    [['--http-port', '70000'], /--http-port.*integer from 0 to 65535/],
+    [['--tls-cert', '/nonexistent/cert.pem'], /--tls-cert and --tls-key must be given together/],
+    [['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], /--tls-cert \/nonexistent\/c\.pem: cannot read/],
+    [['--accounts', '/nonexistent/accounts.json'], /cannot read accounts file \/nonexistent\/accounts\.json/],
+    [['--token-prefix', 'has space'], /--token-prefix.*URL-safe/],
+    [['--admin-token', 'Short-7'], /--admin-token must be 8-256/],
+    [['--proxy-domain', 'not_a_domain'], /--proxy-domain.*domain name/],
+    [['--state', '/nonexistent/dir/state.db'], /cannot open state file \/nonexistent\/dir\/state\.db/],
+    [['--bogus'], /unknown option '--bogus'/],
+  ])('%p fails with a clear message and prints nothing on stdout', async (args, message) => {
+    const { code, stdout, stderr } = await runCli(['--port', '0', '--http-port', '0', ...args]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toContain('Short-7');
+  });
+
+  it('lists every problem of an invalid accounts file, never its passwords', async () => {
+    const file = join(dir, 'bad-accounts.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        accounts: [
+          { username: 'ok', password: 'Top-Secret-1', plan: 'gold' },
+          { username: 'bad name', password: 'Top-Secret-2', plan: 'plan10' },
+          { username: 'nopw', plan: 'trial', subAccountLimit: -1, extra: true },
+        ],
+      }),
+    );
+    const { code, stdout, stderr } = await runCli(['--port', '0', '--http-port', '0', '--accounts', file]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('accounts[0].plan must be one of trial, plan10, plan20, plan50, plan100');
+    expect(stderr).toContain('accounts[1].username');
+    expect(stderr).toContain('accounts[2].password');
+    expect(stderr).toContain('accounts[2].subAccountLimit');
+    expect(stderr).toContain('unknown field "extra"');
+    expect(stderr).not.toContain('Top-Secret');
+  });
+
+  it('rejects an accounts file that is not JSON, and a state file that is not a database', async () => {
+    const notJson = join(dir, 'not.json');
+    writeFileSync(notJson, '{accounts:');
+    const a = await runCli(['--port', '0', '--http-port', '0', '--accounts', notJson]);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toContain('not JSON');
+    const notDb = join(dir, 'not.db');
+    writeFileSync(notDb, 'this is not sqlite '.repeat(100));
+    const b = await runCli(['--port', '0', '--http-port', '0', '--state', notDb]);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toContain('not an emulator state file');
+  });
+
+  it('fails clearly when its port is taken', async () => {
+    const em = await startEmulator();
+    try {
+      const port = new URL(em.url).port;
+      const { code, stderr } = await runCli(['--port', port, '--http-port', '0']);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+    } finally {
+      await em.stop();
+    }
+  });
+
+  it('honours --admin-token, --token-prefix and --proxy-domain', async () => {
+    const em = await startEmulator({ args: ['--admin-token', 'admin-secret-123', '--token-prefix', 'tst_', '--proxy-domain', 'px.test.local'] });
+    try {
+      expect(em.adminToken).toBe('admin-secret-123');
+      expect((await createToken(em, DEMO)).token).toMatch(/^tst_[A-Za-z0-9_-]{32,}$/);
+      expect((await api(em, 'POST', '/api/proxy/add/', { auth: DEMO, form: { proxy: 'nl-ams.px.test.local:1080' } })).json()).toEqual({
+        proxy: 'nl-ams.px.test.local',
+      });
+      expect((await api(em, 'GET', '/api/proxies/', { auth: DEMO })).json()).toEqual({ proxies: ['nl-ams.px.test.local:1080'] });
+      expect((await api(em, 'POST', '/api/proxy/add/', { auth: DEMO, form: { proxy: 'us-ny.proxy.example.net' } })).status).toBe(400);
+    } finally {
+      await em.stop();
+    }
+  });
+
+  it('serves a given certificate and reports its file as caFile, leaving it in place', async () => {
+    const cert = createSelfSignedCertificate({ commonName: 'given', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
+    const certFile = join(dir, 'given-cert.pem');
+    const keyFile = join(dir, 'given-key.pem');
+    writeFileSync(certFile, cert.certPem);
+    writeFileSync(keyFile, cert.keyPem);
+    const em = await startEmulator({ args: ['--tls-cert', certFile, '--tls-key', keyFile] });
+    try {
+      expect(em.caFile).toBe(certFile);
+      expect(em.caPem).toBe(cert.certPem);
+      expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(200);
+    } finally {
+      await em.stop();
+    }
+    expect(existsSync(certFile)).toBe(true);
+  });
+});
+
+describe('accounts file', () => {
+  it('replaces the demo account with the listed ones and their plans', async () => {
+    const em = await startEmulator({
+      accounts: { accounts: [{ username: 'acme', password: 'acme-pw', plan: 'trial', subAccountLimit: 3 }] },
+    });
+    try {
+      expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(401);
+      const acme = basic('acme', 'acme-pw');
+      expect((await api(em, 'GET', '/api/ips/', { auth: acme })).status).toBe(200);
+      expect((await api(em, 'GET', '/api/tokens/', { auth: acme })).status).toBe(402);
+      for (const username of ['a1', 'a2', 'a3']) {
+        expect((await api(em, 'POST', '/api/sub/create/', { auth: acme, form: { username } })).status).toBe(200);
+      }
+      expect((await api(em, 'POST', '/api/sub/create/', { auth: acme, form: { username: 'a4' } })).status).toBe(402);
+      await em.control.reset();
+      expect((await emulatorState(em)).accounts.map((a) => [a.username, a.plan, a.subAccounts.length])).toEqual([['acme', 'trial', 0]]);
+    } finally {
+      await em.stop();
+    }
+  });
+});
+
+describe('--state', () => {
+  it('keeps accounts, lists, tokens, usage and the clock across a restart', async () => {
+    const stateFile = join(dir, 'state.db');
+    const first = await startEmulator({ stateFile });
+    let token: string;
+    try {
+      await api(first, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'keeper', password: 'keeper-pw', email: 'k@example.com' } });
+      await api(first, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.44', label: 'kept', username: 'keeper' } });
+      await api(first, 'POST', '/api/proxy/add/', { auth: DEMO, form: { proxy: 'fr-par' } });
+      token = (await createToken(first, basic('keeper', 'keeper-pw'), { label: 'persisted' })).token;
+      await first.control.usage('keeper', 2.5);
+      await first.control.advanceClock(86400);
+      await first.control.plan('demo', 'plan50');
+    } finally {
+      await first.stop();
+    }
+    expect(existsSync(stateFile)).toBe(true);
+
+    const second = await startEmulator({ stateFile });
+    try {
+      const sub = await api(second, 'GET', '/api/sub/get/', { auth: DEMO, query: { username: 'keeper' } });
+      expect(sub.json<SubDetails>()).toMatchObject({ username: 'keeper', email: 'k@example.com', total_bandwidth: 2.5 });
+      expect((await api(second, 'GET', '/api/ip_labels/', { auth: { bearer: token } })).json()).toEqual([{ ip: '192.0.2.44', label: 'kept' }]);
+      expect((await api(second, 'GET', '/api/proxies/', { auth: DEMO })).json()).toEqual({ proxies: ['fr-par.proxy.example.net:1080'] });
+      const state = await emulatorState(second);
+      expect(state.clockOffsetSeconds).toBe(86400);
+      expect(state.accounts[0]!.plan).toBe('plan50');
+      expect((await createToken(second, DEMO)).id).toBe(2);
+    } finally {
+      await second.stop();
+    }
+
+    // Accounts added to the accounts file later are created; existing state is kept.
+    const third = await startEmulator({
+      stateFile,
+      accounts: { accounts: [{ username: 'demo', password: 'demo-password', plan: 'plan20' }, { username: 'late', password: 'late-pw', plan: 'plan10' }] },
+    });
+    try {
+      expect((await api(third, 'GET', '/api/ips/', { auth: basic('late', 'late-pw') })).status).toBe(200);
+      expect((await api(third, 'GET', '/api/sub/get/', { auth: DEMO, query: { username: 'keeper' } })).status).toBe(200);
+      expect((await emulatorState(third)).accounts[0]!.plan).toBe('plan50');
+    } finally {
+      await third.stop();
+    }
+  });
+
+  it('starts empty without --state', async () => {
+    const em = await startEmulator();
+    try {
+      expect((await emulatorState(em)).accounts).toEqual([expect.objectContaining({ username: 'demo', subAccounts: [] })]);
+    } finally {
+      await em.stop();
+    }
+  });
+});
