@@ -1,0 +1,206 @@
+// The client: checks its options once, builds the Authorization header, and hands one shared
+// transport to the per-area APIs. Nothing here does I/O; the first request loads undici.
+import type { Dispatcher } from 'undici';
+import { parseBaseUrl } from './base-url';
+import { InvalidArgumentError } from './errors';
+import { GeoIpsApi } from './geoips';
+import { HostnamesApi } from './hostnames';
+import { IpsApi } from './ips';
+import { ProxiesApi } from './proxies';
+import { SubAccountsApi } from './sub-accounts';
+import { TokensApi } from './tokens';
+import { Transport } from './transport';
+import type { ProxyAccountClientOptions } from './types';
+import { SDK_VERSION } from './version';
+
+/** Default per-attempt timeout (ms). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default number of retries. */
+export const DEFAULT_MAX_RETRIES = 3;
+/** Default backoff base (ms). */
+export const DEFAULT_RETRY_BASE_DELAY_MS = 250;
+/** Default cap of one wait between attempts (ms). */
+export const DEFAULT_RETRY_MAX_DELAY_MS = 30_000;
+/** Default `User-Agent`. */
+export const DEFAULT_USER_AGENT = `proxyaccount-sdk/${SDK_VERSION}`;
+
+// setTimeout's limit; a larger timeout would fire at once.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Typed client of the proxy-service account API. */
+export class ProxyAccountClient {
+  /** Sub-accounts: create, edit, get, deactivate, activate, delete. */
+  readonly subAccounts: SubAccountsApi;
+  /** Authorized IP addresses. */
+  readonly ips: IpsApi;
+  /** Authorized hostnames. */
+  readonly hostnames: HostnamesApi;
+  /** Authorized proxies. */
+  readonly proxies: ProxiesApi;
+  /** Bearer tokens (HTTP Basic only). */
+  readonly tokens: TokensApi;
+  /** Geo-IP counts. */
+  readonly geoIps: GeoIpsApi;
+  // A true private field: util.inspect and JSON.stringify of the client never reach the credentials.
+  readonly #transport: Transport;
+
+  /** Validates `options` (throws InvalidArgumentError naming the option); sends nothing. */
+  constructor(options: ProxyAccountClientOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new InvalidArgumentError('options', 'must be an object');
+    }
+    const o = options;
+    const allowHttp = optBool(o.allowHttp, 'allowHttp');
+    const insecure = optBool(o.insecure, 'insecure');
+    const base = parseBaseUrl(o.baseUrl, allowHttp);
+    const { authorization, secrets, basic } = authHeader(o.auth);
+    const timeoutMs = optNumber(o.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS, true);
+    const maxRetries = optNumber(o.maxRetries, 'maxRetries', DEFAULT_MAX_RETRIES, 0, 100, true);
+    const retryBaseDelayMs = optNumber(o.retryBaseDelayMs, 'retryBaseDelayMs', DEFAULT_RETRY_BASE_DELAY_MS, 0, MAX_TIMER_MS);
+    const retryMaxDelayMs = optNumber(o.retryMaxDelayMs, 'retryMaxDelayMs', DEFAULT_RETRY_MAX_DELAY_MS, 0, MAX_TIMER_MS);
+    const userAgent = o.userAgent === undefined ? DEFAULT_USER_AGENT : checkUserAgent(o.userAgent);
+    const ca = o.caCert === undefined ? undefined : checkCaCert(o.caCert);
+    const random = optFunction(o.random, 'random') ?? Math.random;
+    const sleep = optFunction(o.sleep, 'sleep') ?? defaultSleep;
+
+    let dispatcher: TransportDispatcher;
+    if (o.dispatcher !== undefined) {
+      if (typeof o.dispatcher !== 'object' || o.dispatcher === null || typeof o.dispatcher.dispatch !== 'function') {
+        throw new InvalidArgumentError('dispatcher', 'must be an undici Dispatcher (Agent, Pool, MockAgent...)');
+      }
+      // TLS settings belong to whoever owns the connections; silently ignoring them would be worse.
+      if (ca !== undefined) {
+        throw new InvalidArgumentError('caCert', 'cannot be combined with dispatcher; configure TLS on the dispatcher');
+      }
+      if (insecure) {
+        throw new InvalidArgumentError('insecure', 'cannot be combined with dispatcher; configure TLS on the dispatcher');
+      }
+      dispatcher = o.dispatcher;
+    } else {
+      dispatcher = (undici) =>
+        new undici.Agent({
+          connect: { ca, rejectUnauthorized: !insecure, timeout: timeoutMs },
+        });
+    }
+
+    this.#transport = new Transport({
+      base,
+      authorization,
+      secrets,
+      timeoutMs,
+      maxRetries,
+      retryBaseDelayMs,
+      retryMaxDelayMs,
+      userAgent,
+      random,
+      sleep,
+      dispatcher,
+    });
+    this.subAccounts = new SubAccountsApi(this.#transport);
+    this.ips = new IpsApi(this.#transport);
+    this.hostnames = new HostnamesApi(this.#transport);
+    this.proxies = new ProxiesApi(this.#transport);
+    this.tokens = new TokensApi(this.#transport, basic);
+    this.geoIps = new GeoIpsApi(this.#transport);
+  }
+
+  /**
+   * What the 401 guard knows about this client's credentials: `unverified` until a response
+   * proves them, `accepted`, or `rejected` after a 401 (every later call then fails unsent).
+   */
+  get credentialState(): 'unverified' | 'accepted' | 'rejected' {
+    return this.#transport.credentialState;
+  }
+
+  /** Closes the client's own keep-alive agent (never a caller's `dispatcher`); later calls fail. */
+  async close(): Promise<void> {
+    await this.#transport.close();
+  }
+}
+
+type TransportDispatcher = Dispatcher | ((undici: typeof import('undici')) => Dispatcher);
+
+function authHeader(auth: unknown): { authorization: string; secrets: string[]; basic: boolean } {
+  if (typeof auth !== 'object' || auth === null) {
+    throw new InvalidArgumentError('auth', 'must be { username, password } or { token }');
+  }
+  const a = auth as Record<string, unknown>;
+  const hasToken = a.token !== undefined;
+  const hasBasic = a.username !== undefined || a.password !== undefined;
+  if (hasToken && hasBasic) {
+    throw new InvalidArgumentError('auth', 'give either { username, password } or { token }, not both');
+  }
+  if (hasToken) {
+    if (typeof a.token !== 'string' || a.token === '') {
+      throw new InvalidArgumentError('auth.token', 'must be a non-empty string');
+    }
+    if (/[\s\u0000-\u001f\u007f]/.test(a.token)) {
+      throw new InvalidArgumentError('auth.token', 'must not contain whitespace or control characters');
+    }
+    return { authorization: `Bearer ${a.token}`, secrets: [a.token], basic: false };
+  }
+  if (typeof a.username !== 'string' || a.username === '') {
+    throw new InvalidArgumentError('auth.username', 'must be a non-empty string');
+  }
+  if (a.username.includes(':') || /[\u0000-\u001f\u007f]/.test(a.username)) {
+    throw new InvalidArgumentError('auth.username', 'must not contain ":" or control characters');
+  }
+  if (typeof a.password !== 'string' || a.password === '') {
+    throw new InvalidArgumentError('auth.password', 'must be a non-empty string');
+  }
+  const encoded = Buffer.from(`${a.username}:${a.password}`, 'utf8').toString('base64');
+  return { authorization: `Basic ${encoded}`, secrets: [a.password, encoded], basic: true };
+}
+
+function optBool(v: unknown, field: string): boolean {
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') throw new InvalidArgumentError(field, 'must be a boolean');
+  return v;
+}
+
+function optNumber(v: unknown, field: string, dflt: number, min: number, max: number, integer = false): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw new InvalidArgumentError(field, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
+  }
+  return v;
+}
+
+function optFunction<F>(v: F | undefined, field: string): F | undefined {
+  if (v !== undefined && typeof v !== 'function') throw new InvalidArgumentError(field, 'must be a function');
+  return v;
+}
+
+function checkUserAgent(v: unknown): string {
+  if (typeof v !== 'string' || v.trim() === '' || /[\r\n\u0000]/.test(v)) {
+    throw new InvalidArgumentError('userAgent', 'must be a non-empty single-line string');
+  }
+  return v;
+}
+
+function checkCaCert(v: unknown): string | Buffer {
+  const text = typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('utf8') : undefined;
+  if (text === undefined) throw new InvalidArgumentError('caCert', 'must be a PEM string or Buffer');
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new InvalidArgumentError('caCert', 'must be PEM text containing "-----BEGIN CERTIFICATE-----"');
+  }
+  return v as string | Buffer;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,377 @@
+// The SDK's error hierarchy: one base class with a stable `code`, one small subclass per failure.
+// Messages never contain a secret: server text is redacted before it gets here (see redact.ts).
+
+/** Every stable error code the SDK produces. */
+export type ProxyAccountErrorCode =
+  | 'ERR_INVALID_ARGUMENT'
+  | 'ERR_BASIC_AUTH_REQUIRED'
+  | 'ERR_CREDENTIALS_REJECTED'
+  | 'ERR_CLIENT_CLOSED'
+  | 'ERR_ABORTED'
+  | 'ERR_TIMEOUT'
+  | 'ERR_NETWORK'
+  | 'ERR_RESPONSE_PARSE'
+  | 'ERR_VALIDATION'
+  | 'ERR_AUTHENTICATION'
+  | 'ERR_PAYMENT_REQUIRED'
+  | 'ERR_FORBIDDEN'
+  | 'ERR_NOT_FOUND'
+  | 'ERR_METHOD_NOT_ALLOWED'
+  | 'ERR_SERVER'
+  | 'ERR_SERVICE_UNAVAILABLE'
+  | 'ERR_BANNED'
+  | 'ERR_REDIRECT'
+  | 'ERR_UNEXPECTED_STATUS';
+
+// A registry-wide symbol lets `isProxyAccountError` recognise errors thrown by another copy of
+// the SDK (two versions in one node_modules tree), where `instanceof` fails.
+const BRAND = Symbol.for('proxyaccount.sdk.error');
+
+/** Which request an error belongs to; set on every error that concerns one API call. */
+export interface RequestContext {
+  /** HTTP method, e.g. `POST`. */
+  readonly method: string;
+  /** API path as in API.md, without base-URL prefix or query, e.g. `/api/sub/create/`. */
+  readonly path: string;
+  /** What the call was doing, e.g. `create sub-account 'alice'`. */
+  readonly operation: string;
+}
+
+/** Base class of every error the SDK throws. */
+export class ProxyAccountError extends Error {
+  /** Stable machine-readable code; branch on this rather than on the message. */
+  readonly code: ProxyAccountErrorCode;
+
+  constructor(code: ProxyAccountErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** True for any error thrown by this SDK, including errors from another copy of it. */
+export function isProxyAccountError(e: unknown): e is ProxyAccountError {
+  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** A method argument or client option broke a documented constraint; no request was made. */
+export class InvalidArgumentError extends ProxyAccountError {
+  /** The offending field, in the SDK's camelCase naming (e.g. `monthlyLimit`, `baseUrl`). */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super('ERR_INVALID_ARGUMENT', `invalid ${field}: ${message}`);
+    this.field = field;
+  }
+}
+
+/** A token-management method was called on a client configured with a bearer token only. */
+export class BasicAuthRequiredError extends ProxyAccountError {
+  /** The refused operation, e.g. `list tokens`. */
+  readonly operation: string;
+
+  constructor(operation: string) {
+    super(
+      'ERR_BASIC_AUTH_REQUIRED',
+      `${operation} requires HTTP Basic authentication (username and password); ` +
+        'token endpoints do not accept a bearer token',
+    );
+    this.operation = operation;
+  }
+}
+
+/** Base of errors that concern one API call but carry no HTTP status. */
+export class RequestError extends ProxyAccountError implements RequestContext {
+  /** HTTP method of the call. */
+  readonly method: string;
+  /** API path of the call. */
+  readonly path: string;
+  /** What the call was doing. */
+  readonly operation: string;
+
+  constructor(
+    code: ProxyAccountErrorCode,
+    ctx: RequestContext,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, `${ctx.method} ${ctx.path} (${ctx.operation}) ${detail}`, options);
+    this.method = ctx.method;
+    this.path = ctx.path;
+    this.operation = ctx.operation;
+  }
+}
+
+/**
+ * The server already answered 401 to this client; it refuses to send anything more with the same
+ * credentials, because 4 failures in a short time ban the caller's address for 3 hours.
+ */
+export class CredentialsRejectedError extends RequestError {
+  constructor(ctx: RequestContext) {
+    super(
+      'ERR_CREDENTIALS_REJECTED',
+      ctx,
+      'not sent: the server already rejected this client\'s credentials with 401; ' +
+        'fix them and create a new client (repeated failures trigger a 3-hour ban)',
+    );
+  }
+}
+
+/** The client was closed with `close()` before this call. */
+export class ClientClosedError extends RequestError {
+  constructor(ctx: RequestContext) {
+    super('ERR_CLIENT_CLOSED', ctx, 'not sent: the client is closed');
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class AbortedError extends RequestError {
+  constructor(ctx: RequestContext, cause?: unknown) {
+    super('ERR_ABORTED', ctx, 'was aborted by the caller', { cause });
+  }
+}
+
+/** An attempt took longer than `timeoutMs` (after any retries). */
+export class TimeoutError extends RequestError {
+  /** The per-attempt limit that was exceeded, in milliseconds. */
+  readonly timeoutMs: number;
+  /** How many attempts were made in total. */
+  readonly attempts: number;
+
+  constructor(ctx: RequestContext, timeoutMs: number, attempts: number, cause?: unknown) {
+    super('ERR_TIMEOUT', ctx, `timed out after ${timeoutMs} ms${attemptsSuffix(attempts)}`, {
+      cause,
+    });
+    this.timeoutMs = timeoutMs;
+    this.attempts = attempts;
+  }
+}
+
+/** The connection failed (refused, reset, DNS, TLS...); `cause` holds the underlying error. */
+export class NetworkError extends RequestError {
+  /** The underlying system or undici error code, e.g. `ECONNREFUSED`, when there is one. */
+  readonly errorCode: string | undefined;
+  /** How many attempts were made in total. */
+  readonly attempts: number;
+
+  constructor(ctx: RequestContext, detail: string, errorCode: string | undefined, attempts: number, cause: unknown) {
+    super('ERR_NETWORK', ctx, `failed: ${detail}${attemptsSuffix(attempts)}`, { cause });
+    this.errorCode = errorCode;
+    this.attempts = attempts;
+  }
+}
+
+/** A successful status came with a body the SDK cannot read. */
+export class ResponseParseError extends RequestError {
+  /** HTTP status of the unreadable response. */
+  readonly status: number;
+
+  constructor(ctx: RequestContext, status: number, detail: string, cause?: unknown) {
+    super('ERR_RESPONSE_PARSE', ctx, `returned ${status} with an unreadable body: ${detail}`, {
+      cause,
+    });
+    this.status = status;
+  }
+}
+
+/** Fields of an HTTP error response, already redacted and truncated. */
+export interface ApiErrorDetails extends RequestContext {
+  /** HTTP status code. */
+  readonly status: number;
+  /** The server's text (plain-text body), secrets redacted, truncated; '' when none. */
+  readonly responseText: string;
+  /** Seconds from a `Retry-After` header, when the server sent one. */
+  readonly retryAfterSeconds?: number;
+  /** `Location` header of a redirect. */
+  readonly location?: string;
+  /** How many attempts were made in total. */
+  readonly attempts?: number;
+}
+
+/** Base of every error that carries an HTTP status from the API. */
+export class ApiError extends ProxyAccountError implements RequestContext {
+  /** HTTP status code. */
+  readonly status: number;
+  /** HTTP method of the call. */
+  readonly method: string;
+  /** API path of the call. */
+  readonly path: string;
+  /** What the call was doing. */
+  readonly operation: string;
+  /** The server's text, secrets redacted, truncated; '' when none. */
+  readonly responseText: string;
+  /** How many attempts were made in total. */
+  readonly attempts: number;
+
+  constructor(code: ProxyAccountErrorCode, d: ApiErrorDetails) {
+    const text = d.responseText === '' ? '' : `: ${d.responseText}`;
+    super(
+      code,
+      `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` +
+        `${text}${attemptsSuffix(d.attempts ?? 1)}`,
+    );
+    this.status = d.status;
+    this.method = d.method;
+    this.path = d.path;
+    this.operation = d.operation;
+    this.responseText = d.responseText;
+    this.attempts = d.attempts ?? 1;
+  }
+}
+
+/** 400: the server rejected the form (invalid value, duplicate, absent entry, unknown proxy...). */
+export class ValidationError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_VALIDATION', d);
+  }
+}
+
+/** 401: bad Basic credentials, or an invalid, inactive or expired bearer token. */
+export class AuthenticationError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_AUTHENTICATION', d);
+  }
+}
+
+/** 402: a plan limit (sub-accounts, proxies, tokens) or a plan without bearer tokens. */
+export class PaymentRequiredError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_PAYMENT_REQUIRED', d);
+  }
+}
+
+/** 403: not the caller's sub-account, `username` passed by a non-parent, or a refused method. */
+export class ForbiddenError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_FORBIDDEN', d);
+  }
+}
+
+/** 404: the sub-account (or other object) does not exist. */
+export class NotFoundError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_NOT_FOUND', d);
+  }
+}
+
+/** 405: wrong HTTP method (a bug in the SDK or a changed API). */
+export class MethodNotAllowedError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_METHOD_NOT_ALLOWED', d);
+  }
+}
+
+/** 500: server error (retried for repeatable calls). */
+export class ServerError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_SERVER', d);
+  }
+}
+
+/** 503: the subscription plan lookup failed (retried for repeatable calls). */
+export class ServiceUnavailableError extends ApiError {
+  /** Seconds from `Retry-After`, when sent. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(d: ApiErrorDetails) {
+    super('ERR_SERVICE_UNAVAILABLE', d);
+    this.retryAfterSeconds = d.retryAfterSeconds;
+  }
+}
+
+/** The caller's address is banned after repeated authentication failures (429, or a 403 about a ban). */
+export class BannedError extends ApiError {
+  /** Seconds until the ban ends, from `Retry-After`, when sent. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(d: ApiErrorDetails) {
+    super('ERR_BANNED', d);
+    this.retryAfterSeconds = d.retryAfterSeconds;
+  }
+}
+
+/** 3xx: the server redirected, e.g. 302 from plain HTTP to HTTPS. */
+export class RedirectError extends ApiError {
+  /** The `Location` header, if any. */
+  readonly location: string | undefined;
+
+  constructor(d: ApiErrorDetails) {
+    super('ERR_REDIRECT', d);
+    this.location = d.location;
+  }
+}
+
+/** Any other status (e.g. 502, 418). */
+export class UnexpectedStatusError extends ApiError {
+  constructor(d: ApiErrorDetails) {
+    super('ERR_UNEXPECTED_STATUS', d);
+  }
+}
+
+/**
+ * Whether a response means the caller's address is banned. API.md does not show the ban status:
+ * the emulator answers 429; a 403 whose text talks about a ban is read as one too.
+ */
+export function isBanResponse(status: number, text: string): boolean {
+  return status === 429 || (status === 403 && /\bban(ned)?\b/i.test(text));
+}
+
+/** Builds the error class that API.md's table gives for `status` (and the ban rules). */
+export function apiErrorFor(d: ApiErrorDetails): ApiError {
+  switch (d.status) {
+    case 400:
+      return new ValidationError(d);
+    case 401:
+      return new AuthenticationError(d);
+    case 402:
+      return new PaymentRequiredError(d);
+    case 403:
+      return isBanResponse(d.status, d.responseText) ? new BannedError(d) : new ForbiddenError(d);
+    case 404:
+      return new NotFoundError(d);
+    case 405:
+      return new MethodNotAllowedError(d);
+    case 429:
+      return new BannedError(d);
+    case 500:
+      return new ServerError(d);
+    case 503:
+      return new ServiceUnavailableError(d);
+    default:
+      return d.status >= 300 && d.status < 400 ? new RedirectError(d) : new UnexpectedStatusError(d);
+  }
+}
+
+// The reason phrases we can meet; a table rather than node:http keeps the import graph small.
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** Standard reason phrase of a status, or `Unknown Status`. */
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? 'Unknown Status';
+}
+
+function attemptsSuffix(attempts: number): string {
+  return attempts > 1 ? ` (after ${attempts} attempts)` : '';
+}

@@ -1,0 +1,222 @@
+// Every HTTP status of API.md's error table (and the ban, redirects and the unexpected) maps to
+// its error class, with a message naming the operation and object, and no secret in it.
+import {
+  ApiError,
+  AuthenticationError,
+  BannedError,
+  ForbiddenError,
+  isProxyAccountError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PaymentRequiredError,
+  ProxyAccountError,
+  RedirectError,
+  ServerError,
+  ServiceUnavailableError,
+  UnexpectedStatusError,
+  ValidationError,
+} from '../../src/sdk';
+import { BASIC, caught, harness, PASSWORD, status, TOKEN, USER } from './harness';
+
+type ErrorClass = abstract new (...args: never[]) => ApiError;
+
+const TABLE: Array<[number, ErrorClass, string]> = [
+  [302, RedirectError, 'ERR_REDIRECT'],
+  [400, ValidationError, 'ERR_VALIDATION'],
+  [401, AuthenticationError, 'ERR_AUTHENTICATION'],
+  [402, PaymentRequiredError, 'ERR_PAYMENT_REQUIRED'],
+  [403, ForbiddenError, 'ERR_FORBIDDEN'],
+  [404, NotFoundError, 'ERR_NOT_FOUND'],
+  [405, MethodNotAllowedError, 'ERR_METHOD_NOT_ALLOWED'],
+  [429, BannedError, 'ERR_BANNED'],
+  [500, ServerError, 'ERR_SERVER'],
+  [503, ServiceUnavailableError, 'ERR_SERVICE_UNAVAILABLE'],
+  [418, UnexpectedStatusError, 'ERR_UNEXPECTED_STATUS'],
+  [502, UnexpectedStatusError, 'ERR_UNEXPECTED_STATUS'],
+];
+
+describe('status mapping', () => {
+  it.each(TABLE)('%i → %p', async (code, cls, errCode) => {
+    // A non-repeatable call, so 500/503 are not retried and exactly one request is made.
+    const h = harness({ maxRetries: 0 });
+    h.reply(status(code, 'server says no'));
+    const err = await caught(() => h.client.subAccounts.create({ username: 'alice' }));
+    expect(err).toBeInstanceOf(cls);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toBeInstanceOf(ProxyAccountError);
+    expect(isProxyAccountError(err)).toBe(true);
+    expect(err.code).toBe(errCode);
+    expect(err.status).toBe(code);
+    expect(err.method).toBe('POST');
+    expect(err.path).toBe('/api/sub/create/');
+    expect(err.operation).toBe("create sub-account 'alice'");
+    expect(err.responseText).toBe('server says no');
+    expect(err.message).toMatch(
+      new RegExp(`^POST /api/sub/create/ \\(create sub-account 'alice'\\) failed with ${code} [A-Z][A-Za-z ]+: server says no$`),
+    );
+    expect(h.seen()).toHaveLength(1);
+    await h.done();
+  });
+
+  it('reads the documented message format', async () => {
+    const h = harness();
+    h.reply(status(402, 'sub-account limit reached'));
+    const err = await caught(() => h.client.subAccounts.create({ username: 'alice' }));
+    expect(err.message).toBe(
+      "POST /api/sub/create/ (create sub-account 'alice') failed with 402 Payment Required: sub-account limit reached",
+    );
+    await h.done();
+  });
+
+  it('names the target sub-account in the operation', async () => {
+    const h = harness();
+    h.reply(status(403, 'not your sub-account'));
+    const err = await caught(() => h.client.ips.delete({ ip: '203.0.113.9', username: 'bob' }));
+    expect(err.operation).toBe("delete IP '203.0.113.9' for sub-account 'bob'");
+    expect(err.message).toContain("(delete IP '203.0.113.9' for sub-account 'bob') failed with 403 Forbidden");
+    await h.done();
+  });
+
+  it('carries Location on a redirect', async () => {
+    const h = harness();
+    h.reply(status(302, '', { location: 'https://api.example.test/api/ips/' }));
+    const err = await caught(() => h.client.ips.list());
+    expect(err).toBeInstanceOf(RedirectError);
+    expect(err.location).toBe('https://api.example.test/api/ips/');
+    expect(err.message).toBe('GET /api/ips/ (list IPs) failed with 302 Found');
+    await h.done();
+  });
+
+  it('reads a 429 ban with Retry-After', async () => {
+    const h = harness();
+    h.reply(status(429, 'client banned after repeated authentication failures', { 'retry-after': '10800' }));
+    const err = await caught(() => h.client.ips.list());
+    expect(err).toBeInstanceOf(BannedError);
+    expect(err.retryAfterSeconds).toBe(10800);
+    expect(h.seen()).toHaveLength(1);
+    await h.done();
+  });
+
+  it('reads a 403 that mentions a ban as a ban, and other 403s as Forbidden', async () => {
+    const h = harness();
+    h.reply(status(403, 'You are banned for 3 hours'), status(403, 'username is not your sub-account'));
+    expect(await caught(() => h.client.ips.list())).toBeInstanceOf(BannedError);
+    const other = await caught(() => h.client.ips.list({ username: 'bob' }));
+    expect(other).toBeInstanceOf(ForbiddenError);
+    expect(other).not.toBeInstanceOf(BannedError);
+    await h.done();
+  });
+
+  it('reads Retry-After of a 503 given as an HTTP date', async () => {
+    const h = harness({ maxRetries: 0 });
+    const inOneMinute = new Date(Date.now() + 60_000).toUTCString();
+    h.reply(status(503, 'plan lookup failed', { 'retry-after': inOneMinute }));
+    const err = await caught(() => h.client.ips.list());
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect(err.retryAfterSeconds).toBeGreaterThan(50);
+    expect(err.retryAfterSeconds).toBeLessThanOrEqual(60);
+    await h.done();
+  });
+
+  it('recognises errors across copies by brand, not instanceof', () => {
+    let foreign: unknown;
+    jest.isolateModules(() => {
+      // A second, independent copy of the module, as with two SDK versions in one tree.
+      const copy = require('../../src/sdk/errors') as typeof import('../../src/sdk/errors');
+      foreign = new copy.NotFoundError({ method: 'GET', path: '/x/', operation: 'x', status: 404, responseText: '' });
+    });
+    expect(foreign).not.toBeInstanceOf(ProxyAccountError);
+    expect(isProxyAccountError(foreign)).toBe(true);
+    expect(isProxyAccountError(foreign) && foreign.code).toBe('ERR_NOT_FOUND');
+    expect(isProxyAccountError(new Error('x'))).toBe(false);
+    expect(isProxyAccountError(Object.assign(new Error('x'), { code: 'ERR_NETWORK' }))).toBe(false);
+    expect(isProxyAccountError(null)).toBe(false);
+  });
+});
+
+describe('server text in messages', () => {
+  it('redacts the client password, the encoded credentials and Authorization echoes', async () => {
+    const h = harness();
+    const echo =
+      `bad request from ${USER} with password ${PASSWORD}; headers: Authorization: ${BASIC}; ` +
+      `raw=${BASIC.slice(6)}`;
+    h.reply(status(400, echo));
+    const err = await caught(() => h.client.ips.add({ ip: '203.0.113.7' }));
+    expect(err.message).not.toContain(PASSWORD);
+    expect(err.message).not.toContain(BASIC.slice(6));
+    expect(String(err.responseText)).not.toContain(PASSWORD);
+    expect(err.message).toContain('[REDACTED]');
+    expect(err.message).toContain(`bad request from ${USER}`);
+    await h.done();
+  });
+
+  it('redacts a bearer token and token-shaped strings', async () => {
+    const h = harness({ auth: { token: TOKEN } });
+    h.reply(status(400, `token ${TOKEN} invalid; other pxa_Zz9abcdefghijklmnopq1 seen; Bearer abc.def-ghi`));
+    const err = await caught(() => h.client.ips.list());
+    expect(err.message).not.toContain(TOKEN);
+    expect(err.message).not.toContain('pxa_Zz9abcdefghijklmnopq1');
+    expect(err.message).not.toContain('abc.def-ghi');
+    await h.done();
+  });
+
+  it('leaves prose about authentication readable', async () => {
+    const h = harness();
+    h.reply(status(403, 'token endpoints require Basic authentication; Bearer tokens are refused'));
+    const err = await caught(() => h.client.ips.list());
+    expect(err.responseText).toBe('token endpoints require Basic authentication; Bearer tokens are refused');
+    await h.done();
+  });
+
+  it('masks password=…, token=… and quoted "password": "…" but keeps field-prefixed prose', async () => {
+    const h = harness();
+    h.reply(
+      status(400, 'echo: password=abc123 token=xyz789 {"password": "qwe456", "secret":\'s3\'}'),
+      status(400, 'password: must be at most 128 characters'),
+    );
+    const echoed = await caught(() => h.client.ips.list());
+    expect(echoed.responseText).toBe(
+      'echo: password=[REDACTED] token=[REDACTED] {"password": [REDACTED], "secret":[REDACTED]}',
+    );
+    const prose = await caught(() => h.client.ips.list());
+    expect(prose.responseText).toBe('password: must be at most 128 characters');
+    await h.done();
+  });
+
+  it('redacts the sub-account password of create and edit', async () => {
+    const h = harness();
+    h.reply(status(400, 'password "Sub-Pass-77" is too weak'), status(400, 'password=Sub-Pass-78 rejected'));
+    const created = await caught(() => h.client.subAccounts.create({ username: 'alice', password: 'Sub-Pass-77' }));
+    const edited = await caught(() => h.client.subAccounts.edit({ username: 'alice', password: 'Sub-Pass-78' }));
+    expect(created.message).not.toContain('Sub-Pass-77');
+    expect(edited.message).not.toContain('Sub-Pass-78');
+    await h.done();
+  });
+
+  it('truncates long server text and flattens newlines', async () => {
+    const h = harness();
+    h.reply(status(400, `first line\nsecond\tline ${'x'.repeat(5000)}`));
+    const err = await caught(() => h.client.hostnames.add({ domain: 'a.example' }));
+    expect(String(err.responseText).length).toBeLessThanOrEqual(301);
+    expect(err.message).not.toContain('\n');
+    expect(err.responseText).toMatch(/^first line second line x+…$/);
+    await h.done();
+  });
+
+  it('shortens a huge argument in the operation', async () => {
+    const h = harness();
+    const domain = `${'d'.repeat(500)}.example`;
+    h.reply(status(400, 'bad hostname'));
+    const err = await caught(() => h.client.hostnames.add({ domain }));
+    expect(err.operation).toBe(`add hostname '${'d'.repeat(80)}…'`);
+    await h.done();
+  });
+
+  it('omits the colon part when the body is empty', async () => {
+    const h = harness();
+    h.reply(status(404, ''));
+    const err = await caught(() => h.client.subAccounts.get('ghost'));
+    expect(err.message).toBe("GET /api/sub/get/ (get sub-account 'ghost') failed with 404 Not Found");
+    await h.done();
+  });
+});
