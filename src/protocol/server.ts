@@ -1,0 +1,143 @@
+// The provider process as go-plugin expects it: check the handshake environment, serve gRPC over
+// mutual TLS on a loopback port, print the one handshake line, and leave promptly when Terraform
+// calls plugin.GRPCController/Shutdown.
+import * as grpc from '@grpc/grpc-js';
+import { createSelfSignedCertificate } from '../util/x509';
+import { GRPCControllerService } from './gen/grpc_controller';
+import { ProviderService } from './gen/tfplugin6';
+import { grpcServiceDefinition } from './grpc-service';
+import { checkHandshakeEnv, formatHandshakeLine } from './handshake';
+import { createLogger, type LogFn } from './log';
+import { createProviderHandlers } from './provider-service';
+import type { ProviderServer } from './types';
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  /** Where the handshake line goes; nothing else is ever written to it. @default process.stdout */
+  stdout?: NodeJS.WritableStream;
+  /** The environment go-plugin prepared. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Receives each log line (hclog JSON, no newline). @default writes to process.stderr */
+  logger?: (line: string) => void;
+  /** Where the message for someone running the binary by hand goes. @default process.stderr */
+  stderr?: NodeJS.WritableStream;
+  /** Called with 1 when not started by Terraform, and with 0 after shutdown. @default process.exit */
+  exit?: (code: number) => void;
+  /**
+   * Ignore SIGINT, shut down gracefully on SIGTERM, and log (rather than die of) unhandled promise
+   * rejections, so that a stray rejection cannot kill an apply in flight. Off for in-process use.
+   * @default true
+   */
+  handleSignals?: boolean;
+  /** Provider name for user-facing messages. @default 'proxyaccount' */
+  providerName?: string;
+  /** After SIGTERM, how long in-flight RPCs (an apply) may run before the server is closed hard. @default 60000 */
+  shutdownGraceMs?: number;
+}
+
+type UnaryHandler = (request: unknown) => Promise<unknown>;
+
+/** Adapts promise-returning handlers to grpc-js's callback style. Handlers never reject. */
+function unaryImplementation(handlers: Readonly<Record<string, UnaryHandler>>, log: LogFn): grpc.UntypedServiceImplementation {
+  const impl: grpc.UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    impl[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      handler(call.request).then(
+        (response) => callback(null, response),
+        (err: unknown) => {
+          // Only a bug in this layer gets here; the provider's own errors are diagnostics already.
+          log('error', `${name}: internal error: ${err instanceof Error ? err.stack : String(err)}`);
+          callback({ code: grpc.status.INTERNAL, details: err instanceof Error ? err.message : String(err) });
+        },
+      );
+    };
+  }
+  return impl;
+}
+
+/**
+ * go-plugin handshake (magic cookie check, AutoMTLS with PLUGIN_CLIENT_CERT, one handshake line),
+ * gRPC services Provider + GRPCController (Shutdown), SIGINT ignored (Terraform sends StopProvider),
+ * resolves when the server has shut down.
+ */
+export async function serve(provider: ProviderServer, opts: ServeOptions = {}): Promise<void> {
+  const env = opts.env ?? process.env;
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const log = createLogger(opts.logger);
+  const check = checkHandshakeEnv(env, opts.providerName);
+  if (!check.ok) {
+    (opts.stderr ?? process.stderr).write(`${check.message}\n`);
+    exit(1);
+    return;
+  }
+
+  const server = new grpc.Server({
+    // States of large accounts can exceed grpc's 4 MiB default.
+    'grpc.max_receive_message_length': 256 * 1024 * 1024,
+    'grpc.max_send_message_length': 256 * 1024 * 1024,
+  });
+  let stopping = false;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
+  const onRejection = (reason: unknown): void =>
+    log('error', `unhandled promise rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
+
+  const shutdown = (reason: string, graceMs: number): void => {
+    if (stopping) return;
+    stopping = true;
+    log('debug', `shutting down: ${reason}`);
+    const force = setTimeout(() => server.forceShutdown(), graceMs);
+    force.unref();
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      for (const [sig, fn] of signalHandlers) process.off(sig, fn);
+      process.off('unhandledRejection', onRejection);
+      resolveDone();
+      exit(0);
+    });
+  };
+
+  const handlers = createProviderHandlers(provider, { log, providerName: opts.providerName });
+  server.addService(
+    grpcServiceDefinition(ProviderService),
+    unaryImplementation(handlers as unknown as Record<string, UnaryHandler>, log),
+  );
+  server.addService(grpcServiceDefinition(GRPCControllerService), {
+    Shutdown: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      callback(null, {});
+      // Terraform is done with us; go-plugin kills the process if it is still there 2 s later.
+      setImmediate(() => shutdown('Shutdown called by Terraform', 250));
+    },
+  });
+
+  let credentials = grpc.ServerCredentials.createInsecure();
+  let certDer: Uint8Array | undefined;
+  if (check.clientCertPem) {
+    const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'], validDays: 30 });
+    certDer = cert.certDer;
+    credentials = grpc.ServerCredentials.createSsl(
+      Buffer.from(check.clientCertPem),
+      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
+      true,
+    );
+  } else {
+    log('warn', 'PLUGIN_CLIENT_CERT is not set: serving without TLS');
+  }
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))),
+  );
+
+  if (opts.handleSignals ?? true) {
+    const onInt = (): void => log('debug', 'ignoring SIGINT: Terraform sends StopProvider and waits for in-flight work');
+    const onTerm = (): void => shutdown('SIGTERM', opts.shutdownGraceMs ?? 60_000);
+    signalHandlers.push(['SIGINT', onInt], ['SIGTERM', onTerm]);
+    for (const [sig, fn] of signalHandlers) process.on(sig, fn);
+    process.on('unhandledRejection', onRejection);
+  }
+
+  (opts.stdout ?? process.stdout).write(`${formatHandshakeLine(`127.0.0.1:${port}`, certDer)}\n`);
+  log('debug', 'plugin serving', { address: `127.0.0.1:${port}`, tls: certDer !== undefined });
+  return done;
+}

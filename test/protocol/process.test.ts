@@ -1,0 +1,154 @@
+// The provider as a process, started the way go-plugin starts it: environment, stdout handshake,
+// signals, Shutdown.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { decodeMsgpack, encodeMsgpack } from '../../src/protocol/codec';
+import { UNKNOWN } from '../../src/protocol/cty';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/protocol/handshake';
+import { schemaBlockType } from '../../src/protocol/types';
+import { THING_SCHEMA } from './fixtures/tiny-provider';
+import { buildTinyProvider, clientCertificate, connect, HANDSHAKE_LINE, parseHandshake } from './helpers';
+
+let dir: string;
+let entry: string;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-protocol-proc-'));
+  entry = buildTinyProvider(dir);
+});
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function launch(env: NodeJS.ProcessEnv): Started {
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+async function handshakeOf(s: Started): Promise<string> {
+  for (;;) {
+    const out = s.stdout();
+    if (out.includes('\n')) return out.slice(0, out.indexOf('\n'));
+    if (s.child.exitCode !== null) throw new Error(`provider exited early: ${s.stderr()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const pluginEnv = (clientCertPem: string): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+  PLUGIN_CLIENT_CERT: clientCertPem,
+  PLUGIN_PROTOCOL_VERSIONS: '6',
+  PLUGIN_MIN_PORT: '10000',
+  PLUGIN_MAX_PORT: '25000',
+});
+
+describe('provider process', () => {
+  it('run by hand (no magic cookie): says it is a Terraform plugin and exits with 1', async () => {
+    const s = launch({ PATH: process.env.PATH });
+    const { code } = await s.exited;
+    expect(code).toBe(1);
+    expect(s.stderr()).toMatch(/This binary is a plugin for Terraform: the tiny provider/);
+    expect(s.stdout()).toBe('');
+  });
+
+  it('prints only the handshake line, ignores SIGINT, and exits with 0 right after Shutdown', async () => {
+    const client = clientCertificate();
+    const s = launch(pluginEnv(client.certPem));
+    const line = await handshakeOf(s);
+    expect(line).toMatch(HANDSHAKE_LINE);
+    const { port, certPem } = parseHandshake(line);
+    const conn = connect(port, certPem, client);
+    try {
+      s.child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 100));
+      const schema = await conn.provider<{ resourceSchemas: object }>('GetProviderSchema');
+      expect(Object.keys(schema.resourceSchemas)).toEqual(['tiny_thing']);
+      expect(s.child.exitCode).toBeNull();
+      await conn.controller('Shutdown');
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+    expect(s.stdout()).toBe(`${line}\n`);
+    // stderr carries hclog JSON lines only
+    for (const l of s.stderr().split('\n').filter(Boolean)) expect(JSON.parse(l)).toHaveProperty('@message');
+  });
+
+  it('shuts down gracefully on SIGTERM', async () => {
+    const client = clientCertificate();
+    const s = launch(pluginEnv(client.certPem));
+    await handshakeOf(s);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toEqual({ code: 0, signal: null });
+    expect(s.stderr()).toContain('shutting down: SIGTERM');
+  });
+
+  it('logs an unhandled promise rejection instead of dying of it', async () => {
+    const client = clientCertificate();
+    const s = launch({ ...pluginEnv(client.certPem), TINY_STRAY_REJECTION: '1' });
+    const { port, certPem } = parseHandshake(await handshakeOf(s));
+    const conn = connect(port, certPem, client);
+    try {
+      await conn.provider('GetProviderSchema');
+      await new Promise((r) => setTimeout(r, 100));
+      await conn.provider('GetProviderSchema');
+      expect(s.child.exitCode).toBeNull();
+      await conn.controller('Shutdown');
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+    expect(s.stderr()).toMatch(/"@level":"error","@message":"unhandled promise rejection: Error: stray background failure/);
+  });
+
+  it('lets an apply in flight finish through SIGINT and SIGTERM', async () => {
+    const client = clientCertificate();
+    const s = launch({ ...pluginEnv(client.certPem), TINY_APPLY_DELAY_MS: '400' });
+    const { port, certPem } = parseHandshake(await handshakeOf(s));
+    const conn = connect(port, certPem, client);
+    const thing = schemaBlockType(THING_SCHEMA.block);
+    const apply = (name: string) =>
+      conn.provider<{ newState: { msgpack: Uint8Array } }>('ApplyResourceChange', {
+        typeName: 'tiny_thing',
+        priorState: { msgpack: encodeMsgpack(null, thing) },
+        plannedState: { msgpack: encodeMsgpack({ id: UNKNOWN, name }, thing) },
+        config: { msgpack: encodeMsgpack({ id: null, name }, thing) },
+      });
+    try {
+      const first = apply('a');
+      await new Promise((r) => setTimeout(r, 100));
+      s.child.kill('SIGINT');
+      expect(decodeMsgpack((await first).newState.msgpack, thing)).toEqual({ id: 'thing-a', name: 'a' });
+
+      const second = apply('b');
+      await new Promise((r) => setTimeout(r, 100));
+      s.child.kill('SIGTERM');
+      expect(decodeMsgpack((await second).newState.msgpack, thing)).toEqual({ id: 'thing-b', name: 'b' });
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+  });
+});

@@ -1,0 +1,266 @@
+// The gRPC server in process, with a grpc-js client that connects exactly as Terraform does:
+// mutual TLS, trusting the certificate from the handshake line, presenting PLUGIN_CLIENT_CERT.
+import { PassThrough } from 'node:stream';
+import { decodeMsgpack, encodeDynamicValue, encodeMsgpack } from '../../src/protocol/codec';
+import { UNKNOWN, Unknown, typeFromJson, type CtyValue } from '../../src/protocol/cty';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/protocol/handshake';
+import { serve } from '../../src/protocol/server';
+import { schemaBlockType, type ProviderServer } from '../../src/protocol/types';
+import { createTinyProvider, THING_SCHEMA } from './fixtures/tiny-provider';
+import { clientCertificate, connect, parseHandshake, type CallFn } from './helpers';
+
+const THING = schemaBlockType(THING_SCHEMA.block);
+
+interface Running {
+  provider: CallFn;
+  controller: CallFn;
+  line: string;
+  logs: string[];
+  exit: jest.Mock;
+  done: Promise<void>;
+  close(): Promise<void>;
+}
+
+async function start(provider: ProviderServer): Promise<Running> {
+  const client = clientCertificate();
+  const stdout = new PassThrough();
+  let out = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const logs: string[] = [];
+  const exit = jest.fn();
+  const done = serve(provider, {
+    stdout,
+    env: { [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_CLIENT_CERT: client.certPem, PLUGIN_PROTOCOL_VERSIONS: '5,6' },
+    logger: (l) => logs.push(l),
+    exit,
+    handleSignals: false,
+  });
+  await new Promise<void>((resolve, reject) => {
+    const poll = setInterval(() => {
+      if (out.includes('\n')) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 5);
+    done.then(() => reject(new Error('serve ended before the handshake')), reject);
+  });
+  const line = out.slice(0, out.indexOf('\n'));
+  const { port, certPem } = parseHandshake(line);
+  const conn = connect(port, certPem, client);
+  let closed = false;
+  return {
+    ...conn,
+    line,
+    logs,
+    exit,
+    done,
+    async close() {
+      if (!closed) {
+        closed = true;
+        await conn.controller('Shutdown').catch(() => undefined);
+        await done;
+      }
+      conn.close();
+    },
+  };
+}
+
+type Wire = Record<string, unknown>;
+const diagnosticsOf = (res: Wire): Array<{ severity: number; summary: string; detail: string }> =>
+  res.diagnostics as Array<{ severity: number; summary: string; detail: string }>;
+
+describe('serve() in process', () => {
+  let running: Running | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  it('prints exactly one go-plugin handshake line whose certificate serves the TLS connection', async () => {
+    running = await start(createTinyProvider());
+    const { cert } = parseHandshake(running.line);
+    expect(cert.subjectAltName).toBe('DNS:localhost');
+    expect(running.line.endsWith('=')).toBe(false);
+    // the connection only works if the client trusted exactly that certificate
+    const res = await running.provider<Wire>('GetProviderSchema');
+    expect(Object.keys(res.resourceSchemas as object)).toEqual(['tiny_thing']);
+  });
+
+  it('returns the schema with cty types as JSON', async () => {
+    running = await start(createTinyProvider());
+    const res = await running.provider<Wire>('GetProviderSchema');
+    const thing = (res.resourceSchemas as Record<string, { block: { attributes: Array<{ name: string; type: Uint8Array; computed: boolean; description: string }> } }>)
+      .tiny_thing!;
+    const id = thing.block.attributes.find((a) => a.name === 'id')!;
+    expect(typeFromJson(id.type)).toEqual({ kind: 'string' });
+    expect(id.computed).toBe(true);
+    expect(id.description).toBe('Set on create.');
+    expect(diagnosticsOf(res)).toEqual([]);
+    const meta = await running.provider<Wire>('GetMetadata');
+    expect(meta.resources).toEqual([{ typeName: 'tiny_thing' }]);
+  });
+
+  it('plans a create with an unknown id and applies it', async () => {
+    running = await start(createTinyProvider());
+    const config = encodeMsgpack({ id: null, name: 'n1' }, THING);
+    const nullState = encodeMsgpack(null, THING);
+    const plan = await running.provider<Wire>('PlanResourceChange', {
+      typeName: 'tiny_thing',
+      priorState: { msgpack: nullState },
+      proposedNewState: { msgpack: config },
+      config: { msgpack: config },
+    });
+    expect(diagnosticsOf(plan)).toEqual([]);
+    const planned = decodeMsgpack((plan.plannedState as { msgpack: Uint8Array }).msgpack, THING) as { [k: string]: CtyValue };
+    expect(planned.id).toBeInstanceOf(Unknown);
+    expect(planned.name).toBe('n1');
+
+    const apply = await running.provider<Wire>('ApplyResourceChange', {
+      typeName: 'tiny_thing',
+      priorState: { msgpack: nullState },
+      plannedState: plan.plannedState,
+      config: { msgpack: config },
+    });
+    expect(diagnosticsOf(apply)).toEqual([]);
+    expect(decodeMsgpack((apply.newState as { msgpack: Uint8Array }).msgpack, THING)).toEqual({ id: 'thing-n1', name: 'n1' });
+    expect(Buffer.from(apply.private as Uint8Array).toString()).toBe('p1');
+
+    // an update of the name is planned as a replacement, with the path on the wire
+    const prior = encodeMsgpack({ id: 'thing-n1', name: 'n1' }, THING);
+    const changed = encodeMsgpack({ id: UNKNOWN, name: 'n2' }, THING);
+    const replan = await running.provider<Wire>('PlanResourceChange', {
+      typeName: 'tiny_thing',
+      priorState: { msgpack: prior },
+      proposedNewState: { msgpack: changed },
+      config: { msgpack: changed },
+    });
+    expect(replan.requiresReplace).toEqual([{ steps: [{ attributeName: 'name' }] }]);
+  });
+
+  it('carries diagnostics with attribute paths', async () => {
+    running = await start(createTinyProvider());
+    const res = await running.provider<Wire>('ValidateResourceConfig', {
+      typeName: 'tiny_thing',
+      config: encodeDynamicValue({ id: null, name: 'invalid' }, THING),
+      clientCapabilities: { writeOnlyAttributesAllowed: true },
+    });
+    expect(res.diagnostics).toEqual([
+      { severity: 1, summary: 'Invalid name', detail: 'The name "invalid" is reserved.', attribute: { steps: [{ attributeName: 'name' }] } },
+    ]);
+  });
+
+  it('answers RPCs the provider does not implement with a diagnostic or an empty answer', async () => {
+    running = await start(createTinyProvider());
+    const move = await running.provider<Wire>('MoveResourceState', { sourceTypeName: 'a_b', targetTypeName: 'tiny_thing' });
+    expect(diagnosticsOf(move)[0]!.summary).toMatch(/is not supported by the proxyaccount provider/);
+    expect(diagnosticsOf(move)[0]!.severity).toBe(1);
+    for (const rpc of ['ValidateEphemeralResourceConfig', 'OpenEphemeralResource', 'RenewEphemeralResource', 'CloseEphemeralResource']) {
+      const res = await running.provider<Wire>(rpc, { typeName: 'tiny_secret' });
+      expect(diagnosticsOf(res)[0]!.summary).toBe('The ephemeral resource "tiny_secret" is not supported by the proxyaccount provider');
+    }
+    const functions = await running.provider<Wire>('GetFunctions');
+    expect(functions).toEqual({ functions: {}, diagnostics: [] });
+    const call = await running.provider<Wire>('CallFunction', { name: 'parse' });
+    expect((call.error as { text: string }).text).toMatch(/"parse" is not supported/);
+  });
+
+  it('turns a provider exception into an error diagnostic, logs it, and keeps serving', async () => {
+    const calls: string[] = [];
+    running = await start(
+      createTinyProvider({
+        calls,
+        overrides: {
+          readResource: () => Promise.reject(new Error('boom: the API went away')),
+          stopProvider: () => Promise.reject(new Error('cannot stop')),
+        },
+      }),
+    );
+    const res = await running.provider<Wire>('ReadResource', { typeName: 'tiny_thing' });
+    const [d] = diagnosticsOf(res);
+    expect(d!.severity).toBe(1);
+    expect(d!.detail).toMatch(/ReadResource failed: boom: the API went away/);
+    expect(running.logs.some((l) => JSON.parse(l)['@level'] === 'error' && l.includes('boom'))).toBe(true);
+    const stop = await running.provider<Wire>('StopProvider');
+    expect(stop.Error).toBe('cannot stop');
+    // still alive
+    expect(diagnosticsOf(await running.provider<Wire>('GetProviderSchema'))).toEqual([]);
+  });
+
+  it('passes requests through to the provider', async () => {
+    const calls: string[] = [];
+    let seen: unknown;
+    running = await start(
+      createTinyProvider({
+        calls,
+        overrides: {
+          configureProvider: async (req) => {
+            seen = req;
+            return { diagnostics: [{ severity: 'warning', summary: 'careful' }] };
+          },
+        },
+      }),
+    );
+    const res = await running.provider<Wire>('ConfigureProvider', {
+      terraformVersion: '1.11.4',
+      config: { msgpack: encodeMsgpack({}, { kind: 'object', attributes: {} }) },
+      clientCapabilities: { deferralAllowed: true },
+    });
+    expect(res.diagnostics).toEqual([{ severity: 2, summary: 'careful', detail: '' }]);
+    expect(seen).toEqual({
+      terraformVersion: '1.11.4',
+      config: { msgpack: expect.any(Uint8Array) },
+      clientCapabilities: { deferralAllowed: true, writeOnlyAttributesAllowed: false },
+    });
+    await running.provider('ImportResourceState', { typeName: 'tiny_thing', id: 'abc' });
+    await running.provider('UpgradeResourceState', { typeName: 'tiny_thing', rawState: { json: Buffer.from('{"id":"x","name":"y"}') } });
+    expect(calls).toEqual(['importResourceState', 'upgradeResourceState']);
+  });
+
+  it('refuses a client that does not present the certificate from PLUGIN_CLIENT_CERT', async () => {
+    running = await start(createTinyProvider());
+    const { port, certPem } = parseHandshake(running.line);
+    const stranger = connect(port, certPem, clientCertificate());
+    await expect(stranger.provider('GetProviderSchema')).rejects.toThrow();
+    stranger.close();
+  });
+
+  it('replies to Shutdown, then stops serving and exits with 0', async () => {
+    running = await start(createTinyProvider());
+    await expect(running.controller('Shutdown')).resolves.toEqual({});
+    await running.done;
+    expect(running.exit).toHaveBeenCalledWith(0);
+    await expect(running.provider('GetProviderSchema')).rejects.toThrow();
+  });
+});
+
+describe('serve() without the handshake environment', () => {
+  it('explains that the binary is a Terraform plugin and exits with 1', async () => {
+    const stderr = new PassThrough();
+    const stdout = new PassThrough();
+    let err = '';
+    let out = '';
+    stderr.on('data', (d: Buffer) => (err += d.toString()));
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exit = jest.fn();
+    await serve(createTinyProvider(), { env: {}, stderr, stdout, exit, handleSignals: false });
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(err).toMatch(/plugin for Terraform/);
+    expect(out).toBe('');
+  });
+
+  it('refuses a Terraform that only offers protocol 5', async () => {
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = jest.fn();
+    await serve(createTinyProvider(), {
+      env: { [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5' },
+      stderr,
+      stdout: new PassThrough(),
+      exit,
+      handleSignals: false,
+    });
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(err).toMatch(/protocol 6/);
+  });
+});
