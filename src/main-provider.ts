@@ -1,0 +1,44 @@
+// Entry point of the provider binary (terraform-provider-proxyaccount). Terraform starts it 3-4
+// times per command, so start-up is the main cost: only the protocol layer loads before the
+// handshake; provider code loads on the first RPC, and the SDK only when the provider is configured.
+import { serve } from './protocol/server';
+import type { ProviderServer } from './protocol/types';
+
+/** A ProviderServer that loads the real one on first use. */
+export function lazyProviderServer(load: () => ProviderServer = loadProvider): ProviderServer {
+  let server: ProviderServer | undefined;
+  const get = (): ProviderServer => (server ??= load());
+  return {
+    getProviderSchema: () => get().getProviderSchema(),
+    validateProviderConfig: (req) => get().validateProviderConfig(req),
+    validateResourceConfig: (req) => get().validateResourceConfig(req),
+    validateDataResourceConfig: (req) => get().validateDataResourceConfig(req),
+    upgradeResourceState: (req) => get().upgradeResourceState(req),
+    configureProvider: (req) => get().configureProvider(req),
+    readResource: (req) => get().readResource(req),
+    planResourceChange: (req) => get().planResourceChange(req),
+    applyResourceChange: (req) => get().applyResourceChange(req),
+    importResourceState: (req) => get().importResourceState(req),
+    readDataSource: (req) => get().readDataSource(req),
+    stopProvider: () => get().stopProvider(),
+  };
+}
+
+function loadProvider(): ProviderServer {
+  // A plain require keeps this synchronous and lets a bundler inline the module.
+  const mod = require('./provider/provider') as typeof import('./provider/provider');
+  return mod.createProviderServer();
+}
+
+/** Serves the provider until Terraform shuts it down, then exits. */
+export function main(): void {
+  serve(lazyProviderServer()).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      process.stderr.write(`terraform-provider-proxyaccount: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+if (require.main === module) main();

@@ -1,0 +1,60 @@
+// The data-source RPCs: validate the config, then read with a wholly known config.
+import { isWhollyKnown } from '../../protocol/cty';
+import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
+import type { ProviderServer } from '../../protocol/types';
+import { describeObject, notConfigured, resourceContext } from './context';
+import type { DataSourceDefinition } from './definition';
+import { Diagnostics } from './diagnostics';
+import { toModel, toPlanModel } from './model';
+import { finish } from './resource-rpc';
+import type { ProviderData } from './provider-data';
+import { validateConfig } from './validate';
+
+type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
+type Res<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
+
+/** ValidateDataResourceConfig: attribute validators, then the data source's hook. */
+export function validateDataSource(def: DataSourceDefinition, req: Req<'validateDataResourceConfig'>): Res<'validateDataResourceConfig'> {
+  const config = decodeDynamicValue(req.config, def.schema.type);
+  const diagnostics = new Diagnostics();
+  diagnostics.add(...validateConfig(def.schema.attributes, config));
+  def.validateConfig?.({ diagnostics, clientCapabilities: undefined }, toPlanModel(def.schema.attributes, config));
+  return { diagnostics: diagnostics.toArray() };
+}
+
+/** ReadDataSource: the full model the data source returns. */
+export async function readDataSource(
+  def: DataSourceDefinition,
+  data: ProviderData | undefined,
+  signal: AbortSignal,
+  req: Req<'readDataSource'>,
+): Promise<Res<'readDataSource'>> {
+  const t = def.schema.type;
+  const config = decodeDynamicValue(req.config, t);
+  const diagnostics = new Diagnostics();
+  if (data === undefined) {
+    notConfigured(diagnostics, def);
+    return { diagnostics: diagnostics.toArray() };
+  }
+  if (!isWhollyKnown(config)) {
+    // Terraform defers reads whose config is not yet known; getting one here is a Terraform bug.
+    diagnostics.addError(`Unable to read ${def.displayName}`, `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this read.`);
+    return { diagnostics: diagnostics.toArray() };
+  }
+  const ctx = resourceContext(def, data, signal, req.clientCapabilities, diagnostics);
+  const model = toModel(def.schema.attributes, config);
+  let result: object | undefined;
+  try {
+    result = await def.read(ctx, { config: model });
+  } catch (err) {
+    ctx.reportError(err, `Unable to read ${def.displayName}`, describeObject(def, model));
+    return { diagnostics: diagnostics.toArray() };
+  }
+  if (result === undefined) {
+    if (!diagnostics.hasErrors()) {
+      diagnostics.addError(`Unable to read ${def.displayName}`, `${def.typeName} returned no result and no reason. This is a bug in the provider; please report it.`);
+    }
+    return { diagnostics: diagnostics.toArray() };
+  }
+  return { state: encodeDynamicValue(finish(def, diagnostics, result), t), diagnostics: diagnostics.toArray() };
+}

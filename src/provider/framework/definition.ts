@@ -1,0 +1,143 @@
+// The interfaces a resource, data source and provider module implement. One module per type
+// exports one definition checked with `satisfies ResourceDefinition<typeof schema>`; members
+// appear in the order typeName, displayName, describe, schema, (validateConfig, modifyPlan),
+// create, read, update, delete, import.
+import type { Unknown } from '../../protocol/cty';
+import type { ClientCapabilities } from '../../protocol/types';
+import type { Diagnostics } from './diagnostics';
+import type { Model, PlanModel } from './model';
+import type { ProviderData } from './provider-data';
+import type { ObjectSchema } from './schema';
+
+/** Context of validation and planning hooks: pure, no API access. */
+export interface PlanContext {
+  /** Add problems here. */
+  readonly diagnostics: Diagnostics;
+  /** What the calling Terraform supports (write-only attributes, deferrals). */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+}
+
+/** Context of create/read/update/delete/import and of data-source reads. */
+export interface ResourceContext {
+  /** The configured provider: the SDK client and the coalescing reader. */
+  readonly data: ProviderData;
+  /** Add problems here (errors make the RPC fail; warnings are shown). */
+  readonly diagnostics: Diagnostics;
+  /** Aborts when Terraform calls StopProvider (Ctrl-C); pass it to SDK calls. */
+  readonly signal: AbortSignal;
+  /** What the calling Terraform supports, when it said (Read and Import carry it). */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /**
+   * Adds the diagnostic for a failed call: `summary` such as "Unable to deactivate
+   * sub-account", `object` such as "sub-account 'alice'" (see errors.ts).
+   */
+  reportError(err: unknown, summary: string, object: string): void;
+}
+
+/** What `modifyPlan` may return. */
+export interface PlanAdjustment<S extends ObjectSchema> {
+  /** Replaces planned values (UNKNOWN allowed); omitted keys keep the framework's plan. */
+  readonly planned?: Partial<PlanModel<S>>;
+  /** Attributes whose change replaces the object (besides requiresReplace modifiers). */
+  readonly requiresReplace?: ReadonlyArray<keyof Model<S> & string>;
+}
+
+/**
+ * A managed resource type. Throwing is allowed: the framework turns any exception into a
+ * diagnostic "Unable to <operation> <displayName>" naming the object; for partial failures
+ * add diagnostics yourself and still return what exists.
+ */
+export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema> {
+  /** Terraform type name, e.g. `proxyaccount_sub_account`. */
+  readonly typeName: string;
+  /** Human name used in error summaries, e.g. `sub-account`. */
+  readonly displayName: string;
+  /** Names one object in error details, e.g. "sub-account 'alice'". @default `<displayName> '<id>'` */
+  describe?(model: Partial<Model<S>>): string;
+  /** The schema built with `defineSchema`. */
+  readonly schema: S;
+  /**
+   * Cross-attribute checks beyond attribute validators; runs in ValidateResourceConfig after
+   * them. Values may be UNKNOWN: skip those.
+   */
+  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  /**
+   * Last step of PlanResourceChange for create and update (after defaults and plan modifiers):
+   * adjust planned values, e.g. mark a value unknown the API will change.
+   */
+  modifyPlan?(ctx: PlanContext, req: { config: PlanModel<S>; prior: Model<S> | null; planned: PlanModel<S> }): PlanAdjustment<S> | void;
+  /**
+   * Creates the object. `planned` holds the plan with unknowns as null; `config` holds
+   * write-only values. Returns the new state (every computed attribute filled), or undefined
+   * after adding an error (nothing is saved).
+   */
+  create(ctx: ResourceContext, req: { planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
+  /**
+   * Refreshes the object. `state` may hold only what `import` filled in. Returns the remote
+   * truth, null when the object is gone (Terraform plans to recreate it), or undefined after
+   * adding an error (state kept).
+   */
+  read(ctx: ResourceContext, req: { state: Model<S> }): Promise<Model<S> | null | undefined>;
+  /**
+   * Updates the object in place; never called when every attribute requires replacement.
+   * Returns the new state, or undefined after adding an error (prior state kept).
+   */
+  update?(ctx: ResourceContext, req: { prior: Model<S>; planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
+  /** Deletes the object; an object already gone counts as deleted. */
+  delete(ctx: ResourceContext, req: { prior: Model<S> }): Promise<void>;
+  /**
+   * Turns an import ID into a partial state; Terraform then calls `read`. Attributes left out
+   * are null. Returns undefined after adding an error. @default `{ id }`
+   */
+  import?(ctx: ResourceContext, id: string): Promise<Partial<Model<S>> | undefined>;
+}
+
+/** A data source type. */
+export interface DataSourceDefinition<S extends ObjectSchema = ObjectSchema> {
+  /** Terraform type name, e.g. `proxyaccount_sub_account`. */
+  readonly typeName: string;
+  /** Human name used in error summaries. */
+  readonly displayName: string;
+  /** Names the looked-up object in error details. @default `<displayName>` */
+  describe?(config: Partial<Model<S>>): string;
+  /** The schema built with `defineSchema`. */
+  readonly schema: S;
+  /** Cross-attribute checks; values may be UNKNOWN. */
+  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  /** Reads the data; `config` is wholly known. Returns the full model or undefined after an error. */
+  read(ctx: ResourceContext, req: { config: Model<S> }): Promise<Model<S> | undefined>;
+}
+
+/** Context of the provider's configure step. */
+export interface ConfigureContext {
+  /** Add one diagnostic per problem, on its attribute. */
+  readonly diagnostics: Diagnostics;
+  /** The Terraform version that called, e.g. `1.11.4`. */
+  readonly terraformVersion: string;
+  /** What the calling Terraform supports. */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** Aborts when Terraform calls StopProvider; hand it to whatever sends requests later. */
+  readonly signal: AbortSignal;
+}
+
+/** The provider itself: its configuration schema, configure step and registered types. */
+export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema> {
+  /** Provider type name, e.g. `proxyaccount`. */
+  readonly typeName: string;
+  /** The provider block's schema. */
+  readonly schema: S;
+  /** Cross-attribute checks of the provider block; values may be UNKNOWN. */
+  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  /**
+   * Builds the shared provider data from the provider block (values may be UNKNOWN). Must not
+   * send requests. Returns undefined after adding errors.
+   */
+  configure(ctx: ConfigureContext, config: PlanModel<S>): Promise<ProviderData | undefined>;
+  /** Every managed resource type. */
+  readonly resources: readonly ResourceDefinition[];
+  /** Every data source type. */
+  readonly dataSources: readonly DataSourceDefinition[];
+}
+
+/** Re-exported so hooks can write `value === UNKNOWN` checks with one import. */
+export type { Unknown };

@@ -1,0 +1,34 @@
+// The provider framework's public surface: what resource, data-source and provider modules use.
+export { attr, defineSchema } from './schema';
+export type {
+  AnyAttribute,
+  Attribute,
+  AttributeMap,
+  AttributeOptions,
+  ModelOfAttributes,
+  ObjectSchema,
+  PlanModifier,
+  PlanModifierRequest,
+  PlanModifierResult,
+  PrimitiveKind,
+  SchemaDefinition,
+  Validator,
+  ValidatorContext,
+} from './schema';
+export type { Model, PlanModel } from './model';
+export { charset, conflictsWith, dateYmd, eachElement, email, greaterThan, intAtLeast, intBetween, ipv4, lengthBetween, matches, oneOf, validator } from './validators';
+export { recomputedOnChange, requiresReplace, requiresReplaceIf, useStateForUnknown } from './plan-modifiers';
+export { attributePath, Diagnostics, errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
+export { diagnosticFromError, hasErrorCode, isNotFound, type ErrorContext } from './errors';
+export type {
+  ConfigureContext,
+  DataSourceDefinition,
+  PlanAdjustment,
+  PlanContext,
+  ProviderDefinition,
+  ResourceContext,
+  ResourceDefinition,
+} from './definition';
+export type { ProviderData } from './provider-data';
+export { FrameworkServer } from './server';
+export { UNKNOWN, isUnknown } from '../../protocol/cty';

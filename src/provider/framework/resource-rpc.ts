@@ -1,0 +1,181 @@
+// The resource RPCs, each the same shape: decode with the schema type, call the resource,
+// encode. Exceptions from resource code become diagnostics (see context.ts); decoding errors
+// and other bugs are caught one level up, in server.ts.
+import { isWhollyKnown, type CtyValue } from '../../protocol/cty';
+import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
+import type { ProviderServer } from '../../protocol/types';
+import { notConfigured, resourceContext, runCrud } from './context';
+import type { ResourceDefinition } from './definition';
+import { Diagnostics } from './diagnostics';
+import { fromModel, toModel, toPlanModel } from './model';
+import { planResource, withoutWriteOnly } from './plan';
+import type { ProviderData } from './provider-data';
+import { upgradeState } from './upgrade';
+import { validateConfig } from './validate';
+
+type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
+type Res<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
+
+/** ValidateResourceConfig: attribute validators, write-only support, then the resource's hook. */
+export function validateResource(def: ResourceDefinition, req: Req<'validateResourceConfig'>): Res<'validateResourceConfig'> {
+  const config = decodeDynamicValue(req.config, def.schema.type);
+  const diagnostics = new Diagnostics();
+  const writeOnlyAllowed = req.clientCapabilities?.writeOnlyAttributesAllowed === true;
+  diagnostics.add(...validateConfig(def.schema.attributes, config, { writeOnlyAllowed }));
+  def.validateConfig?.({ diagnostics, clientCapabilities: req.clientCapabilities }, toPlanModel(def.schema.attributes, config));
+  return { diagnostics: diagnostics.toArray() };
+}
+
+/** PlanResourceChange: see plan.ts. */
+export function planResourceChange(def: ResourceDefinition, req: Req<'planResourceChange'>): Res<'planResourceChange'> {
+  const t = def.schema.type;
+  const out = planResource(def, {
+    prior: decodeDynamicValue(req.priorState, t),
+    proposed: decodeDynamicValue(req.proposedNewState, t),
+    config: decodeDynamicValue(req.config, t),
+    ...(req.clientCapabilities !== undefined ? { clientCapabilities: req.clientCapabilities } : {}),
+  });
+  return {
+    plannedState: encodeDynamicValue(out.planned, t),
+    requiresReplace: out.requiresReplace,
+    plannedPrivate: req.priorPrivate,
+    diagnostics: out.diagnostics,
+  };
+}
+
+/** ApplyResourceChange: create, update or delete; a failed create saves nothing. */
+export async function applyResourceChange(
+  def: ResourceDefinition,
+  data: ProviderData | undefined,
+  signal: AbortSignal,
+  req: Req<'applyResourceChange'>,
+): Promise<Res<'applyResourceChange'>> {
+  const t = def.schema.type;
+  const attrs = def.schema.attributes;
+  const prior = decodeDynamicValue(req.priorState, t);
+  const planned = decodeDynamicValue(req.plannedState, t);
+  const diagnostics = new Diagnostics();
+  const answer = (state: CtyValue): Res<'applyResourceChange'> => ({
+    newState: encodeDynamicValue(state, t),
+    private: req.plannedPrivate,
+    diagnostics: diagnostics.toArray(),
+  });
+  if (data === undefined) {
+    notConfigured(diagnostics, def);
+    return answer(prior);
+  }
+  const ctx = resourceContext(def, data, signal, undefined, diagnostics);
+  const priorModel = toModel(attrs, prior);
+
+  if (planned === null) {
+    await runCrud(def, ctx, 'delete', priorModel, () => def.delete(ctx, { prior: priorModel }));
+    // A failed delete keeps the object in state so the next apply tries again.
+    return answer(diagnostics.hasErrors() ? prior : null);
+  }
+
+  const plannedModel = toModel(attrs, planned);
+  const configModel = toModel(attrs, decodeDynamicValue(req.config, t));
+  if (prior === null) {
+    const r = await runCrud(def, ctx, 'create', plannedModel, () => def.create(ctx, { planned: plannedModel, config: configModel }));
+    if (r.failed || r.value === undefined) {
+      expectError(diagnostics, def, 'create');
+      return answer(null);
+    }
+    return answer(finish(def, diagnostics, r.value));
+  }
+
+  const update = def.update;
+  if (update === undefined) {
+    diagnostics.addError(
+      `Unable to update ${def.displayName}`,
+      `${def.typeName} cannot be updated in place, yet Terraform planned an update. This is a bug in the provider; please report it.`,
+    );
+    return answer(prior);
+  }
+  const r = await runCrud(def, ctx, 'update', plannedModel, () => update.call(def, ctx, { prior: priorModel, planned: plannedModel, config: configModel }));
+  if (r.failed || r.value === undefined) {
+    expectError(diagnostics, def, 'update');
+    return answer(prior);
+  }
+  return answer(finish(def, diagnostics, r.value));
+}
+
+/** ReadResource: the remote truth; null when the object is gone (drift → recreate). */
+export async function readResource(
+  def: ResourceDefinition,
+  data: ProviderData | undefined,
+  signal: AbortSignal,
+  req: Req<'readResource'>,
+): Promise<Res<'readResource'>> {
+  const t = def.schema.type;
+  const state = decodeDynamicValue(req.currentState, t);
+  const diagnostics = new Diagnostics();
+  const answer = (v: CtyValue): Res<'readResource'> => ({ newState: encodeDynamicValue(v, t), private: req.private, diagnostics: diagnostics.toArray() });
+  if (state === null) return answer(null);
+  if (data === undefined) {
+    notConfigured(diagnostics, def);
+    return answer(state);
+  }
+  const ctx = resourceContext(def, data, signal, req.clientCapabilities, diagnostics);
+  const model = toModel(def.schema.attributes, state);
+  const r = await runCrud(def, ctx, 'read', model, () => def.read(ctx, { state: model }));
+  if (r.failed || r.value === undefined) {
+    expectError(diagnostics, def, 'read');
+    return answer(state);
+  }
+  return answer(r.value === null ? null : finish(def, diagnostics, r.value));
+}
+
+/** ImportResourceState: a state holding the id and whatever import fills in; Terraform then reads. */
+export async function importResourceState(
+  def: ResourceDefinition,
+  data: ProviderData | undefined,
+  signal: AbortSignal,
+  req: Req<'importResourceState'>,
+): Promise<Res<'importResourceState'>> {
+  const diagnostics = new Diagnostics();
+  const none = (): Res<'importResourceState'> => ({ importedResources: [], diagnostics: diagnostics.toArray() });
+  let partial: Record<string, unknown> | undefined = { id: req.id };
+  const importer = def.import;
+  if (importer !== undefined) {
+    if (data === undefined) {
+      notConfigured(diagnostics, def);
+      return none();
+    }
+    const ctx = resourceContext(def, data, signal, req.clientCapabilities, diagnostics);
+    const r = await runCrud(def, ctx, 'import', { id: req.id }, () => importer.call(def, ctx, req.id));
+    partial = r.failed ? undefined : r.value;
+  }
+  if (partial === undefined || diagnostics.hasErrors()) {
+    expectError(diagnostics, def, 'import');
+    return none();
+  }
+  const state = withoutWriteOnly(def, fromModel(def.schema.attributes, partial));
+  return {
+    importedResources: [{ typeName: def.typeName, state: encodeDynamicValue(state, def.schema.type) }],
+    diagnostics: diagnostics.toArray(),
+  };
+}
+
+/** UpgradeResourceState: raw JSON state decoded with the current schema. */
+export function upgradeResourceState(def: ResourceDefinition, req: Req<'upgradeResourceState'>): Res<'upgradeResourceState'> {
+  const r = upgradeState(def.schema, req.version, req.rawState, def.typeName);
+  if (r.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: r.diagnostics };
+  return { upgradedState: encodeDynamicValue(r.value, def.schema.type), diagnostics: r.diagnostics };
+}
+
+/** Encodes a model returned by resource code as state: write-only attributes nulled, no unknowns. */
+export function finish(def: Pick<ResourceDefinition, 'schema' | 'typeName'>, diagnostics: Diagnostics, model: object): CtyValue {
+  const value = withoutWriteOnly(def, fromModel(def.schema.attributes, model as Record<string, unknown>));
+  if (!isWhollyKnown(value)) {
+    diagnostics.addError('Provider returned an unknown value', `${def.typeName} returned a state with unknown values. This is a bug in the provider; please report it.`);
+  }
+  return value;
+}
+
+function expectError(diagnostics: Diagnostics, def: ResourceDefinition, operation: string): void {
+  // Resource code that gives up must say why; a silent failure would leave Terraform guessing.
+  if (!diagnostics.hasErrors()) {
+    diagnostics.addError(`Unable to ${operation} ${def.displayName}`, `${def.typeName} ${operation} returned no result and no reason. This is a bug in the provider; please report it.`);
+  }
+}

@@ -1,0 +1,178 @@
+// The ProviderServer the protocol layer calls: dispatches each RPC to the registered resource or
+// data source and never throws (a bug becomes an error diagnostic, not a gRPC failure).
+import { decodeDynamicValue } from '../../protocol/codec';
+import type { Diagnostic, ProviderServer, Schema } from '../../protocol/types';
+import { importResourceState, applyResourceChange, planResourceChange, readResource, upgradeResourceState, validateResource } from './resource-rpc';
+import { readDataSource, validateDataSource } from './data-source-rpc';
+import type { DataSourceDefinition, ProviderDefinition, ResourceDefinition } from './definition';
+import { Diagnostics, errorDiagnostic } from './diagnostics';
+import { toPlanModel } from './model';
+import type { ProviderData } from './provider-data';
+import { validateConfig } from './validate';
+
+type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
+type Res<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
+
+/** Serves one provider definition over the protocol's ProviderServer interface. */
+export class FrameworkServer implements ProviderServer {
+  private data: ProviderData | undefined;
+  private readonly stop = new AbortController();
+  private readonly resources = new Map<string, ResourceDefinition>();
+  private readonly dataSources = new Map<string, DataSourceDefinition>();
+
+  /** Registers the provider's resources and data sources; a duplicate type name is a bug. */
+  constructor(private readonly provider: ProviderDefinition) {
+    for (const r of provider.resources) addUnique(this.resources, r, 'resource');
+    for (const d of provider.dataSources) addUnique(this.dataSources, d, 'data source');
+  }
+
+  /** The configured provider data, once ConfigureProvider succeeded (for tests and tools). */
+  get providerData(): ProviderData | undefined {
+    return this.data;
+  }
+
+  /** Aborted when Terraform calls StopProvider. */
+  get signal(): AbortSignal {
+    return this.stop.signal;
+  }
+
+  /** Every schema of the provider; they never depend on configuration. */
+  async getProviderSchema(): Promise<Res<'getProviderSchema'>> {
+    const schemas = <T extends { typeName: string; schema: { schema: Schema } }>(defs: Iterable<T>): Record<string, Schema> =>
+      Object.fromEntries([...defs].map((d) => [d.typeName, d.schema.schema]));
+    return {
+      provider: this.provider.schema.schema,
+      resourceSchemas: schemas(this.resources.values()),
+      dataSourceSchemas: schemas(this.dataSources.values()),
+      // Schemas never depend on configuration, so Terraform may cache them across starts.
+      serverCapabilities: { getProviderSchemaOptional: true, planDestroy: false, moveResourceState: false },
+      diagnostics: [],
+    };
+  }
+
+  /** Validators of the provider block, then its validateConfig hook. */
+  async validateProviderConfig(req: Req<'validateProviderConfig'>): Promise<Res<'validateProviderConfig'>> {
+    return guard('ValidateProviderConfig', {}, () => {
+      const schema = this.provider.schema;
+      const config = decodeDynamicValue(req.config, schema.type);
+      const diagnostics = new Diagnostics();
+      diagnostics.add(...validateConfig(schema.attributes, config));
+      this.provider.validateConfig?.({ diagnostics, clientCapabilities: undefined }, toPlanModel(schema.attributes, config));
+      return { diagnostics: diagnostics.toArray() };
+    });
+  }
+
+  /** Runs the provider's configure step; CRUD calls fail until it succeeds. */
+  async configureProvider(req: Req<'configureProvider'>): Promise<Res<'configureProvider'>> {
+    return guard('ConfigureProvider', {}, async () => {
+      const schema = this.provider.schema;
+      const config = decodeDynamicValue(req.config, schema.type);
+      const diagnostics = new Diagnostics();
+      const ctx = { diagnostics, terraformVersion: req.terraformVersion, clientCapabilities: req.clientCapabilities, signal: this.signal };
+      const data = await this.provider.configure(ctx, toPlanModel(schema.attributes, config));
+      if (data !== undefined && !diagnostics.hasErrors()) this.data = data;
+      return { diagnostics: diagnostics.toArray() };
+    });
+  }
+
+  /** See validateResource in resource-rpc.ts. */
+  async validateResourceConfig(req: Req<'validateResourceConfig'>): Promise<Res<'validateResourceConfig'>> {
+    return guard('ValidateResourceConfig', {}, () => withResource(this.resources, req.typeName, {}, (def) => validateResource(def, req)));
+  }
+
+  /** See validateDataSource in data-source-rpc.ts. */
+  async validateDataResourceConfig(req: Req<'validateDataResourceConfig'>): Promise<Res<'validateDataResourceConfig'>> {
+    return guard('ValidateDataResourceConfig', {}, () =>
+      withDataSource(this.dataSources, req.typeName, {}, (def) => validateDataSource(def, req)),
+    );
+  }
+
+  /** See upgradeResourceState in resource-rpc.ts. */
+  async upgradeResourceState(req: Req<'upgradeResourceState'>): Promise<Res<'upgradeResourceState'>> {
+    return guard('UpgradeResourceState', {}, () => withResource(this.resources, req.typeName, {}, (def) => upgradeResourceState(def, req)));
+  }
+
+  /** See readResource in resource-rpc.ts. */
+  async readResource(req: Req<'readResource'>): Promise<Res<'readResource'>> {
+    // On a bug, answering without newState would drop the object from state: echo it back.
+    const keep = { newState: req.currentState, private: req.private };
+    return guard('ReadResource', keep, () => withResource(this.resources, req.typeName, keep, (def) => readResource(def, this.data, this.signal, req)));
+  }
+
+  /** See planResourceChange in resource-rpc.ts and plan.ts. */
+  async planResourceChange(req: Req<'planResourceChange'>): Promise<Res<'planResourceChange'>> {
+    const empty = { requiresReplace: [] };
+    return guard('PlanResourceChange', empty, () => withResource(this.resources, req.typeName, empty, (def) => planResourceChange(def, req)));
+  }
+
+  /** See applyResourceChange in resource-rpc.ts. */
+  async applyResourceChange(req: Req<'applyResourceChange'>): Promise<Res<'applyResourceChange'>> {
+    const keep = { newState: req.priorState, private: req.plannedPrivate };
+    return guard('ApplyResourceChange', keep, () =>
+      withResource(this.resources, req.typeName, keep, (def) => applyResourceChange(def, this.data, this.signal, req)),
+    );
+  }
+
+  /** See importResourceState in resource-rpc.ts. */
+  async importResourceState(req: Req<'importResourceState'>): Promise<Res<'importResourceState'>> {
+    const none = { importedResources: [] };
+    return guard('ImportResourceState', none, () =>
+      withResource(this.resources, req.typeName, none, (def) => importResourceState(def, this.data, this.signal, req)),
+    );
+  }
+
+  /** See readDataSource in data-source-rpc.ts. */
+  async readDataSource(req: Req<'readDataSource'>): Promise<Res<'readDataSource'>> {
+    return guard('ReadDataSource', {}, () => withDataSource(this.dataSources, req.typeName, {}, (def) => readDataSource(def, this.data, this.signal, req)));
+  }
+
+  /** Aborts `signal`, which every CRUD context and SDK call carries. */
+  async stopProvider(): Promise<Res<'stopProvider'>> {
+    this.stop.abort();
+    return {};
+  }
+}
+
+function addUnique<T extends { typeName: string }>(map: Map<string, T>, def: T, what: string): void {
+  if (map.has(def.typeName)) throw new Error(`${what} type ${def.typeName} is registered twice`);
+  map.set(def.typeName, def);
+}
+
+type WithDiagnostics = { diagnostics: Diagnostic[] };
+
+function withResource<T extends WithDiagnostics>(
+  map: ReadonlyMap<string, ResourceDefinition>,
+  typeName: string,
+  fallback: Omit<T, 'diagnostics'>,
+  run: (def: ResourceDefinition) => T | Promise<T>,
+): T | Promise<T> {
+  const def = map.get(typeName);
+  if (def === undefined) return { ...fallback, diagnostics: [unknownType('resource', typeName)] } as T;
+  return run(def);
+}
+
+function withDataSource<T extends WithDiagnostics>(
+  map: ReadonlyMap<string, DataSourceDefinition>,
+  typeName: string,
+  fallback: Omit<T, 'diagnostics'>,
+  run: (def: DataSourceDefinition) => T | Promise<T>,
+): T | Promise<T> {
+  const def = map.get(typeName);
+  if (def === undefined) return { ...fallback, diagnostics: [unknownType('data source', typeName)] } as T;
+  return run(def);
+}
+
+function unknownType(what: string, typeName: string): Diagnostic {
+  return errorDiagnostic(`Unknown ${what} type`, `This provider has no ${what} type named ${JSON.stringify(typeName)}.`);
+}
+
+/** Runs one RPC; any exception (a bug, or a value Terraform should never send) becomes a diagnostic. */
+async function guard<T extends WithDiagnostics>(rpc: string, fallback: Omit<T, 'diagnostics'>, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const summary = err instanceof Error && err.name === 'CodecError' ? 'Invalid value from Terraform' : 'Internal provider error';
+    return { ...fallback, diagnostics: [errorDiagnostic(summary, `${rpc} failed: ${message}. This is a bug in the provider; please report it.`)] } as T;
+  }
+}

@@ -1,0 +1,89 @@
+// UpgradeResourceState: Terraform sends the stored state as raw JSON on every plan. All schemas
+// are at version 0, so upgrading means decoding with the current type, after dropping attributes
+// the schema no longer has and adding new ones as null.
+import type { CtyType, CtyValue } from '../../protocol/cty';
+import { decodeJsonValue } from '../../protocol/codec';
+import type { Diagnostic, RawState } from '../../protocol/types';
+import { errorDiagnostic } from './diagnostics';
+import type { ObjectSchema } from './schema';
+
+/** The decoded state, or why it could not be decoded. */
+export type UpgradeResult = { readonly value: CtyValue; readonly diagnostics: Diagnostic[] };
+
+/** Decodes raw stored state written by schema `version` with the current schema. */
+export function upgradeState(schema: ObjectSchema, version: number, raw: RawState, typeName: string): UpgradeResult {
+  if (version > schema.version) {
+    return failed(
+      'State written by a newer provider',
+      `The state of this ${typeName} has schema version ${version}, but this provider knows only up to version ${schema.version}. Use the provider version that wrote it, or newer.`,
+    );
+  }
+  const json = raw.json;
+  if (json === undefined || json.length === 0) {
+    if (raw.flatmap !== undefined && Object.keys(raw.flatmap).length > 0) {
+      return failed('Unsupported state format', `The state of this ${typeName} is in the legacy flatmap format, which this provider cannot read.`);
+    }
+    return { value: null, diagnostics: [] };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(json).toString('utf8'));
+  } catch (err) {
+    return failed('Unreadable state', `The stored state of this ${typeName} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const normalized = normalize(parsed, schema.type);
+  // Re-serialising goes through JS numbers; only do it when something had to change.
+  const value = normalized.changed ? decodeJsonValue(JSON.stringify(normalized.value), schema.type) : decodeJsonValue(json, schema.type);
+  return { value, diagnostics: [] };
+}
+
+function failed(summary: string, detail: string): UpgradeResult {
+  return { value: null, diagnostics: [errorDiagnostic(summary, detail)] };
+}
+
+interface Normalized {
+  readonly value: unknown;
+  readonly changed: boolean;
+}
+
+function normalize(v: unknown, t: CtyType): Normalized {
+  if (v === null || typeof v !== 'object') return { value: v, changed: false };
+  switch (t.kind) {
+    case 'object': {
+      if (Array.isArray(v)) return { value: v, changed: false };
+      const src = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      let changed = Object.keys(src).some((k) => !(k in t.attributes));
+      for (const [name, at] of Object.entries(t.attributes)) {
+        if (!(name in src)) {
+          out[name] = null;
+          changed = true;
+          continue;
+        }
+        const n = normalize(src[name], at);
+        out[name] = n.value;
+        changed ||= n.changed;
+      }
+      return { value: out, changed };
+    }
+    case 'list':
+    case 'set': {
+      if (!Array.isArray(v)) return { value: v, changed: false };
+      const items = v.map((el: unknown) => normalize(el, t.element));
+      return { value: items.map((n) => n.value), changed: items.some((n) => n.changed) };
+    }
+    case 'map': {
+      if (Array.isArray(v)) return { value: v, changed: false };
+      const out: Record<string, unknown> = {};
+      let changed = false;
+      for (const [k, el] of Object.entries(v as Record<string, unknown>)) {
+        const n = normalize(el, t.element);
+        out[k] = n.value;
+        changed ||= n.changed;
+      }
+      return { value: out, changed };
+    }
+    default:
+      return { value: v, changed: false };
+  }
+}

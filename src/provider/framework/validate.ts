@@ -1,0 +1,58 @@
+// Config validation shared by resources, data sources and the provider block: attribute
+// validators (known, non-null values only), deprecation warnings and the write-only check.
+import { isUnknown, isWhollyKnown, type CtyValue } from '../../protocol/cty';
+import type { AttributePath, Diagnostic } from '../../protocol/types';
+import { errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
+import { attributeToModel, isCtyObject } from './model';
+import type { AttributeMap } from './schema';
+
+/** Options of {@link validateConfig}. */
+export interface ValidateOptions {
+  /**
+   * Whether the calling Terraform understands write-only attributes (≥ 1.11). When false, a
+   * configured write-only attribute is an error: an older Terraform would store it in state.
+   * @default true (provider and data-source configs have no write-only attributes)
+   */
+  readonly writeOnlyAllowed?: boolean;
+}
+
+/** Validates one configuration object against its attributes. */
+export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: ValidateOptions = {}, base: AttributePath = []): Diagnostic[] {
+  if (!isCtyObject(value)) return [];
+  const out: Diagnostic[] = [];
+  for (const [name, a] of Object.entries(attributes)) {
+    const v = value[name] ?? null;
+    if (v === null) continue;
+    const path: AttributePath = [...base, { attributeName: name }];
+    if (a.deprecated !== undefined) {
+      out.push(warningDiagnostic('Deprecated attribute', `Attribute ${formatPath(path)} is deprecated: ${a.deprecated}`, path));
+    }
+    if (a.writeOnly && opts.writeOnlyAllowed === false) {
+      out.push(
+        errorDiagnostic(
+          'Write-only attribute not supported',
+          `Attribute ${formatPath(path)} is write-only, which needs Terraform 1.11 or later; this Terraform would store it in state. Upgrade Terraform or use the ordinary attribute instead.`,
+          path,
+        ),
+      );
+      continue;
+    }
+    if (a.nested !== undefined && Array.isArray(v)) {
+      const nesting = a.nested.nesting;
+      const nested = a.nested.attributes;
+      v.forEach((el, i) => {
+        if (nesting === 'list') {
+          out.push(...validateConfig(nested, el, opts, [...path, { elementKeyInt: i }]));
+        } else {
+          // A set element has no address Terraform understands, so its problems stay on the set.
+          out.push(...validateConfig(nested, el, opts, path).map((d) => ({ ...d, attribute: path })));
+        }
+      });
+    }
+    if (isUnknown(v) || !isWhollyKnown(v)) continue;
+    const model = attributeToModel(a, v);
+    const ctx = { path, attributeName: name, sensitive: a.sensitive, siblings: value };
+    for (const validator of a.validators) out.push(...validator.validate(model, ctx));
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+// Built-in validators. Each returns diagnostics on the attribute's path and never echoes a
+// sensitive value. Validators only ever see known, non-null values.
+import { isUnknown } from '../../protocol/cty';
+import type { Diagnostic } from '../../protocol/types';
+import { errorDiagnostic } from './diagnostics';
+import type { Validator, ValidatorContext } from './schema';
+
+/** Builds a validator from a description and a check returning a problem sentence or undefined. */
+export function validator<T>(description: string, check: (value: T, ctx: ValidatorContext) => string | undefined): Validator<T> {
+  return {
+    description,
+    validate(value, ctx): Diagnostic[] {
+      const problem = check(value, ctx);
+      return problem === undefined ? [] : [invalid(ctx, problem)];
+    },
+  };
+}
+
+function invalid(ctx: ValidatorContext, problem: string): Diagnostic {
+  return errorDiagnostic('Invalid attribute value', `Attribute ${ctx.attributeName} ${problem}.`, ctx.path);
+}
+
+function shown(value: string, ctx: ValidatorContext): string {
+  return ctx.sensitive ? '' : ` (got ${JSON.stringify(value)})`;
+}
+
+/** The whole string must match `pattern`; `expectation` completes "must be …". */
+export function matches(pattern: RegExp, expectation: string): Validator<string> {
+  return validator(`must be ${expectation}`, (v, ctx) => (pattern.test(v) ? undefined : `must be ${expectation}${shown(v, ctx)}`));
+}
+
+/** Every character must belong to `allowed` (a one-character class such as /[A-Za-z0-9.@+-]/). */
+export function charset(allowed: RegExp, expectation: string): Validator<string> {
+  return validator(`may contain only ${expectation}`, (v, ctx) => {
+    const bad = [...v].find((ch) => !allowed.test(ch));
+    if (bad === undefined) return undefined;
+    return ctx.sensitive ? `may contain only ${expectation}` : `may contain only ${expectation}; ${JSON.stringify(bad)} is not allowed`;
+  });
+}
+
+/** Length in characters (code points) between `min` and `max` inclusive. */
+export function lengthBetween(min: number, max: number): Validator<string> {
+  const description = min <= 0 ? `at most ${max} characters` : min === max ? `exactly ${min} characters` : `${min} to ${max} characters long`;
+  return validator(description, (v) => {
+    const n = [...v].length;
+    if (n >= min && n <= max) return undefined;
+    if (n === 0) return 'must not be empty';
+    return n > max ? `must be at most ${max} characters long, got ${n}` : `must be at least ${min} characters long, got ${n}`;
+  });
+}
+
+/** An integer (no fraction) not below `min`. */
+export function intAtLeast(min: number): Validator<number> {
+  return validator(`an integer ≥ ${min}`, (v) => {
+    if (!Number.isInteger(v)) return `must be a whole number, got ${v}`;
+    return v < min ? `must be at least ${min}, got ${v}` : undefined;
+  });
+}
+
+/** An integer (no fraction) from `min` to `max` inclusive. */
+export function intBetween(min: number, max: number): Validator<number> {
+  return validator(`an integer from ${min} to ${max}`, (v) => {
+    if (!Number.isInteger(v)) return `must be a whole number, got ${v}`;
+    return v < min || v > max ? `must be from ${min} to ${max}, got ${v}` : undefined;
+  });
+}
+
+/** A number strictly greater than `min`. */
+export function greaterThan(min: number): Validator<number> {
+  return validator(`greater than ${min}`, (v) => (v > min ? undefined : `must be greater than ${min}, got ${v}`));
+}
+
+/** One of the listed strings. */
+export function oneOf(...allowed: string[]): Validator<string> {
+  const list = allowed.map((s) => JSON.stringify(s)).join(', ');
+  return validator(`one of ${list}`, (v, ctx) => (allowed.includes(v) ? undefined : `must be one of ${list}${shown(v, ctx)}`));
+}
+
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
+
+/** A dotted-quad IPv4 address without leading zeros, e.g. 203.0.113.7. */
+export function ipv4(): Validator<string> {
+  return matches(IPV4, 'an IPv4 address such as 203.0.113.7');
+}
+
+// Deliberately loose: one @, something on each side, a dot in the domain, no spaces. The API
+// decides the finer points; this only catches obvious typos at plan time.
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+/** Shaped like an email address. */
+export function email(): Validator<string> {
+  return matches(EMAIL, 'an email address such as name@example.com');
+}
+
+/** A calendar date written YYYY-MM-DD (the day must exist). */
+export function dateYmd(): Validator<string> {
+  return validator('a date written YYYY-MM-DD', (v, ctx) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+    const ok =
+      m !== null &&
+      (() => {
+        const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+        const date = new Date(Date.UTC(y, mo - 1, d));
+        return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+      })();
+    return ok ? undefined : `must be a date written YYYY-MM-DD${shown(v, ctx)}`;
+  });
+}
+
+/** The attribute may not be set together with any of `others` (sibling attribute names). */
+export function conflictsWith(...others: string[]): Validator<unknown> {
+  return {
+    description: `conflicts with ${others.join(', ')}`,
+    validate(_value, ctx): Diagnostic[] {
+      const clash = others.filter((o) => {
+        const v = ctx.siblings[o];
+        // An unknown sibling may still turn out null; only a known value is a conflict.
+        return v !== undefined && v !== null && !isUnknown(v);
+      });
+      if (clash.length === 0) return [];
+      return [
+        errorDiagnostic(
+          'Conflicting attributes',
+          `Attribute ${ctx.attributeName} cannot be set together with ${clash.join(', ')}; set only one of them.`,
+          ctx.path,
+        ),
+      ];
+    },
+  };
+}
+
+/** Runs `inner` on each element of a list or set, on the element's path (sets: the attribute's path). */
+export function eachElement<T>(inner: Validator<T>, nesting: 'list' | 'set' = 'list'): Validator<Array<T | null>> {
+  return {
+    description: `each element: ${inner.description}`,
+    validate(values, ctx): Diagnostic[] {
+      return values.flatMap((v, i) =>
+        v === null
+          ? []
+          : // Terraform cannot address a set element by position, so set errors stay on the set.
+            inner.validate(v, nesting === 'list' ? { ...ctx, path: [...ctx.path, { elementKeyInt: i }] } : ctx),
+      );
+    },
+  };
+}

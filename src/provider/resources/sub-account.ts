@@ -1,0 +1,242 @@
+// proxyaccount_sub_account: a sub-account of the parent account. The pattern every resource
+// module follows: schema, create, read, update, delete, import. No usage figures here (they
+// change by themselves and would make every drift check noisy); the data source has them.
+import type { SubAccount, SubAccountInput } from '../../sdk';
+import {
+  attr,
+  charset,
+  conflictsWith,
+  defineSchema,
+  email,
+  intAtLeast,
+  isNotFound,
+  lengthBetween,
+  requiresReplace,
+  useStateForUnknown,
+  type Model,
+  type ResourceDefinition,
+} from '../framework';
+
+const USERNAME_CHARS = /[A-Za-z0-9.@+-]/;
+
+const schema = defineSchema({
+  description:
+    'A sub-account of the parent account: a real account with restricted capabilities whose usage counts toward the parent. Usage figures are in the `proxyaccount_sub_account` data source.',
+  markdown: true,
+  attributes: {
+    id: attr.string({
+      description: 'The sub-account username (same as `username`).',
+      markdown: true,
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+    username: attr.string({
+      description: 'Username, globally unique across all accounts: 1–30 letters, digits and `.` `@` `+` `-`. Changing it replaces the sub-account.',
+      markdown: true,
+      required: true,
+      validators: [lengthBetween(1, 30), charset(USERNAME_CHARS, 'letters A-Z a-z, digits and . @ + -')],
+      planModifiers: [requiresReplace()],
+    }),
+    password: attr.string({
+      description:
+        'Password, up to 128 characters. Stored in state; prefer `password_wo` with Terraform 1.11 or later. The API never returns it, so a password changed outside Terraform is not detected, and it is null after import.',
+      markdown: true,
+      optional: true,
+      sensitive: true,
+      validators: [lengthBetween(1, 128), conflictsWith('password_wo')],
+    }),
+    password_wo: attr.string({
+      description:
+        'Write-only password (Terraform 1.11 or later), never stored in plan or state. Sent at create, and again whenever `password_wo_version` changes.',
+      markdown: true,
+      optional: true,
+      sensitive: true,
+      writeOnly: true,
+      validators: [lengthBetween(1, 128), conflictsWith('password')],
+    }),
+    password_wo_version: attr.number({
+      description: 'Any number; change it to send `password_wo` again (password rotation).',
+      markdown: true,
+      optional: true,
+    }),
+    first_name: attr.string({
+      description: 'First name, 1–20 characters. Removing it clears it.',
+      optional: true,
+      validators: [lengthBetween(1, 20)],
+    }),
+    last_name: attr.string({
+      description: 'Last name, 1–20 characters. Removing it clears it.',
+      optional: true,
+      validators: [lengthBetween(1, 20)],
+    }),
+    email: attr.string({
+      description: 'Email address, up to 255 characters. Removing it clears it.',
+      optional: true,
+      validators: [lengthBetween(1, 255), email()],
+    }),
+    monthly_limit: attr.number({
+      description: 'Bandwidth limit in GB for the current billing period; 0 means no limit.',
+      optional: true,
+      computed: true,
+      default: 0,
+      validators: [intAtLeast(0)],
+    }),
+    total_limit: attr.number({
+      description: 'Bandwidth limit in GB over all time; 0 means no limit.',
+      optional: true,
+      computed: true,
+      default: 0,
+      validators: [intAtLeast(0)],
+    }),
+    active: attr.bool({
+      description: 'Whether the sub-account may use the proxies; false deactivates it (proxy requests then get 402).',
+      optional: true,
+      computed: true,
+      default: true,
+    }),
+  },
+});
+
+/** The state of a `proxyaccount_sub_account`. */
+export type SubAccountModel = Model<typeof schema>;
+
+/** The `proxyaccount_sub_account` resource. */
+export const subAccountResource = {
+  typeName: 'proxyaccount_sub_account',
+  displayName: 'sub-account',
+  describe: (m) => `sub-account '${m.username ?? m.id ?? ''}'`,
+  schema,
+
+  validateConfig(ctx, config) {
+    if (typeof config.password_wo === 'string' && config.password_wo_version === null) {
+      ctx.diagnostics.addWarning(
+        'Write-only password without a version',
+        'password_wo is sent only when the sub-account is created. Set password_wo_version, and change it whenever password_wo changes, to send a new password.',
+        [{ attributeName: 'password_wo' }],
+      );
+    }
+  },
+
+  async create(ctx, { planned, config }) {
+    const { client, reader } = ctx.data;
+    const username = planned.username;
+    const input: SubAccountInput = {
+      username,
+      ...optionalField('password', planned.password ?? config.password_wo),
+      ...optionalField('firstName', planned.first_name),
+      ...optionalField('lastName', planned.last_name),
+      ...optionalField('email', planned.email),
+      monthlyLimit: planned.monthly_limit ?? 0,
+      totalLimit: planned.total_limit ?? 0,
+    };
+    let remote = await reader.write('subAccount', username, () => client.subAccounts.create(input, { signal: ctx.signal }));
+    if (planned.active === false) {
+      try {
+        remote = await reader.write('subAccount', username, () => client.subAccounts.deactivate(username, { signal: ctx.signal }));
+      } catch (err) {
+        // The sub-account exists: return it with the error so Terraform keeps it in state.
+        ctx.reportError(err, 'Unable to deactivate sub-account', `sub-account '${username}'`);
+      }
+    }
+    return toState(planned, remote);
+  },
+
+  async read(ctx, { state }) {
+    const username = state.username ?? state.id;
+    if (username === null) return null;
+    try {
+      return toState(state, await ctx.data.reader.getSubAccount(username));
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  },
+
+  async update(ctx, { prior, planned, config }) {
+    const { client, reader } = ctx.data;
+    const username = planned.username;
+    const rotate = planned.password_wo_version !== prior.password_wo_version && config.password_wo !== null;
+    const password = planned.password ?? (rotate ? config.password_wo : null);
+    let remote: SubAccount | undefined;
+    // An activation toggle alone costs one request, not an edit as well.
+    if (rotate || planned.password !== prior.password || editableChanged(prior, planned)) {
+      // The complete desired field set: an omitted field would keep its old value, so a
+      // removed name or email is sent empty to clear it.
+      const input: SubAccountInput = {
+        username,
+        ...optionalField('password', password),
+        firstName: planned.first_name ?? '',
+        lastName: planned.last_name ?? '',
+        email: planned.email ?? '',
+        monthlyLimit: planned.monthly_limit ?? 0,
+        totalLimit: planned.total_limit ?? 0,
+      };
+      remote = await reader.write('subAccount', username, () => client.subAccounts.edit(input, { signal: ctx.signal }));
+    }
+    const wantActive = planned.active ?? true;
+    if ((remote?.active ?? prior.active) !== wantActive) {
+      const toggle = wantActive ? client.subAccounts.activate : client.subAccounts.deactivate;
+      remote = await reader.write('subAccount', username, () => toggle.call(client.subAccounts, username, { signal: ctx.signal }));
+    }
+    remote ??= await reader.getSubAccount(username);
+    return toState(planned, remote);
+  },
+
+  async delete(ctx, { prior }) {
+    const { client, reader } = ctx.data;
+    const username = prior.username ?? prior.id;
+    if (username === null) return;
+    try {
+      await reader.write('subAccount', username, () => client.subAccounts.delete(username, { signal: ctx.signal }));
+    } catch (err) {
+      // Already gone counts as deleted, so a retried apply never fails on it.
+      if (!isNotFound(err)) throw err;
+    }
+    // The sub-account's IPs, hostnames and tokens went with it.
+    reader.invalidateAccount(username);
+  },
+
+  async import(ctx, id) {
+    const username = id.trim();
+    if (username.length < 1 || username.length > 30 || ![...username].every((ch) => USERNAME_CHARS.test(ch))) {
+      ctx.diagnostics.addError(
+        'Invalid import ID',
+        `Expected a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}.`,
+      );
+      return undefined;
+    }
+    return { id: username, username };
+  },
+} satisfies ResourceDefinition<typeof schema>;
+
+/** State from the API's answer; what the API never returns (passwords) comes from `known`. */
+function toState(known: SubAccountModel, remote: SubAccount): SubAccountModel {
+  return {
+    id: remote.username,
+    // The configured spelling stays: Terraform rejects a required value that changes on apply.
+    username: known.username ?? remote.username,
+    password: known.password,
+    password_wo: null,
+    password_wo_version: known.password_wo_version,
+    first_name: remote.firstName ?? null,
+    last_name: remote.lastName ?? null,
+    email: remote.email ?? null,
+    monthly_limit: remote.monthlyBandwidthLimit,
+    total_limit: remote.totalBandwidthLimit,
+    active: remote.active,
+  };
+}
+
+function editableChanged(prior: SubAccountModel, planned: SubAccountModel): boolean {
+  return (
+    prior.first_name !== planned.first_name ||
+    prior.last_name !== planned.last_name ||
+    prior.email !== planned.email ||
+    prior.monthly_limit !== planned.monthly_limit ||
+    prior.total_limit !== planned.total_limit
+  );
+}
+
+function optionalField<K extends string>(name: K, value: string | null): { [P in K]?: string } {
+  return (value === null ? {} : { [name]: value }) as { [P in K]?: string };
+}

@@ -1,0 +1,178 @@
+// Runs the real terraform binary against the built provider (installed into a temporary
+// filesystem mirror) and an emulator. Used by every end-to-end test.
+import { execFile, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { installProvider, mirrorCliConfig } from '../../../src/cli/provider';
+
+/** The provider `npm run build` bundles (resolved from here: under ts-jest, src/ is not dist/). */
+export const BUNDLED_PROVIDER = path.resolve(__dirname, '..', '..', '..', 'dist', 'provider', 'terraform-provider-proxyaccount');
+
+export interface TerraformResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Fails (never skips) with a clear message when terraform is not on PATH. */
+export function requireTerraform(): string {
+  try {
+    const out = execFileSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+    return (JSON.parse(out) as { terraform_version: string }).terraform_version;
+  } catch (err) {
+    throw new Error(
+      'The end-to-end tests need the terraform CLI (>= 1.5) on PATH and could not run it: ' +
+        `${err instanceof Error ? err.message : String(err)}. Install Terraform and run the tests again.`,
+    );
+  }
+}
+
+export interface WorkspaceOptions {
+  /** Extra environment for terraform (PROXYACCOUNT_* settings usually). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A temporary Terraform working directory wired to the built provider through a filesystem mirror. */
+export class Workspace {
+  readonly dir: string;
+  private readonly root: string;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(opts: WorkspaceOptions = {}) {
+    requireTerraform();
+    this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-e2e-'));
+    this.dir = path.join(this.root, 'work');
+    fs.mkdirSync(this.dir);
+    const mirror = path.join(this.root, 'mirror');
+    installProvider(mirror, BUNDLED_PROVIDER);
+    const cliConfig = path.join(this.root, 'terraform.rc');
+    fs.writeFileSync(cliConfig, mirrorCliConfig(mirror));
+    const base: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      // Never inherit a developer's real account settings or Terraform tuning into a test.
+      if (!k.startsWith('PROXYACCOUNT_') && !k.startsWith('TF_')) base[k] = v;
+    }
+    this.env = {
+      ...base,
+      TF_CLI_CONFIG_FILE: cliConfig,
+      TF_IN_AUTOMATION: '1',
+      TF_INPUT: '0',
+      CHECKPOINT_DISABLE: '1',
+      ...opts.env,
+    };
+  }
+
+  /** Writes (or replaces) a file in the working directory. */
+  write(name: string, content: string): void {
+    fs.writeFileSync(path.join(this.dir, name), content);
+  }
+
+  read(name: string): string {
+    return fs.readFileSync(path.join(this.dir, name), 'utf8');
+  }
+
+  /** Runs terraform with the given arguments in the working directory. Never throws on exit codes. */
+  run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<TerraformResult> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        'terraform',
+        ['-chdir=' + this.dir, ...args],
+        { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 },
+        (err, stdout, stderr) => {
+          if (err && typeof (err as NodeJS.ErrnoException).code === 'string') return reject(err);
+          const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
+          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
+    });
+  }
+
+  /** Runs terraform and fails with its full output unless the exit code is one of `expected`. */
+  async expect(args: string[], expected: number[] = [0], extraEnv: NodeJS.ProcessEnv = {}): Promise<TerraformResult> {
+    const res = await this.run(args, extraEnv);
+    if (!expected.includes(res.code)) {
+      throw new Error(`terraform ${args.join(' ')} exited ${res.code} (expected ${expected.join(' or ')})\n--- stdout\n${res.stdout}\n--- stderr\n${res.stderr}`);
+    }
+    return res;
+  }
+
+  init(): Promise<TerraformResult> {
+    return this.expect(['init', '-no-color', '-input=false']);
+  }
+
+  apply(): Promise<TerraformResult> {
+    return this.expect(['apply', '-no-color', '-input=false', '-auto-approve']);
+  }
+
+  /** `plan -detailed-exitcode`: 0 = no changes, 2 = changes. */
+  async planExitCode(extra: string[] = []): Promise<TerraformResult> {
+    return this.expect(['plan', '-no-color', '-input=false', '-detailed-exitcode', ...extra], [0, 2]);
+  }
+
+  /** The state as `terraform show -json` reports it. */
+  async state(): Promise<TerraformShow> {
+    const res = await this.expect(['show', '-json', '-no-color']);
+    return JSON.parse(res.stdout) as TerraformShow;
+  }
+
+  /** Deletes a file of the working directory; a missing file is fine. */
+  remove(name: string): void {
+    fs.rmSync(path.join(this.dir, name), { force: true });
+  }
+
+  /** Writes `main.tf`: the required_providers block followed by `blocks`. */
+  config(...blocks: string[]): void {
+    this.write('main.tf', [REQUIRED_PROVIDERS, ...blocks].join('\n'));
+  }
+
+  destroy(): Promise<TerraformResult> {
+    return this.expect(['destroy', '-no-color', '-input=false', '-auto-approve']);
+  }
+
+  /** `terraform import ADDRESS ID`, which must succeed. */
+  importCli(address: string, id: string): Promise<TerraformResult> {
+    return this.expect(['import', '-no-color', '-input=false', address, id]);
+  }
+
+  /** `terraform state rm ADDRESS...`: Terraform forgets the objects, the API keeps them. */
+  stateRm(...addresses: string[]): Promise<TerraformResult> {
+    return this.expect(['state', 'rm', '-no-color', ...addresses]);
+  }
+
+  /** The root module's outputs (`terraform output -json`), by name. */
+  async outputs(): Promise<Record<string, unknown>> {
+    const res = await this.expect(['output', '-json', '-no-color']);
+    const parsed = JSON.parse(res.stdout) as Record<string, { value: unknown }>;
+    return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, v.value]));
+  }
+
+  /** Removes the temporary directories. */
+  dispose(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+export interface TerraformShow {
+  values?: {
+    root_module?: {
+      resources?: Array<{ address: string; type: string; name: string; values: Record<string, unknown>; sensitive_values?: Record<string, unknown> }>;
+    };
+  };
+}
+
+/** Finds a resource's values in `terraform show -json` output by address. */
+export function resourceValues(show: TerraformShow, address: string): Record<string, unknown> | undefined {
+  return show.values?.root_module?.resources?.find((r) => r.address === address)?.values;
+}
+
+/** HCL for the provider's required_providers block. */
+export const REQUIRED_PROVIDERS = `terraform {
+  required_providers {
+    proxyaccount = {
+      source  = "proxyaccount/proxyaccount"
+      version = "~> 0.1"
+    }
+  }
+}
+`;

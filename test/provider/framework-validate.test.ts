@@ -1,0 +1,88 @@
+// ValidateResourceConfig / ValidateDataResourceConfig through the FrameworkServer: validators on
+// the right attribute paths, unknown values skipped, write-only support, deprecation warnings.
+import { UNKNOWN } from '../../src/protocol/cty';
+import { lookupSchema, widgetSchema, WidgetStore, widgetServer } from './fixtures';
+import { dv, errors, obj, paths, TF110, TF111 } from './harness';
+
+async function validate(values: Parameters<typeof obj>[1], caps = TF111) {
+  const server = await widgetServer(new WidgetStore(), { configure: false });
+  const res = await server.validateResourceConfig({ typeName: 'test_widget', config: dv(widgetSchema, obj(widgetSchema, values)), clientCapabilities: caps });
+  return res.diagnostics;
+}
+
+describe('ValidateResourceConfig', () => {
+  it('accepts a valid configuration', async () => {
+    expect(await validate({ name: 'ok', size: 3, tags: ['a'], entries: [{ ip: '10.0.0.1', label: 'x' }] })).toEqual([]);
+  });
+
+  it('puts each problem on its attribute path, one diagnostic per problem', async () => {
+    const diags = await validate({ name: 'toolong', size: 1.5, entries: [{ ip: '10.0.0.1', label: null }, { ip: '10.0.0.300', label: null }] });
+    expect(errors(diags)).toHaveLength(3);
+    expect(paths(diags).sort()).toEqual(['entries.[1].ip', 'name', 'size']);
+    const nameDiag = diags.find((d) => paths([d])[0] === 'name')!;
+    expect(nameDiag.summary).toBe('Invalid attribute value');
+    expect(nameDiag.detail).toMatch(/at most 5 characters/);
+  });
+
+  it('keeps set-element problems on the set itself (Terraform cannot address set elements)', async () => {
+    const diags = await validate({ name: 'ok', tags: ['good', 'ok'] });
+    expect(paths(errors(diags))).toEqual(['tags']);
+  });
+
+  it('skips unknown values, including unknown elements of a list', async () => {
+    expect(await validate({ name: UNKNOWN, size: UNKNOWN, tags: UNKNOWN, entries: [{ ip: UNKNOWN, label: null }] })).toEqual([]);
+    // A known element next to an unknown one is still checked.
+    const diags = await validate({ name: 'ok', entries: [{ ip: UNKNOWN, label: null }, { ip: 'nope', label: null }] });
+    expect(paths(errors(diags))).toEqual(['entries.[1].ip']);
+  });
+
+  it('reports conflicting attributes on the attribute that declares the conflict', async () => {
+    const diags = await validate({ name: 'ok', note: 'n', secret_wo: 's' });
+    expect(errors(diags).map((d) => d.summary)).toEqual(['Conflicting attributes']);
+    expect(paths(diags)).toEqual(['note']);
+    // An unknown partner may still be null: no conflict yet.
+    expect(await validate({ name: 'ok', note: 'n', secret_wo: UNKNOWN })).toEqual([]);
+  });
+
+  it('refuses write-only attributes when Terraform does not support them', async () => {
+    expect(await validate({ name: 'ok', secret_wo: 's' }, TF111)).toEqual([]);
+    const diags = await validate({ name: 'ok', secret_wo: 's' }, TF110);
+    expect(errors(diags)).toHaveLength(1);
+    expect(diags[0]).toMatchObject({ summary: 'Write-only attribute not supported', attribute: [{ attributeName: 'secret_wo' }] });
+    expect(diags[0]!.detail).toMatch(/1\.11/);
+  });
+
+  it('echoes an offending value, unless the attribute is sensitive', async () => {
+    const plain = await validate({ name: 'ok', note: 'NOTE' });
+    expect(paths(errors(plain))).toEqual(['note']);
+    expect(plain[0]!.detail).toContain('"NOTE"');
+    const secret = await validate({ name: 'ok', secret_wo: 'TOPSECRET' });
+    expect(paths(errors(secret))).toEqual(['secret_wo']);
+    expect(JSON.stringify(secret)).not.toContain('TOPSECRET');
+  });
+
+  it('warns about deprecated attributes that are set', async () => {
+    const diags = await validate({ name: 'ok', legacy: 'x' });
+    expect(diags).toEqual([expect.objectContaining({ severity: 'warning', summary: 'Deprecated attribute', attribute: [{ attributeName: 'legacy' }] })]);
+  });
+
+  it('answers an unknown type name with a diagnostic, not an exception', async () => {
+    const server = await widgetServer(new WidgetStore(), { configure: false });
+    const res = await server.validateResourceConfig({ typeName: 'test_nope', config: dv(widgetSchema, obj(widgetSchema, {})) });
+    expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Unknown resource type' })]);
+  });
+
+  it('turns an undecodable value into a diagnostic', async () => {
+    const server = await widgetServer(new WidgetStore(), { configure: false });
+    const res = await server.validateResourceConfig({ typeName: 'test_widget', config: { msgpack: new Uint8Array([0xc1]) } });
+    expect(errors(res.diagnostics)).toHaveLength(1);
+  });
+});
+
+describe('ValidateDataResourceConfig', () => {
+  it('runs the data source validators', async () => {
+    const server = await widgetServer(new WidgetStore(), { configure: false });
+    const res = await server.validateDataResourceConfig({ typeName: 'test_lookup', config: dv(lookupSchema, obj(lookupSchema, { key: 'long' })) });
+    expect(paths(errors(res.diagnostics))).toEqual(['key']);
+  });
+});

@@ -1,0 +1,50 @@
+// The provider binary's entry: provider code loads on the first RPC, and neither the SDK nor
+// undici load before the provider is configured (start-up is the main cost of every command).
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { lazyProviderServer } from '../../src/main-provider';
+import type { ProviderServer } from '../../src/protocol/types';
+
+const ROOT = join(__dirname, '..', '..');
+
+describe('lazyProviderServer', () => {
+  it('loads the provider on the first call, once', async () => {
+    let loads = 0;
+    const fake = { getProviderSchema: async () => ({ provider: { version: 0, block: { attributes: [] } }, resourceSchemas: {}, dataSourceSchemas: {}, diagnostics: [] }), stopProvider: async () => ({}) };
+    const server = lazyProviderServer(() => {
+      loads++;
+      return fake as unknown as ProviderServer;
+    });
+    expect(loads).toBe(0);
+    await server.getProviderSchema();
+    await server.stopProvider();
+    expect(loads).toBe(1);
+  });
+});
+
+describe('the built entry point (dist/main-provider.js)', () => {
+  // Runs in a fresh node process: which of our modules are loaded after each step.
+  const script = `
+    const loaded = () => Object.keys(require.cache).filter((k) => /[\\\\/](dist[\\\\/](provider|sdk)|node_modules[\\\\/]undici)[\\\\/]/.test(k));
+    const { lazyProviderServer } = require('./dist/main-provider.js');
+    const out = { atImport: loaded() };
+    const server = lazyProviderServer();
+    server.getProviderSchema().then((schema) => {
+      out.afterSchema = loaded();
+      out.resources = Object.keys(schema.resourceSchemas);
+      console.log(JSON.stringify(out));
+    });
+  `;
+
+  it('imports no provider, SDK or undici code at start, and no SDK or undici for the schema', () => {
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as {
+      atImport: string[];
+      afterSchema: string[];
+      resources: string[];
+    };
+    expect(out.atImport).toEqual([]);
+    expect(out.afterSchema.some((p) => /provider[\\/]provider\.js$/.test(p))).toBe(true);
+    expect(out.afterSchema.filter((p) => /sdk|undici/.test(p))).toEqual([]);
+    expect(out.resources).toContain('proxyaccount_sub_account');
+  });
+});

@@ -1,0 +1,213 @@
+// proxyaccount_sub_account (resource and data source) against a real emulator, driven the way
+// Terraform drives it: create, second plan empty, update, activation toggle, password rotation
+// with a write-only attribute, drift, import, replace, idempotent delete, failed create.
+import { UNKNOWN, isUnknown } from '../../src/protocol/cty';
+import type { FrameworkServer } from '../../src/provider/framework';
+import { createProvider, createProviderServer } from '../../src/provider/provider';
+import { subAccountResource } from '../../src/provider/resources/sub-account';
+import { subAccountDataSource } from '../../src/provider/data-sources/sub-account';
+import { ProxyAccountClient } from '../../src/sdk';
+import { startEmulator, type RunningEmulator } from '../helpers/emulator';
+import { decode, dv, errors, obj, paths, TF110 } from './harness';
+import { ResourceDriver } from './terraform-sim';
+
+let emu: RunningEmulator;
+let admin: ProxyAccountClient;
+let driver: ResourceDriver;
+let env: NodeJS.ProcessEnv;
+const schema = subAccountResource.schema;
+
+const providerSchema = createProvider().schema;
+const servers: FrameworkServer[] = [];
+
+/** A freshly configured provider, as Terraform starts one per command. */
+async function newServer(): Promise<FrameworkServer> {
+  const server = createProviderServer({ env });
+  servers.push(server);
+  const res = await server.configureProvider({ terraformVersion: '1.11.4', config: dv(providerSchema, obj(providerSchema, {})) });
+  if (res.diagnostics.length > 0) throw new Error(JSON.stringify(res.diagnostics));
+  return server;
+}
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  env = { PROXYACCOUNT_BASE_URL: emu.url, PROXYACCOUNT_USERNAME: 'demo', PROXYACCOUNT_PASSWORD: 'demo-password', PROXYACCOUNT_CA_CERT_FILE: emu.caFile };
+  admin = new ProxyAccountClient({ baseUrl: emu.url, auth: { username: 'demo', password: 'demo-password' }, caCert: emu.caPem });
+  driver = new ResourceDriver(newServer, 'proxyaccount_sub_account', schema);
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.providerData?.client.close()));
+  await admin?.close();
+  await emu?.stop();
+});
+
+/** True when the sub-account can authenticate with `password` (IP listing accepts sub-accounts). */
+async function canLogIn(username: string, password: string): Promise<boolean> {
+  const c = new ProxyAccountClient({ baseUrl: emu.url, auth: { username, password }, caCert: emu.caPem, maxRetries: 0 });
+  try {
+    await c.ips.list();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.close();
+  }
+}
+
+describe('proxyaccount_sub_account', () => {
+  it('creates (deactivated when active = false), and a second plan is empty', async () => {
+    const config = { username: 'sa-create', password_wo: 'first-pw-1', password_wo_version: 1, first_name: 'Ada', email: 'ada@example.com', monthly_limit: 10, active: false };
+    const { planned } = await driver.plan(null, config);
+    expect(isUnknown(planned['id']!)).toBe(true);
+    expect(planned['password_wo']).toBeNull();
+    expect(planned['total_limit']).toBe(0);
+
+    const state = await driver.create(config);
+    expect(state).toEqual(obj(schema, { ...config, id: 'sa-create', password_wo: null, last_name: null, total_limit: 0 }));
+    const remote = await admin.subAccounts.get('sa-create');
+    expect(remote).toMatchObject({ active: false, firstName: 'Ada', email: 'ada@example.com', monthlyBandwidthLimit: 10 });
+    // Usage figures belong to the data source, not the resource.
+    expect(Object.keys(schema.attributes)).not.toContain('monthly_bandwidth');
+
+    const refreshed = await driver.read(state);
+    expect(refreshed).toEqual(state);
+    const second = await driver.plan(refreshed, config);
+    expect(second.planned).toEqual(refreshed);
+    expect(second.requiresReplace).toEqual([]);
+  });
+
+  it('updates with the complete field set: changed names, cleared email, limits, reactivation', async () => {
+    const state = await driver.create({ username: 'sa-update', password: 'pw-update-1', first_name: 'Bob', email: 'bob@example.com', active: false });
+    const updated = await driver.update(state, { username: 'sa-update', password: 'pw-update-1', first_name: 'Robert', last_name: 'Smith', total_limit: 50 });
+    expect(updated).toMatchObject({ first_name: 'Robert', last_name: 'Smith', email: null, total_limit: 50, active: true, password: 'pw-update-1' });
+    const remote = await admin.subAccounts.get('sa-update');
+    expect(remote).toMatchObject({ firstName: 'Robert', lastName: 'Smith', totalBandwidthLimit: 50, active: true });
+    expect(remote.email).toBeUndefined();
+    const again = await driver.plan(await driver.read(updated), { username: 'sa-update', password: 'pw-update-1', first_name: 'Robert', last_name: 'Smith', total_limit: 50 });
+    expect(again.planned).toEqual(updated);
+  });
+
+  it('rotates a write-only password only when password_wo_version changes', async () => {
+    const base = { username: 'sa-rotate', password_wo_version: 1 };
+    const state = await driver.create({ ...base, password_wo: 'rotate-pw-1' });
+    expect(await canLogIn('sa-rotate', 'rotate-pw-1')).toBe(true);
+    // Same version: a new write-only value is not even planned as a change.
+    const same = await driver.plan(state, { ...base, password_wo: 'rotate-pw-2' });
+    expect(same.planned).toEqual(state);
+    const rotated = await driver.update(state, { ...base, password_wo: 'rotate-pw-2', password_wo_version: 2 });
+    expect(rotated['password_wo']).toBeNull();
+    expect(rotated['password_wo_version']).toBe(2);
+    expect(await canLogIn('sa-rotate', 'rotate-pw-2')).toBe(true);
+  });
+
+  it('rejects write-only passwords on Terraform older than 1.11', async () => {
+    const old = new ResourceDriver(newServer, 'proxyaccount_sub_account', schema, TF110);
+    const diags = await old.validate({ username: 'sa-old', password_wo: 'x' });
+    expect(paths(errors(diags))).toEqual(['password_wo']);
+  });
+
+  it('warns when a write-only password has no version to rotate it with', async () => {
+    const diags = await driver.validate({ username: 'sa-warn', password_wo: 'x' });
+    expect(diags).toEqual([expect.objectContaining({ severity: 'warning', attribute: [{ attributeName: 'password_wo' }] })]);
+    expect(await driver.validate({ username: 'sa-warn', password_wo: 'x', password_wo_version: 1 })).toEqual([]);
+  });
+
+  it('validates every API constraint on its attribute', async () => {
+    const diags = await driver.validate({
+      username: 'bad name!',
+      password: 'p'.repeat(129),
+      first_name: 'x'.repeat(21),
+      email: 'not-an-email',
+      monthly_limit: -1,
+      total_limit: 1.5,
+    });
+    expect(paths(errors(diags)).sort()).toEqual(['email', 'first_name', 'monthly_limit', 'password', 'total_limit', 'username']);
+    const both = await driver.validate({ username: 'ok', password: 'a', password_wo: 'b' });
+    expect(paths(errors(both)).sort()).toEqual(['password', 'password_wo']);
+  });
+
+  it('detects drift: a field changed outside shows as an update, a deleted sub-account leaves state', async () => {
+    const config = { username: 'sa-drift', first_name: 'Carol' };
+    const state = await driver.create(config);
+    await admin.subAccounts.edit({ username: 'sa-drift', firstName: 'Mallory' });
+    const drifted = (await driver.read(state))!;
+    expect(drifted['first_name']).toBe('Mallory');
+    const { planned } = await driver.plan(drifted, config);
+    expect(planned['first_name']).toBe('Carol');
+    await admin.subAccounts.delete('sa-drift');
+    expect(await driver.read(drifted)).toBeNull();
+  });
+
+  it('plans a replacement when the username changes', async () => {
+    const state = await driver.create({ username: 'sa-rename' });
+    const { requiresReplace } = await driver.plan(state, { username: 'sa-renamed' });
+    expect(requiresReplace).toEqual([[{ attributeName: 'username' }]]);
+  });
+
+  it('imports by username (password null), and rejects a malformed ID', async () => {
+    await admin.subAccounts.create({ username: 'sa-import', lastName: 'Imported', monthlyLimit: 3 });
+    const { state, diagnostics } = await driver.import('sa-import');
+    expect(diagnostics).toEqual([]);
+    expect(state).toEqual(obj(schema, { id: 'sa-import', username: 'sa-import', last_name: 'Imported', monthly_limit: 3, total_limit: 0, active: true }));
+    const bad = await driver.import('not valid!');
+    expect(bad.state).toBeNull();
+    expect(bad.diagnostics[0]).toMatchObject({ summary: 'Invalid import ID' });
+  });
+
+  it('deletes, and deleting again (already gone) succeeds', async () => {
+    const state = await driver.create({ username: 'sa-delete' });
+    expect(errors(await driver.destroy(state))).toEqual([]);
+    await expect(admin.subAccounts.get('sa-delete')).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
+    expect(errors(await driver.destroy(state))).toEqual([]);
+  });
+
+  it('saves nothing when create fails, and says why', async () => {
+    await driver.create({ username: 'sa-taken' });
+    const { planned } = await driver.plan(null, { username: 'sa-taken' });
+    const { state, diagnostics } = await driver.apply(null, planned, { username: 'sa-taken' });
+    expect(state).toBeNull();
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ severity: 'error', summary: 'Unable to create sub-account' });
+    expect(diagnostics[0]!.detail).toMatch(/sa-taken.*400.*already taken/);
+  });
+
+  it('keeps a configured unknown unknown and still defaults the other computed attributes', async () => {
+    const { planned } = await driver.plan(null, { username: 'sa-plan', active: UNKNOWN });
+    expect(isUnknown(planned['active']!)).toBe(true);
+    expect(planned['monthly_limit']).toBe(0);
+  });
+});
+
+describe('proxyaccount_sub_account data source', () => {
+  const dsSchema = subAccountDataSource.schema;
+  const read = async (username: string) => {
+    const server = await newServer();
+    return server.readDataSource({ typeName: 'proxyaccount_sub_account', config: dv(dsSchema, obj(dsSchema, { username })) });
+  };
+
+  it('reads details including usage figures', async () => {
+    await admin.subAccounts.create({ username: 'sa-data', firstName: 'Dee', monthlyLimit: 7 });
+    await emu.control.usage('sa-data', 2.5);
+    const res = await read('sa-data');
+    expect(res.diagnostics).toEqual([]);
+    expect(decode(dsSchema, res.state)).toEqual({
+      username: 'sa-data',
+      id: 'sa-data',
+      active: true,
+      first_name: 'Dee',
+      last_name: null,
+      email: null,
+      monthly_limit: 7,
+      total_limit: 0,
+      monthly_bandwidth: 2.5,
+      total_bandwidth: 2.5,
+    });
+  });
+
+  it('reports a missing sub-account on username', async () => {
+    const res = await read('sa-nobody');
+    expect(res.state).toBeUndefined();
+    expect(res.diagnostics).toEqual([expect.objectContaining({ summary: 'Sub-account not found', attribute: [{ attributeName: 'username' }] })]);
+  });
+});
