@@ -5,6 +5,11 @@ import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { ProxyAccountClientOptions } from '../sdk';
 import { subAccountDataSource } from './data-sources/sub-account';
+import { authorizedHostnamesDataSource } from './data-sources/authorized-hostnames';
+import { authorizedIpsDataSource } from './data-sources/authorized-ips';
+import { bearerTokensDataSource } from './data-sources/bearer-tokens';
+import { geoIpsDataSource } from './data-sources/geoips';
+import { proxiesDataSource } from './data-sources/proxies';
 import {
   attr,
   defineSchema,
@@ -24,15 +29,34 @@ import {
 } from './framework';
 import { Reader } from './reader';
 import { subAccountResource } from './resources/sub-account';
+import { authorizedHostnamesResource } from './resources/authorized-hostnames';
+import { authorizedIpsResource } from './resources/authorized-ips';
+import { authorizedProxiesResource } from './resources/authorized-proxies';
+import { authorizedHostnameResource } from './resources/authorized-hostname';
+import { authorizedIpResource } from './resources/authorized-ip';
+import { authorizedProxyResource } from './resources/authorized-proxy';
+import { bearerTokenResource } from './resources/bearer-token';
 
 /** Every managed resource type of the provider, one line each. */
 const RESOURCES: readonly ResourceDefinition[] = [
   subAccountResource,
+  authorizedIpsResource,
+  authorizedHostnamesResource,
+  authorizedProxiesResource,
+  authorizedIpResource,
+  authorizedHostnameResource,
+  authorizedProxyResource,
+  bearerTokenResource,
 ];
 
 /** Every data source type of the provider, one line each. */
 const DATA_SOURCES: readonly DataSourceDefinition[] = [
   subAccountDataSource,
+  proxiesDataSource,
+  geoIpsDataSource,
+  authorizedIpsDataSource,
+  authorizedHostnamesDataSource,
+  bearerTokensDataSource,
 ];
 
 /** The provider's version (also in package.json; kept here so the binary reads no files of its own). */

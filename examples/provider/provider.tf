@@ -1,0 +1,28 @@
+terraform {
+  required_providers {
+    proxyaccount = {
+      source  = "proxyaccount/proxyaccount"
+      version = "~> 0.1"
+    }
+  }
+}
+
+# Every setting can come from the environment, which keeps secrets out of the configuration:
+#
+#   export PROXYACCOUNT_BASE_URL=https://api.example.com
+#   export PROXYACCOUNT_USERNAME=acme
+#   export PROXYACCOUNT_PASSWORD=...          # or PROXYACCOUNT_TOKEN=... instead of both
+#   export PROXYACCOUNT_CA_CERT_FILE=ca.pem   # only for a private certificate, e.g. the emulator's
+#
+# Bearer tokens (proxyaccount_bearer_token) can only be managed with username and password.
+provider "proxyaccount" {}
+
+# The same settings written out (values here override the environment):
+#
+# provider "proxyaccount" {
+#   base_url        = "https://api.example.com"
+#   username        = "acme"
+#   password        = var.proxyaccount_password
+#   request_timeout = 30
+#   max_retries     = 3
+# }

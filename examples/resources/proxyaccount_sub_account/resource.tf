@@ -1,0 +1,28 @@
+# A sub-account for the analytics team, with its own bandwidth limits (GB; 0 = no limit).
+resource "proxyaccount_sub_account" "analytics" {
+  username      = "analytics-team"
+  first_name    = "Ada"
+  last_name     = "Lovelace"
+  email         = "analytics@example.com"
+  monthly_limit = 50
+  total_limit   = 500
+
+  # The password is write-only (Terraform 1.11 or later): it never reaches plan or state.
+  # Set TF_VAR_analytics_password, and bump the version whenever the password changes.
+  password_wo         = var.analytics_password
+  password_wo_version = 1
+}
+
+variable "analytics_password" {
+  description = "Password of the analytics sub-account; null leaves it without one."
+  type        = string
+  sensitive   = true
+  ephemeral   = true
+  default     = null
+}
+
+# A contractor's sub-account, kept but switched off (its proxy requests get 402).
+resource "proxyaccount_sub_account" "contractor" {
+  username = "contractor-2024"
+  active   = false
+}

@@ -1,0 +1,52 @@
+// proxyaccount_authorized_ips data source: the authorized IPs of the provider's account or of a
+// sub-account, with labels, sorted by address.
+import { attr, defineSchema, isNotFound, type DataSourceDefinition, type Model } from '../framework';
+import { accountId, ownerPhrase, targetOf, usernameValidators } from '../resources/account-id';
+
+const schema = defineSchema({
+  description: 'Reads the authorized IP addresses of the provider\'s account or of one sub-account.',
+  attributes: {
+    username: attr.string({
+      description: 'Sub-account to read (the provider must authenticate as its parent). Omit it for the provider\'s own account.',
+      optional: true,
+      validators: usernameValidators(),
+    }),
+    id: attr.string({ description: 'The sub-account username, or `_self` for the provider\'s own account.', markdown: true, computed: true }),
+    entries: attr.listNested(
+      {
+        ip: attr.string({ description: 'The IPv4 address.', computed: true }),
+        label: attr.string({ description: 'Its label; null when none was set.', computed: true }),
+      },
+      { description: 'The authorized IPs, sorted by address.', computed: true },
+    ),
+  },
+});
+
+/** The state of a `proxyaccount_authorized_ips` data source. */
+export type AuthorizedIpsDataModel = Model<typeof schema>;
+
+/** The `proxyaccount_authorized_ips` data source. */
+export const authorizedIpsDataSource = {
+  typeName: 'proxyaccount_authorized_ips',
+  displayName: 'authorized IPs',
+  describe: (c) => `authorized IPs ${ownerPhrase(c.username ?? null)}`,
+  schema,
+
+  async read(ctx, { config }) {
+    try {
+      const remote = await ctx.data.reader.listIps(targetOf(config.username));
+      const entries = [...remote].sort((a, b) => ipOrder(a.ip) - ipOrder(b.ip)).map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label }));
+      return { username: config.username, id: accountId(config.username), entries };
+    } catch (err) {
+      if (!isNotFound(err) || config.username === null) throw err;
+      ctx.diagnostics.addError('Sub-account not found', `The parent account has no sub-account '${config.username}'.`, [{ attributeName: 'username' }]);
+      return undefined;
+    }
+  },
+} satisfies DataSourceDefinition<typeof schema>;
+
+/** An IPv4 address as a number, so 10.0.0.9 sorts before 10.0.0.10. */
+function ipOrder(ip: string): number {
+  const parts = ip.split('.').map(Number);
+  return parts.length === 4 && parts.every((n) => Number.isInteger(n)) ? parts.reduce((acc, n) => acc * 256 + n, 0) : Number.MAX_SAFE_INTEGER;
+}

@@ -1,0 +1,65 @@
+// proxyaccount_bearer_tokens data source: bearer-token metadata of the provider's account or of
+// a sub-account. Never the raw tokens: the API returns them only once, at creation.
+import type { BearerToken } from '../../sdk';
+import { attr, defineSchema, isNotFound, type DataSourceDefinition, type Model } from '../framework';
+import { accountId, ownerPhrase, targetOf, usernameValidators } from '../resources/account-id';
+
+const schema = defineSchema({
+  description:
+    'Reads the bearer tokens of the provider\'s account or of one sub-account: metadata only, never the token values (the API shows a token only once, when it is created). Needs username and password credentials.',
+  attributes: {
+    username: attr.string({
+      description: 'Sub-account to read (the provider must authenticate as its parent). Omit it for the provider\'s own account.',
+      optional: true,
+      validators: usernameValidators(),
+    }),
+    id: attr.string({ description: 'The sub-account username, or `_self` for the provider\'s own account.', markdown: true, computed: true }),
+    tokens: attr.listNested(
+      {
+        token_id: attr.number({ description: 'The token\'s numeric ID.', computed: true }),
+        label: attr.string({ description: 'Its label; null when none was set.', computed: true }),
+        active: attr.bool({ description: 'False when the token is deactivated.', computed: true }),
+        expires_at: attr.string({ description: 'When the token expires (RFC 3339, UTC); null when it never does.', computed: true }),
+        created_at: attr.string({ description: 'When the token was created (RFC 3339, UTC).', computed: true }),
+      },
+      { description: 'The tokens, sorted by ID.', computed: true },
+    ),
+  },
+});
+
+/** The state of a `proxyaccount_bearer_tokens` data source. */
+export type BearerTokensDataModel = Model<typeof schema>;
+
+/** The `proxyaccount_bearer_tokens` data source. */
+export const bearerTokensDataSource = {
+  typeName: 'proxyaccount_bearer_tokens',
+  displayName: 'bearer tokens',
+  describe: (c) => `bearer tokens ${ownerPhrase(c.username ?? null)}`,
+  schema,
+
+  async read(ctx, { config }) {
+    let remote: readonly BearerToken[];
+    try {
+      remote = await ctx.data.reader.listTokens(targetOf(config.username));
+    } catch (err) {
+      if (!isNotFound(err) || config.username === null) throw err;
+      ctx.diagnostics.addError('Sub-account not found', `The parent account has no sub-account '${config.username}'.`, [{ attributeName: 'username' }]);
+      return undefined;
+    }
+    const tokens = [...remote]
+      .sort((a, b) => a.id - b.id)
+      .map((t) => ({
+        token_id: t.id,
+        label: t.label === '' ? null : t.label,
+        active: t.isActive,
+        expires_at: t.expiresAt === null ? null : rfc3339(t.expiresAt),
+        created_at: rfc3339(t.createdAt),
+      }));
+    return { username: config.username, id: accountId(config.username), tokens };
+  },
+} satisfies DataSourceDefinition<typeof schema>;
+
+/** RFC 3339 in UTC, without a fraction when there is none: 2030-01-01T00:00:00Z. */
+function rfc3339(d: Date): string {
+  return d.toISOString().replace('.000Z', 'Z');
+}

@@ -1,0 +1,31 @@
+// proxyaccount_proxies data source: every proxy the parent account may use, as domain:port.
+import { attr, defineSchema, type DataSourceDefinition, type Model } from '../framework';
+import { SELF_ID } from '../resources/account-id';
+
+const schema = defineSchema({
+  description: 'Lists every authorized proxy of the parent account (the provider must authenticate as it), e.g. to configure clients.',
+  attributes: {
+    id: attr.string({ description: 'Always `_self`: the proxies of the account the provider authenticates as.', markdown: true, computed: true }),
+    proxies: attr.list('string', {
+      description: 'The authorized proxies as `<domain>:<port>`, e.g. `us-ny.proxy.example.net:8080`, sorted.',
+      markdown: true,
+      computed: true,
+    }),
+  },
+});
+
+/** The state of a `proxyaccount_proxies` data source. */
+export type ProxiesDataModel = Model<typeof schema>;
+
+/** The `proxyaccount_proxies` data source. */
+export const proxiesDataSource = {
+  typeName: 'proxyaccount_proxies',
+  displayName: 'authorized proxies',
+  describe: () => "authorized proxies of the provider's account",
+  schema,
+
+  async read(ctx) {
+    const remote = await ctx.data.reader.listProxies();
+    return { id: SELF_ID, proxies: [...remote].sort() };
+  },
+} satisfies DataSourceDefinition<typeof schema>;

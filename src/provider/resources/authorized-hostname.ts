@@ -1,0 +1,132 @@
+// proxyaccount_authorized_hostname: one authorized hostname of the authenticated account or of
+// a sub-account. The API cannot edit an entry, so every change replaces it. Reads go through the
+// coalescing reader: refreshing many hostnames of one account costs one listing.
+import {
+  attr,
+  defineSchema,
+  hasErrorCode,
+  isNotFound,
+  requiresReplace,
+  useStateForUnknown,
+  validator,
+  type Model,
+  type ResourceContext,
+  type ResourceDefinition,
+  type Validator,
+} from '../framework';
+import { entryId, parseImportId, reportAlreadyExists, target, usernameValidators, validationProblem } from './entry-id';
+
+const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** A DNS host name: dot-separated labels of letters, digits and inner hyphens, ≤ 253 characters. */
+function hostname(): Validator<string> {
+  return validator<string>('a host name such as app.example.com', (v) => {
+    const labels = v.split('.');
+    const ok = v.length <= 253 && labels.every((l) => HOST_LABEL.test(l)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
+    return ok ? undefined : `must be a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, at most 253 characters, not an IP address (got ${JSON.stringify(v)})`;
+  });
+}
+
+const schema = defineSchema({
+  description:
+    'An authorized hostname of the authenticated account or of a sub-account. Do not combine with `proxyaccount_authorized_hostnames` for the same account.',
+  markdown: true,
+  attributes: {
+    id: attr.string({
+      description: 'The hostname, prefixed with `USERNAME/` for a sub-account (e.g. `ci.example.com` or `alice/ci.example.com`); also the import ID.',
+      markdown: true,
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+    domain: attr.string({
+      description: 'The host name, e.g. `ci.example.com`. Changing it replaces the entry.',
+      markdown: true,
+      required: true,
+      validators: [hostname()],
+      planModifiers: [requiresReplace()],
+    }),
+    username: attr.string({
+      description: 'The sub-account the hostname is authorized for; omit it for the authenticated account. Changing it replaces the entry.',
+      optional: true,
+      validators: usernameValidators(),
+      planModifiers: [requiresReplace()],
+    }),
+  },
+});
+
+/** The state of a `proxyaccount_authorized_hostname`. */
+export type AuthorizedHostnameModel = Model<typeof schema>;
+
+const TYPE_NAME = 'proxyaccount_authorized_hostname';
+
+/** The `proxyaccount_authorized_hostname` resource. */
+export const authorizedHostnameResource = {
+  typeName: TYPE_NAME,
+  displayName: 'authorized hostname',
+  describe: (m) => describeHostname(m.domain ?? m.id ?? '', m.username ?? null),
+  schema,
+
+  async create(ctx, { planned }) {
+    const { client, reader } = ctx.data;
+    const { domain, username } = planned;
+    try {
+      await reader.write('hostnames', username ?? undefined, () => client.hostnames.add({ domain, ...target(username) }, { signal: ctx.signal }));
+    } catch (err) {
+      // "Already authorized" is a 400 like any form error: only the listing can tell them apart.
+      if (hasErrorCode(err, 'ERR_VALIDATION') && (await findHostname(ctx, domain, username)) !== undefined) {
+        reportAlreadyExists(ctx, err, 'Unable to create authorized hostname', describeHostname(domain, username), TYPE_NAME, entryId(username, domain));
+        return undefined;
+      }
+      throw err;
+    }
+    return { id: entryId(username, domain), domain, username };
+  },
+
+  async read(ctx, { state }) {
+    if ((await findHostname(ctx, state.domain, state.username)) === undefined) return null;
+    // The configured spelling stays, even if the API changed its case.
+    return { id: entryId(state.username, state.domain), domain: state.domain, username: state.username };
+  },
+
+  async delete(ctx, { prior }) {
+    const { client, reader } = ctx.data;
+    const { domain, username } = prior;
+    try {
+      await reader.write('hostnames', username ?? undefined, () => client.hostnames.delete({ domain, ...target(username) }, { signal: ctx.signal }));
+    } catch (err) {
+      // Already gone counts as deleted. The API answers 400 for a hostname that is not
+      // authorized, but also for other form errors: only the listing can confirm it is gone.
+      if (isNotFound(err)) return;
+      if (!hasErrorCode(err, 'ERR_VALIDATION') || (await findHostname(ctx, domain, username)) !== undefined) throw err;
+    }
+  },
+
+  async import(ctx, id) {
+    const parsed = parseImportId(ctx, id, '"HOSTNAME" or "USERNAME/HOSTNAME" (e.g. ci.example.com or alice/ci.example.com)', (domain) =>
+      validationProblem(schema.attributes.domain, 'domain', domain),
+    );
+    if (parsed === undefined) return undefined;
+    return { id: entryId(parsed.username, parsed.entry), domain: parsed.entry, username: parsed.username };
+  },
+} satisfies ResourceDefinition<typeof schema>;
+
+/**
+ * The hostname as the account's listing (coalesced) spells it, or undefined when it is not
+ * authorized or the sub-account no longer exists (404: its entries went with it). An exact
+ * match wins; otherwise DNS names compare without case, in case the API normalizes them.
+ */
+async function findHostname(ctx: ResourceContext, domain: string, username: string | null): Promise<string | undefined> {
+  let listed: readonly string[];
+  try {
+    listed = await ctx.data.reader.listHostnames(username ?? undefined);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+  const lower = domain.toLowerCase();
+  return listed.find((d) => d === domain) ?? listed.find((d) => d.toLowerCase() === lower);
+}
+
+function describeHostname(domain: string, username: string | null): string {
+  return `authorized hostname '${domain}'${username === null ? '' : ` of sub-account '${username}'`}`;
+}

@@ -1,0 +1,139 @@
+// proxyaccount_authorized_ip: one authorized IPv4 address, with an optional label, of the
+// authenticated account or of a sub-account. The API cannot edit an entry, so every change
+// replaces it. Reads go through the coalescing reader: refreshing many IPs of one account
+// costs one listing.
+import type { LabeledIp } from '../../sdk';
+import {
+  attr,
+  defineSchema,
+  hasErrorCode,
+  ipv4,
+  isNotFound,
+  requiresReplace,
+  useStateForUnknown,
+  type Model,
+  type ResourceContext,
+  type ResourceDefinition,
+} from '../framework';
+import {
+  entryId,
+  labelFromRemote,
+  labelValidators,
+  parseImportId,
+  reportAlreadyExists,
+  target,
+  usernameValidators,
+  validationProblem,
+} from './entry-id';
+
+/** Longest IP label: API.md gives none, the SDK uses the token label's 100 characters. */
+const LABEL_MAX = 100;
+
+const schema = defineSchema({
+  description:
+    'An authorized IP address of the authenticated account or of a sub-account: proxy requests from it need no credentials. At most 100 per account. Do not combine with `proxyaccount_authorized_ips` for the same account.',
+  markdown: true,
+  attributes: {
+    id: attr.string({
+      description: 'The IP address, prefixed with `USERNAME/` for a sub-account (e.g. `203.0.113.7` or `alice/203.0.113.7`); also the import ID.',
+      markdown: true,
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+    ip: attr.string({
+      description: 'The IPv4 address in dotted-quad form without leading zeros, e.g. `203.0.113.7`. Changing it replaces the entry.',
+      markdown: true,
+      required: true,
+      validators: [ipv4()],
+      planModifiers: [requiresReplace()],
+    }),
+    label: attr.string({
+      description:
+        'A note shown beside the address, 1–100 characters; omit it for none (an empty string is refused). The API cannot edit labels, so changing it (also outside Terraform) replaces the entry.',
+      optional: true,
+      validators: labelValidators(LABEL_MAX),
+      planModifiers: [requiresReplace()],
+    }),
+    username: attr.string({
+      description: 'The sub-account the address is authorized for; omit it for the authenticated account. Changing it replaces the entry.',
+      optional: true,
+      validators: usernameValidators(),
+      planModifiers: [requiresReplace()],
+    }),
+  },
+});
+
+/** The state of a `proxyaccount_authorized_ip`. */
+export type AuthorizedIpModel = Model<typeof schema>;
+
+const TYPE_NAME = 'proxyaccount_authorized_ip';
+
+/** The `proxyaccount_authorized_ip` resource. */
+export const authorizedIpResource = {
+  typeName: TYPE_NAME,
+  displayName: 'authorized IP',
+  describe: (m) => describeIp(m.ip ?? m.id ?? '', m.username ?? null),
+  schema,
+
+  async create(ctx, { planned }) {
+    const { client, reader } = ctx.data;
+    const { ip, label, username } = planned;
+    try {
+      await reader.write('ips', username ?? undefined, () =>
+        client.ips.add({ ip, ...(label !== null ? { label } : {}), ...target(username) }, { signal: ctx.signal }),
+      );
+    } catch (err) {
+      // "Already authorized" is a 400 like any form error: only the listing can tell them apart.
+      if (hasErrorCode(err, 'ERR_VALIDATION') && (await findIp(ctx, ip, username)) !== undefined) {
+        reportAlreadyExists(ctx, err, 'Unable to create authorized IP', describeIp(ip, username), TYPE_NAME, entryId(username, ip));
+        return undefined;
+      }
+      throw err;
+    }
+    return { id: entryId(username, ip), ip, label, username };
+  },
+
+  async read(ctx, { state }) {
+    const found = await findIp(ctx, state.ip, state.username);
+    if (found === undefined) return null;
+    return { id: entryId(state.username, state.ip), ip: state.ip, label: labelFromRemote(found.label), username: state.username };
+  },
+
+  async delete(ctx, { prior }) {
+    const { client, reader } = ctx.data;
+    const { ip, username } = prior;
+    try {
+      await reader.write('ips', username ?? undefined, () => client.ips.delete({ ip, ...target(username) }, { signal: ctx.signal }));
+    } catch (err) {
+      // Already gone counts as deleted. The API answers 400 for an address that is not
+      // authorized, but also for other form errors: only the listing can confirm it is gone.
+      if (isNotFound(err)) return;
+      if (!hasErrorCode(err, 'ERR_VALIDATION') || (await findIp(ctx, ip, username)) !== undefined) throw err;
+    }
+  },
+
+  async import(ctx, id) {
+    const parsed = parseImportId(ctx, id, '"IP" or "USERNAME/IP" (e.g. 203.0.113.7 or alice/203.0.113.7)', (ip) =>
+      validationProblem(schema.attributes.ip, 'ip', ip),
+    );
+    if (parsed === undefined) return undefined;
+    return { id: entryId(parsed.username, parsed.entry), ip: parsed.entry, username: parsed.username };
+  },
+} satisfies ResourceDefinition<typeof schema>;
+
+/**
+ * The address's entry in the account's listing (coalesced), or undefined when it is not
+ * authorized or the sub-account no longer exists (404: its entries went with it).
+ */
+async function findIp(ctx: ResourceContext, ip: string, username: string | null): Promise<LabeledIp | undefined> {
+  try {
+    return (await ctx.data.reader.listIps(username ?? undefined)).find((e) => e.ip === ip);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+function describeIp(ip: string, username: string | null): string {
+  return `authorized IP '${ip}'${username === null ? '' : ` of sub-account '${username}'`}`;
+}

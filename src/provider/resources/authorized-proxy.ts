@@ -1,0 +1,139 @@
+// proxyaccount_authorized_proxy: one proxy server the parent account may use. The user writes
+// the proxy in any form the API accepts (bare host, full domain or `domain:port`); the add
+// response gives the full domain and the listing shows `domain:port`, so reads match listing
+// entries by host. Reads go through the coalescing reader (one listing per refresh).
+import {
+  attr,
+  defineSchema,
+  hasErrorCode,
+  requiresReplace,
+  useStateForUnknown,
+  validator,
+  type Model,
+  type ResourceContext,
+  type ResourceDefinition,
+  type Validator,
+} from '../framework';
+import { validationProblem } from './entry-id';
+
+const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const BARE_HOST = new RegExp(`^${HOST_LABEL}$`);
+const FULL_DOMAIN = new RegExp(`^${HOST_LABEL}(?:\\.${HOST_LABEL})+$`);
+const WITH_PORT = new RegExp(`^(${HOST_LABEL}(?:\\.${HOST_LABEL})+):([0-9]{1,5})$`);
+
+/** The three forms API.md accepts: `us-ny`, `us-ny.proxy.example.net`, `us-ny.proxy.example.net:8080`. */
+function proxyForm(): Validator<string> {
+  return validator('a bare host, a full domain or domain:port', (v) => {
+    const port = WITH_PORT.exec(v)?.[2];
+    const ok = v.length <= 260 && (BARE_HOST.test(v) || FULL_DOMAIN.test(v) || (port !== undefined && Number(port) >= 1 && Number(port) <= 65535));
+    return ok
+      ? undefined
+      : `must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or domain:port (us-ny.proxy.example.net:8080) with a port from 1 to 65535 (got ${JSON.stringify(v)})`;
+  });
+}
+
+const schema = defineSchema({
+  description:
+    'An authorized proxy of the parent account (sub-account credentials cannot manage proxies). Adding a proxy that is already authorized changes nothing, so destroying this resource removes the proxy even if it was authorized before. Do not combine with `proxyaccount_authorized_proxies`.',
+  markdown: true,
+  attributes: {
+    id: attr.string({
+      description: 'The proxy as configured (same as `proxy`); also the import ID.',
+      markdown: true,
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+    proxy: attr.string({
+      description:
+        'The proxy, in any form the API accepts: a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `domain:port` (`us-ny.proxy.example.net:8080`). Kept as written; changing it replaces the entry.',
+      markdown: true,
+      required: true,
+      validators: [proxyForm()],
+      planModifiers: [requiresReplace()],
+    }),
+    domain: attr.string({
+      description: 'The full domain of the proxy as the API reports it, e.g. `us-ny.proxy.example.net`.',
+      markdown: true,
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+  },
+});
+
+/** The state of a `proxyaccount_authorized_proxy`. */
+export type AuthorizedProxyModel = Model<typeof schema>;
+
+/** The `proxyaccount_authorized_proxy` resource. */
+export const authorizedProxyResource = {
+  typeName: 'proxyaccount_authorized_proxy',
+  displayName: 'authorized proxy',
+  describe: (m) => `authorized proxy '${m.proxy ?? m.id ?? ''}'`,
+  schema,
+
+  async create(ctx, { planned }) {
+    const { client, reader } = ctx.data;
+    const added = await reader.write('proxies', undefined, () => client.proxies.add(planned.proxy, { signal: ctx.signal }));
+    return { id: planned.proxy, proxy: planned.proxy, domain: added.proxy };
+  },
+
+  async read(ctx, { state }) {
+    const found = await findProxy(ctx, state.proxy, state.domain);
+    if (found === undefined) return null;
+    // Keep the known spelling when only the case differs: DNS names compare without case.
+    const domain = state.domain !== null && state.domain.toLowerCase() === found.domain.toLowerCase() ? state.domain : found.domain;
+    return { id: state.proxy, proxy: state.proxy, domain };
+  },
+
+  async delete(ctx, { prior }) {
+    const { client, reader } = ctx.data;
+    try {
+      // Deleting a proxy that is not authorized changes nothing (API.md), so a retry is safe.
+      await reader.write('proxies', undefined, () => client.proxies.delete(prior.domain ?? prior.proxy, { signal: ctx.signal }));
+    } catch (err) {
+      // 400 means the API no longer recognizes the proxy; if the listing has no such entry, it
+      // is gone either way.
+      if (!hasErrorCode(err, 'ERR_VALIDATION') || (await findProxy(ctx, prior.proxy, prior.domain)) !== undefined) throw err;
+    }
+  },
+
+  async import(ctx, id) {
+    const proxy = id.trim();
+    const problem = validationProblem(schema.attributes.proxy, 'proxy', proxy);
+    if (problem !== undefined) {
+      ctx.diagnostics.addError(
+        'Invalid import ID',
+        `Expected the proxy as a bare host, full domain or domain:port (e.g. us-ny, us-ny.proxy.example.net or us-ny.proxy.example.net:8080), got ${JSON.stringify(id)}: ${problem.replace(/\.$/, '')}.`,
+      );
+      return undefined;
+    }
+    // `domain` is resolved against the listing by read.
+    return { id: proxy, proxy };
+  },
+} satisfies ResourceDefinition<typeof schema>;
+
+/** One listing entry, split. */
+interface ListedProxy {
+  readonly domain: string;
+  readonly entry: string;
+}
+
+/**
+ * The listing entry (`domain:port`) for a proxy: by its full domain when known, else by the
+ * configured form (domain:port, full domain or bare host = the domain's first label).
+ */
+async function findProxy(ctx: ResourceContext, proxy: string, domain: string | null): Promise<ListedProxy | undefined> {
+  const listed = (await ctx.data.reader.listProxies()).map(splitEntry);
+  if (domain !== null) {
+    const d = domain.toLowerCase();
+    return listed.find((p) => p.domain.toLowerCase() === d);
+  }
+  const given = proxy.toLowerCase();
+  if (given.includes(':')) return listed.find((p) => p.entry.toLowerCase() === given);
+  if (given.includes('.')) return listed.find((p) => p.domain.toLowerCase() === given);
+  return listed.find((p) => p.domain.toLowerCase().split('.')[0] === given);
+}
+
+function splitEntry(entry: string): ListedProxy {
+  const colon = entry.lastIndexOf(':');
+  return { domain: colon === -1 ? entry : entry.slice(0, colon), entry };
+}

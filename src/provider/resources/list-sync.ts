@@ -1,0 +1,189 @@
+// The write half of the authoritative list resources: apply a computed difference as single
+// removals and additions (removals first, so a full list never hits the API's size limit
+// mid-update), keep going past ordinary failures, and report what failed so the resource can
+// return the state that reflects what actually happened.
+import { hasErrorCode, type ResourceContext } from '../framework';
+
+/** How many writes of one list run at once: fast on big lists, gentle on the API. */
+export const LIST_WRITE_CONCURRENCY = 4;
+
+/** Diagnostics listed one by one before the rest are summed up. */
+const MAX_REPORTED = 5;
+
+/** One single-entry write of a list sync. */
+export interface ListOp {
+  /** `remove` runs before every `add`. */
+  readonly kind: 'remove' | 'add';
+  /** The entry's key (an IP, a hostname…): an add is skipped when the removal of the same key failed. */
+  readonly key: string;
+  /** The entry as sent (an IP, a hostname, a proxy form). */
+  readonly value: string;
+  /** For messages, e.g. "add IP '203.0.113.7'". */
+  readonly description: string;
+  /** Sends the request. */
+  run(): Promise<void>;
+}
+
+/** A write that failed, with its error. */
+export interface ListOpFailure {
+  /** The write. */
+  readonly op: ListOp;
+  /** What it threw. */
+  readonly error: unknown;
+}
+
+/** The outcome of {@link applyListOps}. */
+export interface ListSyncResult {
+  /** Writes that succeeded. */
+  readonly done: readonly ListOp[];
+  /** Writes that failed (they may or may not have taken effect). */
+  readonly failed: readonly ListOpFailure[];
+  /** Writes not attempted: after a failure that dooms the rest, or an add whose removal failed. */
+  readonly skipped: readonly ListOp[];
+}
+
+/** True when every write succeeded. */
+export function succeeded(r: ListSyncResult): boolean {
+  return r.failed.length === 0 && r.skipped.length === 0;
+}
+
+// After these, further requests would fail the same way (or must not be sent at all: more
+// 401s would ban the account), so no further write is started.
+const FATAL_CODES = [
+  'ERR_AUTHENTICATION',
+  'ERR_CREDENTIALS_REJECTED',
+  'ERR_BANNED',
+  'ERR_ABORTED',
+  'ERR_FORBIDDEN',
+  'ERR_NOT_FOUND',
+  'ERR_BASIC_AUTH_REQUIRED',
+  'ERR_CLIENT_CLOSED',
+];
+
+function isFatal(err: unknown): boolean {
+  return FATAL_CODES.some((code) => hasErrorCode(err, code));
+}
+
+/** Runs the removals, then the additions, {@link LIST_WRITE_CONCURRENCY} at a time. Never throws. */
+export async function applyListOps(ops: readonly ListOp[]): Promise<ListSyncResult> {
+  const done: ListOp[] = [];
+  const failed: ListOpFailure[] = [];
+  const skipped: ListOp[] = [];
+  let stop = false;
+  const failedKeys = new Set<string>();
+
+  const runPhase = async (phase: readonly ListOp[]): Promise<void> => {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < phase.length) {
+        const op = phase[next++]!;
+        if (stop || (op.kind === 'add' && failedKeys.has(op.key))) {
+          skipped.push(op);
+          continue;
+        }
+        try {
+          await op.run();
+          done.push(op);
+        } catch (error) {
+          failed.push({ op, error });
+          failedKeys.add(op.key);
+          if (isFatal(error)) stop = true;
+        }
+      }
+    };
+    const workers = Array.from({ length: Math.min(LIST_WRITE_CONCURRENCY, phase.length) }, worker);
+    await Promise.all(workers);
+  };
+
+  await runPhase(ops.filter((o) => o.kind === 'remove'));
+  await runPhase(ops.filter((o) => o.kind === 'add'));
+  return { done, failed, skipped };
+}
+
+/**
+ * Adds one error per failed write (the first few; the rest summed up) and says how many were
+ * not attempted. `summary` such as "Unable to update authorized IP list".
+ */
+export function reportListFailures(ctx: ResourceContext, r: ListSyncResult, summary: string, object: string): void {
+  r.failed.slice(0, MAX_REPORTED).forEach(({ op, error }) => ctx.reportError(error, summary, `${object}: ${op.description}`));
+  const extra = r.failed.length - MAX_REPORTED;
+  const notTried = r.skipped.length;
+  if (extra > 0 || notTried > 0) {
+    const parts = [
+      ...(extra > 0 ? [`${extra} more change(s) failed`] : []),
+      ...(notTried > 0 ? [`${notTried} change(s) were not attempted after the failures above`] : []),
+    ];
+    ctx.diagnostics.addError(
+      summary,
+      `${capitalize(object)}: ${parts.join('; ')}. ${r.done.length} change(s) succeeded and are recorded in state; the next plan shows what remains to be done.`,
+    );
+  }
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * After failed writes: the remote list read again (the truth), or when that read fails too,
+ * `fallback()` (the list before plus the writes known to have succeeded) with a warning.
+ */
+export async function listAfterFailure<T>(
+  ctx: ResourceContext,
+  reread: () => Promise<readonly T[]>,
+  fallback: () => readonly T[],
+  object: string,
+): Promise<readonly T[]> {
+  try {
+    return await reread();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    ctx.diagnostics.addWarning(
+      'Unable to read the list again after failed changes',
+      `${capitalize(object)}: ${why}. The state records the list as it was plus the changes known to have succeeded; the next refresh reads the truth.`,
+    );
+    return fallback();
+  }
+}
+
+/** What {@link syncList} needs to know about one list. */
+export interface ListSync<R> {
+  /** `create`, `update` or `delete`, for the error summary. */
+  readonly operation: 'create' | 'update' | 'delete';
+  /** The resource's display name, e.g. "authorized IP list". */
+  readonly displayName: string;
+  /** The object for messages, e.g. "authorized IP list of sub-account 'alice'". */
+  readonly object: string;
+  /** The remote list as it is now, not from the refresh's cache. */
+  fresh(): Promise<readonly R[]>;
+  /** The writes that turn `before` into the desired list. */
+  diff(before: readonly R[]): ListOp[];
+  /** `before` with the writes known to have succeeded (when the list cannot be read again). */
+  replay(before: readonly R[], done: readonly ListOp[]): R[];
+}
+
+/** The outcome of {@link syncList}. */
+export type ListSyncOutcome<R> =
+  | { readonly ok: true; readonly changed: boolean }
+  | { readonly ok: false; readonly changed: boolean; readonly remote: readonly R[] };
+
+/**
+ * Makes a remote list equal the desired one: reads it, applies the difference, and after any
+ * failure reports it and reads the list again, so state can record what actually happened.
+ * A delete that finds the list empty after failures counts as done (an entry that vanished
+ * meanwhile fails its removal). Throws only when the first read fails.
+ */
+export async function syncList<R>(ctx: ResourceContext, s: ListSync<R>): Promise<ListSyncOutcome<R>> {
+  const before = await s.fresh();
+  const ops = s.diff(before);
+  const result = await applyListOps(ops);
+  if (succeeded(result)) return { ok: true, changed: ops.length > 0 };
+  const changed = result.done.length > 0;
+  if (s.operation === 'delete') {
+    const now = await s.fresh().catch(() => undefined);
+    if (now !== undefined && now.length === 0) return { ok: true, changed: true };
+  }
+  reportListFailures(ctx, result, `Unable to ${s.operation} ${s.displayName}`, s.object);
+  const remote = await listAfterFailure(ctx, () => s.fresh(), () => s.replay(before, result.done), s.object);
+  return { ok: false, changed, remote };
+}

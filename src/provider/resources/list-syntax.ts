@@ -1,0 +1,61 @@
+// Syntax of the entries of the hostname and proxy lists, as validators and as the matching
+// rules that tell which declared entry a remote entry stands for.
+import { validator, type Validator } from '../framework';
+
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** True for a DNS host name: dot-separated labels of letters, digits and inner hyphens, not an IP. */
+export function isHostname(s: string): boolean {
+  if (s.length === 0 || s.length > 253) return false;
+  const labels = s.split('.');
+  return labels.every((l) => LABEL.test(l)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
+}
+
+/** A host name such as `app.example.com` (at most 253 characters). */
+export function hostname(): Validator<string> {
+  return validator('a host name such as app.example.com', (v) =>
+    isHostname(v) ? undefined : `must be a host name such as app.example.com (letters, digits, inner hyphens and dots; not an IP address), got ${JSON.stringify(v)}`,
+  );
+}
+
+/** A proxy as the API accepts it: a parsed bare host, full domain or `domain:port`. */
+export interface ProxyForm {
+  /** The host or domain, lower-cased (DNS names are case-insensitive). */
+  readonly name: string;
+  /** The port, when given. */
+  readonly port: number | undefined;
+}
+
+/** Parses `us-ny`, `us-ny.proxy.example.net` or `us-ny.proxy.example.net:8080`; undefined when malformed. */
+export function parseProxy(s: string): ProxyForm | undefined {
+  const m = /^([^:]+?)(?::([0-9]{1,5}))?$/.exec(s);
+  if (m === null) return undefined;
+  const name = m[1]!;
+  const port = m[2] === undefined ? undefined : Number(m[2]);
+  if (!isHostname(name) || (port !== undefined && (port < 1 || port > 65535))) return undefined;
+  // The API's <domain>:<port> form carries a full domain, never a bare host.
+  if (port !== undefined && !name.includes('.')) return undefined;
+  return { name: name.toLowerCase(), port };
+}
+
+/** A proxy in one of the forms the API accepts. */
+export function proxyForm(): Validator<string> {
+  return validator('a bare host, a full domain or <domain>:<port>', (v) => {
+    if (v === '') return 'must not be empty';
+    return parseProxy(v) === undefined
+      ? `must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or <domain>:<port> (us-ny.proxy.example.net:8080), got ${JSON.stringify(v)}`
+      : undefined;
+  });
+}
+
+/**
+ * True when the declared proxy `declared` stands for the listed `remote` (`domain:port`): the
+ * same domain:port, the same full domain, or a bare host equal to the domain's first label.
+ */
+export function denotes(declared: string, remote: string): boolean {
+  const d = parseProxy(declared);
+  const r = parseProxy(remote) ?? { name: remote.toLowerCase(), port: undefined };
+  if (d === undefined) return false;
+  if (d.port !== undefined && r.port !== undefined && d.port !== r.port) return false;
+  return d.name.includes('.') ? d.name === r.name : d.name === r.name.split('.')[0];
+}

@@ -1,0 +1,127 @@
+// proxyaccount_authorized_proxy against a real emulator, driven the way Terraform drives it: the
+// three accepted forms, second plan empty, replacement, drift, import by each form, idempotent
+// delete, validation, and the refresh of many proxies costing one listing.
+import { isUnknown } from '../../src/protocol/cty';
+import { authorizedProxyResource } from '../../src/provider/resources/authorized-proxy';
+import { countOf, startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
+import { decode, dv, errors, NO_PRIVATE, obj, paths } from './harness';
+import type { ResourceDriver } from './terraform-sim';
+
+const schema = authorizedProxyResource.schema;
+let p: EmulatedProvider;
+let driver: ResourceDriver;
+
+beforeAll(async () => {
+  p = await startEmulatedProvider();
+  driver = p.driver('proxyaccount_authorized_proxy', schema);
+});
+
+afterAll(async () => {
+  await p?.close();
+});
+
+describe('proxyaccount_authorized_proxy', () => {
+  it.each([
+    ['a bare host', 'us-ny', 'us-ny.proxy.example.net', 'us-ny.proxy.example.net:8080'],
+    ['a full domain', 'gb-lon.proxy.example.net', 'gb-lon.proxy.example.net', 'gb-lon.proxy.example.net:1080'],
+    ['domain:port', 'jp-tyo.proxy.example.net:3128', 'jp-tyo.proxy.example.net', 'jp-tyo.proxy.example.net:3128'],
+  ])('creates from %s, keeps the form as given, and a second plan is empty', async (_form, proxy, domain, listing) => {
+    const { planned } = await driver.plan(null, { proxy });
+    expect(isUnknown(planned['domain']!)).toBe(true);
+    const state = await driver.create({ proxy });
+    expect(state).toEqual(obj(schema, { id: proxy, proxy, domain }));
+    expect(await p.admin.proxies.list()).toContain(listing);
+    const refreshed = await driver.read(state);
+    expect(refreshed).toEqual(state);
+    const second = await driver.plan(refreshed, { proxy });
+    expect(second.planned).toEqual(refreshed);
+    expect(second.requiresReplace).toEqual([]);
+  });
+
+  it('replaces the entry when proxy changes', async () => {
+    const state = await driver.create({ proxy: 'us-la' });
+    const { planned, requiresReplace } = await driver.plan(state, { proxy: 'us-chi' });
+    expect(requiresReplace).toEqual([[{ attributeName: 'proxy' }]]);
+    expect(planned['proxy']).toBe('us-chi');
+  });
+
+  it('detects a proxy removed outside Terraform', async () => {
+    const state = await driver.create({ proxy: 'de-fra' });
+    await p.admin.proxies.delete('de-fra.proxy.example.net:1080');
+    expect(await driver.read(state)).toBeNull();
+  });
+
+  it('imports by bare host, full domain and domain:port, resolving the domain from the listing', async () => {
+    await p.admin.proxies.add('fr-par');
+    await p.admin.proxies.add('sg-sin');
+    await p.admin.proxies.add('au-syd');
+    for (const [id, domain] of [
+      ['fr-par', 'fr-par.proxy.example.net'],
+      ['sg-sin.proxy.example.net', 'sg-sin.proxy.example.net'],
+      ['au-syd.proxy.example.net:3128', 'au-syd.proxy.example.net'],
+    ] as const) {
+      const res = await driver.import(id);
+      expect(res.diagnostics).toEqual([]);
+      expect(res.state).toEqual(obj(schema, { id, proxy: id, domain }));
+      // The imported form matches its configuration: nothing to change.
+      expect((await driver.plan(res.state, { proxy: id })).planned).toEqual(res.state);
+    }
+    // Not authorized (or a wrong port): nothing to import.
+    expect((await driver.import('br-sao')).state).toBeNull();
+    expect((await driver.import('au-syd.proxy.example.net:8080')).state).toBeNull();
+    const bad = await driver.import('not a proxy');
+    expect(bad.state).toBeNull();
+    expect(bad.diagnostics).toEqual([expect.objectContaining({ summary: 'Invalid import ID' })]);
+  });
+
+  it('deletes, and deleting again (already gone) succeeds', async () => {
+    const state = await driver.create({ proxy: 'nl-ams.proxy.example.net' });
+    expect(errors(await driver.destroy(state))).toEqual([]);
+    expect(await p.admin.proxies.list()).not.toContain('nl-ams.proxy.example.net:1080');
+    expect(errors(await driver.destroy(state))).toEqual([]);
+  });
+
+  it('on a 400 at delete, trusts the listing: still listed keeps the state, not listed counts as deleted', async () => {
+    const state = await driver.create({ proxy: 'in-bom' });
+    await p.emu.control.fault({ path: '/api/proxy/delete/', status: 400, count: 1 });
+    const failed = await driver.apply(state, null, null);
+    expect(failed.state).toEqual(state);
+    expect(errors(failed.diagnostics)).toEqual([expect.objectContaining({ summary: 'Unable to delete authorized proxy' })]);
+
+    await p.admin.proxies.delete('in-bom');
+    await p.emu.control.fault({ path: '/api/proxy/delete/', status: 400, count: 1 });
+    expect(errors(await driver.destroy(state))).toEqual([]);
+  });
+
+  it('reports a proxy the API does not recognize on create', async () => {
+    const { planned } = await driver.plan(null, { proxy: 'xx-nowhere' });
+    const { state, diagnostics } = await driver.apply(null, planned, { proxy: 'xx-nowhere' });
+    expect(state).toBeNull();
+    expect(diagnostics).toEqual([expect.objectContaining({ summary: 'Unable to create authorized proxy' })]);
+    expect(diagnostics[0]!.detail).toMatch(/400.*not recognized/);
+  });
+
+  it('validates the accepted forms on the proxy attribute', async () => {
+    for (const proxy of ['us ny', 'us-ny:8080', 'us-ny.proxy.example.net:99999', 'us-ny.proxy.example.net:', 'https://us-ny', '']) {
+      const diags = errors(await driver.validate({ proxy }));
+      expect(paths(diags)).toEqual(['proxy']);
+    }
+    for (const proxy of ['us-ny', 'US-NY.proxy.example.net', 'us-ny.proxy.example.net:8080']) {
+      expect(errors(await driver.validate({ proxy }))).toEqual([]);
+    }
+  });
+
+  it('refreshes many proxies in parallel with one listing request', async () => {
+    const hosts = ['us-mia', 'us-sea', 'us-dal', 'ca-tor', 'mx-mex', 'es-mad', 'it-mil', 'se-sto'];
+    for (const h of hosts) await p.admin.proxies.add(h);
+    const states = hosts.map((h) => obj(schema, { id: h, proxy: h, domain: `${h}.proxy.example.net` }));
+    const { server, requests } = await p.recordedServer();
+    const answers = await Promise.all(
+      states.map((s) => server.readResource({ typeName: 'proxyaccount_authorized_proxy', currentState: dv(schema, s), private: NO_PRIVATE, clientCapabilities: undefined })),
+    );
+    expect(answers.flatMap((a) => a.diagnostics)).toEqual([]);
+    expect(answers.map((a) => decode(schema, a.newState))).toEqual(states);
+    expect(countOf(requests, 'GET /api/proxies/')).toBe(1);
+    expect(requests).toHaveLength(1);
+  });
+});
