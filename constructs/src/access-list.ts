@@ -1,0 +1,105 @@
+// How an account's IP and hostname allow-lists are managed, shared by SubAccount and ParentAccess.
+import { TerraformProvider, TerraformResource } from 'cdktf';
+import { Construct } from 'constructs';
+import { authorizedHostname, authorizedHostnames, authorizedIp, authorizedIps } from './gen';
+
+/** How a construct manages an account's allow-lists. */
+export enum AccessListMode {
+  /**
+   * One resource per entry (`proxyaccount_authorized_ip`, `..._hostname`, `..._proxy`): entries
+   * added elsewhere, by hand or by another stack, are left alone.
+   */
+  ADDITIVE = 'additive',
+  /**
+   * One list resource per account (`proxyaccount_authorized_ips`, `..._hostnames`,
+   * `..._proxies`) that owns the whole list: entries not declared are removed, and an
+   * out-of-band addition shows up as drift.
+   */
+  AUTHORITATIVE = 'authoritative',
+}
+
+/** One authorized IPv4 address. */
+export interface IpEntry {
+  /** The IPv4 address, such as `203.0.113.7`. */
+  readonly ip: string;
+  /**
+   * A label shown beside the address (1 to 100 characters).
+   * @default - no label
+   */
+  readonly label?: string;
+}
+
+/** Where an AccessList puts its resources and which account they belong to. */
+export interface AccessListOptions {
+  readonly mode: AccessListMode;
+  /** The sub-account's username (usually a reference to its resource); undefined for the parent. */
+  readonly username?: string;
+  readonly provider?: TerraformProvider;
+}
+
+/**
+ * Creates the resources of one account's IP and hostname allow-lists in `scope`. Internal: the
+ * constructs expose intent-level helpers built on it.
+ */
+export class AccessList {
+  private readonly ipEntries: IpEntry[] = [];
+  private readonly domains: string[] = [];
+  private ipList?: authorizedIps.AuthorizedIps;
+  private hostnameList?: authorizedHostnames.AuthorizedHostnames;
+
+  public constructor(private readonly scope: Construct, private readonly options: AccessListOptions) {
+    if (options.mode === AccessListMode.AUTHORITATIVE) {
+      // Created up front even when empty: an authoritative list with no entries means "none
+      // allowed", which is different from not managing the list at all.
+      this.ipList = new authorizedIps.AuthorizedIps(scope, 'AuthorizedIps', {
+        username: options.username,
+        entries: [],
+        provider: options.provider,
+      });
+      this.hostnameList = new authorizedHostnames.AuthorizedHostnames(scope, 'AuthorizedHostnames', {
+        username: options.username,
+        domains: [],
+        provider: options.provider,
+      });
+    }
+  }
+
+  /** The IP entries declared so far, in order. */
+  public get ips(): IpEntry[] {
+    return this.ipEntries.map((e) => ({ ...e }));
+  }
+
+  /** The hostnames declared so far, in order. */
+  public get hostnames(): string[] {
+    return [...this.domains];
+  }
+
+  /** Adds an IP; returns the resource that carries it (its own, or the account's list). */
+  public addIp(entry: IpEntry): TerraformResource {
+    this.ipEntries.push({ ...entry });
+    if (this.ipList) {
+      this.ipList.putEntries(this.ipEntries.map((e) => ({ ip: e.ip, label: e.label })));
+      return this.ipList;
+    }
+    return new authorizedIp.AuthorizedIp(this.scope, `Ip-${entry.ip}`, {
+      ip: entry.ip,
+      label: entry.label,
+      username: this.options.username,
+      provider: this.options.provider,
+    });
+  }
+
+  /** Adds a hostname; returns the resource that carries it (its own, or the account's list). */
+  public addHostname(domain: string): TerraformResource {
+    this.domains.push(domain);
+    if (this.hostnameList) {
+      this.hostnameList.domains = [...this.domains];
+      return this.hostnameList;
+    }
+    return new authorizedHostname.AuthorizedHostname(this.scope, `Hostname-${domain}`, {
+      domain,
+      username: this.options.username,
+      provider: this.options.provider,
+    });
+  }
+}

@@ -1,0 +1,104 @@
+// AccountRoster: many SubAccounts built from a plain roster (a reviewed JSON or YAML file).
+import { TerraformProvider } from 'cdktf';
+import { Construct } from 'constructs';
+import { RosterDefinition, readRoster } from './roster-data';
+import { SubAccount } from './sub-account';
+import { Violations, isUnresolved, show } from './validation';
+
+/** Properties of an AccountRoster. */
+export interface AccountRosterProps {
+  /**
+   * The roster: teams with defaults and members, usually parsed from a reviewed JSON or YAML file.
+   * It is checked as untyped data, so a parsed file may be passed as it is.
+   */
+  readonly roster: RosterDefinition;
+  /**
+   * Passwords by username, kept out of the reviewed file (from sensitive variables, say); each key
+   * must be a member of the roster.
+   * @default - no passwords: members authenticate with their tokens
+   */
+  readonly passwords?: { [username: string]: string };
+  /**
+   * Where the roster came from (a file name), named in error messages.
+   * @default 'roster'
+   */
+  readonly source?: string;
+  /**
+   * The provider (or provider alias) for every resource of the roster.
+   * @default - the stack's default proxyaccount provider
+   */
+  readonly provider?: TerraformProvider;
+}
+
+/**
+ * Builds one SubAccount per roster member, each with its team's defaults applied.
+ *
+ * Each SubAccount's construct id is its username, so moving a member to another team, or
+ * reordering the file, changes no resource address and replaces nothing.
+ */
+export class AccountRoster extends Construct {
+  /**
+   * Checks roster data without building anything (for a CI lint of the file, say).
+   * @param data the parsed JSON or YAML
+   * @returns every violation, each as `path: message` (e.g. `teams[1].members[0].username: ...`);
+   *   empty when the data is a valid roster
+   */
+  public static validate(data: unknown): string[] {
+    return [...readRoster(data).violations];
+  }
+
+  /** The sub-accounts, in roster order. */
+  public readonly subAccounts: SubAccount[];
+
+  private readonly teams = new Map<string, string>();
+
+  public constructor(scope: Construct, id: string, props: AccountRosterProps) {
+    super(scope, id);
+    const { violations, members } = readRoster(props.roster);
+    const v = new Violations();
+    v.addAll('', violations);
+    const passwords = props.passwords ?? {};
+    const usernames = new Set(members.map((m) => m.username));
+    for (const [username, password] of Object.entries(passwords)) {
+      if (!usernames.has(username)) v.add(`passwords[${show(username)}]`, 'names no member of the roster');
+      else if (typeof password !== 'string' || (!isUnresolved(password) && (password.length === 0 || password.length > 128))) {
+        v.add(`passwords[${show(username)}]`, 'must be a string of 1 to 128 characters');
+      }
+    }
+    v.throwIfAny(`AccountRoster '${this.node.path}' (${props.source ?? 'roster'})`);
+
+    this.subAccounts = members.map((member) => {
+      this.teams.set(member.username, member.team);
+      return new SubAccount(this, member.username, {
+        username: member.username,
+        password: passwords[member.username],
+        firstName: member.firstName,
+        lastName: member.lastName,
+        email: member.email,
+        monthlyLimitGb: member.monthlyLimitGb,
+        totalLimitGb: member.totalLimitGb,
+        active: member.active,
+        accessList: member.accessList,
+        ips: member.ips,
+        hostnames: member.hostnames,
+        tokens: member.tokens,
+        provider: props.provider,
+      });
+    });
+  }
+
+  /** The names of the teams, in roster order. */
+  public get teamNames(): string[] {
+    return [...new Set(this.teams.values())];
+  }
+
+  /** The sub-account of `username`, if it is in the roster. */
+  public subAccount(username: string): SubAccount | undefined {
+    return this.subAccounts.find((s) => s.username === username);
+  }
+
+  /** The sub-accounts of one team, in roster order. */
+  public teamMembers(team: string): SubAccount[] {
+    return this.subAccounts.filter((s) => this.teams.get(s.username) === team);
+  }
+}

@@ -1,0 +1,135 @@
+// ParentAccess: the authenticated (parent) account's own IPs, hostnames and authorized proxies.
+import { TerraformProvider, TerraformResource } from 'cdktf';
+import { Construct } from 'constructs';
+import { AccessList, AccessListMode, IpEntry } from './access-list';
+import { authorizedProxies, authorizedProxy } from './gen';
+import { checkAccessListMode, checkHostnames, checkIpEntries, checkNewHostname, checkNewIp } from './access-checks';
+import { Violations, checkProxy, checkUnique, isUnresolved, show } from './validation';
+
+/** Properties of a ParentAccess. */
+export interface ParentAccessProps {
+  /**
+   * IPv4 addresses allowed to use the proxies with the parent account (at most 100).
+   * @default - none; add more with `allowIp`
+   */
+  readonly ips?: IpEntry[];
+  /**
+   * Hostnames allowed to use the proxies with the parent account.
+   * @default - none; add more with `allowHostname`
+   */
+  readonly hostnames?: string[];
+  /**
+   * Proxies the parent account may use: a bare host (`us-ny`), a full domain, or `domain:port`.
+   * @default - none; add more with `allowProxy`
+   */
+  readonly proxies?: string[];
+  /**
+   * Whether this construct owns the parent account's whole IP, hostname and proxy lists
+   * (AUTHORITATIVE) or only its own entries (ADDITIVE).
+   * @default AccessListMode.ADDITIVE
+   */
+  readonly accessList?: AccessListMode;
+  /**
+   * The provider (or provider alias) for every resource of this construct.
+   * @default - the stack's default proxyaccount provider
+   */
+  readonly provider?: TerraformProvider;
+}
+
+/**
+ * The access lists of the authenticated (parent) account: authorized IPs, hostnames and proxies.
+ * Declare at most one per account and provider: two would fight over the same lists.
+ */
+export class ParentAccess extends Construct {
+  /** How the lists are managed. */
+  public readonly accessListMode: AccessListMode;
+
+  private readonly access: AccessList;
+  private readonly proxyList?: authorizedProxies.AuthorizedProxies;
+  private readonly proxyEntries: string[] = [];
+  private readonly provider?: TerraformProvider;
+
+  public constructor(scope: Construct, id: string, props: ParentAccessProps = {}) {
+    super(scope, id);
+    const v = new Violations();
+    checkAccessListMode(v, 'accessList', props.accessList);
+    checkIpEntries(v, 'ips', props.ips ?? []);
+    checkHostnames(v, 'hostnames', props.hostnames ?? []);
+    const proxies = props.proxies ?? [];
+    proxies.forEach((p, i) => checkProxy(v, `proxies[${i}]`, p));
+    checkUnique(v, 'proxies', proxies, 'proxy');
+    v.throwIfAny(`ParentAccess '${this.node.path}'`);
+
+    this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
+    this.provider = props.provider;
+    this.access = new AccessList(this, { mode: this.accessListMode, provider: props.provider });
+    if (this.accessListMode === AccessListMode.AUTHORITATIVE) {
+      this.proxyList = new authorizedProxies.AuthorizedProxies(this, 'AuthorizedProxies', {
+        proxies: [],
+        provider: props.provider,
+      });
+    }
+    for (const entry of props.ips ?? []) this.access.addIp(entry);
+    for (const domain of props.hostnames ?? []) this.access.addHostname(domain);
+    for (const proxy of proxies) this.addProxy(proxy);
+  }
+
+  /** The IP entries declared so far. */
+  public get ips(): IpEntry[] {
+    return this.access.ips;
+  }
+
+  /** The hostnames declared so far. */
+  public get hostnames(): string[] {
+    return this.access.hostnames;
+  }
+
+  /** The proxies declared so far, as given. */
+  public get proxies(): string[] {
+    return [...this.proxyEntries];
+  }
+
+  /**
+   * Allows an IPv4 address to use the proxies with the parent account.
+   * @returns the resource that carries the entry (its own, or the account's list)
+   */
+  public allowIp(ip: string, label?: string): TerraformResource {
+    const v = new Violations();
+    checkNewIp(v, 'ip', { ip, label }, this.access.ips);
+    v.throwIfAny(`${this.node.path}.allowIp(${show(ip)})`);
+    return this.access.addIp({ ip, label });
+  }
+
+  /**
+   * Allows a hostname to use the proxies with the parent account.
+   * @returns the resource that carries the entry (its own, or the account's list)
+   */
+  public allowHostname(domain: string): TerraformResource {
+    const v = new Violations();
+    checkNewHostname(v, 'domain', domain, this.access.hostnames);
+    v.throwIfAny(`${this.node.path}.allowHostname(${show(domain)})`);
+    return this.access.addHostname(domain);
+  }
+
+  /**
+   * Authorizes a proxy for the parent account: a bare host, a full domain, or `domain:port`.
+   * @returns the resource that carries the entry: its own `proxyaccount_authorized_proxy` in
+   *   ADDITIVE mode, the account's `proxyaccount_authorized_proxies` list in AUTHORITATIVE mode
+   */
+  public allowProxy(proxy: string): TerraformResource {
+    const v = new Violations();
+    checkProxy(v, 'proxy', proxy);
+    if (!isUnresolved(proxy) && this.proxyEntries.includes(proxy)) v.add('proxy', `proxy ${show(proxy)} is already allowed`);
+    v.throwIfAny(`${this.node.path}.allowProxy(${show(proxy)})`);
+    return this.addProxy(proxy);
+  }
+
+  private addProxy(proxy: string): TerraformResource {
+    this.proxyEntries.push(proxy);
+    if (this.proxyList) {
+      this.proxyList.proxies = [...this.proxyEntries];
+      return this.proxyList;
+    }
+    return new authorizedProxy.AuthorizedProxy(this, `Proxy-${proxy}`, { proxy, provider: this.provider });
+  }
+}

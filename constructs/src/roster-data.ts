@@ -1,0 +1,288 @@
+// The roster file format (what a team keeps in a reviewed JSON or YAML file) and its reader.
+import { AccessListMode, IpEntry } from './access-list';
+import { checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec } from './access-checks';
+import { TokenSpec } from './sub-account';
+import { Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUsername, show } from './validation';
+
+/** Settings every member of a team gets unless the member sets its own. */
+export interface RosterDefaults {
+  /**
+   * Monthly traffic limit in GB for each member; 0 means unlimited.
+   * @default 0
+   */
+  readonly monthlyLimitGb?: number;
+  /**
+   * Total traffic limit in GB for each member; 0 means unlimited.
+   * @default 0
+   */
+  readonly totalLimitGb?: number;
+  /**
+   * Whether members are active.
+   * @default true
+   */
+  readonly active?: boolean;
+  /**
+   * How members' IP and hostname lists are managed.
+   * @default - the roster's `accessList`
+   */
+  readonly accessList?: AccessListMode;
+  /**
+   * IP addresses every member is allowed from (an office, a CI runner), before the member's own.
+   * @default - none
+   */
+  readonly ips?: IpEntry[];
+  /**
+   * Hostnames every member is allowed from, before the member's own.
+   * @default - none
+   */
+  readonly hostnames?: string[];
+}
+
+/** One person or service of a team: a sub-account. Unset fields fall back to the team defaults. */
+export interface RosterMember {
+  /** Username of the sub-account, unique in the roster. */
+  readonly username: string;
+  /**
+   * First name of the holder (at most 20 characters).
+   * @default - none
+   */
+  readonly firstName?: string;
+  /**
+   * Last name of the holder (at most 20 characters).
+   * @default - none
+   */
+  readonly lastName?: string;
+  /**
+   * E-mail address of the holder.
+   * @default - none
+   */
+  readonly email?: string;
+  /**
+   * Monthly traffic limit in GB; 0 means unlimited.
+   * @default - the team's default, else 0
+   */
+  readonly monthlyLimitGb?: number;
+  /**
+   * Total traffic limit in GB; 0 means unlimited.
+   * @default - the team's default, else 0
+   */
+  readonly totalLimitGb?: number;
+  /**
+   * Whether the sub-account is active.
+   * @default - the team's default, else true
+   */
+  readonly active?: boolean;
+  /**
+   * How this member's IP and hostname lists are managed.
+   * @default - the team's default, else the roster's
+   */
+  readonly accessList?: AccessListMode;
+  /**
+   * IP addresses of this member, added to the team's (an entry for the same address wins).
+   * @default - only the team's
+   */
+  readonly ips?: IpEntry[];
+  /**
+   * Hostnames of this member, added to the team's.
+   * @default - only the team's
+   */
+  readonly hostnames?: string[];
+  /**
+   * Bearer tokens of this member.
+   * @default - none
+   */
+  readonly tokens?: TokenSpec[];
+}
+
+/** A team: a name, defaults for its members, and the members. */
+export interface RosterTeam {
+  /** Name of the team, unique in the roster (documentation only: it names no resource). */
+  readonly name: string;
+  /**
+   * Defaults for every member of the team.
+   * @default - none
+   */
+  readonly defaults?: RosterDefaults;
+  /** The members of the team. */
+  readonly members: RosterMember[];
+}
+
+/** A whole roster, as parsed from its JSON or YAML file. */
+export interface RosterDefinition {
+  /**
+   * How members' IP and hostname lists are managed, unless a team or member says otherwise.
+   * @default AccessListMode.ADDITIVE
+   */
+  readonly accessList?: AccessListMode;
+  /** The teams. */
+  readonly teams: RosterTeam[];
+}
+
+/** A member with the team defaults applied: what one SubAccount is built from. */
+export interface ResolvedMember {
+  readonly team: string;
+  readonly username: string;
+  readonly firstName?: string;
+  readonly lastName?: string;
+  readonly email?: string;
+  readonly monthlyLimitGb?: number;
+  readonly totalLimitGb?: number;
+  readonly active?: boolean;
+  readonly accessList: AccessListMode;
+  readonly ips: IpEntry[];
+  readonly hostnames: string[];
+  readonly tokens: TokenSpec[];
+}
+
+const ROOT_KEYS = ['accessList', 'teams'];
+const TEAM_KEYS = ['name', 'defaults', 'members'];
+const DEFAULT_KEYS = ['monthlyLimitGb', 'totalLimitGb', 'active', 'accessList', 'ips', 'hostnames'];
+const MEMBER_KEYS = ['username', 'firstName', 'lastName', 'email', 'monthlyLimitGb', 'totalLimitGb', 'active',
+  'accessList', 'ips', 'hostnames', 'tokens'];
+const IP_KEYS = ['ip', 'label'];
+const TOKEN_KEYS = ['label', 'expiresAt', 'active'];
+
+type Data = Record<string, unknown>;
+
+/**
+ * Checks untyped roster data (parsed JSON or YAML) and applies the team defaults. Every violation
+ * is listed with its path in the data, e.g. `teams[1].members[0].username`.
+ */
+export function readRoster(data: unknown): { violations: readonly string[]; members: ResolvedMember[] } {
+  const v = new Violations();
+  const members: ResolvedMember[] = [];
+  const root = expectObject(v, '', data, ROOT_KEYS, 'the roster');
+  if (!root) return { violations: v.list, members };
+  checkAccessListMode(v, 'accessList', root.accessList as AccessListMode);
+  const rosterMode = (root.accessList as AccessListMode | undefined) ?? AccessListMode.ADDITIVE;
+  const teams = expectArray(v, 'teams', root.teams, true);
+  const teamNames = new Map<string, string>();
+  const usernames = new Map<string, string>();
+
+  teams.forEach((teamData, t) => {
+    const path = `teams[${t}]`;
+    const team = expectObject(v, path, teamData, TEAM_KEYS, 'a team');
+    if (!team) return;
+    const name = team.name;
+    if (typeof name !== 'string' || name.trim() === '') {
+      v.add(`${path}.name`, `is required: a non-empty string (got ${show(name)})`);
+    } else if (teamNames.has(name.toLowerCase())) {
+      v.add(`${path}.name`, `team ${show(name)} is already defined at ${teamNames.get(name.toLowerCase())}`);
+    } else {
+      teamNames.set(name.toLowerCase(), path);
+    }
+    const defaults = team.defaults === undefined ? {} : expectObject(v, `${path}.defaults`, team.defaults, DEFAULT_KEYS, 'team defaults') ?? {};
+    checkSettings(v, `${path}.defaults`, defaults);
+    const teamIps = readIps(v, `${path}.defaults.ips`, defaults.ips);
+    const teamHostnames = readHostnames(v, `${path}.defaults.hostnames`, defaults.hostnames);
+
+    expectArray(v, `${path}.members`, team.members, true).forEach((memberData, m) => {
+      const at = `${path}.members[${m}]`;
+      const member = expectObject(v, at, memberData, MEMBER_KEYS, 'a member');
+      if (!member) return;
+      const username = member.username;
+      checkUsername(v, `${at}.username`, username as string);
+      if (typeof username === 'string') {
+        const previous = usernames.get(username.toLowerCase());
+        if (previous) v.add(`${at}.username`, `${show(username)} is already a member at ${previous}`);
+        else usernames.set(username.toLowerCase(), at);
+      }
+      checkText(v, `${at}.firstName`, member.firstName as string | undefined, 20);
+      checkText(v, `${at}.lastName`, member.lastName as string | undefined, 20);
+      checkEmail(v, `${at}.email`, member.email as string | undefined);
+      checkSettings(v, at, member);
+      const ips = mergeIps(teamIps, readIps(v, `${at}.ips`, member.ips));
+      if (ips.length > 100) v.add(`${at}.ips`, `at most 100 IP addresses per account, team defaults included (got ${ips.length})`);
+      const hostnames = mergeHostnames(teamHostnames, readHostnames(v, `${at}.hostnames`, member.hostnames));
+      const tokens = readTokens(v, `${at}.tokens`, member.tokens);
+      members.push({
+        team: typeof name === 'string' ? name : '',
+        username: username as string,
+        firstName: member.firstName as string | undefined,
+        lastName: member.lastName as string | undefined,
+        email: member.email as string | undefined,
+        monthlyLimitGb: (member.monthlyLimitGb ?? defaults.monthlyLimitGb) as number | undefined,
+        totalLimitGb: (member.totalLimitGb ?? defaults.totalLimitGb) as number | undefined,
+        active: (member.active ?? defaults.active) as boolean | undefined,
+        accessList: (member.accessList ?? defaults.accessList ?? rosterMode) as AccessListMode,
+        ips,
+        hostnames,
+        tokens,
+      });
+    });
+  });
+  return { violations: v.list, members };
+}
+
+/** The settings a team default and a member share. */
+function checkSettings(v: Violations, path: string, data: Data): void {
+  checkLimit(v, `${path}.monthlyLimitGb`, data.monthlyLimitGb as number | undefined);
+  checkLimit(v, `${path}.totalLimitGb`, data.totalLimitGb as number | undefined);
+  checkBoolean(v, `${path}.active`, data.active as boolean | undefined);
+  checkAccessListMode(v, `${path}.accessList`, data.accessList as AccessListMode | undefined);
+}
+
+function readIps(v: Violations, path: string, value: unknown): IpEntry[] {
+  const entries: IpEntry[] = [];
+  expectArray(v, path, value, false).forEach((item, i) => {
+    const entry = expectObject(v, `${path}[${i}]`, item, IP_KEYS, 'an IP entry ({ ip, label })');
+    if (entry) entries.push({ ip: entry.ip as string, label: entry.label as string | undefined });
+  });
+  checkIpEntries(v, path, entries);
+  return entries;
+}
+
+function readHostnames(v: Violations, path: string, value: unknown): string[] {
+  const hostnames = expectArray(v, path, value, false) as string[];
+  checkHostnames(v, path, hostnames);
+  return hostnames;
+}
+
+function readTokens(v: Violations, path: string, value: unknown): TokenSpec[] {
+  const tokens: TokenSpec[] = [];
+  expectArray(v, path, value, false).forEach((item, i) => {
+    const token = expectObject(v, `${path}[${i}]`, item, TOKEN_KEYS, 'a token ({ label, expiresAt, active })');
+    if (!token) return;
+    const spec: TokenSpec = { label: token.label as string, expiresAt: asDate(token.expiresAt), active: token.active as boolean | undefined };
+    checkTokenSpec(v, `${path}[${i}]`, spec, tokens.map((t) => t.label));
+    tokens.push(spec);
+  });
+  return tokens;
+}
+
+/** Member entries replace team entries for the same address; the team's come first. */
+function mergeIps(team: IpEntry[], own: IpEntry[]): IpEntry[] {
+  const ownIps = new Set(own.map((e) => e.ip));
+  return [...team.filter((e) => !ownIps.has(e.ip)), ...own];
+}
+
+function mergeHostnames(team: string[], own: string[]): string[] {
+  const ownNames = new Set(own.map((d) => String(d).toLowerCase()));
+  return [...team.filter((d) => !ownNames.has(String(d).toLowerCase())), ...own];
+}
+
+/** YAML 1.1 parsers (js-yaml) turn `2027-06-30` into a Date: accept it as the date it was written as. */
+function asDate(value: unknown): string | undefined {
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10);
+  return value as string | undefined;
+}
+
+function expectObject(v: Violations, path: string, value: unknown, keys: readonly string[], what: string): Data | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    v.add(path, `must be ${what}, an object (got ${Array.isArray(value) ? 'a list' : show(value)})`);
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (!keys.includes(key)) v.add(path, `unknown key ${show(key)} (allowed: ${keys.join(', ')})`);
+  }
+  return value as Data;
+}
+
+function expectArray(v: Violations, path: string, value: unknown, required: boolean): unknown[] {
+  if (value === undefined && !required) return [];
+  if (!Array.isArray(value)) {
+    v.add(path, `must be a list (got ${value === undefined ? 'nothing' : show(value)})`);
+    return [];
+  }
+  return value;
+}

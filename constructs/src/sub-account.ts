@@ -1,0 +1,247 @@
+// SubAccount: one sub-account with its limits, activity and access (IPs, hostnames, tokens).
+import { TerraformProvider, TerraformResource } from 'cdktf';
+import { Construct } from 'constructs';
+import { AccessList, AccessListMode, IpEntry } from './access-list';
+import { bearerToken, subAccount } from './gen';
+import {
+  checkAccessListMode, checkHostnames, checkIpEntries, checkNewHostname, checkNewIp, checkTokenSpec,
+} from './access-checks';
+import {
+  Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUnique, checkUsername, show,
+} from './validation';
+
+/** Options of a bearer token. */
+export interface TokenOptions {
+  /**
+   * Expiry date of the token, written YYYY-MM-DD; the API refuses dates that are not in the future
+   * when the token is created.
+   * @default - the token never expires
+   */
+  readonly expiresAt?: string;
+  /**
+   * Whether the token is active.
+   * @default true
+   */
+  readonly active?: boolean;
+}
+
+/** A bearer token declared by its label. */
+export interface TokenSpec extends TokenOptions {
+  /** Label of the token (1 to 100 characters), unique within its account. */
+  readonly label: string;
+}
+
+/** Properties of a SubAccount. */
+export interface SubAccountProps {
+  /** Username of the sub-account: 1 to 30 letters, digits, `.`, `@`, `+` or `-`; globally unique. */
+  readonly username: string;
+  /**
+   * Password of the sub-account (at most 128 characters).
+   * @default - no password: the sub-account authenticates with its tokens
+   */
+  readonly password?: string;
+  /**
+   * When set, the password is sent write-only (`password_wo`) and never stored in Terraform state;
+   * it is sent again whenever this number changes.
+   * @default - the password is stored in state (sensitive) and sent whenever it changes
+   */
+  readonly passwordVersion?: number;
+  /**
+   * First name of the holder (at most 20 characters).
+   * @default - none
+   */
+  readonly firstName?: string;
+  /**
+   * Last name of the holder (at most 20 characters).
+   * @default - none
+   */
+  readonly lastName?: string;
+  /**
+   * E-mail address of the holder (at most 255 characters).
+   * @default - none
+   */
+  readonly email?: string;
+  /**
+   * Monthly traffic limit in GB, a whole number; 0 means unlimited.
+   * @default 0
+   */
+  readonly monthlyLimitGb?: number;
+  /**
+   * Total (lifetime) traffic limit in GB, a whole number; 0 means unlimited.
+   * @default 0
+   */
+  readonly totalLimitGb?: number;
+  /**
+   * Whether the sub-account is active; an inactive one gets 402 on every proxy request.
+   * @default true
+   */
+  readonly active?: boolean;
+  /**
+   * IPv4 addresses allowed to use the proxies with this sub-account (at most 100).
+   * @default - none; add more with `allowIp`
+   */
+  readonly ips?: IpEntry[];
+  /**
+   * Hostnames allowed to use the proxies with this sub-account.
+   * @default - none; add more with `allowHostname`
+   */
+  readonly hostnames?: string[];
+  /**
+   * Bearer tokens of this sub-account.
+   * @default - none; add more with `addToken`
+   */
+  readonly tokens?: TokenSpec[];
+  /**
+   * Whether this construct owns the whole IP and hostname lists of the sub-account
+   * (AUTHORITATIVE) or only its own entries (ADDITIVE).
+   * @default AccessListMode.ADDITIVE
+   */
+  readonly accessList?: AccessListMode;
+  /**
+   * The provider (or provider alias) for every resource of this construct.
+   * @default - the stack's default proxyaccount provider
+   */
+  readonly provider?: TerraformProvider;
+}
+
+/**
+ * A sub-account of the authenticated account, with its limits, activity, IP and hostname
+ * allow-lists and bearer tokens.
+ *
+ * The sub-account itself is the child `Resource`; access entries are further children that refer
+ * to its username, so Terraform creates them after it and destroys them before it.
+ */
+export class SubAccount extends Construct {
+  /** The generated `proxyaccount_sub_account` resource. */
+  public readonly resource: subAccount.SubAccount;
+  /** The username as given (a plain string unless a token was passed). */
+  public readonly username: string;
+  /** How the IP and hostname lists are managed. */
+  public readonly accessListMode: AccessListMode;
+
+  private readonly access: AccessList;
+  private readonly tokenResources = new Map<string, bearerToken.BearerToken>();
+  private readonly provider?: TerraformProvider;
+
+  public constructor(scope: Construct, id: string, props: SubAccountProps) {
+    super(scope, id);
+    const v = new Violations();
+    validateSubAccountProps(v, props);
+    v.throwIfAny(`SubAccount '${this.node.path}'`);
+
+    this.username = props.username;
+    this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
+    this.provider = props.provider;
+    const writeOnly = props.password !== undefined && props.passwordVersion !== undefined;
+    this.resource = new subAccount.SubAccount(this, 'Resource', {
+      username: props.username,
+      password: writeOnly ? undefined : props.password,
+      passwordWo: writeOnly ? props.password : undefined,
+      passwordWoVersion: writeOnly ? props.passwordVersion : undefined,
+      firstName: props.firstName,
+      lastName: props.lastName,
+      email: props.email,
+      monthlyLimit: props.monthlyLimitGb,
+      totalLimit: props.totalLimitGb,
+      active: props.active,
+      provider: props.provider,
+    });
+    this.access = new AccessList(this, {
+      mode: this.accessListMode,
+      username: this.resource.username,
+      provider: props.provider,
+    });
+    for (const entry of props.ips ?? []) this.access.addIp(entry);
+    for (const domain of props.hostnames ?? []) this.access.addHostname(domain);
+    for (const token of props.tokens ?? []) this.createToken(token.label, token);
+  }
+
+  /** The IP entries declared so far. */
+  public get ips(): IpEntry[] {
+    return this.access.ips;
+  }
+
+  /** The hostnames declared so far. */
+  public get hostnames(): string[] {
+    return this.access.hostnames;
+  }
+
+  /** The labels of the tokens declared so far, in order. */
+  public get tokenLabels(): string[] {
+    return [...this.tokenResources.keys()];
+  }
+
+  /**
+   * Allows an IPv4 address to use the proxies with this sub-account.
+   * @returns the resource that carries the entry: its own `proxyaccount_authorized_ip` in ADDITIVE
+   *   mode, the sub-account's `proxyaccount_authorized_ips` list in AUTHORITATIVE mode
+   */
+  public allowIp(ip: string, label?: string): TerraformResource {
+    const v = new Violations();
+    checkNewIp(v, 'ip', { ip, label }, this.access.ips);
+    v.throwIfAny(`${this.node.path}.allowIp(${show(ip)})`);
+    return this.access.addIp({ ip, label });
+  }
+
+  /**
+   * Allows a hostname to use the proxies with this sub-account.
+   * @returns the resource that carries the entry: its own `proxyaccount_authorized_hostname` in
+   *   ADDITIVE mode, the sub-account's `proxyaccount_authorized_hostnames` list in AUTHORITATIVE mode
+   */
+  public allowHostname(domain: string): TerraformResource {
+    const v = new Violations();
+    checkNewHostname(v, 'domain', domain, this.access.hostnames);
+    v.throwIfAny(`${this.node.path}.allowHostname(${show(domain)})`);
+    return this.access.addHostname(domain);
+  }
+
+  /**
+   * Creates a bearer token for this sub-account. Its value is the `token` attribute of the returned
+   * resource (sensitive; known only after apply).
+   */
+  public addToken(label: string, options: TokenOptions = {}): bearerToken.BearerToken {
+    const v = new Violations();
+    checkTokenSpec(v, 'token', { ...options, label }, this.tokenLabels);
+    v.throwIfAny(`${this.node.path}.addToken(${show(label)})`);
+    return this.createToken(label, options);
+  }
+
+  /** The token resource created with `label`, if any. */
+  public token(label: string): bearerToken.BearerToken | undefined {
+    return this.tokenResources.get(label);
+  }
+
+  private createToken(label: string, options: TokenOptions): bearerToken.BearerToken {
+    const resource = new bearerToken.BearerToken(this, `Token-${label}`, {
+      label,
+      expiresAt: options.expiresAt,
+      active: options.active,
+      username: this.resource.username,
+      provider: this.provider,
+    });
+    this.tokenResources.set(label, resource);
+    return resource;
+  }
+}
+
+/** Checks every SubAccount prop; paths are prop names (`ips[1].ip`). Shared with the roster. */
+export function validateSubAccountProps(v: Violations, props: SubAccountProps): void {
+  checkUsername(v, 'username', props.username);
+  checkText(v, 'password', props.password, 128, true);
+  if (props.passwordVersion !== undefined && props.password === undefined) {
+    v.add('passwordVersion', 'is only meaningful together with password');
+  }
+  checkLimit(v, 'passwordVersion', props.passwordVersion);
+  checkText(v, 'firstName', props.firstName, 20);
+  checkText(v, 'lastName', props.lastName, 20);
+  checkEmail(v, 'email', props.email);
+  checkLimit(v, 'monthlyLimitGb', props.monthlyLimitGb);
+  checkLimit(v, 'totalLimitGb', props.totalLimitGb);
+  checkBoolean(v, 'active', props.active);
+  checkAccessListMode(v, 'accessList', props.accessList);
+  checkIpEntries(v, 'ips', props.ips ?? []);
+  checkHostnames(v, 'hostnames', props.hostnames ?? []);
+  const tokens = props.tokens ?? [];
+  tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, []));
+  checkUnique(v, 'tokens', tokens.map((t) => t.label).filter((l) => typeof l === 'string'), 'token label');
+}

@@ -1,0 +1,126 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TerraformStack, Testing } from 'cdktf';
+import { parse as parseYaml } from 'yaml';
+import { AccessListMode, AccountRoster, RosterDefinition, SubAccount, l1 } from '../src';
+import { bodies, synth, thrown, violationLines } from './helpers';
+
+const fixture = (name: string): string => fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
+const yamlRoster = (): RosterDefinition => parseYaml(fixture('roster.yaml')) as RosterDefinition;
+const jsonRoster = (): RosterDefinition => JSON.parse(fixture('roster.json')) as RosterDefinition;
+
+describe('AccountRoster', () => {
+  test('builds one SubAccount per member, id = username, with team defaults and member overrides', () => {
+    let roster: AccountRoster | undefined;
+    const out = synth((scope) => {
+      roster = new AccountRoster(scope, 'Roster', { roster: yamlRoster(), source: 'roster.yaml' });
+    });
+    expect(roster?.subAccounts.map((s) => s.node.id)).toEqual(['alice.data', 'bob.data', 'crawler-1']);
+    expect(roster?.teamNames).toEqual(['data', 'crawlers']);
+    expect(roster?.teamMembers('data').map((s) => s.username)).toEqual(['alice.data', 'bob.data']);
+    expect(roster?.subAccount('crawler-1')).toBeInstanceOf(SubAccount);
+    expect(roster?.subAccount('nobody')).toBeUndefined();
+
+    // alice overrides the monthly limit and inherits the total; bob inherits both.
+    expect(out.raw).toHaveResourceWithProperties(l1.subAccount.SubAccount, {
+      username: 'alice.data', first_name: 'Alice', email: 'alice@example.com', monthly_limit: 100, total_limit: 500,
+    });
+    expect(out.raw).toHaveResourceWithProperties(l1.subAccount.SubAccount, {
+      username: 'bob.data', monthly_limit: 50, total_limit: 500, active: false,
+    });
+    const crawler = bodies(out, 'proxyaccount_sub_account').find((b) => b.username === 'crawler-1');
+    expect(crawler).toEqual({ username: 'crawler-1' });
+  });
+
+  test('merges team and member access lists; a member entry for the same IP wins', () => {
+    let roster: AccountRoster | undefined;
+    synth((scope) => {
+      roster = new AccountRoster(scope, 'Roster', { roster: yamlRoster() });
+    });
+    const [alice, bob, crawler] = roster?.subAccounts ?? [];
+    expect(alice.ips).toEqual([{ ip: '203.0.113.7', label: 'office' }, { ip: '198.51.100.20', label: 'home' }]);
+    expect(bob.ips).toEqual([{ ip: '203.0.113.7', label: 'office-desk' }]);
+    expect(crawler.hostnames).toEqual(['crawl.example.com', 'extra.example.com']);
+    expect(alice.accessListMode).toBe(AccessListMode.ADDITIVE);
+    expect(crawler.accessListMode).toBe(AccessListMode.AUTHORITATIVE);
+    expect(alice.tokenLabels).toEqual(['ci']);
+    expect(crawler.tokenLabels).toEqual(['runner']);
+  });
+
+  test('the YAML and the JSON form of the same roster synthesize the same Terraform', () => {
+    const fromYaml = synth((scope) => new AccountRoster(scope, 'Roster', { roster: yamlRoster() }));
+    const fromJson = synth((scope) => new AccountRoster(scope, 'Roster', { roster: jsonRoster() }));
+    expect(fromYaml.raw).toEqual(fromJson.raw);
+    expect(bodies(fromJson, 'proxyaccount_authorized_ip')).toHaveLength(3);
+    expect(bodies(fromJson, 'proxyaccount_authorized_hostnames')).toEqual([
+      { username: expect.stringMatching(/^\$\{proxyaccount_sub_account\.Roster_crawler-1_[0-9A-F]{8}\.username\}$/),
+        domains: ['crawl.example.com', 'extra.example.com'] },
+    ]);
+    expect(bodies(fromJson, 'proxyaccount_bearer_token').map((b) => b.label).sort()).toEqual(['ci', 'runner']);
+  });
+
+  test('moving a member to another team keeps every resource address', () => {
+    const before = yamlRoster();
+    const moved: RosterDefinition = {
+      teams: [
+        { ...before.teams[0], members: [before.teams[0].members[0]] },
+        { ...before.teams[1], defaults: { ...before.teams[0].defaults }, members: [before.teams[0].members[1], ...before.teams[1].members] },
+      ],
+    };
+    const addresses = (out: ReturnType<typeof synth>): string[] =>
+      Object.keys(out.resource.proxyaccount_sub_account).sort();
+    expect(addresses(synth((s) => new AccountRoster(s, 'Roster', { roster: moved }))))
+      .toEqual(addresses(synth((s) => new AccountRoster(s, 'Roster', { roster: before }))));
+  });
+
+  test('passwords come from props, keyed by username, never from the file', () => {
+    const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: jsonRoster(), passwords: { 'bob.data': 's3cret-pass' } }));
+    expect(out.raw).toHaveResourceWithProperties(l1.subAccount.SubAccount, { username: 'bob.data', password: 's3cret-pass' });
+    expect(bodies(out, 'proxyaccount_sub_account').filter((b) => 'password' in b)).toHaveLength(1);
+  });
+
+  test('lists every violation with its path in the data, from YAML', () => {
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const err = thrown(() => new AccountRoster(stack, 'Roster', {
+      roster: parseYaml(fixture('invalid-roster.yaml')) as RosterDefinition,
+      passwords: { ghost: 'x' },
+      source: 'invalid-roster.yaml',
+    }));
+    expect(err.message).toMatch(/^AccountRoster 'stack\/Roster' \(invalid-roster\.yaml\) is invalid \(12 problems\):/);
+    expect(violationLines(err)).toEqual([
+      "accessList: must be one of 'additive', 'authoritative' (got \"sometimes\")",
+      expect.stringMatching(/^teams\[0\]\.defaults: unknown key "colour" \(allowed: monthlyLimitGb, /),
+      expect.stringMatching(/^teams\[0\]\.defaults\.monthlyLimitGb: must be a whole number .*\(got -5\)$/),
+      expect.stringMatching(/^teams\[0\]\.members\[0\]\.tokens\[0\]\.expiresAt: must be a calendar date .*"2027-13-01"/),
+      'teams[0].members[1].username: "Alice.Data" is already a member at teams[0].members[0]',
+      expect.stringMatching(/^teams\[0\]\.members\[1\]\.email: must be an e-mail address/),
+      'teams[1].name: team "data" is already defined at teams[0]',
+      expect.stringMatching(/^teams\[1\]\.members\[0\]\.username: is required/),
+      'teams[1].members[0].ips[0]: must be an IP entry ({ ip, label }), an object (got "203.0.113.7")',
+      'teams[2].name: is required: a non-empty string (got undefined)',
+      'teams[2].members: must be a list (got "not-a-list")',
+      'passwords["ghost"]: names no member of the roster',
+    ]);
+    expect(stack.node.findAll().some((c) => c instanceof SubAccount)).toBe(false);
+  });
+
+  test('validate() reports the same violations without building anything', () => {
+    const data: unknown = parseYaml(fixture('invalid-roster.yaml'));
+    const violations = AccountRoster.validate(data);
+    expect(violations).toHaveLength(11);
+    expect(violations[0]).toMatch(/^accessList: /);
+    expect(AccountRoster.validate(parseYaml(fixture('roster.yaml')))).toEqual([]);
+    expect(AccountRoster.validate(JSON.parse(fixture('roster.json')))).toEqual([]);
+    expect(AccountRoster.validate(null)).toEqual(['must be the roster, an object (got null)']);
+    expect(AccountRoster.validate({})).toEqual(['teams: must be a list (got nothing)']);
+  });
+
+  test('a YAML 1.1 parser turning expiresAt into a Date still gives the date as written', () => {
+    const data = jsonRoster();
+    const withDate = JSON.parse(JSON.stringify(data)) as { teams: { members: { tokens?: { expiresAt?: unknown }[] }[] }[] };
+    const token = withDate.teams[0].members[0].tokens?.[0];
+    if (token) token.expiresAt = new Date(Date.UTC(2027, 5, 30));
+    const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: withDate as unknown as RosterDefinition }));
+    expect(out.raw).toHaveResourceWithProperties(l1.bearerToken.BearerToken, { label: 'ci', expires_at: '2027-06-30' });
+  });
+});

@@ -1,0 +1,2 @@
+// See temp-dir.js.
+module.exports = require('./temp-dir').setup;

@@ -1,0 +1,175 @@
+import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { AccessListMode, SubAccount, l1 } from '../src';
+import { bodies, synth, thrown, violationLines } from './helpers';
+
+describe('SubAccount', () => {
+  test('creates its proxyaccount_sub_account as the child "Resource" with the props mapped', () => {
+    let sub: SubAccount | undefined;
+    const out = synth((scope) => {
+      sub = new SubAccount(scope, 'Alice', {
+        username: 'alice.data',
+        firstName: 'Alice',
+        email: 'alice@example.com',
+        monthlyLimitGb: 50,
+        totalLimitGb: 500,
+        active: false,
+      });
+    });
+    expect(sub?.node.defaultChild).toBe(sub?.resource);
+    expect(sub?.resource.node.id).toBe('Resource');
+    expect(out.raw).toHaveResourceWithProperties(l1.subAccount.SubAccount, {
+      username: 'alice.data',
+      first_name: 'Alice',
+      email: 'alice@example.com',
+      monthly_limit: 50,
+      total_limit: 500,
+      active: false,
+    });
+  });
+
+  test('leaves unset props out, so the provider defaults apply', () => {
+    const out = synth((scope) => new SubAccount(scope, 'Bob', { username: 'bob' }));
+    expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: 'bob' }]);
+  });
+
+  test('a password goes to password, or write-only to password_wo when passwordVersion is set', () => {
+    const out = synth((scope) => {
+      new SubAccount(scope, 'A', { username: 'a', password: 'stored-secret' });
+      new SubAccount(scope, 'B', { username: 'b', password: 'wo-secret', passwordVersion: 2 });
+    });
+    const [a, b] = bodies(out, 'proxyaccount_sub_account');
+    expect(a).toEqual({ username: 'a', password: 'stored-secret' });
+    expect(b).toEqual({ username: 'b', password_wo: 'wo-secret', password_wo_version: 2 });
+  });
+
+  describe('additive access lists (the default)', () => {
+    test('one resource per IP, hostname and token, each tied to the sub-account by reference', () => {
+      const out = synth((scope) => {
+        new SubAccount(scope, 'Alice', {
+          username: 'alice',
+          ips: [{ ip: '203.0.113.7', label: 'office' }, { ip: '203.0.113.8' }],
+          hostnames: ['build.example.com'],
+          tokens: [{ label: 'ci', expiresAt: '2027-06-30' }],
+        });
+      });
+      const subIds = Object.keys(out.resource.proxyaccount_sub_account);
+      expect(subIds).toEqual([expect.stringMatching(/^Alice_[0-9A-F]{8}$/)]);
+      const subRef = `\${proxyaccount_sub_account.${subIds[0]}.username}`;
+      expect(bodies(out, 'proxyaccount_authorized_ip')).toEqual([
+        { ip: '203.0.113.7', label: 'office', username: subRef },
+        { ip: '203.0.113.8', username: subRef },
+      ]);
+      expect(bodies(out, 'proxyaccount_authorized_hostname')).toEqual([{ domain: 'build.example.com', username: subRef }]);
+      expect(bodies(out, 'proxyaccount_bearer_token')).toEqual([{ label: 'ci', expires_at: '2027-06-30', username: subRef }]);
+      expect(out.resource.proxyaccount_authorized_ips).toBeUndefined();
+      expect(out.resource.proxyaccount_authorized_hostnames).toBeUndefined();
+    });
+
+    test('helpers create and return the per-entry resources', () => {
+      const returned: unknown[] = [];
+      const out = synth((scope) => {
+        const sub = new SubAccount(scope, 'Alice', { username: 'alice' });
+        returned.push(sub.allowIp('198.51.100.4', 'vpn'), sub.allowHostname('ci.example.com'),
+          sub.addToken('deploy', { expiresAt: '2027-01-31' }));
+        expect(sub.ips).toEqual([{ ip: '198.51.100.4', label: 'vpn' }]);
+        expect(sub.hostnames).toEqual(['ci.example.com']);
+        expect(sub.tokenLabels).toEqual(['deploy']);
+        expect(sub.token('deploy')).toBe(returned[2]);
+        expect(sub.token('nope')).toBeUndefined();
+      });
+      expect(returned[0]).toBeInstanceOf(l1.authorizedIp.AuthorizedIp);
+      expect(returned[1]).toBeInstanceOf(l1.authorizedHostname.AuthorizedHostname);
+      expect(returned[2]).toBeInstanceOf(l1.bearerToken.BearerToken);
+      expect(out.raw).toHaveResourceWithProperties(l1.authorizedIp.AuthorizedIp, { ip: '198.51.100.4', label: 'vpn' });
+      expect(out.raw).toHaveResourceWithProperties(l1.authorizedHostname.AuthorizedHostname, { domain: 'ci.example.com' });
+      expect(out.raw).toHaveResourceWithProperties(l1.bearerToken.BearerToken, { label: 'deploy', expires_at: '2027-01-31' });
+    });
+  });
+
+  describe('authoritative access lists', () => {
+    test('one list resource per account, holding props and helper entries alike', () => {
+      const returned: unknown[] = [];
+      const out = synth((scope) => {
+        const sub = new SubAccount(scope, 'Bob', {
+          username: 'bob',
+          accessList: AccessListMode.AUTHORITATIVE,
+          ips: [{ ip: '198.51.100.1' }],
+          hostnames: ['a.example.com'],
+        });
+        returned.push(sub.allowIp('198.51.100.2', 'vpn'), sub.allowHostname('b.example.com'));
+      });
+      expect(returned[0]).toBeInstanceOf(l1.authorizedIps.AuthorizedIps);
+      expect(returned[1]).toBeInstanceOf(l1.authorizedHostnames.AuthorizedHostnames);
+      const ref = `\${proxyaccount_sub_account.${Object.keys(out.resource.proxyaccount_sub_account)[0]}.username}`;
+      expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([
+        { username: ref, entries: [{ ip: '198.51.100.1' }, { ip: '198.51.100.2', label: 'vpn' }] },
+      ]);
+      expect(bodies(out, 'proxyaccount_authorized_hostnames')).toEqual([{ username: ref, domains: ['a.example.com', 'b.example.com'] }]);
+      expect(out.resource.proxyaccount_authorized_ip).toBeUndefined();
+      expect(out.resource.proxyaccount_authorized_hostname).toBeUndefined();
+    });
+
+    test('empty lists are still managed: authoritative with nothing declared means none allowed', () => {
+      const out = synth((scope) => new SubAccount(scope, 'C', { username: 'c', accessList: AccessListMode.AUTHORITATIVE }));
+      expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ username: expect.any(String), entries: [] }]);
+      expect(bodies(out, 'proxyaccount_authorized_hostnames')).toEqual([{ username: expect.any(String), domains: [] }]);
+    });
+  });
+
+  describe('validation', () => {
+    test('lists every violation at once, and never the password itself', () => {
+      const app = Testing.app();
+      const stack = new TerraformStack(app, 'stack');
+      const err = thrown(() => new SubAccount(stack, 'Bad', {
+        username: 'not valid!',
+        password: 'x'.repeat(129),
+        firstName: 'A name far longer than twenty',
+        email: 'not-an-email',
+        monthlyLimitGb: -1,
+        totalLimitGb: 1.5,
+        ips: [{ ip: '300.1.2.3' }, { ip: '10.0.0.1', label: '' }, { ip: '10.0.0.1' }],
+        hostnames: ['https://example.com'],
+        tokens: [{ label: 'ci', expiresAt: '2027-02-30' }, { label: 'ci' }],
+      }));
+      expect(err.message).toMatch(/^SubAccount 'stack\/Bad' is invalid \(12 problems\):\n/);
+      expect(violationLines(err)).toEqual([
+        expect.stringMatching(/^username: must be 1 to 30 letters.*\(got "not valid!"\)$/),
+        'password: must be at most 128 characters (got 129)',
+        expect.stringMatching(/^firstName: must be at most 20 characters/),
+        expect.stringMatching(/^email: must be an e-mail address/),
+        expect.stringMatching(/^monthlyLimitGb: must be a whole number of GB >= 0.*\(got -1\)$/),
+        expect.stringMatching(/^totalLimitGb: .*\(got 1\.5\)$/),
+        expect.stringMatching(/^ips\[0\]\.ip: must be an IPv4 address/),
+        'ips[1].label: must not be empty when set',
+        'ips: IP address "10.0.0.1" is listed more than once',
+        expect.stringMatching(/^hostnames\[0\]: must be a hostname/),
+        expect.stringMatching(/^tokens\[0\]\.expiresAt: must be a calendar date written YYYY-MM-DD/),
+        'tokens: token label "ci" is listed more than once',
+      ]);
+      expect(err.message).not.toContain('xxxxxxxx');
+    });
+
+    test('skips unresolved tokens', () => {
+      const out = synth((scope) => {
+        const name = new TerraformVariable(scope, 'name', { type: 'string' });
+        const limit = new TerraformVariable(scope, 'limit', { type: 'number' });
+        new SubAccount(scope, 'FromVars', { username: name.stringValue, monthlyLimitGb: limit.numberValue });
+      });
+      expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: '${var.name}', monthly_limit: '${var.limit}' }]);
+    });
+
+    test('helpers check their arguments, duplicates included, before creating anything', () => {
+      synth((scope) => {
+        const sub = new SubAccount(scope, 'A', { username: 'a', ips: [{ ip: '203.0.113.7' }], tokens: [{ label: 'ci' }] });
+        expect(thrown(() => sub.allowIp('203.0.113.7')).message).toContain('"203.0.113.7" is already allowed');
+        expect(thrown(() => sub.allowIp('1.2.3')).message).toContain('must be an IPv4 address');
+        expect(thrown(() => sub.allowHostname('bad host')).message).toContain('must be a hostname');
+        expect(thrown(() => sub.addToken('ci')).message).toContain('a token labelled "ci" already exists');
+        expect(thrown(() => sub.addToken('x', { expiresAt: '31.01.2027' })).message).toContain('YYYY-MM-DD');
+        expect(sub.node.children.map((c) => c.node.id)).toEqual(['Resource', 'Ip-203.0.113.7', 'Token-ci']);
+        for (let i = 1; i < 100; i++) sub.allowIp(`10.0.${Math.floor(i / 256)}.${i % 256}`);
+        expect(thrown(() => sub.allowIp('10.1.0.1')).message).toContain('at most 100 IP addresses per account (100 already)');
+      });
+    });
+  });
+});

@@ -1,0 +1,89 @@
+// `toBeValidTerraform` runs the real `terraform init` + `terraform validate` on a synthesized
+// stack. Terraform needs the provider's schema for that, so the test installs the built provider
+// into a throwaway filesystem mirror; without a built provider it is skipped, and says so.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
+import { AccessListMode, AccountRoster, ParentAccess, l1 } from '../src';
+import './helpers';
+
+const REPO = path.join(__dirname, '..', '..');
+const PROVIDER = process.env.PROXYACCOUNT_PROVIDER_BIN ?? path.join(REPO, 'dist', 'provider', 'terraform-provider-proxyaccount');
+
+function terraformAvailable(): boolean {
+  try {
+    execFileSync('terraform', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const missing = !terraformAvailable() ? 'terraform is not on PATH'
+  : !fs.existsSync(PROVIDER) ? `no built provider at ${path.relative(REPO, PROVIDER)} (run \`npm run build\` at the repo root)`
+    : undefined;
+const maybe = missing ? test.skip : test;
+
+describe('synthesized stack with the real terraform CLI', () => {
+  let tmp = '';
+  let savedConfig: string | undefined;
+
+  beforeAll(() => {
+    if (missing) return;
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-tf-'));
+    const version = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    const platform = `${os.platform()}_${({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[os.arch()] ?? os.arch()}`;
+    const target = path.join(tmp, 'mirror', 'registry.terraform.io', 'proxyaccount', 'proxyaccount', version, platform);
+    fs.mkdirSync(target, { recursive: true });
+    fs.copyFileSync(PROVIDER, path.join(target, `terraform-provider-proxyaccount_v${version}`));
+    fs.chmodSync(path.join(target, `terraform-provider-proxyaccount_v${version}`), 0o755);
+    const config = path.join(tmp, 'terraformrc');
+    fs.writeFileSync(config, [
+      'provider_installation {',
+      `  filesystem_mirror {\n    path = ${JSON.stringify(path.join(tmp, 'mirror'))}\n    include = ["registry.terraform.io/proxyaccount/proxyaccount"]\n  }`,
+      '  direct {\n    exclude = ["registry.terraform.io/proxyaccount/proxyaccount"]\n  }',
+      '}',
+      '',
+    ].join('\n'));
+    savedConfig = process.env.TF_CLI_CONFIG_FILE;
+    process.env.TF_CLI_CONFIG_FILE = config;
+  });
+
+  afterAll(() => {
+    if (missing) return;
+    if (savedConfig === undefined) delete process.env.TF_CLI_CONFIG_FILE;
+    else process.env.TF_CLI_CONFIG_FILE = savedConfig;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  maybe(`toBeValidTerraform: a roster stack inits offline and validates${missing ? ` (skipped: ${missing})` : ''}`, () => {
+    const stack = new TerraformStack(Testing.app(), 'roster');
+    new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', { baseUrl: 'https://127.0.0.1:1', token: 'unused' });
+    new ParentAccess(stack, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, proxies: ['us-ny'] });
+    const roster = new AccountRoster(stack, 'Roster', {
+      roster: {
+        teams: [{
+          name: 'data',
+          defaults: { monthlyLimitGb: 10 },
+          members: [
+            { username: 'alice', ips: [{ ip: '203.0.113.7' }], tokens: [{ label: 'ci', expiresAt: '2030-01-31' }] },
+            { username: 'bob', accessList: AccessListMode.AUTHORITATIVE, hostnames: ['ci.example.com'] },
+          ],
+        }],
+      },
+    });
+    const token = roster.subAccount('alice')?.token('ci');
+    if (token) new TerraformOutput(stack, 'alice-ci-token', { value: token.token, sensitive: true });
+    const dir = Testing.fullSynth(stack);
+    try {
+      expect(dir).toBeValidTerraform();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // toPlanSuccessfully needs a reachable account API (the emulator) and provider credentials; the
+  // example app's end-to-end test covers plan and apply instead.
+});
