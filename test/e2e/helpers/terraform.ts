@@ -9,25 +9,58 @@ import { installProvider, mirrorCliConfig } from '../../../src/cli/provider';
 /** The provider `npm run build` bundles (resolved from here: under ts-jest, src/ is not dist/). */
 export const BUNDLED_PROVIDER = path.resolve(__dirname, '..', '..', '..', 'dist', 'provider', 'terraform-provider-proxyaccount');
 
+/** How a terraform command ended. */
 export interface TerraformResult {
+  /** Exit code. */
   code: number;
+  /** Standard output. */
   stdout: string;
+  /** Standard error. */
   stderr: string;
 }
 
-/** Fails (never skips) with a clear message when terraform is not on PATH. */
+let checkedVersion: string | undefined;
+
+/** The oldest Terraform the suite supports: write-only attributes arrived in 1.11. */
+export const MIN_TERRAFORM = [1, 11] as const;
+
+/** Fails (never skips) with a clear message when terraform is not on PATH or too old; returns its version. */
 export function requireTerraform(): string {
+  if (checkedVersion !== undefined) return checkedVersion;
+  let version: string;
   try {
-    const out = execFileSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
-    return (JSON.parse(out) as { terraform_version: string }).terraform_version;
+    // Piped stderr and no inherited TF_* settings: a developer's CLI configuration is not the test's business.
+    const out = execFileSync('terraform', ['version', '-json'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...cleanEnv(), CHECKPOINT_DISABLE: '1' },
+    });
+    version = (JSON.parse(out) as { terraform_version: string }).terraform_version;
   } catch (err) {
     throw new Error(
-      'The end-to-end tests need the terraform CLI (>= 1.5) on PATH and could not run it: ' +
+      `The end-to-end tests need the terraform CLI (>= ${MIN_TERRAFORM.join('.')}) on PATH and could not run it: ` +
         `${err instanceof Error ? err.message : String(err)}. Install Terraform and run the tests again.`,
     );
   }
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (major < MIN_TERRAFORM[0] || (major === MIN_TERRAFORM[0] && minor < MIN_TERRAFORM[1])) {
+    throw new Error(`The end-to-end tests need terraform >= ${MIN_TERRAFORM.join('.')} (write-only attributes); found ${version} on PATH.`);
+  }
+  checkedVersion = version;
+  return version;
 }
 
+/** process.env without PROXYACCOUNT_* and TF_* variables. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // Never inherit a developer's real account settings or Terraform tuning into a test.
+    if (!k.startsWith('PROXYACCOUNT_') && !k.startsWith('TF_')) base[k] = v;
+  }
+  return base;
+}
+
+/** Options of {@link Workspace}. */
 export interface WorkspaceOptions {
   /** Extra environment for terraform (PROXYACCOUNT_* settings usually). */
   env?: NodeJS.ProcessEnv;
@@ -35,6 +68,7 @@ export interface WorkspaceOptions {
 
 /** A temporary Terraform working directory wired to the built provider through a filesystem mirror. */
 export class Workspace {
+  /** The working directory terraform runs in (`-chdir`). */
   readonly dir: string;
   private readonly root: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -45,16 +79,17 @@ export class Workspace {
     this.dir = path.join(this.root, 'work');
     fs.mkdirSync(this.dir);
     const mirror = path.join(this.root, 'mirror');
-    installProvider(mirror, BUNDLED_PROVIDER);
     const cliConfig = path.join(this.root, 'terraform.rc');
-    fs.writeFileSync(cliConfig, mirrorCliConfig(mirror));
-    const base: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) {
-      // Never inherit a developer's real account settings or Terraform tuning into a test.
-      if (!k.startsWith('PROXYACCOUNT_') && !k.startsWith('TF_')) base[k] = v;
+    try {
+      installProvider(mirror, BUNDLED_PROVIDER);
+      fs.writeFileSync(cliConfig, mirrorCliConfig(mirror));
+    } catch (err) {
+      // No dispose() will come for a workspace that was never made.
+      fs.rmSync(this.root, { recursive: true, force: true });
+      throw err;
     }
     this.env = {
-      ...base,
+      ...cleanEnv(),
       TF_CLI_CONFIG_FILE: cliConfig,
       TF_IN_AUTOMATION: '1',
       TF_INPUT: '0',
@@ -68,6 +103,7 @@ export class Workspace {
     fs.writeFileSync(path.join(this.dir, name), content);
   }
 
+  /** Reads a file of the working directory. */
   read(name: string): string {
     return fs.readFileSync(path.join(this.dir, name), 'utf8');
   }
@@ -97,10 +133,12 @@ export class Workspace {
     return res;
   }
 
+  /** `terraform init`, which must succeed (main.tf must name the provider first). */
   init(): Promise<TerraformResult> {
     return this.expect(['init', '-no-color', '-input=false']);
   }
 
+  /** `terraform apply -auto-approve`, which must succeed. */
   apply(): Promise<TerraformResult> {
     return this.expect(['apply', '-no-color', '-input=false', '-auto-approve']);
   }
@@ -126,6 +164,7 @@ export class Workspace {
     this.write('main.tf', [REQUIRED_PROVIDERS, ...blocks].join('\n'));
   }
 
+  /** `terraform destroy -auto-approve`, which must succeed. */
   destroy(): Promise<TerraformResult> {
     return this.expect(['destroy', '-no-color', '-input=false', '-auto-approve']);
   }
@@ -153,6 +192,7 @@ export class Workspace {
   }
 }
 
+/** The parts of `terraform show -json` the tests read. */
 export interface TerraformShow {
   values?: {
     root_module?: {
