@@ -1,17 +1,12 @@
 // Helpers of the authoritative list resources and the list data sources: their ID is the
 // sub-account's USERNAME, or "_self" for the account the provider authenticates as.
-import { charset, lengthBetween, type Validator } from '../framework';
+import { isNotFound, type ResourceContext } from '../framework';
+import { isUsername, usernameValidators } from './entry-id';
+
+export { usernameValidators };
 
 /** The ID of a list that belongs to the authenticated account itself. */
 export const SELF_ID = '_self';
-
-/** One character a sub-account username may contain (API.md). */
-const USERNAME_CHAR = /[A-Za-z0-9.@+-]/;
-
-/** Validators of a `username` attribute: 1–30 letters, digits and `.` `@` `+` `-`. */
-export function usernameValidators(): ReadonlyArray<Validator<string>> {
-  return [lengthBetween(1, 30), charset(USERNAME_CHAR, 'letters A-Z a-z, digits and . @ + -')];
-}
 
 /** The ID of the list of `username` (null = the authenticated account). */
 export function accountId(username: string | null): string {
@@ -25,8 +20,7 @@ export function accountId(username: string | null): string {
 export function parseAccountId(id: string): { readonly username: string | null } | string {
   const s = id.trim();
   if (s === SELF_ID) return { username: null };
-  const chars = [...s];
-  if (chars.length >= 1 && chars.length <= 30 && chars.every((ch) => USERNAME_CHAR.test(ch))) return { username: s };
+  if (isUsername(s)) return { username: s };
   return `expected "${SELF_ID}" (the account the provider authenticates as) or a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}`;
 }
 
@@ -38,4 +32,23 @@ export function targetOf(username: string | null): string | undefined {
 /** "of sub-account 'x'" or "of the provider's account", for messages. */
 export function ownerPhrase(username: string | null): string {
   return username === null ? "of the provider's account" : `of sub-account '${username}'`;
+}
+
+/** Import of a list resource by "_self" or a username; undefined (with a diagnostic) when malformed. */
+export function importAccountList(ctx: ResourceContext, id: string): { id: string; username: string | null } | undefined {
+  const parsed = parseAccountId(id);
+  if (typeof parsed === 'string') {
+    ctx.diagnostics.addError('Invalid import ID', `Cannot import ${JSON.stringify(id)}: ${parsed}.`);
+    return undefined;
+  }
+  return { id: accountId(parsed.username), username: parsed.username };
+}
+
+/** Runs the deletion of a sub-account's list; a sub-account deleted first took its list with it. */
+export async function deleteListUnlessAccountGone(run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
 }

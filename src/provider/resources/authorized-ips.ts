@@ -15,7 +15,14 @@ import {
   type ResourceContext,
   type ResourceDefinition,
 } from '../framework';
-import { accountId, ownerPhrase, parseAccountId, targetOf, usernameValidators } from './account-id';
+import {
+  accountId,
+  deleteListUnlessAccountGone,
+  importAccountList,
+  ownerPhrase,
+  targetOf,
+  usernameValidators,
+} from './account-id';
 import { syncList, type ListOp } from './list-sync';
 
 /** The API's limit of authorized IPs per account. */
@@ -106,21 +113,11 @@ export const authorizedIpsResource = {
   },
 
   async delete(ctx, { prior }) {
-    try {
-      await sync(ctx, prior.username, [], 'delete');
-    } catch (err) {
-      // A sub-account deleted first took its list with it.
-      if (!isNotFound(err)) throw err;
-    }
+    await deleteListUnlessAccountGone(() => sync(ctx, prior.username, [], 'delete'));
   },
 
   async import(ctx, id) {
-    const parsed = parseAccountId(id);
-    if (typeof parsed === 'string') {
-      ctx.diagnostics.addError('Invalid import ID', `Cannot import ${JSON.stringify(id)}: ${parsed}.`);
-      return undefined;
-    }
-    return { id: accountId(parsed.username), username: parsed.username };
+    return importAccountList(ctx, id);
   },
 } satisfies ResourceDefinition<typeof schema>;
 
