@@ -8,7 +8,11 @@
 const path = require('node:path');
 const esbuild = require('esbuild');
 
-const outfile = path.join(__dirname, 'dist', 'app.js');
+const fs = require('node:fs');
+
+// One bundle per process: synths running side by side (tests, CI) must not read each other's
+// half-written file.
+const outfile = path.join(__dirname, 'dist', `app.${process.pid}.js`);
 esbuild.buildSync({
   entryPoints: [path.join(__dirname, 'main.ts')],
   tsconfig: path.join(__dirname, 'tsconfig.json'),
@@ -27,5 +31,7 @@ try {
 } catch (err) {
   // A bad roster is a user error: print its message (every problem, listed) without a stack trace.
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  process.exitCode = 1;
+} finally {
+  fs.rmSync(outfile, { force: true });
 }

@@ -10,6 +10,7 @@ export interface SubcommandModule {
 const SUBCOMMANDS: ReadonlyArray<() => SubcommandModule> = [
   () => require('./emulator') as SubcommandModule,
   () => require('./provider') as SubcommandModule,
+  () => require('./demo') as SubcommandModule,
 ];
 
 export function buildProgram(): Command {

@@ -1,0 +1,223 @@
+// The CDKTF example app (examples/cdktf-roster) end to end, short of apply: synthesized by the
+// `app` of the root cdktf.json, `terraform init` offline from a filesystem mirror, and a real
+// `terraform plan` against the emulator that plans exactly what roster.yaml declares (expected
+// names, limits, lists and tokens are derived from the file here, independently of the
+// constructs). Also: `cdktf synth` with the repository's cdktf CLI and cdktf.json, offline.
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { accountSnapshot, startAccount, type E2eAccount } from './helpers/account';
+import { requireTerraform, Workspace } from './helpers/terraform';
+
+jest.setTimeout(180_000);
+
+const REPO = path.resolve(__dirname, '..', '..');
+const ROSTER_FILE = path.join(REPO, 'examples', 'cdktf-roster', 'roster.yaml');
+const CDKTF_CLI = path.join(REPO, 'node_modules', '.bin', 'cdktf');
+
+// ---- what the roster declares, read straight from the YAML ----
+
+interface IpEntry {
+  ip: string;
+  label?: string;
+}
+interface Settings {
+  monthlyLimitGb?: number;
+  totalLimitGb?: number;
+  active?: boolean;
+  accessList?: string;
+  ips?: IpEntry[];
+  hostnames?: string[];
+}
+interface Member extends Settings {
+  username: string;
+  tokens?: Array<{ label: string; expiresAt?: string; active?: boolean }>;
+}
+interface Roster {
+  accessList?: string;
+  teams: Array<{ name: string; defaults?: Settings; members: Member[] }>;
+}
+
+/** One sub-account as the roster file describes it, team defaults applied. */
+interface Expected {
+  username: string;
+  monthlyLimit: number;
+  totalLimit: number;
+  active: boolean;
+  authoritative: boolean;
+  ips: Record<string, string | null>;
+  hostnames: string[];
+  tokens: Array<{ label: string; expiresAt: string | null; active: boolean }>;
+}
+
+function expectedSubAccounts(file: string): Expected[] {
+  const roster = parseYaml(fs.readFileSync(file, 'utf8')) as Roster;
+  const out: Expected[] = [];
+  for (const team of roster.teams) {
+    const d = team.defaults ?? {};
+    for (const m of team.members) {
+      const ips: Record<string, string | null> = {};
+      for (const e of [...(d.ips ?? []), ...(m.ips ?? [])]) ips[e.ip] = e.label ?? null;
+      out.push({
+        username: m.username,
+        monthlyLimit: m.monthlyLimitGb ?? d.monthlyLimitGb ?? 0,
+        totalLimit: m.totalLimitGb ?? d.totalLimitGb ?? 0,
+        active: m.active ?? d.active ?? true,
+        authoritative: (m.accessList ?? d.accessList ?? roster.accessList ?? 'additive') === 'authoritative',
+        ips,
+        hostnames: [...new Set([...(d.hostnames ?? []), ...(m.hostnames ?? [])])].sort(),
+        tokens: (m.tokens ?? []).map((t) => ({ label: t.label, expiresAt: t.expiresAt ?? null, active: t.active ?? true })),
+      });
+    }
+  }
+  return out;
+}
+
+// ---- running things ----
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; shell?: boolean }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { ...opts, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (err, stdout, stderr) => {
+      if (err && typeof (err as NodeJS.ErrnoException).code === 'string') return reject(err);
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** process.env without anything that would point a child at a real account or a user's Terraform setup. */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('PROXYACCOUNT_') && !k.startsWith('TF_') && !k.startsWith('CDKTF_') && !k.startsWith('ROSTER_')) env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+interface StackJson {
+  terraform?: { required_providers?: Record<string, { source?: string; version?: string }> };
+  provider?: Record<string, unknown>;
+  resource?: Record<string, Record<string, unknown>>;
+}
+
+interface PlannedResource {
+  type: string;
+  change: { actions: string[]; after: Record<string, unknown> };
+}
+
+let tmp: string;
+let account: E2eAccount;
+
+beforeAll(async () => {
+  requireTerraform();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-example-app-'));
+  account = await startAccount();
+});
+
+afterAll(async () => {
+  await account?.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Runs the `app` of the root cdktf.json as `cdktf synth` does, into `outDir`; returns the roster stack. */
+async function synthWithApp(outDir: string): Promise<StackJson> {
+  const { app } = JSON.parse(fs.readFileSync(path.join(REPO, 'cdktf.json'), 'utf8')) as { app: string };
+  const res = await run(app, [], { cwd: REPO, env: cleanEnv({ CDKTF_OUTDIR: outDir }), shell: true });
+  if (res.code !== 0) throw new Error(`the app (${app}) exited ${res.code}:\n${res.stdout}\n${res.stderr}`);
+  return JSON.parse(fs.readFileSync(path.join(outDir, 'stacks', 'roster', 'cdk.tf.json'), 'utf8')) as StackJson;
+}
+
+describe('the CDKTF example app', () => {
+  it('synthesizes, inits offline and plans exactly what roster.yaml declares', async () => {
+    const expected = expectedSubAccounts(ROSTER_FILE);
+    expect(expected.length).toBeGreaterThan(0);
+    const stack = await synthWithApp(path.join(tmp, 'app.out'));
+    expect(stack.terraform?.required_providers?.proxyaccount?.source).toBe('proxyaccount/proxyaccount');
+
+    const ws = new Workspace({ env: account.env });
+    try {
+      ws.write('cdk.tf.json', JSON.stringify(stack));
+      const init = await ws.init();
+      expect(init.stdout).toMatch(/Installed proxyaccount\/proxyaccount v\d+\.\d+\.\d+/);
+      expect(fs.existsSync(path.join(ws.dir, '.terraform.lock.hcl'))).toBe(true);
+
+      const before = await accountSnapshot(account.em);
+      const plan = await ws.expect(['plan', '-no-color', '-input=false', '-out=plan.tfplan']);
+      expect(await accountSnapshot(account.em)).toEqual(before); // planning changes nothing
+
+      const show = JSON.parse((await ws.expect(['show', '-json', '-no-color', 'plan.tfplan'])).stdout) as { resource_changes: PlannedResource[] };
+      const changes = show.resource_changes;
+      for (const c of changes) expect([c.type, c.change.actions]).toEqual([c.type, ['create']]);
+      const of = (type: string): Array<Record<string, unknown>> => changes.filter((c) => c.type === type).map((c) => c.change.after);
+
+      const authoritative = expected.filter((e) => e.authoritative);
+      const additive = expected.filter((e) => !e.authoritative);
+      const tokens = expected.flatMap((e) => e.tokens.map((t) => ({ username: e.username, ...t })));
+      const additiveIps = additive.reduce((n, e) => n + Object.keys(e.ips).length, 0);
+      const additiveHostnames = additive.reduce((n, e) => n + e.hostnames.length, 0);
+      const total = expected.length + 2 * authoritative.length + additiveIps + additiveHostnames + tokens.length;
+      expect(changes).toHaveLength(total);
+      expect(plan.stdout).toContain(`Plan: ${total} to add, 0 to change, 0 to destroy.`);
+
+      const subAccounts = of('proxyaccount_sub_account').map((a) => ({
+        username: a.username,
+        monthlyLimit: a.monthly_limit,
+        totalLimit: a.total_limit,
+        active: a.active,
+      }));
+      expect(subAccounts.sort(byUsername)).toEqual(
+        expected.map((e) => ({ username: e.username, monthlyLimit: e.monthlyLimit, totalLimit: e.totalLimit, active: e.active })).sort(byUsername),
+      );
+
+      const ipLists = of('proxyaccount_authorized_ips').map((a) => ({
+        username: a.username,
+        ips: Object.fromEntries((a.entries as Array<{ ip: string; label: string | null }>).map((e) => [e.ip, e.label])),
+      }));
+      expect(ipLists.sort(byUsername)).toEqual(authoritative.map((e) => ({ username: e.username, ips: e.ips })).sort(byUsername));
+
+      const hostnameLists = of('proxyaccount_authorized_hostnames').map((a) => ({ username: a.username, hostnames: [...(a.domains as string[])].sort() }));
+      expect(hostnameLists.sort(byUsername)).toEqual(authoritative.map((e) => ({ username: e.username, hostnames: e.hostnames })).sort(byUsername));
+
+      const plannedTokens = of('proxyaccount_bearer_token').map((a) => ({ username: a.username, label: a.label, expiresAt: a.expires_at, active: a.active }));
+      const key = (t: { username: unknown; label: unknown }): string => `${String(t.username)}/${String(t.label)}`;
+      expect(plannedTokens.sort((a, b) => key(a).localeCompare(key(b)))).toEqual(tokens.sort((a, b) => key(a).localeCompare(key(b))));
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('`cdktf synth` with the root cdktf.json writes the same stack, with the provider block', async () => {
+    const outDir = path.join(tmp, 'cli.out');
+    // Offline: CHECKPOINT_DISABLE turns off cdktf's telemetry and Terraform's checkpoint calls,
+    // DISABLE_VERSION_CHECK the CLI's npm version check; CDKTF_HOME keeps it out of ~/.cdktf.
+    const res = await run(CDKTF_CLI, ['synth', '--output', outDir], {
+      cwd: REPO,
+      env: cleanEnv({ CHECKPOINT_DISABLE: '1', DISABLE_VERSION_CHECK: 'true', CDKTF_HOME: path.join(tmp, 'cdktf-home') }),
+    });
+    if (res.code !== 0) throw new Error(`cdktf synth exited ${res.code}:\n${res.stdout}\n${res.stderr}`);
+    expect(res.stdout).toMatch(/Generated Terraform code for the stacks: roster/);
+
+    const stackFile = path.join(outDir, 'stacks', 'roster', 'cdk.tf.json');
+    expect(fs.existsSync(stackFile)).toBe(true);
+    const stack = JSON.parse(fs.readFileSync(stackFile, 'utf8')) as StackJson;
+    expect(stack.terraform?.required_providers?.proxyaccount?.source).toBe('proxyaccount/proxyaccount');
+    expect(stack.terraform?.required_providers?.proxyaccount?.version).toEqual(expect.any(String));
+    expect(stack.provider).toHaveProperty('proxyaccount');
+    expect(Object.keys(stack.resource ?? {})).toContain('proxyaccount_sub_account');
+
+    // The CLI runs the same app as the demo and `npm run synth`: the same stack.
+    const direct = await synthWithApp(path.join(tmp, 'direct.out'));
+    expect(stack).toEqual(direct);
+  });
+});
+
+function byUsername(a: { username: unknown }, b: { username: unknown }): number {
+  return String(a.username).localeCompare(String(b.username));
+}
