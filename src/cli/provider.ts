@@ -92,7 +92,7 @@ export function devOverridesCliConfig(providerDir = path.dirname(bundledProvider
 }
 
 export function register(program: Command): void {
-  const provider = program.command('provider').description('Install and inspect the Terraform provider');
+  const provider = program.command('provider').description('Install the Terraform provider for offline use');
   provider
     .command('install')
     .description('Lay out the built provider as a filesystem mirror and print the Terraform CLI configuration that uses it')
