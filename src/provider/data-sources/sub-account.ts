@@ -1,6 +1,7 @@
 // proxyaccount_sub_account data source: one sub-account's details including usage figures.
 import type { SubAccount } from '../../sdk';
-import { attr, charset, defineSchema, isNotFound, lengthBetween, type DataSourceDefinition, type Model } from '../framework';
+import { attr, defineSchema, isNotFound, type DataSourceDefinition, type Model } from '../framework';
+import { usernameValidators } from '../resources/entry-id';
 
 const schema = defineSchema({
   description: 'Reads one sub-account of the parent account, including its bandwidth usage.',
@@ -8,7 +9,7 @@ const schema = defineSchema({
     username: attr.string({
       description: 'Username of the sub-account to read.',
       required: true,
-      validators: [lengthBetween(1, 30), charset(/[A-Za-z0-9.@+-]/, 'letters A-Z a-z, digits and . @ + -')],
+      validators: usernameValidators(),
     }),
     id: attr.string({ description: 'The sub-account username.', computed: true }),
     active: attr.bool({ description: 'False when the sub-account is deactivated.', computed: true }),

@@ -4,7 +4,6 @@
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import {
   attr,
-  charset,
   conflictsWith,
   defineSchema,
   email,
@@ -16,8 +15,7 @@ import {
   type Model,
   type ResourceDefinition,
 } from '../framework';
-
-const USERNAME_CHARS = /[A-Za-z0-9.@+-]/;
+import { isUsername, usernameValidators } from './entry-id';
 
 const schema = defineSchema({
   description:
@@ -34,7 +32,7 @@ const schema = defineSchema({
       description: 'Username, globally unique across all accounts: 1–30 letters, digits and `.` `@` `+` `-`. Changing it replaces the sub-account.',
       markdown: true,
       required: true,
-      validators: [lengthBetween(1, 30), charset(USERNAME_CHARS, 'letters A-Z a-z, digits and . @ + -')],
+      validators: usernameValidators(),
       planModifiers: [requiresReplace()],
     }),
     password: attr.string({
@@ -198,7 +196,7 @@ export const subAccountResource = {
 
   async import(ctx, id) {
     const username = id.trim();
-    if (username.length < 1 || username.length > 30 || ![...username].every((ch) => USERNAME_CHARS.test(ch))) {
+    if (!isUsername(username)) {
       ctx.diagnostics.addError(
         'Invalid import ID',
         `Expected a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}.`,
