@@ -55,13 +55,22 @@ describe('bad credentials with 50 resources', () => {
     expect(output).not.toContain(WRONG_PASSWORD);
     expect(output).not.toContain(PARENT.password);
     // Terraform refreshes each resource separately, so each reports; all say the same thing.
-    const diags = output.split(/^(?=Error: )/m).filter((d) => d.startsWith('Error: '));
+    // Terraform wraps a diagnostic's detail at 78 columns, and where a line breaks depends on
+    // which resource happened to send the one request; compare the text with its breaks undone.
+    const diags = output
+      .split(/^(?=Error: )/m)
+      .filter((d) => d.startsWith('Error: '))
+      .map((d) => d.replace(/\s+/g, ' ').trim());
     expect(diags).toHaveLength(50);
+    const answered = diags.filter((d) => /failed with 401 Unauthorized/.test(d));
+    const heldBack = diags.filter((d) => /already rejected the provider's credentials with 401 earlier in this run/.test(d));
+    // Those whose read shared the one request report its 401; every other one says it was held back.
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.length + heldBack.length).toBe(50);
     for (const d of diags) {
-      expect(d).toMatch(/^Error: Authentication failed\n/);
+      expect(d).toMatch(/^Error: Authentication failed /);
       expect(d).toContain('PROXYACCOUNT_PASSWORD');
     }
-    expect(diags.filter((d) => /failed with 401 Unauthorized/.test(d)).length).toBeGreaterThan(0);
   });
 
   it('is not banned: correct requests afterwards succeed and the plan is empty', async () => {
