@@ -21,7 +21,8 @@ export type ProxyAccountErrorCode =
   | 'ERR_SERVICE_UNAVAILABLE'
   | 'ERR_BANNED'
   | 'ERR_REDIRECT'
-  | 'ERR_UNEXPECTED_STATUS';
+  | 'ERR_UNEXPECTED_STATUS'
+  | 'ERR_UNKNOWN_OUTCOME';
 
 // A registry-wide symbol lets `isProxyAccountError` recognise errors thrown by another copy of
 // the SDK (two versions in one node_modules tree), where `instanceof` fails.

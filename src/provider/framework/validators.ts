@@ -70,6 +70,11 @@ export function greaterThan(min: number): Validator<number> {
   return validator(`greater than ${min}`, (v) => (v > min ? undefined : `must be greater than ${min}, got ${v}`));
 }
 
+/** A number not above `max`. */
+export function atMost(max: number): Validator<number> {
+  return validator(`at most ${max}`, (v) => (v <= max ? undefined : `must be at most ${max}, got ${v}`));
+}
+
 /** One of the listed strings. */
 export function oneOf(...allowed: string[]): Validator<string> {
   const list = allowed.map((s) => JSON.stringify(s)).join(', ');
