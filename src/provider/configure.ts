@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
 import type { ProxyAccountClientOptions } from '../sdk';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
-import { PROVIDER_ENV, PROVIDER_VERSION, Settings, settingPath as path, type ProviderConfig, type Setting } from './settings';
+import { MAX_REQUEST_TIMEOUT_SECONDS, PROVIDER_ENV, PROVIDER_VERSION, Settings, settingPath as path, type ProviderConfig, type Setting } from './settings';
 
 /** Builds the account store from the provider block, or returns undefined after adding errors. */
 export async function configure(
@@ -58,7 +58,7 @@ export async function configure(
     }
   }
   const insecure = s.bool(d, 'insecure');
-  const timeout = s.number(d, 'request_timeout', (n) => n > 0, 'a number of seconds greater than 0');
+  const timeout = s.number(d, 'request_timeout', (n) => n > 0 && n <= MAX_REQUEST_TIMEOUT_SECONDS, `a number of seconds greater than 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS}`);
   const maxRetries = s.number(d, 'max_retries', (n) => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
   const caFile = s.string('ca_cert_file');
   let caCert: string | undefined;

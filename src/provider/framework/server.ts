@@ -1,6 +1,7 @@
 // The ProviderServer the protocol layer calls: dispatches each RPC to the registered resource or
 // data source and never throws (a bug becomes an error diagnostic, not a gRPC failure).
 import { decodeDynamicValue } from '../../protocol/codec';
+import { CodecError } from '../../protocol/codec-error';
 import type { Diagnostic, ProviderServer, Schema } from '../../protocol/types';
 import { importResourceState, applyResourceChange, planResourceChange, readResource, upgradeResourceState, validateResource } from './resource-rpc';
 import { readDataSource, validateDataSource } from './data-source-rpc';
@@ -178,7 +179,7 @@ async function guard<T extends WithDiagnostics>(rpc: string, fallback: Omit<T, '
     return await run();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const summary = err instanceof Error && err.name === 'CodecError' ? 'Invalid value from Terraform' : 'Internal provider error';
+    const summary = err instanceof CodecError ? 'Invalid value from Terraform' : 'Internal provider error';
     return { ...fallback, diagnostics: [errorDiagnostic(summary, `${rpc} failed: ${message}. This is a bug in the provider; please report it.`)] } as T;
   }
 }

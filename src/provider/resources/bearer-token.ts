@@ -262,7 +262,7 @@ function afterNow(ymd: string): boolean {
 }
 
 function today(): string {
-  return new Date().toISOString().slice(0, 10);
+  return new Date(Date.now()).toISOString().slice(0, 10);
 }
 
 /**

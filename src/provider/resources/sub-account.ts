@@ -3,8 +3,14 @@
 // change by themselves and would make every drift check noisy); the data source has them.
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import { isUsername, usernameValidators } from '../access/usernames';
-import { attr, conflictsWith, defineSchema, email, intAtLeast, lengthBetween, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import { attr, conflictsWith, defineSchema, email, intBetween, lengthBetween, requiresReplace, useStateForUnknown, type Model } from '../framework';
 import type { Resource } from '../types';
+
+/**
+ * The largest bandwidth limit (GB): 15 digits, which a JS number holds exactly, so a value such
+ * as 9007199254740993 (which would silently become …992) or 1e20 is refused at plan time.
+ */
+const MAX_LIMIT_GB = 999_999_999_999_999;
 
 const schema = defineSchema({
   description:
@@ -62,18 +68,18 @@ const schema = defineSchema({
       validators: [lengthBetween(1, 255), email()],
     }),
     monthly_limit: attr.number({
-      description: 'Bandwidth limit in GB for the current billing period; 0 means no limit.',
+      description: 'Bandwidth limit in GB for the current billing period; 0 means no limit. A whole number up to 999999999999999.',
       optional: true,
       computed: true,
       default: 0,
-      validators: [intAtLeast(0)],
+      validators: [intBetween(0, MAX_LIMIT_GB)],
     }),
     total_limit: attr.number({
-      description: 'Bandwidth limit in GB over all time; 0 means no limit.',
+      description: 'Bandwidth limit in GB over all time; 0 means no limit. A whole number up to 999999999999999.',
       optional: true,
       computed: true,
       default: 0,
-      validators: [intAtLeast(0)],
+      validators: [intBetween(0, MAX_LIMIT_GB)],
     }),
     active: attr.bool({
       description: 'Whether the sub-account may use the proxies; false deactivates it (proxy requests then get 402).',
