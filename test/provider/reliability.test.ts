@@ -38,7 +38,7 @@ describe('an authoritative list created over an account that has entries', () =>
     const [warning, ...rest] = warnings(diagnostics);
     expect(rest).toEqual([]);
     expect(warning).toMatchObject({ summary: expect.stringMatching(/removes 1 entry not declared/), attribute: [{ attributeName: 'entries' }] });
-    expect((warning as { detail: string }).detail).toMatch(/198\.51\.100\.10 \(by hand\).*import the list first/s);
+    expect((warning as unknown as { detail: string }).detail).toMatch(/198\.51\.100\.10 \(by hand\).*import the list first/s);
     // Planning sent no write: the entry is still there.
     expect((await p.admin.ips.listWithLabels({ username: 'rel-sub' })).map((e) => e.ip)).toContain('198.51.100.10');
   });

@@ -6,7 +6,7 @@ import { describeObject, notConfigured, resourceContext, type Runtime } from './
 import type { DataSourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
 import { toModel, toPlanModel } from './model';
-import { finish } from './resource-rpc';
+import { encodeState } from './resource-rpc';
 import { validateConfig } from './validate';
 
 type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
@@ -51,5 +51,5 @@ export async function readDataSource(
     }
     return { diagnostics: diagnostics.toArray() };
   }
-  return { state: encodeDynamicValue(finish(def, diagnostics, result), t), diagnostics: diagnostics.toArray() };
+  return { state: encodeDynamicValue(encodeState(def, diagnostics, result), t), diagnostics: diagnostics.toArray() };
 }

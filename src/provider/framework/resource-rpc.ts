@@ -79,7 +79,7 @@ export async function applyResourceChange(
       expectError(diagnostics, def, 'create');
       return answer(null);
     }
-    return answer(finish(def, diagnostics, r.value));
+    return answer(encodeState(def, diagnostics, r.value));
   }
 
   const update = def.update;
@@ -95,7 +95,7 @@ export async function applyResourceChange(
     expectError(diagnostics, def, 'update');
     return answer(prior);
   }
-  return answer(finish(def, diagnostics, r.value));
+  return answer(encodeState(def, diagnostics, r.value));
 }
 
 /** ReadResource: the remote truth; null when the object is gone (drift → recreate). */
@@ -118,7 +118,7 @@ export async function readResource(
     expectError(diagnostics, def, 'read');
     return answer(state);
   }
-  return answer(r.value === null ? null : finish(def, diagnostics, r.value));
+  return answer(r.value === null ? null : encodeState(def, diagnostics, r.value));
 }
 
 /** Runs the resource's state check; on a problem adds the error (naming the state) and returns true. */
@@ -170,7 +170,7 @@ export function upgradeResourceState(def: ResourceDefinition, req: Req<'upgradeR
 }
 
 /** Encodes a model returned by resource code as state: write-only attributes nulled, no unknowns. */
-export function finish(def: Pick<ResourceDefinition, 'schema' | 'typeName'>, diagnostics: Diagnostics, model: object): CtyValue {
+export function encodeState(def: Pick<ResourceDefinition, 'schema' | 'typeName'>, diagnostics: Diagnostics, model: object): CtyValue {
   const value = withoutWriteOnly(def, fromModel(def.schema.attributes, model as Record<string, unknown>));
   if (!isWhollyKnown(value)) {
     diagnostics.addError('Provider returned an unknown value', `${def.typeName} returned a state with unknown values. This is a bug in the provider; please report it.`);
