@@ -91,7 +91,7 @@ describe('proxyaccount_authorized_proxies', () => {
     await suite.admin.proxies.add('jp-tyo');
     const { state, diagnostics } = await driver.import('_self');
     expect(diagnostics).toEqual([]);
-    expect(normalized(state, 'proxies')).toEqual({ id: '_self', proxies: sorted([NY, TYO]), removed_entries: null });
+    expect(normalized(state, 'proxies')).toEqual({ id: '_self', proxies: sorted([NY, TYO]), removed_entries: [] });
     const config = { proxies: ['us-ny', 'jp-tyo.proxy.example.net'] };
     await suite.emu.control.fault({ path: '/api/proxy/*', status: 500, count: 100 });
     try {

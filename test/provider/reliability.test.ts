@@ -136,8 +136,8 @@ describe('stored state is checked, not trusted', () => {
 
 describe('values that used to fail only at apply', () => {
   it.each([
-    [{ username: 'lim', monthly_limit: 1e20 }, 'monthly_limit', /from 0 to 999999999999999/],
-    [{ username: 'lim', total_limit: 9007199254740993 }, 'total_limit', /from 0 to 999999999999999/],
+    [{ username: 'lim', monthly_limit: 1e20 }, 'monthly_limit', /must be at most 999999999999999/],
+    [{ username: 'lim', total_limit: 9007199254740993 }, 'total_limit', /must be at most 999999999999999/],
   ])('refuses %p at validation, on %s', async (config, attribute, message) => {
     const diags = errors(await p.driver('proxyaccount_sub_account', subAccountResource.schema).validate(config));
     expect(diags).toEqual([expect.objectContaining({ attribute: [{ attributeName: attribute }], detail: expect.stringMatching(message) })]);

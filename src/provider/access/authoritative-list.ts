@@ -124,8 +124,8 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
         if (username !== null && isNotFound(err)) return null;
         throw err;
       }
-      // After an import, state holds no entries yet.
-      return kind.model(username, kind.toState(remote, kind.entriesOf(state) ?? []), removedOf(state));
+      // After an import, state holds no entries yet, and the list has removed nothing.
+      return kind.model(username, kind.toState(remote, kind.entriesOf(state) ?? []), removedOf(state) ?? []);
     },
 
     async update(ctx, { planned }) {

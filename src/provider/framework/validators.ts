@@ -88,7 +88,7 @@ const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
 export function ipv4(): Validator<string> {
   return validator('an IPv4 address such as 203.0.113.7', (v, ctx) => {
     if (IPV4.test(v)) return undefined;
-    return `must be a single IPv4 address such as 203.0.113.7: ${ipv4Problem(v)}${shown(v, ctx)}`;
+    return `must be an IPv4 address such as 203.0.113.7, one address: ${ipv4Problem(v)}${shown(v, ctx)}`;
   });
 }
 
@@ -124,9 +124,9 @@ export function dateYmd(): Validator<string> {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
     if (m === null) return `must be a date written YYYY-MM-DD${shown(v, ctx)}`;
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (mo < 1 || mo > 12) return `must be a real date: month ${m[2]} does not exist${shown(v, ctx)}`;
+    if (mo < 1 || mo > 12) return `must be a date written YYYY-MM-DD that exists: month ${m[2]} does not exist${shown(v, ctx)}`;
     const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-    if (d < 1 || d > days) return `must be a real date: ${MONTHS[mo - 1]} ${y} has ${days} days${shown(v, ctx)}`;
+    if (d < 1 || d > days) return `must be a date written YYYY-MM-DD that exists: ${MONTHS[mo - 1]} ${y} has ${days} days${shown(v, ctx)}`;
     return undefined;
   });
 }

@@ -3,7 +3,7 @@
 // change by themselves and would make every drift check noisy); the data source has them.
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import { isUsername, usernameValidators } from '../access/usernames';
-import { attr, conflictsWith, defineSchema, email, intBetween, lengthBetween, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import { atMost, attr, conflictsWith, defineSchema, email, intAtLeast, lengthBetween, requiresReplace, useStateForUnknown, type Model } from '../framework';
 import type { Resource } from '../types';
 
 /**
@@ -72,14 +72,14 @@ const schema = defineSchema({
       optional: true,
       computed: true,
       default: 0,
-      validators: [intBetween(0, MAX_LIMIT_GB)],
+      validators: [intAtLeast(0), atMost(MAX_LIMIT_GB)],
     }),
     total_limit: attr.number({
       description: 'Bandwidth limit in GB over all time; 0 means no limit. A whole number up to 999999999999999.',
       optional: true,
       computed: true,
       default: 0,
-      validators: [intBetween(0, MAX_LIMIT_GB)],
+      validators: [intAtLeast(0), atMost(MAX_LIMIT_GB)],
     }),
     active: attr.bool({
       description: 'Whether the sub-account may use the proxies; false deactivates it (proxy requests then get 402).',
