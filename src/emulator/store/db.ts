@@ -118,7 +118,7 @@ function restrictStateFile(path: string): void {
       if ((mode & 0o077) !== 0) chmodSync(file, mode & 0o700);
     }
   } catch (err) {
-    throw new Error(`cannot create state file ${path} with owner-only access: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new Error(`cannot open state file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
 }
 
