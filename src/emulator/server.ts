@@ -107,7 +107,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     const httpsPort = await listen(https, options.port ?? 8443, host, 'https');
     const url = `https://${urlHost(host)}:${httpsPort}`;
 
-    const http = createHttpServer((req, res) => {
+    const http = createHttpServer(REQUEST_TIMEOUTS, (req, res) => {
       res.on('close', () => log(`${req.method ?? '-'} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} (http redirect)`));
       sendText(res, 302, `use HTTPS: ${url}${req.url ?? '/'}`, { Location: `${url}${req.url ?? '/'}` });
     });
