@@ -1,5 +1,6 @@
 // `proxyaccount emulator`: runs the account-API emulator until SIGTERM or SIGINT. When ready it
-// prints exactly one JSON line on stdout ({url, httpUrl, caFile, adminToken}); logs go to stderr.
+// prints exactly one JSON line on stdout ({url, httpUrl, caFile, adminToken}), or with --print-env
+// shell `export` lines for the provider's variables; logs go to stderr.
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 
@@ -14,6 +15,8 @@ interface EmulatorFlags {
   adminToken?: string;
   proxyDomain: string;
   tokenPrefix: string;
+  caOut?: string;
+  printEnv?: boolean;
 }
 
 const HOSTNAME_RE = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -74,6 +77,8 @@ export function register(program: Command): void {
       new Option('--proxy-domain <domain>', 'domain of the proxy catalogue').default('proxy.example.net').argParser(parseProxyDomain),
     )
     .addOption(new Option('--token-prefix <prefix>', 'prefix of raw bearer tokens').default('pxa_').argParser(parseTokenPrefix))
+    .option('--ca-out <file>', 'write the certificate clients should trust to this stable path (kept across restarts with --state)')
+    .option('--print-env', 'print shell export lines for PROXYACCOUNT_* instead of the JSON line')
     .action(async (flags: EmulatorFlags) => run(flags));
 }
 
@@ -87,7 +92,7 @@ async function run(flags: EmulatorFlags): Promise<void> {
       ? { certPem: readPem(flags.tlsCert, '--tls-cert'), keyPem: readPem(flags.tlsKey, '--tls-key'), certFile: flags.tlsCert }
       : undefined;
   // Loaded here, not at the top, so that `proxyaccount --help` never loads SQLite.
-  const { startEmulator } = await import('../emulator');
+  const { DEFAULT_ACCOUNTS, loadAccountsFile, PortInUseError, startEmulator } = await import('../emulator');
   const { randomSecret } = await import('../emulator/secrets');
   const server = await startEmulator({
     host: flags.host,
@@ -99,7 +104,12 @@ async function run(flags: EmulatorFlags): Promise<void> {
     adminToken: adminToken ?? randomSecret(),
     proxyDomain: flags.proxyDomain,
     tokenPrefix: flags.tokenPrefix,
+    caOutPath: flags.caOut,
   }).catch((err: unknown) => {
+    if (err instanceof PortInUseError) {
+      const flag = err.server === 'https' ? '--port' : '--http-port';
+      throw new Error(`emulator failed to start: port ${err.port} is in use; pick another with ${flag}, or ${flag} 0 for any free port`);
+    }
     throw new Error(`emulator failed to start: ${err instanceof Error ? err.message : String(err)}`);
   });
 
@@ -122,6 +132,30 @@ async function run(flags: EmulatorFlags): Promise<void> {
   process.stderr.write(
     `emulator: serving ${server.url} (redirect from ${server.httpUrl}); state ${flags.state ?? 'in memory'}\n`,
   );
+  if (flags.printEnv === true) {
+    // The accounts file was read and checked by startEmulator; its first account is the one to use.
+    const account = (flags.accounts === undefined ? DEFAULT_ACCOUNTS : loadAccountsFile(flags.accounts))[0]!;
+    process.stdout.write(
+      exportLines({
+        PROXYACCOUNT_BASE_URL: server.url,
+        PROXYACCOUNT_USERNAME: account.username,
+        PROXYACCOUNT_PASSWORD: account.password,
+        PROXYACCOUNT_CA_CERT_FILE: server.caFile,
+        PROXYACCOUNT_EMULATOR_ADMIN_TOKEN: server.adminToken,
+      }),
+    );
+    return;
+  }
   const ready = { url: server.url, httpUrl: server.httpUrl, caFile: server.caFile, adminToken: server.adminToken };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
+}
+
+/**
+ * POSIX shell `export` lines, each value single-quoted (a `'` inside becomes `'\''`), so that no
+ * character of a value is interpreted by `eval` or `.`. Ends with a marker line that scripts wait for.
+ */
+export function exportLines(vars: Readonly<Record<string, string>>): string {
+  const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+  const lines = Object.entries(vars).map(([name, value]) => `export ${name}=${quote(value)}`);
+  return `${lines.join('\n')}\n# proxyaccount emulator ready\n`;
 }

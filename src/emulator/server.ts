@@ -27,8 +27,13 @@ export interface EmulatorOptions {
   readonly statePath?: string;
   /** Accounts file. @default undefined (one `demo` account on plan20) */
   readonly accountsPath?: string;
-  /** Certificate to serve. @default undefined (a fresh self-signed one) */
+  /**
+   * Certificate to serve. @default undefined: a self-signed one, fresh on each start, or with
+   * `statePath` kept in `<statePath>.tls.pem` (owner-only) and reused across restarts
+   */
   readonly tls?: GivenCertificate;
+  /** Writes the certificate clients should trust to this stable path (reported as `caFile`). */
+  readonly caOutPath?: string;
   /** Secret of the control API. */
   readonly adminToken: string;
   /** Domain of the proxy catalogue. @default 'proxy.example.net' */
@@ -76,7 +81,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     for (const step of cleanups.splice(0).reverse()) await step();
   };
   try {
-    const tls = prepareTls(host, options.tls);
+    const tls = prepareTls({
+      host,
+      given: options.tls,
+      keyStorePath: options.statePath === undefined ? undefined : tlsStorePath(options.statePath),
+      caOutPath: options.caOutPath,
+      log,
+    });
     cleanups.push(() => tls.cleanup());
     const bans = new BanList(clock);
     const faults = new FaultList();
@@ -93,15 +104,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     });
     const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...REQUEST_TIMEOUTS }, handler);
     cleanups.push(() => stopServer(https));
-    const httpsPort = await listen(https, options.port ?? 8443, host);
+    const httpsPort = await listen(https, options.port ?? 8443, host, 'https');
     const url = `https://${urlHost(host)}:${httpsPort}`;
 
-    const http = createHttpServer((req, res) => {
+    const http = createHttpServer(REQUEST_TIMEOUTS, (req, res) => {
       res.on('close', () => log(`${req.method ?? '-'} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} (http redirect)`));
       sendText(res, 302, `use HTTPS: ${url}${req.url ?? '/'}`, { Location: `${url}${req.url ?? '/'}` });
     });
     cleanups.push(() => stopServer(http));
-    const httpPort = await listen(http, options.httpPort ?? 8080, host);
+    const httpPort = await listen(http, options.httpPort ?? 8080, host, 'http');
     return { url, httpUrl: `http://${urlHost(host)}:${httpPort}`, caFile: tls.caFile, adminToken: options.adminToken, close };
   } catch (err) {
     await close();
@@ -109,10 +120,28 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
   }
 }
 
-function listen(server: HttpServer | HttpsServer, port: number, host: string): Promise<number> {
+/** Where the self-signed key and certificate are kept next to a state file. */
+export function tlsStorePath(statePath: string): string {
+  return `${statePath}.tls.pem`;
+}
+
+/** A port the emulator was asked to listen on is taken by another process. */
+export class PortInUseError extends Error {
+  /** @param server which server could not listen: the HTTPS API or the plain-HTTP redirect */
+  constructor(
+    readonly port: number,
+    readonly server: 'https' | 'http',
+  ) {
+    super(`port ${port} is in use`);
+    this.name = 'PortInUseError';
+  }
+}
+
+function listen(server: HttpServer | HttpsServer, port: number, host: string, which: 'https' | 'http'): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => {
-      reject(new Error(`cannot listen on ${host}:${port}: ${err.code ?? err.message}`));
+      if (err.code === 'EADDRINUSE') reject(new PortInUseError(port, which));
+      else reject(new Error(`cannot listen on ${host}:${port}: ${err.code ?? err.message}`));
     };
     server.once('error', onError);
     server.listen(port, host, () => {

@@ -1,6 +1,10 @@
-// The HTTPS server's certificate: the one given with --tls-cert/--tls-key, or a fresh self-signed
-// one whose PEM is written to a temporary file for clients to trust (removed on shutdown).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The HTTPS server's certificate: the one given with --tls-cert/--tls-key, or a self-signed one.
+// With a state file the self-signed certificate and its key are kept next to it (owner-only), so a
+// restarted emulator serves the same certificate and clients that trust it keep working. The
+// certificate clients should trust is written to --ca-out, or to a temporary file removed on
+// shutdown.
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +14,22 @@ import { createSelfSignedCertificate } from '../util/x509';
 export interface GivenCertificate {
   readonly certPem: string;
   readonly keyPem: string;
-  /** The certificate file, reported as `caFile`. */
+  /** The certificate file, reported as `caFile` unless `caOutPath` is given. */
   readonly certFile: string;
+}
+
+/** Where the certificate comes from and goes to. */
+export interface TlsOptions {
+  /** Address the server listens on; added to a self-signed certificate's names. */
+  readonly host: string;
+  /** A certificate to serve instead of a self-signed one. */
+  readonly given?: GivenCertificate;
+  /** File keeping the self-signed key and certificate across restarts (written 0600). */
+  readonly keyStorePath?: string;
+  /** Stable path to write the certificate clients should trust to (left in place on shutdown). */
+  readonly caOutPath?: string;
+  /** Receives a line when a kept certificate is replaced. */
+  readonly log: (line: string) => void;
 }
 
 /** The material the HTTPS server needs. */
@@ -25,24 +43,91 @@ export interface TlsMaterial {
 }
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+/** A kept certificate this close to its end is replaced at start-up. */
+const RENEW_BEFORE_MS = 24 * 3600 * 1000;
 
-/** Uses the given certificate, or makes a self-signed one valid for localhost, 127.0.0.1, ::1 and `host`. */
-export function prepareTls(host: string, given: GivenCertificate | undefined): TlsMaterial {
-  if (given) return { ...given, caFile: given.certFile, cleanup: () => undefined };
+/** Prepares the certificate to serve and the file clients should trust. */
+export function prepareTls(options: TlsOptions): TlsMaterial {
+  const pair = options.given ?? selfSigned(options);
+  if (options.caOutPath !== undefined) {
+    writeAtomically(options.caOutPath, pair.certPem, 0o644, 'CA certificate');
+    return { certPem: pair.certPem, keyPem: pair.keyPem, caFile: options.caOutPath, cleanup: () => undefined };
+  }
+  if (options.given) return { ...options.given, caFile: options.given.certFile, cleanup: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'proxyaccount-emulator-'));
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, pair.certPem, { mode: 0o644 });
+  return { certPem: pair.certPem, keyPem: pair.keyPem, caFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Names a self-signed certificate must hold: localhost, 127.0.0.1, ::1 and the listen address. */
+function certificateNames(host: string): { dnsNames: string[]; ipAddresses: string[] } {
   const dnsNames = ['localhost'];
   const ipAddresses = ['127.0.0.1', '::1'];
   if (!WILDCARD_HOSTS.has(host)) {
     const list = isIP(host) ? ipAddresses : dnsNames;
     if (!list.includes(host)) list.push(host);
   }
-  const cert = createSelfSignedCertificate({ commonName: 'proxyaccount emulator', dnsNames, ipAddresses, validDays: 30 });
-  const dir = mkdtempSync(join(tmpdir(), 'proxyaccount-emulator-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, cert.certPem, { mode: 0o644 });
-  return {
-    certPem: cert.certPem,
-    keyPem: cert.keyPem,
-    caFile,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return { dnsNames, ipAddresses };
+}
+
+function selfSigned(options: TlsOptions): { certPem: string; keyPem: string } {
+  const names = certificateNames(options.host);
+  const store = options.keyStorePath;
+  if (store === undefined) {
+    return createSelfSignedCertificate({ commonName: 'proxyaccount emulator', ...names, validDays: 30 });
+  }
+  const kept = readKept(store, names);
+  if (kept.ok) {
+    tightenMode(store);
+    return kept;
+  }
+  if (kept.why !== 'absent') options.log(`emulator: ${kept.why}; made a new certificate (clients must trust the new one)`);
+  // Kept certificates last a year: a shell or CI secret that trusts one should not need renewing monthly.
+  const fresh = createSelfSignedCertificate({ commonName: 'proxyaccount emulator', ...names, validDays: 365 });
+  writeAtomically(store, `${fresh.keyPem.trim()}\n${fresh.certPem.trim()}\n`, 0o600, 'certificate key');
+  return fresh;
+}
+
+type Kept = { ok: true; certPem: string; keyPem: string } | { ok: false; why: string };
+
+/** Reads a kept key and certificate; says why it cannot be used (or 'absent'). */
+function readKept(path: string, names: { dnsNames: string[]; ipAddresses: string[] }): Kept {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return { ok: false, why: 'absent' };
+  }
+  const keyPem = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----/.exec(text)?.[0];
+  const certPem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(text)?.[0];
+  if (keyPem === undefined || certPem === undefined) return { ok: false, why: `${path} holds no key and certificate` };
+  try {
+    const cert = new X509Certificate(certPem);
+    if (!cert.checkPrivateKey(createPrivateKey(keyPem))) return { ok: false, why: `the key in ${path} does not match its certificate` };
+    if (Date.parse(cert.validTo) - Date.now() < RENEW_BEFORE_MS) return { ok: false, why: `the certificate in ${path} expires ${cert.validTo}` };
+    const missing = [...names.dnsNames.filter((n) => cert.checkHost(n) === undefined), ...names.ipAddresses.filter((ip) => cert.checkIP(ip) === undefined)];
+    if (missing.length > 0) return { ok: false, why: `the certificate in ${path} does not name ${missing.join(', ')}` };
+  } catch (err) {
+    return { ok: false, why: `${path} is not readable as PEM (${(err as Error).message})` };
+  }
+  return { ok: true, certPem: `${certPem}\n`, keyPem: `${keyPem}\n` };
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+function writeAtomically(path: string, content: string, mode: number, what: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, content, { mode });
+    chmodSync(temp, mode);
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw new Error(`cannot write ${what} to ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+function tightenMode(path: string): void {
+  const mode = statSync(path).mode;
+  if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o700);
 }

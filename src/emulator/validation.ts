@@ -23,6 +23,7 @@ function invalid(field: string, problem: string): HttpError {
  * LF, …), DEL, and the bidi embedding/override (U+202A–U+202E) and isolate (U+2066–U+2069)
  * characters that make a label display differently from what it is.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 export const UNSAFE_TEXT_RE = /[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/u;
 
 /** Refuses a value holding a character of {@link UNSAFE_TEXT_RE}, naming the field and the code point. */

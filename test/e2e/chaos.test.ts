@@ -11,8 +11,7 @@ jest.setTimeout(240_000);
 let account: E2eAccount;
 let ws: Workspace;
 
-type Fault = { path: string; method?: string; status?: number; count?: number; delayMs?: number; reset?: boolean; dropResponse?: boolean; delayAfterMs?: number; retryAfterSeconds?: number };
-const fault = (spec: Fault): Promise<void> => account.em.control.fault(spec as Parameters<E2eAccount['em']['control']['fault']>[0]);
+const fault = (spec: Parameters<E2eAccount['em']['control']['fault']>[0]): Promise<void> => account.em.control.fault(spec);
 
 beforeAll(async () => {
   account = await startAccount();

@@ -127,7 +127,7 @@ describe('flags', () => {
       const port = new URL(em.url).port;
       const { code, stderr } = await runCli(['--port', port, '--http-port', '0']);
       expect(code).toBe(1);
-      expect(stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+      expect(stderr).toContain(`port ${port} is in use; pick another with --port, or --port 0 for any free port`);
     } finally {
       await em.stop();
     }

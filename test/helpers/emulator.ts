@@ -23,7 +23,7 @@ export interface RunningEmulator extends EmulatorInfo {
     advanceClock(seconds: number): Promise<void>;
     usage(username: string, gb: number): Promise<void>;
     plan(username: string, plan: string): Promise<void>;
-    fault(spec: { path: string; status?: number; count?: number; delayMs?: number; reset?: boolean; method?: string }): Promise<void>;
+    fault(spec: { path: string; status?: number; count?: number; delayMs?: number; reset?: boolean; method?: string; dropResponse?: boolean; delayAfterMs?: number; retryAfterSeconds?: number }): Promise<void>;
     reset(): Promise<void>;
   };
   stop(): Promise<void>; // SIGTERM, waits for exit, removes temp files it created

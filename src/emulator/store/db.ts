@@ -1,4 +1,5 @@
 // Opens the SQLite database (in memory, or a file with --state) and owns its schema.
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** The better-sqlite3 connection type. */
@@ -70,6 +71,7 @@ const TABLES = ['usage', 'tokens', 'proxies', 'hostnames', 'ips', 'accounts'] as
  * Throws a readable error when the file is not an emulator state file of this version.
  */
 export function openDb(path: string | undefined): Db {
+  if (path !== undefined) restrictStateFile(path);
   let db: Db;
   try {
     db = new Database(path ?? ':memory:');
@@ -95,6 +97,28 @@ export function openDb(path: string | undefined): Db {
       throw new Error(`state file ${path} is not an emulator state file (${err.message})`);
     }
     throw err;
+  }
+}
+
+/**
+ * The state holds password hashes: create the file owner-only (0600), and tighten an existing one
+ * (and its WAL files; SQLite gives new WAL files the database file's mode). Not possible on
+ * Windows, where modes are not POSIX; there the file keeps the directory's ACL.
+ */
+function restrictStateFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'a', 0o600));
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      let mode: number;
+      try {
+        mode = statSync(file).mode;
+      } catch {
+        continue;
+      }
+      if ((mode & 0o077) !== 0) chmodSync(file, mode & 0o700);
+    }
+  } catch (err) {
+    throw new Error(`cannot open state file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
 }
 
