@@ -43,3 +43,16 @@ export function redactText(text: string, secrets: readonly string[]): string {
   if (out.length > RESPONSE_TEXT_MAX) out = `${out.slice(0, RESPONSE_TEXT_MAX)}…`;
   return out;
 }
+
+/**
+ * The forms a secret takes on the wire, so an echo of any of them is masked: as given, form-encoded
+ * the way URLSearchParams sends it (`+` for spaces, `%XX` escapes, in either hex case), as a URI
+ * component (`%20`), and JSON-escaped (a server echoing the field inside a JSON string).
+ */
+export function wireForms(secret: string): string[] {
+  const form = new URLSearchParams([['', secret]]).toString().slice(1);
+  const uri = encodeURIComponent(secret);
+  const json = JSON.stringify(secret).slice(1, -1);
+  const lowerHex = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+  return [...new Set([secret, form, lowerHex(form), uri, lowerHex(uri), json])];
+}

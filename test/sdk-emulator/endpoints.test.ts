@@ -233,7 +233,7 @@ describe('transport', () => {
   });
 
   it('plain HTTP (allowed for loopback) gets 302 to HTTPS', async () => {
-    const c = new ProxyAccountClient({ baseUrl: emu().httpUrl, auth: OTHER, allowHttp: true });
+    const c = new ProxyAccountClient({ baseUrl: emu().httpUrl, auth: OTHER, allowHttp: true, authFailureCache: false });
     const err = await c.ips.list().catch((e: unknown) => e);
     await c.close();
     expect(err).toBeInstanceOf(RedirectError);

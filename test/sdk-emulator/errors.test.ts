@@ -3,6 +3,7 @@
 import {
   AuthenticationError,
   BannedError,
+  ClientBannedError,
   CredentialsRejectedError,
   ForbiddenError,
   MethodNotAllowedError,
@@ -115,13 +116,17 @@ describe('the ban (429) and its expiry', () => {
     expect(ban.retryAfterSeconds).toBeGreaterThan(3 * 3600 - 120);
     expect(ban.retryAfterSeconds).toBeLessThanOrEqual(3 * 3600);
     expect(ban.attempts).toBe(1);
-    // A ban does not condemn the credentials: the same client works once it is over.
+    // A ban does not condemn the credentials, but this client sends nothing more during it.
     expect(good.credentialState).toBe('unverified');
+    const refused = await good.ips.list().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ClientBannedError);
+    expect((refused as ClientBannedError).retryAfterSeconds).toBeGreaterThan(3 * 3600 - 120);
 
+    // The emulator's clock moves, not ours: new clients (as new runs would be) see the ban end.
     await emu().control.advanceClock(3 * 3600 - 60);
-    await expect(good.ips.list()).rejects.toBeInstanceOf(BannedError);
+    await expect(client(ACME).ips.list()).rejects.toBeInstanceOf(BannedError);
     await emu().control.advanceClock(120);
-    await expect(good.ips.list()).resolves.toEqual([]);
+    await expect(client(ACME).ips.list()).resolves.toEqual([]);
   });
 
   it('failures spread beyond the window do not ban', async () => {

@@ -98,9 +98,12 @@ describe('status mapping', () => {
   });
 
   it('reads a 403 that mentions a ban as a ban, and other 403s as Forbidden', async () => {
+    const banned = harness();
+    banned.reply(status(403, 'You are banned for 3 hours'));
+    expect(await caught(() => banned.client.ips.list())).toBeInstanceOf(BannedError);
+    await banned.done();
     const h = harness();
-    h.reply(status(403, 'You are banned for 3 hours'), status(403, 'username is not your sub-account'));
-    expect(await caught(() => h.client.ips.list())).toBeInstanceOf(BannedError);
+    h.reply(status(403, 'username is not your sub-account'));
     const other = await caught(() => h.client.ips.list({ username: 'bob' }));
     expect(other).toBeInstanceOf(ForbiddenError);
     expect(other).not.toBeInstanceOf(BannedError);
@@ -118,20 +121,6 @@ describe('status mapping', () => {
     await h.done();
   });
 
-  it('recognises errors across copies by brand, not instanceof', () => {
-    let foreign: unknown;
-    jest.isolateModules(() => {
-      // A second, independent copy of the module, as with two SDK versions in one tree.
-      const copy = require('../../src/sdk/errors') as typeof import('../../src/sdk/errors');
-      foreign = new copy.NotFoundError({ method: 'GET', path: '/x/', operation: 'x', status: 404, responseText: '' });
-    });
-    expect(foreign).not.toBeInstanceOf(ProxyAccountError);
-    expect(isProxyAccountError(foreign)).toBe(true);
-    expect(isProxyAccountError(foreign) && foreign.code).toBe('ERR_NOT_FOUND');
-    expect(isProxyAccountError(new Error('x'))).toBe(false);
-    expect(isProxyAccountError(Object.assign(new Error('x'), { code: 'ERR_NETWORK' }))).toBe(false);
-    expect(isProxyAccountError(null)).toBe(false);
-  });
 });
 
 describe('server text in messages', () => {

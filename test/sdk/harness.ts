@@ -58,6 +58,8 @@ export function harness(options: Partial<ProxyAccountClientOptions> = {}): Harne
     baseUrl: BASE,
     auth: { username: USER, password: PASSWORD },
     dispatcher: agent,
+    // Unit tests must never read or write the user's real memory of rejected credentials.
+    authFailureCache: false,
     random: () => 0.5,
     sleep: async (ms) => {
       sleeps.push(ms);

@@ -18,7 +18,7 @@ import { caught, PASSWORD, TOKEN, USER } from './harness';
 const AUTH = { username: USER, password: PASSWORD };
 
 function make(options: Partial<ProxyAccountClientOptions>): ProxyAccountClient {
-  return new ProxyAccountClient({ baseUrl: 'https://api.example.test', auth: AUTH, ...options } as ProxyAccountClientOptions);
+  return new ProxyAccountClient({ baseUrl: 'https://api.example.test', auth: AUTH, authFailureCache: false, ...options } as ProxyAccountClientOptions);
 }
 
 function fieldOf(fn: () => unknown): string {
