@@ -126,6 +126,7 @@ export class Transport {
   private dispatcher: Dispatcher | undefined;
   private ownDispatcher = false;
   private closed = false;
+  private closing: Promise<void> | undefined;
   private ban: KnownBan | undefined;
   private remembered: Promise<RememberedFailure | undefined> | undefined;
   private forgetDone = false;
@@ -245,9 +246,11 @@ export class Transport {
   }
 
   /** Closes the client's own agent (never a caller's dispatcher); later calls fail. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
-    if (this.ownDispatcher && this.dispatcher !== undefined) await this.dispatcher.close();
+    // Idempotent: closing an undici Agent twice throws, and a client may be closed by several owners.
+    this.closing ??= this.ownDispatcher && this.dispatcher !== undefined ? this.dispatcher.close() : Promise.resolve();
+    return this.closing;
   }
 
   /** Wait before retry number `retry` (1-based): full jitter, or `Retry-After`, both capped. */
