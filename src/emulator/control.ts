@@ -1,10 +1,11 @@
 // The control API under /_emulator/ (JSON in and out, `Authorization: Bearer <admin token>`):
-// move the clock, record usage, change plans, inject faults, reset, dump state.
+// move the clock, record usage, change plans, inject, list and clear faults, reset, dump state.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { BanList } from './auth';
 import { formatIso, type Clock } from './clock';
 import type { AccountSeed } from './config';
+import { parseFault } from './fault-spec';
 import type { FaultList } from './faults';
 import { HttpError, readBody, type Reply } from './http';
 import { isPlanName, PLAN_NAMES, PLANS } from './plans';
@@ -25,16 +26,23 @@ export interface ControlDeps {
 
 type Body = Record<string, unknown>;
 type Handler = (body: Body, deps: ControlDeps) => Reply;
+type Method = 'GET' | 'POST' | 'DELETE';
 
-const HANDLERS: Readonly<Record<string, { method: 'GET' | 'POST'; handle: Handler }>> = {
-  '/_emulator/clock': { method: 'POST', handle: advanceClock },
-  '/_emulator/usage': { method: 'POST', handle: recordUsage },
-  '/_emulator/plan': { method: 'POST', handle: changePlan },
-  '/_emulator/faults': { method: 'POST', handle: addFault },
-  '/_emulator/reset': { method: 'POST', handle: reset },
+const HANDLERS: Readonly<Record<string, Partial<Record<Method, Handler>>>> = {
+  '/_emulator/clock': { POST: advanceClock },
+  '/_emulator/usage': { POST: recordUsage },
+  '/_emulator/plan': { POST: changePlan },
+  '/_emulator/faults': {
+    POST: addFault,
+    GET: (_b, d) => ({ status: 200, json: { faults: d.faults.snapshot() } }),
+    DELETE: (_b, d) => {
+      d.faults.clear();
+      return { status: 200, json: { faults: [] } };
+    },
+  },
+  '/_emulator/reset': { POST: reset },
   '/_emulator/state': {
-    method: 'GET',
-    handle: (_b, d) => ({ status: 200, json: snapshot(d.store, d.bans, d.faults, d.clock.now(), d.clock.offsetMs()) }),
+    GET: (_b, d) => ({ status: 200, json: snapshot(d.store, d.bans, d.faults, d.clock.now(), d.clock.offsetMs()) }),
   },
 };
 
@@ -42,13 +50,18 @@ const HANDLERS: Readonly<Record<string, { method: 'GET' | 'POST'; handle: Handle
 export async function handleControl(req: IncomingMessage, path: string, deps: ControlDeps): Promise<Reply> {
   try {
     if (!isAdmin(req.headers.authorization, deps.adminToken)) throw new HttpError(401, 'admin token required');
-    const entry = HANDLERS[path];
+    const entry = Object.hasOwn(HANDLERS, path) ? HANDLERS[path] : undefined;
     if (!entry) throw new HttpError(404, `unknown control endpoint; try ${Object.keys(HANDLERS).join(', ')}`);
-    if (req.method !== entry.method) throw new HttpError(405, `use ${entry.method}`, { Allow: entry.method });
+    const method = (req.method ?? 'GET') as Method;
+    const handle = Object.hasOwn(entry, method) ? entry[method] : undefined;
+    if (!handle) {
+      const allow = Object.keys(entry).join(', ');
+      throw new HttpError(405, `use ${allow}`, { Allow: allow });
+    }
     const text = await readBody(req);
-    return entry.handle(parseJsonBody(text), deps);
+    return handle(parseJsonBody(text), deps);
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, json: { error: err.message } };
+    if (err instanceof HttpError) return { status: err.status, json: { error: err.message }, headers: err.headers };
     throw err;
   }
 }
@@ -122,18 +135,7 @@ function changePlan(body: Body, deps: ControlDeps): Reply {
 }
 
 function addFault(body: Body, deps: ControlDeps): Reply {
-  const path = str(body, 'path');
-  if (!path.startsWith('/')) throw new HttpError(400, 'path must start with /');
-  const count = body['count'] === undefined ? 1 : num(body, 'count', 1);
-  const status = body['status'] === undefined ? undefined : num(body, 'status', 100);
-  if (status !== undefined && (!Number.isInteger(status) || status > 599)) throw new HttpError(400, 'status must be an integer from 100 to 599');
-  const delayMs = body['delayMs'] === undefined ? undefined : num(body, 'delayMs', 0);
-  const reset = body['reset'] === undefined ? undefined : body['reset'] === true;
-  const method = body['method'] === undefined ? undefined : str(body, 'method').toUpperCase();
-  if (status === undefined && delayMs === undefined && reset !== true) {
-    throw new HttpError(400, 'give status, delayMs or "reset": true');
-  }
-  deps.faults.add({ path, method, status, delayMs, reset, remaining: Math.floor(count) });
+  deps.faults.add(parseFault(body));
   return { status: 200, json: { faults: deps.faults.snapshot() } };
 }
 

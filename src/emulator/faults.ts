@@ -1,5 +1,6 @@
 // Injected faults for tests: the next `count` API requests matching a path (and optionally a
-// method) fail with a status, are delayed, or have their connection dropped.
+// method) fail with a status, are delayed, have their connection dropped before they are served,
+// or are served and then answered late or not at all (the "lost answer" of a proxy or timeout).
 
 /** One fault, as given to `POST /_emulator/faults`. */
 export interface Fault {
@@ -9,10 +10,16 @@ export interface Fault {
   readonly method?: string;
   /** Answer with this status (plain-text body) instead of serving the request. */
   readonly status?: number;
+  /** `Retry-After` header (seconds) sent with `status`. */
+  readonly retryAfterSeconds?: number;
   /** Wait this long before answering (then serve normally, or apply `status`/`reset`). */
   readonly delayMs?: number;
-  /** Drop the connection without answering. */
+  /** Drop the connection without answering, before serving the request. */
   readonly reset?: boolean;
+  /** Serve the request (its change is made), then wait this long before answering. */
+  readonly delayAfterMs?: number;
+  /** Serve the request (its change is made), then drop the connection without answering. */
+  readonly dropResponse?: boolean;
   /** How many matching requests remain to be affected. */
   remaining: number;
 }
@@ -44,6 +51,16 @@ export class FaultList {
   snapshot(): Fault[] {
     return this.faults.map((f) => ({ ...f }));
   }
+}
+
+/** True when the fault answers (or drops) the request instead of serving it. */
+export function replacesRequest(fault: Fault): boolean {
+  return fault.reset === true || fault.status !== undefined;
+}
+
+/** True when the fault lets the request be served and then withholds or delays its answer. */
+export function actsAfterServing(fault: Fault): boolean {
+  return fault.dropResponse === true || (fault.delayAfterMs !== undefined && fault.delayAfterMs > 0);
 }
 
 function matches(fault: Fault, method: string, path: string): boolean {

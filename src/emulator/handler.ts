@@ -1,11 +1,11 @@
-// The HTTPS request pipeline: control API, injected faults, ban, route lookup, body, form,
-// authentication, handler. Every failure becomes a response; nothing a client sends can crash it.
+// The HTTPS request pipeline: control API, body, injected faults, ban, route lookup, form,
+// authentication, handler, faults that act on the answer. Every failure becomes a response; nothing a client sends can crash it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type BanList, type Caller } from './auth';
 import { handleControl, type ControlDeps } from './control';
-import type { Fault, FaultList } from './faults';
-import { decodeFormBody, HttpError, parseForm, readBody, sendReply, sendText, splitUrl } from './http';
+import { actsAfterServing, replacesRequest, type Fault, type FaultList } from './faults';
+import { decodeFormBody, HttpError, parseForm, readBody, sendReply, sendText, splitUrl, type Reply } from './http';
 import type { ApiSettings, Route, Router } from './router';
 
 /** Everything the pipeline needs. */
@@ -49,9 +49,39 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
     sendReply(res, await handleControl(req, path, deps));
     return;
   }
+  // The body is read before any fault: Node's request timeout counts until the body has arrived,
+  // so a delayed request must not leave it unread.
+  const body = await readBody(req);
   const fault = deps.faults.take(method, path);
-  if (fault && (await applyFault(fault, req, res))) return;
+  if (fault && replacesRequest(fault)) {
+    await replaceWithFault(fault, req, res);
+    return;
+  }
+  if (fault?.delayMs !== undefined && fault.delayMs > 0) {
+    await sleep(fault.delayMs, undefined, { ref: false });
+    if (res.destroyed) return;
+  }
+  let answer: Reply | HttpError;
+  try {
+    answer = answerRequest(req, method, path, query, body, deps);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    answer = err;
+  }
+  if (fault && actsAfterServing(fault)) {
+    // The change (if any) is committed: what follows only loses or delays the answer.
+    if (fault.delayAfterMs !== undefined && fault.delayAfterMs > 0) await sleep(fault.delayAfterMs, undefined, { ref: false });
+    if (fault.dropResponse === true || res.destroyed) {
+      req.socket.destroy();
+      return;
+    }
+  }
+  if (answer instanceof HttpError) sendText(res, answer.status, answer.message, answer.headers);
+  else sendReply(res, answer);
+}
 
+/** Ban, route, form, authentication and the endpoint itself; throws {@link HttpError}. */
+function answerRequest(req: IncomingMessage, method: string, path: string, query: string, body: string, deps: HandlerDeps): Reply {
   const address = clientAddress(req);
   const banLeft = deps.bans.banSecondsLeft(address);
   if (banLeft !== undefined) {
@@ -60,28 +90,26 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
     });
   }
   const route = deps.router.match(method, path);
-  const body = await readBody(req);
   const params = method === 'POST' ? decodeFormBody(req.headers['content-type'], body) : parseForm(query, 'query string');
   const caller = authorize(req, route, address, deps);
-  sendReply(res, route.handle({ store: deps.store, now: deps.clock.now(), caller, params, settings: deps.settings }));
+  return route.handle({ store: deps.store, now: deps.clock.now(), caller, params, settings: deps.settings });
 }
 
-/** Applies a fault; true when the request is fully handled by it. */
-async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+/** Answers with a fault instead of serving the request (after its `delayMs`, if any). */
+async function replaceWithFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (fault.delayMs !== undefined && fault.delayMs > 0) {
     await sleep(fault.delayMs, undefined, { ref: false });
-    if (res.destroyed) return true;
+    if (res.destroyed) return;
   }
   if (fault.reset === true) {
     req.socket.destroy();
-    return true;
+    return;
   }
-  if (fault.status !== undefined) {
-    const text = fault.status === 503 ? 'subscription plan lookup failed; retry after a few minutes' : 'injected fault';
-    sendText(res, fault.status, text);
-    return true;
-  }
-  return false;
+  const status = fault.status ?? 500;
+  const text = status === 503 ? 'subscription plan lookup failed; retry after a few minutes' : 'injected fault';
+  const headers: Record<string, string> =
+    fault.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(fault.retryAfterSeconds) };
+  sendText(res, status, text, headers);
 }
 
 /** Authenticates the request and applies the route's policy (401, 403). */

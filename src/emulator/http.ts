@@ -20,7 +20,7 @@ export class HttpError extends Error {
 
 /** What a route handler returns. */
 export type Reply =
-  | { readonly status: number; readonly json: unknown }
+  | { readonly status: number; readonly json: unknown; readonly headers?: Readonly<Record<string, string>> }
   | { readonly status: number; readonly text: string }
   | { readonly status: 200 | 204; readonly empty: true };
 
@@ -91,6 +91,7 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
   if ('json' in reply) {
     const body = JSON.stringify(reply.json);
     res.writeHead(reply.status, {
+      ...reply.headers,
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(body),
     });

@@ -55,6 +55,14 @@ export interface EmulatorServer {
   close(): Promise<void>;
 }
 
+/**
+ * A request (headers and body) must arrive within 5 s, else Node answers 408 and closes the
+ * connection. Node's defaults (5 min, checked every 30 s) let a body shorter than its
+ * Content-Length hold a connection for minutes. Served requests are not affected: the limit ends
+ * when the body is complete, so delay faults and slow handlers still answer.
+ */
+const REQUEST_TIMEOUTS = { requestTimeout: 5_000, headersTimeout: 5_000, connectionsCheckingInterval: 500 } as const;
+
 /** Starts the emulator; resolves once both servers listen. Cleans up after itself if start-up fails. */
 export async function startEmulator(options: EmulatorOptions): Promise<EmulatorServer> {
   const host = options.host ?? '127.0.0.1';
@@ -83,7 +91,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
       settings: { proxyDomain: options.proxyDomain ?? DEFAULT_PROXY_DOMAIN, tokenPrefix: options.tokenPrefix ?? 'pxa_' },
       log,
     });
-    const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler);
+    const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...REQUEST_TIMEOUTS }, handler);
     cleanups.push(() => stopServer(https));
     const httpsPort = await listen(https, options.port ?? 8443, host);
     const url = `https://${urlHost(host)}:${httpsPort}`;

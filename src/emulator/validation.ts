@@ -18,6 +18,24 @@ function invalid(field: string, problem: string): HttpError {
   return new HttpError(400, `${field}: ${problem}`);
 }
 
+/**
+ * Characters refused in every text field (the SDK refuses the same set): C0 controls (NUL, CR,
+ * LF, …), DEL, and the bidi embedding/override (U+202A–U+202E) and isolate (U+2066–U+2069)
+ * characters that make a label display differently from what it is.
+ */
+export const UNSAFE_TEXT_RE = /[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/u;
+
+/** Refuses a value holding a character of {@link UNSAFE_TEXT_RE}, naming the field and the code point. */
+export function checkSafeText(value: string, field: string): string {
+  const found = UNSAFE_TEXT_RE.exec(value);
+  if (found) {
+    const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const kind = found[0] >= '\u202A' ? 'bidirectional formatting character' : 'control character';
+    throw invalid(field, `must not contain a ${kind} (${code} at position ${[...value.slice(0, found.index)].length + 1})`);
+  }
+  return value;
+}
+
 /** A parameter that must be present and non-empty. */
 export function required(params: Params, field: string): string {
   const value = params.get(field);
@@ -27,21 +45,24 @@ export function required(params: Params, field: string): string {
 
 /** Checks a username: 1–30 characters of letters, digits and `.` `@` `+` `-`. */
 export function checkUsername(value: string, field = 'username'): string {
+  checkSafeText(value, field);
   if (!USERNAME_RE.test(value)) {
     throw invalid(field, 'must be 1-30 characters of letters, digits and . @ + -');
   }
   return value;
 }
 
-/** Checks that a text value is at most `max` characters. */
+/** Checks that a text value is at most `max` characters and holds no unsafe character. */
 export function checkMaxLength(value: string, field: string, max: number): string {
+  checkSafeText(value, field);
   if ([...value].length > max) throw invalid(field, `must be at most ${max} characters`);
   return value;
 }
 
-/** Checks a password's length without ever quoting it. */
+/** Checks a password's length without ever quoting it (any character is allowed in a password). */
 export function checkPassword(value: string): string {
-  return checkMaxLength(value, 'password', 128);
+  if ([...value].length > 128) throw invalid('password', 'must be at most 128 characters');
+  return value;
 }
 
 /** Checks an email address (one `@`, a dot in the domain, no spaces, at most 255 characters). */
@@ -65,6 +86,7 @@ export function checkIpv4(value: string, field = 'ip'): string {
 
 /** Checks a host name: dot-separated labels of letters, digits and inner hyphens, not an IP. */
 export function checkHostname(value: string, field = 'domain'): string {
+  checkSafeText(value, field);
   const labels = value.split('.');
   const ok =
     value.length <= 253 &&

@@ -182,6 +182,7 @@ describe('proxyaccount_authorized_proxies resource', () => {
     expect(resourceValues(await ws.state(), 'proxyaccount_authorized_proxies.all')).toEqual({
       id: '_self',
       proxies: ['gb-lon.proxy.example.net', 'jp-tyo.proxy.example.net:3128', 'us-ny'],
+      removed_entries: [],
     });
     await expectNoChanges(ws);
   });
@@ -219,6 +220,7 @@ describe('proxyaccount_authorized_proxies resource', () => {
     expect(resourceValues(await ws.state(), 'proxyaccount_authorized_proxies.all')).toEqual({
       id: '_self',
       proxies: ['de-fra.proxy.example.net:1080', 'us-ny.proxy.example.net:8080'],
+      removed_entries: [],
     });
     // The imported state holds the API's domain:port forms; the configuration writes others.
     await expectChanges(ws, /- "us-ny\.proxy\.example\.net:8080"/, /\+ "us-ny"/);

@@ -44,7 +44,7 @@ describe('proxyaccount_authorized_hostnames', () => {
     const { planned } = await driver.plan(null, config);
     expect(planned['id']).toBe('hn-create');
     const state = await driver.create(config);
-    expect(normalized(state, 'domains')).toEqual(normalized(obj(schema, { ...config, id: 'hn-create' }), 'domains'));
+    expect(normalized(state, 'domains')).toEqual(normalized(obj(schema, { ...config, id: 'hn-create', removed_entries: ['old.example.org'] }), 'domains'));
     expect(await remote('hn-create')).toEqual(sorted(config.domains));
     await expectNoChanges(state, config);
   });
@@ -103,10 +103,10 @@ describe('proxyaccount_authorized_hostnames', () => {
     await subAccount('hn-import', ['x.example.com']);
     const { state, diagnostics } = await driver.import('hn-import');
     expect(diagnostics).toEqual([]);
-    expect(state).toEqual({ id: 'hn-import', username: 'hn-import', domains: ['x.example.com'] });
+    expect(state).toEqual({ id: 'hn-import', username: 'hn-import', domains: ['x.example.com'], removed_entries: [] });
     await expectNoChanges(state!, { username: 'hn-import', domains: ['x.example.com'] });
     const self = await driver.import('_self');
-    expect(self.state).toEqual({ id: '_self', username: null, domains: [] });
+    expect(self.state).toEqual({ id: '_self', username: null, domains: [], removed_entries: [] });
     const bad = await driver.import('a b');
     expect(bad.state).toBeNull();
     expect(bad.diagnostics[0]).toMatchObject({ summary: 'Invalid import ID' });

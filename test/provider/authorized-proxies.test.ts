@@ -48,7 +48,7 @@ describe('proxyaccount_authorized_proxies', () => {
     const { planned } = await driver.plan(null, config);
     expect(planned['id']).toBe('_self');
     const state = await driver.create(config);
-    expect(normalized(state, 'proxies')).toEqual({ id: '_self', proxies: sorted(config.proxies) });
+    expect(normalized(state, 'proxies')).toEqual({ id: '_self', proxies: sorted(config.proxies), removed_entries: ['de-fra.proxy.example.net:1080'] });
     expect(await remote()).toEqual(sorted([NY, LON, TYO]));
     await expectNoChanges(state, config);
   });
@@ -91,7 +91,7 @@ describe('proxyaccount_authorized_proxies', () => {
     await suite.admin.proxies.add('jp-tyo');
     const { state, diagnostics } = await driver.import('_self');
     expect(diagnostics).toEqual([]);
-    expect(normalized(state, 'proxies')).toEqual({ id: '_self', proxies: sorted([NY, TYO]) });
+    expect(normalized(state, 'proxies')).toEqual({ id: '_self', proxies: sorted([NY, TYO]), removed_entries: [] });
     const config = { proxies: ['us-ny', 'jp-tyo.proxy.example.net'] };
     await suite.emu.control.fault({ path: '/api/proxy/*', status: 500, count: 100 });
     try {

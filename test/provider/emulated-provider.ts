@@ -3,8 +3,8 @@
 // servers (Terraform starts one per command), and a provider whose HTTP requests are recorded,
 // so a test can count the requests a refresh really sent.
 import { Agent, type Dispatcher } from 'undici';
-import type { FrameworkServer, ObjectSchema } from '../../src/provider/framework';
-import { createProvider, createProviderServer } from '../../src/provider/provider';
+import type { ObjectSchema } from '../../src/provider/framework';
+import { createProvider, createProviderServer, type ProxyAccountServer } from '../../src/provider/provider';
 import { ProxyAccountClient } from '../../src/sdk';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 import { dv, obj } from './harness';
@@ -12,7 +12,7 @@ import { ResourceDriver } from './terraform-sim';
 
 /** A provider server whose requests are recorded as "METHOD /path" (query strings dropped). */
 export interface RecordedServer {
-  readonly server: FrameworkServer;
+  readonly server: ProxyAccountServer;
   readonly requests: string[];
 }
 
@@ -24,7 +24,7 @@ export interface EmulatedProvider {
   /** Provider environment: base URL, CA file and the parent's Basic credentials. */
   readonly env: NodeJS.ProcessEnv;
   /** A freshly configured provider server (with `env` overridden by `extraEnv`). */
-  newServer(extraEnv?: NodeJS.ProcessEnv): Promise<FrameworkServer>;
+  newServer(extraEnv?: NodeJS.ProcessEnv): Promise<ProxyAccountServer>;
   /** A configured provider server whose HTTP requests are recorded. */
   recordedServer(extraEnv?: NodeJS.ProcessEnv): Promise<RecordedServer>;
   /** A driver for one resource type, each step on a fresh server. */
@@ -45,10 +45,10 @@ export async function startEmulatedProvider(): Promise<EmulatedProvider> {
     PROXYACCOUNT_CA_CERT_FILE: emu.caFile,
   };
   const admin = new ProxyAccountClient({ baseUrl: emu.url, auth: { username: 'demo', password: 'demo-password' }, caCert: emu.caPem });
-  const servers: FrameworkServer[] = [];
+  const servers: ProxyAccountServer[] = [];
   const agents: Agent[] = [];
 
-  const configure = async (serverEnv: NodeJS.ProcessEnv, dispatcher?: Dispatcher): Promise<FrameworkServer> => {
+  const configure = async (serverEnv: NodeJS.ProcessEnv, dispatcher?: Dispatcher): Promise<ProxyAccountServer> => {
     const server = createProviderServer({ env: withoutUnset(serverEnv), ...(dispatcher !== undefined ? { dispatcher } : {}) });
     servers.push(server);
     const res = await server.configureProvider({ terraformVersion: '1.11.4', config: dv(providerSchema, obj(providerSchema, {})) });
@@ -56,7 +56,7 @@ export async function startEmulatedProvider(): Promise<EmulatedProvider> {
     return server;
   };
 
-  const newServer = (extraEnv: NodeJS.ProcessEnv = {}): Promise<FrameworkServer> => configure({ ...env, ...extraEnv });
+  const newServer = (extraEnv: NodeJS.ProcessEnv = {}): Promise<ProxyAccountServer> => configure({ ...env, ...extraEnv });
 
   const recordedServer = async (extraEnv: NodeJS.ProcessEnv = {}): Promise<RecordedServer> => {
     const requests: string[] = [];
@@ -80,7 +80,7 @@ export async function startEmulatedProvider(): Promise<EmulatedProvider> {
     recordedServer,
     driver: (typeName, schema, extraEnv = {}) => new ResourceDriver(() => newServer(extraEnv), typeName, schema),
     async close() {
-      await Promise.all(servers.map((s) => s.providerData?.client.close()));
+      await Promise.all(servers.map((s) => s.providerData?.close()));
       await Promise.all(agents.map((a) => a.close()));
       await admin.close();
       await emu.stop();

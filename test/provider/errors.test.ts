@@ -1,6 +1,10 @@
 // SDK errors → diagnostics: short summary, detail naming the object and the cause, attribute
 // path for an argument error, clear authentication and ban messages, never a secret.
-import { diagnosticFromError } from '../../src/provider/framework';
+import { describeProxyAccountError } from '../../src/provider/errors';
+import { diagnosticFromError as frameworkDiagnostic, type ErrorContext } from '../../src/provider/framework';
+
+/** The framework's conversion with the provider's reading of its errors, as the server runs it. */
+const diagnosticFromError = (err: unknown, c: ErrorContext) => frameworkDiagnostic(err, c, describeProxyAccountError);
 import { AuthenticationError, BannedError, BasicAuthRequiredError, CredentialsRejectedError, InvalidArgumentError, NotFoundError } from '../../src/sdk';
 
 const ctx = { summary: 'Unable to update sub-account', object: "sub-account 'alice'", attributes: ['monthly_limit', 'first_name'] };

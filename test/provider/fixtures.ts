@@ -1,5 +1,5 @@
 // A fake resource and data source exercising every framework feature, backed by an in-memory
-// store, and a FrameworkServer serving them with a fake ProviderData.
+// store, and a FrameworkServer serving them with fake provider data.
 import {
   attr,
   conflictsWith,
@@ -15,9 +15,10 @@ import {
   useStateForUnknown,
   type DataSourceDefinition,
   type Model,
-  type ProviderData,
   type ResourceDefinition,
 } from '../../src/provider/framework';
+
+import { describeProxyAccountError } from '../../src/provider/errors';
 
 export const widgetSchema = defineSchema({
   description: 'A test widget.',
@@ -136,11 +137,13 @@ export const emptyProviderSchema = defineSchema({
 
 /** A server with the widget resource and lookup data source; configured unless told otherwise. */
 export async function widgetServer(store: WidgetStore, opts: { configure?: boolean } = {}): Promise<FrameworkServer> {
-  const fakeData = { client: {}, reader: {} } as unknown as ProviderData;
+  const fakeData = { fake: true };
   const server = new FrameworkServer({
     typeName: 'test',
     schema: emptyProviderSchema,
     configure: async () => fakeData,
+    // The widget fails with SDK errors, so it reads them as the proxyaccount provider does.
+    describeError: describeProxyAccountError,
     resources: [widgetResource(store)],
     dataSources: [lookupDataSource],
   });

@@ -1,6 +1,7 @@
 // ApplyResourceChange, ReadResource, ImportResourceState, UpgradeResourceState and
 // ReadDataSource through the FrameworkServer, with the in-memory widget resource.
 import { UNKNOWN, type CtyValue } from '../../src/protocol/cty';
+import { PaymentRequiredError, ServerError, ServiceUnavailableError } from '../../src/sdk';
 import { lookupSchema, widgetSchema, WidgetStore, widgetServer } from './fixtures';
 import { decode, decodeObject, dv, errors, jsonState, NO_PRIVATE, obj } from './harness';
 
@@ -18,6 +19,9 @@ function apply(server: Awaited<ReturnType<typeof widgetServer>>, prior: Values |
 
 const PLANNED_CREATE: Values = { id: UNKNOWN, name: 'a', size: 0, enabled: true, created: UNKNOWN, revision: UNKNOWN };
 
+/** The request the widget's failures concern (an SDK error always names one). */
+const WIDGET_GET = { method: 'GET', path: '/api/widget/', operation: 'read widget' };
+
 describe('ApplyResourceChange', () => {
   it('creates: the resource sees the plan (unknowns as null) and write-only values from the config', async () => {
     const store = new WidgetStore();
@@ -32,9 +36,7 @@ describe('ApplyResourceChange', () => {
   it('returns no state when create fails, with a diagnostic naming the object and the cause', async () => {
     const store = new WidgetStore();
     const server = await widgetServer(store);
-    store.failNext = Object.assign(new Error('POST /api/widget/ (create widget) failed with 402 Payment Required: limit reached'), {
-      code: 'ERR_PAYMENT_REQUIRED',
-    });
+    store.failNext = new PaymentRequiredError({ method: 'POST', path: '/api/widget/', operation: 'create widget', status: 402, responseText: 'limit reached' });
     const res = await apply(server, null, PLANNED_CREATE, { name: 'a' });
     expect(decode(widgetSchema, res.newState)).toBeNull();
     expect(res.diagnostics).toHaveLength(1);
@@ -66,7 +68,7 @@ describe('ApplyResourceChange', () => {
     const store = new WidgetStore();
     const server = await widgetServer(store);
     const created = decodeObject(widgetSchema, (await apply(server, null, PLANNED_CREATE, { name: 'a' })).newState);
-    store.failNext = Object.assign(new Error('boom'), { code: 'ERR_SERVER' });
+    store.failNext = new ServerError({ ...WIDGET_GET, status: 500, responseText: 'boom' });
     const res = await apply(server, created, { ...created, note: 'x' }, { name: 'a', note: 'x' });
     expect(res.diagnostics[0]).toMatchObject({ summary: 'Unable to update widget' });
     expect(decode(widgetSchema, res.newState)).toEqual(created);
@@ -76,7 +78,7 @@ describe('ApplyResourceChange', () => {
     const store = new WidgetStore();
     const server = await widgetServer(store);
     const created = decodeObject(widgetSchema, (await apply(server, null, PLANNED_CREATE, { name: 'a' })).newState);
-    store.failNext = Object.assign(new Error('down'), { code: 'ERR_SERVICE_UNAVAILABLE' });
+    store.failNext = new ServiceUnavailableError({ ...WIDGET_GET, status: 503, responseText: 'down' });
     const failed = await apply(server, created, null, null);
     expect(decode(widgetSchema, failed.newState)).toEqual(created);
     expect(errors(failed.diagnostics)).toHaveLength(1);
@@ -113,7 +115,7 @@ describe('ReadResource', () => {
   it('keeps the current state when the read fails', async () => {
     const store = new WidgetStore();
     const server = await widgetServer(store);
-    store.failNext = Object.assign(new Error('GET failed with 500'), { code: 'ERR_SERVER' });
+    store.failNext = new ServerError({ ...WIDGET_GET, status: 500, responseText: 'failed' });
     const state = obj(widgetSchema, { id: 'w1', name: 'a' });
     const res = await server.readResource({ typeName: 'test_widget', currentState: dv(widgetSchema, state), private: NO_PRIVATE });
     expect(decode(widgetSchema, res.newState)).toEqual(state);

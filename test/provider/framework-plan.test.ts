@@ -1,7 +1,7 @@
 // PlanResourceChange through the FrameworkServer: create, update, replace, destroy, defaults,
 // computed values, write-only nulling and the resource's modifyPlan hook.
 import { isUnknown, UNKNOWN, type CtyValue } from '../../src/protocol/cty';
-import { attr, defineSchema, FrameworkServer, requiresReplaceIf, type ProviderData, type ResourceDefinition } from '../../src/provider/framework';
+import { attr, defineSchema, FrameworkServer, requiresReplaceIf, type ResourceDefinition } from '../../src/provider/framework';
 import { emptyProviderSchema, widgetSchema, WidgetStore, widgetServer } from './fixtures';
 import { decode, decodeObject, dv, errors, NO_PRIVATE, obj, TF111 } from './harness';
 
@@ -142,7 +142,7 @@ describe('modifyPlan and custom modifiers', () => {
   const server = new FrameworkServer({
     typeName: 'test',
     schema: emptyProviderSchema,
-    configure: async () => ({}) as ProviderData,
+    configure: async () => ({}),
     resources: [resource],
     dataSources: [],
   });

@@ -3,8 +3,8 @@
 // helpers that compare set values without caring about order.
 import type { CtyValue } from '../../src/protocol/cty';
 import type { Diagnostic } from '../../src/protocol/types';
-import type { FrameworkServer, ObjectSchema } from '../../src/provider/framework';
-import { createProvider, createProviderServer } from '../../src/provider/provider';
+import type { ObjectSchema } from '../../src/provider/framework';
+import { createProvider, createProviderServer, type ProxyAccountServer } from '../../src/provider/provider';
 import { ProxyAccountClient } from '../../src/sdk';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 import { decode, dv, obj } from './harness';
@@ -15,7 +15,7 @@ export interface ListSuite {
   /** Parent-account client for changes made outside Terraform. */
   readonly admin: ProxyAccountClient;
   /** A freshly configured provider server, as Terraform starts one per command; `env` overrides settings. */
-  newServer(env?: NodeJS.ProcessEnv): Promise<FrameworkServer>;
+  newServer(env?: NodeJS.ProcessEnv): Promise<ProxyAccountServer>;
   /** Reads a data source; returns the decoded state (null on errors) and the diagnostics. */
   readData(typeName: string, schema: ObjectSchema, config: Record<string, CtyValue>, env?: NodeJS.ProcessEnv): Promise<{ state: Record<string, CtyValue> | null; diagnostics: Diagnostic[] }>;
   stop(): Promise<void>;
@@ -27,8 +27,8 @@ export async function startListSuite(): Promise<ListSuite> {
   const env = { PROXYACCOUNT_BASE_URL: emu.url, PROXYACCOUNT_USERNAME: 'demo', PROXYACCOUNT_PASSWORD: 'demo-password', PROXYACCOUNT_CA_CERT_FILE: emu.caFile };
   const admin = new ProxyAccountClient({ baseUrl: emu.url, auth: { username: 'demo', password: 'demo-password' }, caCert: emu.caPem, maxRetries: 0 });
   const providerSchema = createProvider().schema;
-  const servers: FrameworkServer[] = [];
-  const newServer = async (overrides: NodeJS.ProcessEnv = {}): Promise<FrameworkServer> => {
+  const servers: ProxyAccountServer[] = [];
+  const newServer = async (overrides: NodeJS.ProcessEnv = {}): Promise<ProxyAccountServer> => {
     const server = createProviderServer({ env: { ...env, ...overrides } });
     servers.push(server);
     const res = await server.configureProvider({ terraformVersion: '1.11.4', config: dv(providerSchema, obj(providerSchema, {})) });
@@ -46,7 +46,7 @@ export async function startListSuite(): Promise<ListSuite> {
       return { state, diagnostics: res.diagnostics };
     },
     async stop() {
-      await Promise.all(servers.map((s) => s.providerData?.client.close()));
+      await Promise.all(servers.map((s) => s.providerData?.close()));
       await admin.close();
       await emu.stop();
     },

@@ -127,7 +127,7 @@ describe('provider configuration', () => {
     const { agent, seen } = mockApi(200, () => ({ proxies: [] }));
     const { server, diagnostics } = await configure({ username: 'cfg' }, GOOD_ENV, agent);
     expect(diagnostics).toEqual([]);
-    await server.providerData!.reader.listProxies();
+    await server.providerData!.proxies.list();
     expect(seen[0]!.authorization).toBe(`Basic ${Buffer.from('cfg:s3cret-pw').toString('base64')}`);
     await agent.close();
   });
@@ -136,7 +136,7 @@ describe('provider configuration', () => {
     const { agent, seen } = mockApi(200, () => ({ proxies: [] }));
     const { server, diagnostics } = await configure({ base_url: BASE, token: 'pxa_abc' }, {}, agent);
     expect(diagnostics).toEqual([]);
-    await server.providerData!.reader.listProxies();
+    await server.providerData!.proxies.list();
     expect(seen[0]!.authorization).toBe('Bearer pxa_abc');
     await agent.close();
   });
@@ -177,12 +177,12 @@ describe('the 401 rule', () => {
   });
 });
 
-describe('reader over the real SDK', () => {
+describe('account store over the real SDK', () => {
   it('lists one account\'s IPs once for 500 concurrent refreshes', async () => {
     const { agent, seen } = mockApi(200, () => [{ ip: '203.0.113.7', label: 'office' }]);
     const { server } = await configure({}, GOOD_ENV, agent);
-    const reader = server.providerData!.reader;
-    const lists = await Promise.all(Array.from({ length: 500 }, () => reader.listIps('alice')));
+    const store = server.providerData!;
+    const lists = await Promise.all(Array.from({ length: 500 }, () => store.account('alice').ips.list()));
     expect(seen).toEqual([expect.objectContaining({ method: 'GET', path: '/api/ip_labels/?username=alice' })]);
     expect(lists[499]).toEqual([{ ip: '203.0.113.7', label: 'office' }]);
     await agent.close();

@@ -2,8 +2,7 @@
 // Terraform drives it: create, second plan empty, update, activation toggle, password rotation
 // with a write-only attribute, drift, import, replace, idempotent delete, failed create.
 import { UNKNOWN, isUnknown } from '../../src/protocol/cty';
-import type { FrameworkServer } from '../../src/provider/framework';
-import { createProvider, createProviderServer } from '../../src/provider/provider';
+import { createProvider, createProviderServer, type ProxyAccountServer } from '../../src/provider/provider';
 import { subAccountResource } from '../../src/provider/resources/sub-account';
 import { subAccountDataSource } from '../../src/provider/data-sources/sub-account';
 import { ProxyAccountClient } from '../../src/sdk';
@@ -18,10 +17,10 @@ let env: NodeJS.ProcessEnv;
 const schema = subAccountResource.schema;
 
 const providerSchema = createProvider().schema;
-const servers: FrameworkServer[] = [];
+const servers: ProxyAccountServer[] = [];
 
 /** A freshly configured provider, as Terraform starts one per command. */
-async function newServer(): Promise<FrameworkServer> {
+async function newServer(): Promise<ProxyAccountServer> {
   const server = createProviderServer({ env });
   servers.push(server);
   const res = await server.configureProvider({ terraformVersion: '1.11.4', config: dv(providerSchema, obj(providerSchema, {})) });
@@ -37,7 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.providerData?.client.close()));
+  await Promise.all(servers.map((s) => s.providerData?.close()));
   await admin?.close();
   await emu?.stop();
 });

@@ -3,11 +3,12 @@
 import { fullProxyDomain, lookupProxy, PROXY_CATALOGUE, type CatalogueProxy } from '../catalogue';
 import { HttpError } from '../http';
 import type { Route, RouteContext } from '../router';
-import { required } from '../validation';
+import { checkSafeText, required } from '../validation';
 import { planOf } from './target';
 
 function resolve(ctx: RouteContext): CatalogueProxy {
-  const found = lookupProxy(required(ctx.params, 'proxy'), ctx.settings.proxyDomain);
+  // Checked before the lookup, which trims: "us-ny\n" must be refused, not read as us-ny.
+  const found = lookupProxy(checkSafeText(required(ctx.params, 'proxy'), 'proxy'), ctx.settings.proxyDomain);
   if (!found.ok) throw new HttpError(400, `proxy: not recognized: ${found.reason}`);
   return found.proxy;
 }

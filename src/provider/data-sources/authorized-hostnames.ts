@@ -1,7 +1,10 @@
 // proxyaccount_authorized_hostnames data source: the authorized hostnames of the provider's
 // account or of a sub-account, sorted.
-import { attr, defineSchema, isNotFound, type DataSourceDefinition, type Model } from '../framework';
-import { accountId, ownerPhrase, targetOf, usernameValidators } from '../resources/account-id';
+import { accountId, ownerPhrase } from '../access/account-ids';
+import { readOfAccount } from '../access/sub-account-lookup';
+import { usernameValidators } from '../access/usernames';
+import { attr, defineSchema, type Model } from '../framework';
+import type { DataSource } from '../types';
 
 const schema = defineSchema({
   description: 'Reads the authorized hostnames of the provider\'s account or of one sub-account.',
@@ -27,13 +30,7 @@ export const authorizedHostnamesDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    try {
-      const remote = await ctx.data.reader.listHostnames(targetOf(config.username));
-      return { username: config.username, id: accountId(config.username), domains: [...remote].sort() };
-    } catch (err) {
-      if (!isNotFound(err) || config.username === null) throw err;
-      ctx.diagnostics.addError('Sub-account not found', `The parent account has no sub-account '${config.username}'.`, [{ attributeName: 'username' }]);
-      return undefined;
-    }
+    const remote = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).hostnames.list());
+    return remote === undefined ? undefined : { username: config.username, id: accountId(config.username), domains: [...remote].sort() };
   },
-} satisfies DataSourceDefinition<typeof schema>;
+} satisfies DataSource<typeof schema>;

@@ -1,7 +1,10 @@
 // proxyaccount_authorized_ips data source: the authorized IPs of the provider's account or of a
 // sub-account, with labels, sorted by address.
-import { attr, defineSchema, isNotFound, type DataSourceDefinition, type Model } from '../framework';
-import { accountId, ownerPhrase, targetOf, usernameValidators } from '../resources/account-id';
+import { accountId, ownerPhrase } from '../access/account-ids';
+import { readOfAccount } from '../access/sub-account-lookup';
+import { usernameValidators } from '../access/usernames';
+import { attr, defineSchema, type Model } from '../framework';
+import type { DataSource } from '../types';
 
 const schema = defineSchema({
   description: 'Reads the authorized IP addresses of the provider\'s account or of one sub-account.',
@@ -33,17 +36,12 @@ export const authorizedIpsDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    try {
-      const remote = await ctx.data.reader.listIps(targetOf(config.username));
-      const entries = [...remote].sort((a, b) => ipOrder(a.ip) - ipOrder(b.ip)).map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label }));
-      return { username: config.username, id: accountId(config.username), entries };
-    } catch (err) {
-      if (!isNotFound(err) || config.username === null) throw err;
-      ctx.diagnostics.addError('Sub-account not found', `The parent account has no sub-account '${config.username}'.`, [{ attributeName: 'username' }]);
-      return undefined;
-    }
+    const remote = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).ips.list());
+    if (remote === undefined) return undefined;
+    const entries = [...remote].sort((a, b) => ipOrder(a.ip) - ipOrder(b.ip)).map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label }));
+    return { username: config.username, id: accountId(config.username), entries };
   },
-} satisfies DataSourceDefinition<typeof schema>;
+} satisfies DataSource<typeof schema>;
 
 /** An IPv4 address as a number, so 10.0.0.9 sorts before 10.0.0.10. */
 function ipOrder(ip: string): number {

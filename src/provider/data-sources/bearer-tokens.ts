@@ -1,8 +1,11 @@
 // proxyaccount_bearer_tokens data source: bearer-token metadata of the provider's account or of
 // a sub-account. Never the raw tokens: the API returns them only once, at creation.
 import type { BearerToken } from '../../sdk';
-import { attr, defineSchema, isNotFound, type DataSourceDefinition, type Model } from '../framework';
-import { accountId, ownerPhrase, targetOf, usernameValidators } from '../resources/account-id';
+import { accountId, ownerPhrase } from '../access/account-ids';
+import { readOfAccount } from '../access/sub-account-lookup';
+import { usernameValidators } from '../access/usernames';
+import { attr, defineSchema, type Model } from '../framework';
+import type { DataSource } from '../types';
 
 const schema = defineSchema({
   description:
@@ -38,14 +41,8 @@ export const bearerTokensDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    let remote: readonly BearerToken[];
-    try {
-      remote = await ctx.data.reader.listTokens(targetOf(config.username));
-    } catch (err) {
-      if (!isNotFound(err) || config.username === null) throw err;
-      ctx.diagnostics.addError('Sub-account not found', `The parent account has no sub-account '${config.username}'.`, [{ attributeName: 'username' }]);
-      return undefined;
-    }
+    const remote: readonly BearerToken[] | undefined = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).tokens.list());
+    if (remote === undefined) return undefined;
     const tokens = [...remote]
       .sort((a, b) => a.id - b.id)
       .map((t) => ({
@@ -57,7 +54,7 @@ export const bearerTokensDataSource = {
       }));
     return { username: config.username, id: accountId(config.username), tokens };
   },
-} satisfies DataSourceDefinition<typeof schema>;
+} satisfies DataSource<typeof schema>;
 
 /** RFC 3339 in UTC, without a fraction when there is none: 2030-01-01T00:00:00Z. */
 function rfc3339(d: Date): string {

@@ -1,5 +1,6 @@
 // proxyaccount_geoips data source: how many proxy IPs each country has in one pool.
-import { attr, defineSchema, oneOf, type DataSourceDefinition, type Model } from '../framework';
+import { attr, defineSchema, oneOf, type Model } from '../framework';
+import type { DataSource } from '../types';
 
 const schema = defineSchema({
   description: 'Counts of proxy IP addresses per country in the open or the world proxy pool.',
@@ -30,9 +31,9 @@ export const geoIpsDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    const { geoIps } = ctx.data.client;
+    const { geoIps } = ctx.data;
     // Not a collection the reader caches: one data source reads it once per run.
-    const counts = config.pool === 'world' ? await geoIps.world({ signal: ctx.signal }) : await geoIps.open({ signal: ctx.signal });
+    const counts = config.pool === 'world' ? await geoIps.world() : await geoIps.open();
     return { pool: config.pool, id: config.pool, counts: { ...counts } };
   },
-} satisfies DataSourceDefinition<typeof schema>;
+} satisfies DataSource<typeof schema>;

@@ -1,6 +1,7 @@
 // proxyaccount_proxies data source: every proxy the parent account may use, as domain:port.
-import { attr, defineSchema, type DataSourceDefinition, type Model } from '../framework';
-import { SELF_ID } from '../resources/account-id';
+import { SELF_ID } from '../access/account-ids';
+import { attr, defineSchema, type Model } from '../framework';
+import type { DataSource } from '../types';
 
 const schema = defineSchema({
   description: 'Lists every authorized proxy of the parent account (the provider must authenticate as it), e.g. to configure clients.',
@@ -25,7 +26,7 @@ export const proxiesDataSource = {
   schema,
 
   async read(ctx) {
-    const remote = await ctx.data.reader.listProxies();
+    const remote = await ctx.data.proxies.list();
     return { id: SELF_ID, proxies: [...remote].sort() };
   },
-} satisfies DataSourceDefinition<typeof schema>;
+} satisfies DataSource<typeof schema>;

@@ -1,7 +1,9 @@
 // proxyaccount_sub_account data source: one sub-account's details including usage figures.
 import type { SubAccount } from '../../sdk';
-import { attr, defineSchema, isNotFound, type DataSourceDefinition, type Model } from '../framework';
-import { usernameValidators } from '../resources/entry-id';
+import { readOfAccount } from '../access/sub-account-lookup';
+import { usernameValidators } from '../access/usernames';
+import { attr, defineSchema, type Model } from '../framework';
+import type { DataSource } from '../types';
 
 const schema = defineSchema({
   description: 'Reads one sub-account of the parent account, including its bandwidth usage.',
@@ -34,18 +36,8 @@ export const subAccountDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    let remote: SubAccount;
-    try {
-      remote = await ctx.data.reader.getSubAccount(config.username);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      ctx.diagnostics.addError(
-        'Sub-account not found',
-        `The parent account has no sub-account '${config.username}'.`,
-        [{ attributeName: 'username' }],
-      );
-      return undefined;
-    }
+    const remote: SubAccount | undefined = await readOfAccount(ctx, config.username, () => ctx.data.subAccounts.get(config.username));
+    if (remote === undefined) return undefined;
     return {
       username: config.username,
       id: remote.username,
@@ -59,4 +51,4 @@ export const subAccountDataSource = {
       total_bandwidth: remote.totalBandwidth,
     };
   },
-} satisfies DataSourceDefinition<typeof schema>;
+} satisfies DataSource<typeof schema>;

@@ -3,16 +3,27 @@
 import type { ClientCapabilities } from '../../protocol/types';
 import type { DataSourceDefinition, ResourceContext, ResourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
-import { diagnosticFromError } from './errors';
-import type { ProviderData } from './provider-data';
+import { diagnosticFromError, type ErrorDescriber } from './errors';
 
-/** The resource or data source being served (what error messages need of it). */
-export type Served = Pick<ResourceDefinition, 'typeName' | 'displayName' | 'schema'> & {
+/** What the server hands each RPC: the configured data (undefined before configure) and the run's settings. */
+export interface Runtime {
+  /** What the provider's configure step returned; undefined until it succeeded. */
+  readonly data: unknown;
+  /** Aborted when Terraform calls StopProvider. */
+  readonly signal: AbortSignal;
+  /** The provider's type name, for messages (e.g. `proxyaccount`). */
+  readonly providerName: string;
+  /** The provider's reading of its own errors. */
+  readonly describeError: ErrorDescriber | undefined;
+}
+
+/** The resource or data source being served, as error messages need it. */
+export type ServedType = Pick<ResourceDefinition, 'typeName' | 'displayName' | 'schema'> & {
   describe?(model: Record<string, unknown>): string;
 };
 
 /** Names one object for error details. */
-export function describeObject(def: Served, model: Record<string, unknown>): string {
+export function describeObject(def: ServedType, model: Record<string, unknown>): string {
   try {
     if (def.describe !== undefined) return def.describe(model);
   } catch {
@@ -22,22 +33,21 @@ export function describeObject(def: Served, model: Record<string, unknown>): str
   return typeof id === 'string' && id !== '' ? `${def.displayName} '${id}'` : def.displayName;
 }
 
-/** Builds the context of one CRUD call. */
+/** Builds the context of one CRUD call (the runtime's data must be set). */
 export function resourceContext(
-  def: Served,
-  data: ProviderData,
-  signal: AbortSignal,
+  def: ServedType,
+  rt: Runtime,
   clientCapabilities: ClientCapabilities | undefined,
   diagnostics = new Diagnostics(),
 ): ResourceContext {
   const attributes = Object.keys(def.schema.attributes);
   return {
-    data,
+    data: rt.data,
     diagnostics,
-    signal,
+    signal: rt.signal,
     clientCapabilities,
     reportError(err, summary, object) {
-      diagnostics.add(diagnosticFromError(err, { summary, object, attributes }));
+      diagnostics.add(diagnosticFromError(err, { summary, object, attributes }, rt.describeError));
     },
   };
 }
@@ -47,7 +57,7 @@ export function resourceContext(
  * object. Returns `failed` when it threw.
  */
 export async function runCrud<T>(
-  def: Served,
+  def: ServedType,
   ctx: ResourceContext,
   operation: string,
   model: Record<string, unknown>,
@@ -61,10 +71,12 @@ export async function runCrud<T>(
   }
 }
 
-/** The error for a CRUD call made before ConfigureProvider succeeded. */
-export function notConfigured(diagnostics: Diagnostics, def: Served | DataSourceDefinition): void {
+/** Adds the error for a CRUD call made before ConfigureProvider succeeded; true when so. */
+export function notConfigured(diagnostics: Diagnostics, def: ServedType | DataSourceDefinition, rt: Runtime): boolean {
+  if (rt.data !== undefined) return false;
   diagnostics.addError(
     'Provider not configured',
-    `The proxyaccount provider was not configured before ${def.typeName} was used; the provider block's errors above explain why.`,
+    `The ${rt.providerName} provider was not configured before ${def.typeName} was used; the provider block's errors above explain why.`,
   );
+  return true;
 }

@@ -2,12 +2,11 @@
 import { isWhollyKnown } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
 import type { ProviderServer } from '../../protocol/types';
-import { describeObject, notConfigured, resourceContext } from './context';
+import { describeObject, notConfigured, resourceContext, type Runtime } from './context';
 import type { DataSourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
 import { toModel, toPlanModel } from './model';
-import { finish } from './resource-rpc';
-import type { ProviderData } from './provider-data';
+import { encodeState } from './resource-rpc';
 import { validateConfig } from './validate';
 
 type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
@@ -25,23 +24,19 @@ export function validateDataSource(def: DataSourceDefinition, req: Req<'validate
 /** ReadDataSource: the full model the data source returns. */
 export async function readDataSource(
   def: DataSourceDefinition,
-  data: ProviderData | undefined,
-  signal: AbortSignal,
+  rt: Runtime,
   req: Req<'readDataSource'>,
 ): Promise<Res<'readDataSource'>> {
   const t = def.schema.type;
   const config = decodeDynamicValue(req.config, t);
   const diagnostics = new Diagnostics();
-  if (data === undefined) {
-    notConfigured(diagnostics, def);
-    return { diagnostics: diagnostics.toArray() };
-  }
+  if (notConfigured(diagnostics, def, rt)) return { diagnostics: diagnostics.toArray() };
   if (!isWhollyKnown(config)) {
     // Terraform defers reads whose config is not yet known; getting one here is a Terraform bug.
     diagnostics.addError(`Unable to read ${def.displayName}`, `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this read.`);
     return { diagnostics: diagnostics.toArray() };
   }
-  const ctx = resourceContext(def, data, signal, req.clientCapabilities, diagnostics);
+  const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
   const model = toModel(def.schema.attributes, config);
   let result: object | undefined;
   try {
@@ -56,5 +51,5 @@ export async function readDataSource(
     }
     return { diagnostics: diagnostics.toArray() };
   }
-  return { state: encodeDynamicValue(finish(def, diagnostics, result), t), diagnostics: diagnostics.toArray() };
+  return { state: encodeDynamicValue(encodeState(def, diagnostics, result), t), diagnostics: diagnostics.toArray() };
 }

@@ -6,7 +6,7 @@ import type { Unknown } from '../../protocol/cty';
 import type { ClientCapabilities } from '../../protocol/types';
 import type { Diagnostics } from './diagnostics';
 import type { Model, PlanModel } from './model';
-import type { ProviderData } from './provider-data';
+import type { ErrorDescriber } from './errors';
 import type { ObjectSchema } from './schema';
 
 /** Context of validation and planning hooks: pure, no API access. */
@@ -17,13 +17,16 @@ export interface PlanContext {
   readonly clientCapabilities: ClientCapabilities | undefined;
 }
 
-/** Context of create/read/update/delete/import and of data-source reads. */
-export interface ResourceContext {
-  /** The configured provider: the SDK client and the coalescing reader. */
-  readonly data: ProviderData;
+/**
+ * Context of create/read/update/delete/import and of data-source reads. `D` is what the
+ * provider's configure step returned (the framework never looks inside it).
+ */
+export interface ResourceContext<D = unknown> {
+  /** What the provider's configure step returned, e.g. its API client. */
+  readonly data: D;
   /** Add problems here (errors make the RPC fail; warnings are shown). */
   readonly diagnostics: Diagnostics;
-  /** Aborts when Terraform calls StopProvider (Ctrl-C); pass it to SDK calls. */
+  /** Aborts when Terraform calls StopProvider (Ctrl-C). */
   readonly signal: AbortSignal;
   /** What the calling Terraform supports, when it said (Read and Import carry it). */
   readonly clientCapabilities: ClientCapabilities | undefined;
@@ -32,6 +35,18 @@ export interface ResourceContext {
    * sub-account", `object` such as "sub-account 'alice'" (see errors.ts).
    */
   reportError(err: unknown, summary: string, object: string): void;
+}
+
+/**
+ * Context of `modifyPlan`: a plan may read (never write) through the provider's data, e.g. to
+ * show what an apply would remove. `data` is undefined when the provider is not configured
+ * (its configuration is not yet known): plan without reading then.
+ */
+export interface ModifyPlanContext<D = unknown> extends PlanContext {
+  /** What the provider's configure step returned, or undefined. */
+  readonly data: D | undefined;
+  /** Aborts when Terraform calls StopProvider. */
+  readonly signal: AbortSignal;
 }
 
 /** What `modifyPlan` may return. */
@@ -47,7 +62,7 @@ export interface PlanAdjustment<S extends ObjectSchema> {
  * diagnostic "Unable to <operation> <displayName>" naming the object; for partial failures
  * add diagnostics yourself and still return what exists.
  */
-export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema> {
+export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = unknown> {
   /** Terraform type name, e.g. `proxyaccount_sub_account`. */
   readonly typeName: string;
   /** Human name used in error summaries, e.g. `sub-account`. */
@@ -62,38 +77,47 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema> {
    */
   validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
   /**
+   * Checks stored state before it is trusted (read, update, delete): the attributes that identify
+   * the object must agree and be in range. A problem stops the call, with an error that names the
+   * state and the attribute, before anything is sent; the state is kept as it is.
+   */
+  checkState?(state: Model<S>): { readonly attribute: keyof Model<S> & string; readonly problem: string } | undefined;
+  /**
    * Last step of PlanResourceChange for create and update (after defaults and plan modifiers):
    * adjust planned values, e.g. mark a value unknown the API will change.
    */
-  modifyPlan?(ctx: PlanContext, req: { config: PlanModel<S>; prior: Model<S> | null; planned: PlanModel<S> }): PlanAdjustment<S> | void;
+  modifyPlan?(
+    ctx: ModifyPlanContext<D>,
+    req: { config: PlanModel<S>; prior: Model<S> | null; planned: PlanModel<S> },
+  ): PlanAdjustment<S> | void | Promise<PlanAdjustment<S> | void>;
   /**
    * Creates the object. `planned` holds the plan with unknowns as null; `config` holds
    * write-only values. Returns the new state (every computed attribute filled), or undefined
    * after adding an error (nothing is saved).
    */
-  create(ctx: ResourceContext, req: { planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
+  create(ctx: ResourceContext<D>, req: { planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
   /**
    * Refreshes the object. `state` may hold only what `import` filled in. Returns the remote
    * truth, null when the object is gone (Terraform plans to recreate it), or undefined after
    * adding an error (state kept).
    */
-  read(ctx: ResourceContext, req: { state: Model<S> }): Promise<Model<S> | null | undefined>;
+  read(ctx: ResourceContext<D>, req: { state: Model<S> }): Promise<Model<S> | null | undefined>;
   /**
    * Updates the object in place; never called when every attribute requires replacement.
    * Returns the new state, or undefined after adding an error (prior state kept).
    */
-  update?(ctx: ResourceContext, req: { prior: Model<S>; planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
+  update?(ctx: ResourceContext<D>, req: { prior: Model<S>; planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
   /** Deletes the object; an object already gone counts as deleted. */
-  delete(ctx: ResourceContext, req: { prior: Model<S> }): Promise<void>;
+  delete(ctx: ResourceContext<D>, req: { prior: Model<S> }): Promise<void>;
   /**
    * Turns an import ID into a partial state; Terraform then calls `read`. Attributes left out
    * are null. Returns undefined after adding an error. @default `{ id }`
    */
-  import?(ctx: ResourceContext, id: string): Promise<Partial<Model<S>> | undefined>;
+  import?(ctx: ResourceContext<D>, id: string): Promise<Partial<Model<S>> | undefined>;
 }
 
 /** A data source type. */
-export interface DataSourceDefinition<S extends ObjectSchema = ObjectSchema> {
+export interface DataSourceDefinition<S extends ObjectSchema = ObjectSchema, D = unknown> {
   /** Terraform type name, e.g. `proxyaccount_sub_account`. */
   readonly typeName: string;
   /** Human name used in error summaries. */
@@ -105,7 +129,7 @@ export interface DataSourceDefinition<S extends ObjectSchema = ObjectSchema> {
   /** Cross-attribute checks; values may be UNKNOWN. */
   validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
   /** Reads the data; `config` is wholly known. Returns the full model or undefined after an error. */
-  read(ctx: ResourceContext, req: { config: Model<S> }): Promise<Model<S> | undefined>;
+  read(ctx: ResourceContext<D>, req: { config: Model<S> }): Promise<Model<S> | undefined>;
 }
 
 /** Context of the provider's configure step. */
@@ -120,8 +144,11 @@ export interface ConfigureContext {
   readonly signal: AbortSignal;
 }
 
-/** The provider itself: its configuration schema, configure step and registered types. */
-export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema> {
+/**
+ * The provider itself: its configuration schema, configure step, registered types and its
+ * reading of its own errors. `D` is the data its configure step hands every resource.
+ */
+export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema, D = unknown> {
   /** Provider type name, e.g. `proxyaccount`. */
   readonly typeName: string;
   /** The provider block's schema. */
@@ -132,11 +159,18 @@ export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema> {
    * Builds the shared provider data from the provider block (values may be UNKNOWN). Must not
    * send requests. Returns undefined after adding errors.
    */
-  configure(ctx: ConfigureContext, config: PlanModel<S>): Promise<ProviderData | undefined>;
+  configure(ctx: ConfigureContext, config: PlanModel<S>): Promise<D | undefined>;
+  /**
+   * Reads the provider's own errors (e.g. its API client's) as diagnostics; undefined for an
+   * error it does not recognise, which the framework reports as a bug. @default none recognised
+   */
+  readonly describeError?: ErrorDescriber;
   /** Every managed resource type. */
-  readonly resources: readonly ResourceDefinition[];
+  // biome-ignore lint/suspicious/noExplicitAny: each type has its own schema; the list holds them all.
+  readonly resources: ReadonlyArray<ResourceDefinition<any, D>>;
   /** Every data source type. */
-  readonly dataSources: readonly DataSourceDefinition[];
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  readonly dataSources: ReadonlyArray<DataSourceDefinition<any, D>>;
 }
 
 /** Re-exported so hooks can write `value === UNKNOWN` checks with one import. */

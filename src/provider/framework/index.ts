@@ -16,12 +16,13 @@ export type {
   ValidatorContext,
 } from './schema';
 export type { Model, PlanModel } from './model';
-export { charset, conflictsWith, dateYmd, eachElement, email, greaterThan, intAtLeast, intBetween, ipv4, lengthBetween, matches, oneOf, validator } from './validators';
+export { atMost, charset, conflictsWith, dateYmd, eachElement, email, greaterThan, intAtLeast, intBetween, ipv4, lengthBetween, matches, oneOf, validator } from './validators';
 export { recomputedOnChange, requiresReplace, requiresReplaceIf, useStateForUnknown } from './plan-modifiers';
 export { attributePath, Diagnostics, errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
-export { diagnosticFromError, hasErrorCode, isNotFound, type ErrorContext } from './errors';
+export { attributeNamed, capitalize, diagnosticFromError, snakeCase, type ErrorContext, type ErrorDescriber } from './errors';
 export type {
   ConfigureContext,
+  ModifyPlanContext,
   DataSourceDefinition,
   PlanAdjustment,
   PlanContext,
@@ -29,6 +30,5 @@ export type {
   ResourceContext,
   ResourceDefinition,
 } from './definition';
-export type { ProviderData } from './provider-data';
 export { FrameworkServer } from './server';
 export { UNKNOWN, isUnknown } from '../../protocol/cty';

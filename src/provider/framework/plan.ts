@@ -18,6 +18,10 @@ export interface PlanInput {
   readonly config: CtyValue;
   /** What the calling Terraform supports. */
   readonly clientCapabilities?: ClientCapabilities;
+  /** The configured provider data (undefined before configure), for modifyPlan's reads. */
+  readonly data?: unknown;
+  /** Aborts when Terraform calls StopProvider. */
+  readonly signal?: AbortSignal;
 }
 
 /** The plan the framework answers with. */
@@ -31,7 +35,7 @@ export interface PlanOutput {
 }
 
 /** Plans a create, update or destroy of one resource. */
-export function planResource(def: ResourceDefinition, input: PlanInput): PlanOutput {
+export async function planResource(def: ResourceDefinition, input: PlanInput): Promise<PlanOutput> {
   if (input.proposed === null || !isCtyObject(input.proposed)) return { planned: null, requiresReplace: [], diagnostics: [] };
   const attributes = def.schema.attributes;
   const creating = input.prior === null;
@@ -71,8 +75,8 @@ export function planResource(def: ResourceDefinition, input: PlanInput): PlanOut
   }
 
   if (def.modifyPlan !== undefined) {
-    const adjustment = def.modifyPlan(
-      { diagnostics, clientCapabilities: input.clientCapabilities },
+    const adjustment = await def.modifyPlan(
+      { diagnostics, clientCapabilities: input.clientCapabilities, data: input.data, signal: input.signal ?? new AbortController().signal },
       {
         config: toPlanModel(attributes, config),
         prior: creating ? null : toModel(attributes, prior),

@@ -4,12 +4,11 @@
 import { isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
 import type { ProviderServer } from '../../protocol/types';
-import { notConfigured, resourceContext, runCrud } from './context';
+import { describeObject, notConfigured, resourceContext, runCrud, type Runtime } from './context';
 import type { ResourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
 import { fromModel, toModel, toPlanModel } from './model';
 import { planResource, withoutWriteOnly } from './plan';
-import type { ProviderData } from './provider-data';
 import { upgradeState } from './upgrade';
 import { validateConfig } from './validate';
 
@@ -27,9 +26,11 @@ export function validateResource(def: ResourceDefinition, req: Req<'validateReso
 }
 
 /** PlanResourceChange: see plan.ts. */
-export function planResourceChange(def: ResourceDefinition, req: Req<'planResourceChange'>): Res<'planResourceChange'> {
+export async function planResourceChange(def: ResourceDefinition, rt: Runtime, req: Req<'planResourceChange'>): Promise<Res<'planResourceChange'>> {
   const t = def.schema.type;
-  const out = planResource(def, {
+  const out = await planResource(def, {
+    data: rt.data,
+    signal: rt.signal,
     prior: decodeDynamicValue(req.priorState, t),
     proposed: decodeDynamicValue(req.proposedNewState, t),
     config: decodeDynamicValue(req.config, t),
@@ -46,8 +47,7 @@ export function planResourceChange(def: ResourceDefinition, req: Req<'planResour
 /** ApplyResourceChange: create, update or delete; a failed create saves nothing. */
 export async function applyResourceChange(
   def: ResourceDefinition,
-  data: ProviderData | undefined,
-  signal: AbortSignal,
+  rt: Runtime,
   req: Req<'applyResourceChange'>,
 ): Promise<Res<'applyResourceChange'>> {
   const t = def.schema.type;
@@ -60,12 +60,10 @@ export async function applyResourceChange(
     private: req.plannedPrivate,
     diagnostics: diagnostics.toArray(),
   });
-  if (data === undefined) {
-    notConfigured(diagnostics, def);
-    return answer(prior);
-  }
-  const ctx = resourceContext(def, data, signal, undefined, diagnostics);
+  if (notConfigured(diagnostics, def, rt)) return answer(prior);
+  const ctx = resourceContext(def, rt, undefined, diagnostics);
   const priorModel = toModel(attrs, prior);
+  if (prior !== null && stateProblem(def, priorModel, diagnostics)) return answer(prior);
 
   if (planned === null) {
     await runCrud(def, ctx, 'delete', priorModel, () => def.delete(ctx, { prior: priorModel }));
@@ -81,7 +79,7 @@ export async function applyResourceChange(
       expectError(diagnostics, def, 'create');
       return answer(null);
     }
-    return answer(finish(def, diagnostics, r.value));
+    return answer(encodeState(def, diagnostics, r.value));
   }
 
   const update = def.update;
@@ -97,14 +95,13 @@ export async function applyResourceChange(
     expectError(diagnostics, def, 'update');
     return answer(prior);
   }
-  return answer(finish(def, diagnostics, r.value));
+  return answer(encodeState(def, diagnostics, r.value));
 }
 
 /** ReadResource: the remote truth; null when the object is gone (drift → recreate). */
 export async function readResource(
   def: ResourceDefinition,
-  data: ProviderData | undefined,
-  signal: AbortSignal,
+  rt: Runtime,
   req: Req<'readResource'>,
 ): Promise<Res<'readResource'>> {
   const t = def.schema.type;
@@ -112,25 +109,36 @@ export async function readResource(
   const diagnostics = new Diagnostics();
   const answer = (v: CtyValue): Res<'readResource'> => ({ newState: encodeDynamicValue(v, t), private: req.private, diagnostics: diagnostics.toArray() });
   if (state === null) return answer(null);
-  if (data === undefined) {
-    notConfigured(diagnostics, def);
-    return answer(state);
-  }
-  const ctx = resourceContext(def, data, signal, req.clientCapabilities, diagnostics);
+  if (notConfigured(diagnostics, def, rt)) return answer(state);
+  const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
   const model = toModel(def.schema.attributes, state);
+  if (stateProblem(def, model, diagnostics)) return answer(state);
   const r = await runCrud(def, ctx, 'read', model, () => def.read(ctx, { state: model }));
   if (r.failed || r.value === undefined) {
     expectError(diagnostics, def, 'read');
     return answer(state);
   }
-  return answer(r.value === null ? null : finish(def, diagnostics, r.value));
+  return answer(r.value === null ? null : encodeState(def, diagnostics, r.value));
+}
+
+/** Runs the resource's state check; on a problem adds the error (naming the state) and returns true. */
+function stateProblem(def: ResourceDefinition, state: Record<string, unknown>, diagnostics: Diagnostics): boolean {
+  const found = def.checkState?.(state as never);
+  if (found === undefined) return false;
+  diagnostics.addError(
+    `Inconsistent ${def.displayName} state`,
+    `The stored state of this ${def.typeName} (${describeObject(def, state)}) is inconsistent: ${found.problem}. ` +
+      'The state file was edited or is corrupted, so nothing was sent to the API (acting on it could change another object). ' +
+      `Repair it: remove it with "terraform state rm ADDRESS", then import the object again (terraform import, or an import block).`,
+    [{ attributeName: found.attribute }],
+  );
+  return true;
 }
 
 /** ImportResourceState: a state holding the id and whatever import fills in; Terraform then reads. */
 export async function importResourceState(
   def: ResourceDefinition,
-  data: ProviderData | undefined,
-  signal: AbortSignal,
+  rt: Runtime,
   req: Req<'importResourceState'>,
 ): Promise<Res<'importResourceState'>> {
   const diagnostics = new Diagnostics();
@@ -138,11 +146,8 @@ export async function importResourceState(
   let partial: Record<string, unknown> | undefined = { id: req.id };
   const importer = def.import;
   if (importer !== undefined) {
-    if (data === undefined) {
-      notConfigured(diagnostics, def);
-      return none();
-    }
-    const ctx = resourceContext(def, data, signal, req.clientCapabilities, diagnostics);
+    if (notConfigured(diagnostics, def, rt)) return none();
+    const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
     const r = await runCrud(def, ctx, 'import', { id: req.id }, () => importer.call(def, ctx, req.id));
     partial = r.failed ? undefined : r.value;
   }
@@ -165,7 +170,7 @@ export function upgradeResourceState(def: ResourceDefinition, req: Req<'upgradeR
 }
 
 /** Encodes a model returned by resource code as state: write-only attributes nulled, no unknowns. */
-export function finish(def: Pick<ResourceDefinition, 'schema' | 'typeName'>, diagnostics: Diagnostics, model: object): CtyValue {
+export function encodeState(def: Pick<ResourceDefinition, 'schema' | 'typeName'>, diagnostics: Diagnostics, model: object): CtyValue {
   const value = withoutWriteOnly(def, fromModel(def.schema.attributes, model as Record<string, unknown>));
   if (!isWhollyKnown(value)) {
     diagnostics.addError('Provider returned an unknown value', `${def.typeName} returned a state with unknown values. This is a bug in the provider; please report it.`);

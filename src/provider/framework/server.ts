@@ -1,33 +1,35 @@
 // The ProviderServer the protocol layer calls: dispatches each RPC to the registered resource or
 // data source and never throws (a bug becomes an error diagnostic, not a gRPC failure).
 import { decodeDynamicValue } from '../../protocol/codec';
+import { CodecError } from '../../protocol/codec-error';
 import type { Diagnostic, ProviderServer, Schema } from '../../protocol/types';
 import { importResourceState, applyResourceChange, planResourceChange, readResource, upgradeResourceState, validateResource } from './resource-rpc';
 import { readDataSource, validateDataSource } from './data-source-rpc';
 import type { DataSourceDefinition, ProviderDefinition, ResourceDefinition } from './definition';
+import type { ObjectSchema } from './schema';
 import { Diagnostics, errorDiagnostic } from './diagnostics';
 import { toPlanModel } from './model';
-import type { ProviderData } from './provider-data';
+import type { Runtime } from './context';
 import { validateConfig } from './validate';
 
 type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
 type Res<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
 
 /** Serves one provider definition over the protocol's ProviderServer interface. */
-export class FrameworkServer implements ProviderServer {
-  private data: ProviderData | undefined;
+export class FrameworkServer<D = unknown> implements ProviderServer {
+  private data: D | undefined;
   private readonly stop = new AbortController();
   private readonly resources = new Map<string, ResourceDefinition>();
   private readonly dataSources = new Map<string, DataSourceDefinition>();
 
   /** Registers the provider's resources and data sources; a duplicate type name is a bug. */
-  constructor(private readonly provider: ProviderDefinition) {
+  constructor(private readonly provider: ProviderDefinition<ObjectSchema, D>) {
     for (const r of provider.resources) addUnique(this.resources, r, 'resource');
     for (const d of provider.dataSources) addUnique(this.dataSources, d, 'data source');
   }
 
   /** The configured provider data, once ConfigureProvider succeeded (for tests and tools). */
-  get providerData(): ProviderData | undefined {
+  get providerData(): D | undefined {
     return this.data;
   }
 
@@ -96,20 +98,20 @@ export class FrameworkServer implements ProviderServer {
   async readResource(req: Req<'readResource'>): Promise<Res<'readResource'>> {
     // On a bug, answering without newState would drop the object from state: echo it back.
     const keep = { newState: req.currentState, private: req.private };
-    return guard('ReadResource', keep, () => withResource(this.resources, req.typeName, keep, (def) => readResource(def, this.data, this.signal, req)));
+    return guard('ReadResource', keep, () => withResource(this.resources, req.typeName, keep, (def) => readResource(def, this.runtime(), req)));
   }
 
   /** See planResourceChange in resource-rpc.ts and plan.ts. */
   async planResourceChange(req: Req<'planResourceChange'>): Promise<Res<'planResourceChange'>> {
     const empty = { requiresReplace: [] };
-    return guard('PlanResourceChange', empty, () => withResource(this.resources, req.typeName, empty, (def) => planResourceChange(def, req)));
+    return guard('PlanResourceChange', empty, () => withResource(this.resources, req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req)));
   }
 
   /** See applyResourceChange in resource-rpc.ts. */
   async applyResourceChange(req: Req<'applyResourceChange'>): Promise<Res<'applyResourceChange'>> {
     const keep = { newState: req.priorState, private: req.plannedPrivate };
     return guard('ApplyResourceChange', keep, () =>
-      withResource(this.resources, req.typeName, keep, (def) => applyResourceChange(def, this.data, this.signal, req)),
+      withResource(this.resources, req.typeName, keep, (def) => applyResourceChange(def, this.runtime(), req)),
     );
   }
 
@@ -117,16 +119,21 @@ export class FrameworkServer implements ProviderServer {
   async importResourceState(req: Req<'importResourceState'>): Promise<Res<'importResourceState'>> {
     const none = { importedResources: [] };
     return guard('ImportResourceState', none, () =>
-      withResource(this.resources, req.typeName, none, (def) => importResourceState(def, this.data, this.signal, req)),
+      withResource(this.resources, req.typeName, none, (def) => importResourceState(def, this.runtime(), req)),
     );
   }
 
   /** See readDataSource in data-source-rpc.ts. */
   async readDataSource(req: Req<'readDataSource'>): Promise<Res<'readDataSource'>> {
-    return guard('ReadDataSource', {}, () => withDataSource(this.dataSources, req.typeName, {}, (def) => readDataSource(def, this.data, this.signal, req)));
+    return guard('ReadDataSource', {}, () => withDataSource(this.dataSources, req.typeName, {}, (def) => readDataSource(def, this.runtime(), req)));
   }
 
-  /** Aborts `signal`, which every CRUD context and SDK call carries. */
+  private runtime(): Runtime {
+    const p = this.provider;
+    return { data: this.data, signal: this.signal, providerName: p.typeName, describeError: p.describeError };
+  }
+
+  /** Aborts `signal`, which every CRUD context carries. */
   async stopProvider(): Promise<Res<'stopProvider'>> {
     this.stop.abort();
     return {};
@@ -172,7 +179,7 @@ async function guard<T extends WithDiagnostics>(rpc: string, fallback: Omit<T, '
     return await run();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const summary = err instanceof Error && err.name === 'CodecError' ? 'Invalid value from Terraform' : 'Internal provider error';
+    const summary = err instanceof CodecError ? 'Invalid value from Terraform' : 'Internal provider error';
     return { ...fallback, diagnostics: [errorDiagnostic(summary, `${rpc} failed: ${message}. This is a bug in the provider; please report it.`)] } as T;
   }
 }

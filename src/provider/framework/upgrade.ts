@@ -3,6 +3,7 @@
 // the schema no longer has and adding new ones as null.
 import type { CtyType, CtyValue } from '../../protocol/cty';
 import { decodeJsonValue } from '../../protocol/codec';
+import { CodecError, formatAttributePath } from '../../protocol/codec-error';
 import type { Diagnostic, RawState } from '../../protocol/types';
 import { errorDiagnostic } from './diagnostics';
 import type { ObjectSchema } from './schema';
@@ -32,9 +33,26 @@ export function upgradeState(schema: ObjectSchema, version: number, raw: RawStat
     return failed('Unreadable state', `The stored state of this ${typeName} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   const normalized = normalize(parsed, schema.type);
-  // Re-serialising goes through JS numbers; only do it when something had to change.
-  const value = normalized.changed ? decodeJsonValue(JSON.stringify(normalized.value), schema.type) : decodeJsonValue(json, schema.type);
-  return { value, diagnostics: [] };
+  try {
+    // Re-serialising goes through JS numbers; only do it when something had to change.
+    const value = normalized.changed ? decodeJsonValue(JSON.stringify(normalized.value), schema.type) : decodeJsonValue(json, schema.type);
+    return { value, diagnostics: [] };
+  } catch (err) {
+    // A value of the wrong type in stored state is the state's problem, not the provider's.
+    if (!(err instanceof CodecError)) throw err;
+    const where = err.path.length > 0 ? ` at ${formatAttributePath(err.path)}` : '';
+    return {
+      value: null,
+      diagnostics: [
+        errorDiagnostic(
+          'Invalid value in stored state',
+          `The stored state of this ${typeName} (in the Terraform state file) has a value of the wrong type${where}: ${err.message}. ` +
+            'The state file was edited or is corrupted. Repair the value in the state, or remove the resource with "terraform state rm ADDRESS" and import it again.',
+          err.path.length > 0 ? err.path : undefined,
+        ),
+      ],
+    };
+  }
 }
 
 function failed(summary: string, detail: string): UpgradeResult {

@@ -70,6 +70,11 @@ export function greaterThan(min: number): Validator<number> {
   return validator(`greater than ${min}`, (v) => (v > min ? undefined : `must be greater than ${min}, got ${v}`));
 }
 
+/** A number not above `max`. */
+export function atMost(max: number): Validator<number> {
+  return validator(`at most ${max}`, (v) => (v <= max ? undefined : `must be at most ${max}, got ${v}`));
+}
+
 /** One of the listed strings. */
 export function oneOf(...allowed: string[]): Validator<string> {
   const list = allowed.map((s) => JSON.stringify(s)).join(', ');
@@ -79,9 +84,27 @@ export function oneOf(...allowed: string[]): Validator<string> {
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
 
-/** A dotted-quad IPv4 address without leading zeros, e.g. 203.0.113.7. */
+/** A dotted-quad IPv4 address without leading zeros, e.g. 203.0.113.7; the message names the problem. */
 export function ipv4(): Validator<string> {
-  return matches(IPV4, 'an IPv4 address such as 203.0.113.7');
+  return validator('an IPv4 address such as 203.0.113.7', (v, ctx) => {
+    if (IPV4.test(v)) return undefined;
+    return `must be an IPv4 address such as 203.0.113.7, one address: ${ipv4Problem(v)}${shown(v, ctx)}`;
+  });
+}
+
+/** Why `v` is not a dotted-quad IPv4 address, in words. */
+export function ipv4Problem(v: string): string {
+  if (v.trim() !== v || /\s/.test(v)) return 'it contains white space';
+  if (v.includes('/')) return 'a CIDR range is not accepted, only one address (declare each address)';
+  if (v.includes(':')) return 'IPv6 addresses are not accepted, the API authorizes IPv4 only';
+  const parts = v.split('.');
+  if (parts.length !== 4) return `it has ${parts.length} dot-separated part${parts.length === 1 ? '' : 's'} instead of 4`;
+  for (const p of parts) {
+    if (!/^[0-9]+$/.test(p)) return `${JSON.stringify(p)} is not a number`;
+    if (p.length > 1 && p.startsWith('0')) return `${JSON.stringify(p)} has a leading zero (write ${Number(p)})`;
+    if (Number(p) > 255) return `${p} is above 255`;
+  }
+  return 'it is not in dotted-quad form';
 }
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces. The API
@@ -93,18 +116,18 @@ export function email(): Validator<string> {
   return matches(EMAIL, 'an email address such as name@example.com');
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
 /** A calendar date written YYYY-MM-DD (the day must exist). */
 export function dateYmd(): Validator<string> {
   return validator('a date written YYYY-MM-DD', (v, ctx) => {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-    const ok =
-      m !== null &&
-      (() => {
-        const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-        const date = new Date(Date.UTC(y, mo - 1, d));
-        return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-      })();
-    return ok ? undefined : `must be a date written YYYY-MM-DD${shown(v, ctx)}`;
+    if (m === null) return `must be a date written YYYY-MM-DD${shown(v, ctx)}`;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (mo < 1 || mo > 12) return `must be a date written YYYY-MM-DD that exists: month ${m[2]} does not exist${shown(v, ctx)}`;
+    const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+    if (d < 1 || d > days) return `must be a date written YYYY-MM-DD that exists: ${MONTHS[mo - 1]} ${y} has ${days} days${shown(v, ctx)}`;
+    return undefined;
   });
 }
 

@@ -1,20 +1,11 @@
 // proxyaccount_authorized_hostname: one authorized hostname of the authenticated account or of
 // a sub-account. The API cannot edit an entry, so every change replaces it. Reads go through the
 // coalescing reader: refreshing many hostnames of one account costs one listing.
-import {
-  attr,
-  defineSchema,
-  hasErrorCode,
-  isNotFound,
-  requiresReplace,
-  useStateForUnknown,
-  validator,
-  type Model,
-  type ResourceContext,
-  type ResourceDefinition,
-  type Validator,
-} from '../framework';
-import { entryId, parseImportId, reportAlreadyExists, target, usernameValidators, validationProblem } from './entry-id';
+import { reportAlreadyExists } from '../access/already-exists';
+import { entryId, parseImportId, validationProblem } from '../access/entry-ids';
+import { usernameValidators } from '../access/usernames';
+import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
+import type { Resource } from '../types';
 
 const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
@@ -67,38 +58,22 @@ export const authorizedHostnameResource = {
   schema,
 
   async create(ctx, { planned }) {
-    const { client, reader } = ctx.data;
     const { domain, username } = planned;
-    try {
-      await reader.write('hostnames', username ?? undefined, () => client.hostnames.add({ domain, ...target(username) }, { signal: ctx.signal }));
-    } catch (err) {
-      // "Already authorized" is a 400 like any form error: only the listing can tell them apart.
-      if (hasErrorCode(err, 'ERR_VALIDATION') && (await findHostname(ctx, domain, username)) !== undefined) {
-        reportAlreadyExists(ctx, err, 'Unable to create authorized hostname', describeHostname(domain, username), TYPE_NAME, entryId(username, domain));
-        return undefined;
-      }
-      throw err;
+    if ((await ctx.data.account(username).hostnames.add(domain)) === 'unchanged') {
+      reportAlreadyExists(ctx, 'Unable to create authorized hostname', describeHostname(domain, username), TYPE_NAME, entryId(username, domain));
+      return undefined;
     }
     return { id: entryId(username, domain), domain, username };
   },
 
   async read(ctx, { state }) {
-    if ((await findHostname(ctx, state.domain, state.username)) === undefined) return null;
+    if ((await ctx.data.account(state.username).hostnames.find(state.domain)) === undefined) return null;
     // The configured spelling stays, even if the API changed its case.
     return { id: entryId(state.username, state.domain), domain: state.domain, username: state.username };
   },
 
   async delete(ctx, { prior }) {
-    const { client, reader } = ctx.data;
-    const { domain, username } = prior;
-    try {
-      await reader.write('hostnames', username ?? undefined, () => client.hostnames.delete({ domain, ...target(username) }, { signal: ctx.signal }));
-    } catch (err) {
-      // Already gone counts as deleted. The API answers 400 for a hostname that is not
-      // authorized, but also for other form errors: only the listing can confirm it is gone.
-      if (isNotFound(err)) return;
-      if (!hasErrorCode(err, 'ERR_VALIDATION') || (await findHostname(ctx, domain, username)) !== undefined) throw err;
-    }
+    await ctx.data.account(prior.username).hostnames.delete(prior.domain);
   },
 
   async import(ctx, id) {
@@ -108,24 +83,7 @@ export const authorizedHostnameResource = {
     if (parsed === undefined) return undefined;
     return { id: entryId(parsed.username, parsed.entry), domain: parsed.entry, username: parsed.username };
   },
-} satisfies ResourceDefinition<typeof schema>;
-
-/**
- * The hostname as the account's listing (coalesced) spells it, or undefined when it is not
- * authorized or the sub-account no longer exists (404: its entries went with it). An exact
- * match wins; otherwise DNS names compare without case, in case the API normalizes them.
- */
-async function findHostname(ctx: ResourceContext, domain: string, username: string | null): Promise<string | undefined> {
-  let listed: readonly string[];
-  try {
-    listed = await ctx.data.reader.listHostnames(username ?? undefined);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-  const lower = domain.toLowerCase();
-  return listed.find((d) => d === domain) ?? listed.find((d) => d.toLowerCase() === lower);
-}
+} satisfies Resource<typeof schema>;
 
 function describeHostname(domain: string, username: string | null): string {
   return `authorized hostname '${domain}'${username === null ? '' : ` of sub-account '${username}'`}`;

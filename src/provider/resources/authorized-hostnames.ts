@@ -1,29 +1,13 @@
 // proxyaccount_authorized_hostnames: the authoritative list of authorized hostnames of one
 // account. It owns the whole list: hostnames not declared are removed, and hostnames added
 // outside Terraform show as drift. Do not combine it with proxyaccount_authorized_hostname.
-import {
-  attr,
-  defineSchema,
-  eachElement,
-  isNotFound,
-  isUnknown,
-  requiresReplace,
-  useStateForUnknown,
-  validator,
-  type Model,
-  type ResourceContext,
-  type ResourceDefinition,
-} from '../framework';
-import {
-  accountId,
-  deleteListUnlessAccountGone,
-  importAccountList,
-  ownerPhrase,
-  targetOf,
-  usernameValidators,
-} from './account-id';
-import { syncList, type ListOp } from './list-sync';
-import { hostname } from './list-syntax';
+import { authoritativeList } from '../access/authoritative-list';
+import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
+import type { ListOp } from '../access/list-sync';
+import { hostname } from '../access/list-syntax';
+import { usernameValidators } from '../access/usernames';
+import { attr, defineSchema, eachElement, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
+import type { Resource } from '../types';
 
 const schema = defineSchema({
   description:
@@ -49,6 +33,7 @@ const schema = defineSchema({
       required: true,
       validators: [eachElement(hostname(), 'set'), uniqueIgnoringCase()],
     }),
+    removed_entries: REMOVED_ENTRIES_ATTRIBUTE,
   },
 });
 
@@ -56,102 +41,38 @@ const schema = defineSchema({
 export type AuthorizedHostnamesModel = Model<typeof schema>;
 
 /** The `proxyaccount_authorized_hostnames` resource. */
-export const authorizedHostnamesResource = {
+export const authorizedHostnamesResource: Resource<typeof schema> = authoritativeList<typeof schema, string, string>({
   typeName: 'proxyaccount_authorized_hostnames',
   displayName: 'authorized hostname list',
-  describe: (m) => `authorized hostname list ${ownerPhrase(m.username ?? null)}`,
   schema,
-
-  modifyPlan(_ctx, { prior, planned }) {
-    // The ID follows from username alone, so a new list shows it in the plan already.
-    if (prior === null && !isUnknown(planned.username)) return { planned: { id: accountId(planned.username) } };
-    return undefined;
-  },
-
-  async create(ctx, { planned }) {
-    const r = await sync(ctx, planned.username, planned.domains, 'create');
-    // A create that changed nothing before failing saves nothing.
-    if (!r.changed && ctx.diagnostics.hasErrors()) return undefined;
-    return { id: accountId(planned.username), username: planned.username, domains: r.domains };
-  },
-
-  async read(ctx, { state }) {
-    let remote: readonly string[];
-    try {
-      remote = await ctx.data.reader.listHostnames(targetOf(state.username));
-    } catch (err) {
-      // The sub-account, and with it its list, is gone.
-      if (isNotFound(err)) return null;
-      throw err;
+  parentOnly: false,
+  entriesOf: (m) => m.domains,
+  model: (username, domains, removed) => ({ id: username ?? '_self', username, domains: [...domains], removed_entries: removed === null ? null : [...removed] }),
+  list: (store, username, fresh) => (fresh ? store.account(username).hostnames.fresh() : store.account(username).hostnames.list()),
+  toState: (remote, declared) => asDeclared(remote, declared),
+  removals: (remote, desired) => pair(remote, desired).unclaimed,
+  dropped: (before, desired) => before.filter((d) => !desired.some((w) => w.toLowerCase() === d.toLowerCase())),
+  diff(store, username, before, desired) {
+    const hostnames = store.account(username).hostnames;
+    const { claimed, unclaimed } = pair(before, desired);
+    const ops: ListOp[] = unclaimed.map((domain) => ({
+      kind: 'remove',
+      key: domain.toLowerCase(),
+      value: domain,
+      description: `remove hostname '${domain}'`,
+      run: async () => void (await hostnames.delete(domain)),
+    }));
+    for (const domain of desired) {
+      if (claimed.has(domain)) continue;
+      ops.push({ kind: 'add', key: domain.toLowerCase(), value: domain, description: `add hostname '${domain}'`, run: async () => void (await hostnames.add(domain)) });
     }
-    return { id: accountId(state.username), username: state.username, domains: asDeclared(remote, state.domains ?? []) };
+    return ops;
   },
-
-  async update(ctx, { planned }) {
-    const r = await sync(ctx, planned.username, planned.domains, 'update');
-    return { id: accountId(planned.username), username: planned.username, domains: r.domains };
+  replay(before, done) {
+    const removed = new Set(done.filter((o) => o.kind === 'remove').map((o) => o.value));
+    return [...before.filter((d) => !removed.has(d)), ...done.filter((o) => o.kind === 'add').map((o) => o.value)];
   },
-
-  async delete(ctx, { prior }) {
-    await deleteListUnlessAccountGone(() => sync(ctx, prior.username, [], 'delete'));
-  },
-
-  async import(ctx, id) {
-    return importAccountList(ctx, id);
-  },
-} satisfies ResourceDefinition<typeof schema>;
-
-/**
- * Makes the remote list equal `desired`. Returns the domains state should hold: `desired` when
- * every write succeeded, else the list as it now is (with the errors reported).
- */
-async function sync(
-  ctx: ResourceContext,
-  username: string | null,
-  desired: readonly string[],
-  operation: 'create' | 'update' | 'delete',
-): Promise<{ domains: string[]; changed: boolean }> {
-  const { client, reader } = ctx.data;
-  const target = targetOf(username);
-  const write = (run: () => Promise<unknown>) => () => reader.write('hostnames', target, run).then(() => undefined);
-
-  const outcome = await syncList<string>(ctx, {
-    operation,
-    displayName: 'authorized hostname list',
-    object: `authorized hostname list ${ownerPhrase(username)}`,
-    fresh: () => {
-      reader.invalidate('hostnames', target);
-      return reader.listHostnames(target);
-    },
-    diff(before) {
-      const { claimed, unclaimed } = pair(before, desired);
-      const ops: ListOp[] = unclaimed.map((domain) => ({
-        kind: 'remove',
-        key: domain.toLowerCase(),
-        value: domain,
-        description: `remove hostname '${domain}'`,
-        run: write(() => client.hostnames.delete({ domain, username: target }, { signal: ctx.signal })),
-      }));
-      for (const domain of desired) {
-        if (claimed.has(domain)) continue;
-        ops.push({
-          kind: 'add',
-          key: domain.toLowerCase(),
-          value: domain,
-          description: `add hostname '${domain}'`,
-          run: write(() => client.hostnames.add({ domain, username: target }, { signal: ctx.signal })),
-        });
-      }
-      return ops;
-    },
-    replay(before, done) {
-      const removed = new Set(done.filter((o) => o.kind === 'remove').map((o) => o.value));
-      return [...before.filter((d) => !removed.has(d)), ...done.filter((o) => o.kind === 'add').map((o) => o.value)];
-    },
-  });
-  if (outcome.ok) return { domains: [...desired], changed: outcome.changed };
-  return { domains: asDeclared(outcome.remote, desired), changed: outcome.changed };
-}
+});
 
 /**
  * Pairs each declared hostname with the remote entry it stands for: the same spelling first,

@@ -2,29 +2,13 @@
 // authenticated account or of a sub-account. The API cannot edit an entry, so every change
 // replaces it. Reads go through the coalescing reader: refreshing many IPs of one account
 // costs one listing.
-import type { LabeledIp } from '../../sdk';
-import {
-  attr,
-  defineSchema,
-  hasErrorCode,
-  ipv4,
-  isNotFound,
-  requiresReplace,
-  useStateForUnknown,
-  type Model,
-  type ResourceContext,
-  type ResourceDefinition,
-} from '../framework';
-import {
-  entryId,
-  labelFromRemote,
-  labelValidators,
-  parseImportId,
-  reportAlreadyExists,
-  target,
-  usernameValidators,
-  validationProblem,
-} from './entry-id';
+import { reportAlreadyExists } from '../access/already-exists';
+import { entryId, parseImportId, validationProblem } from '../access/entry-ids';
+import { labelFromRemote, labelValidators } from '../access/labels';
+import { usernameValidators } from '../access/usernames';
+import { hasErrorCode } from '../errors';
+import { attr, defineSchema, ipv4, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import type { Resource } from '../types';
 
 /** Longest IP label: API.md gives none, the SDK uses the token label's 100 characters. */
 const LABEL_MAX = 100;
@@ -76,40 +60,31 @@ export const authorizedIpResource = {
   schema,
 
   async create(ctx, { planned }) {
-    const { client, reader } = ctx.data;
     const { ip, label, username } = planned;
+    const ips = ctx.data.account(username).ips;
+    let outcome;
     try {
-      await reader.write('ips', username ?? undefined, () =>
-        client.ips.add({ ip, ...(label !== null ? { label } : {}), ...target(username) }, { signal: ctx.signal }),
-      );
+      outcome = await ips.add(ip, label);
     } catch (err) {
-      // "Already authorized" is a 400 like any form error: only the listing can tell them apart.
-      if (hasErrorCode(err, 'ERR_VALIDATION') && (await findIp(ctx, ip, username)) !== undefined) {
-        reportAlreadyExists(ctx, err, 'Unable to create authorized IP', describeIp(ip, username), TYPE_NAME, entryId(username, ip));
-        return undefined;
-      }
-      throw err;
+      // Listed with another label: a 400 like any form error, which only the listing tells apart.
+      if (!hasErrorCode(err, 'ERR_VALIDATION') || (await ips.find(ip)) === undefined) throw err;
+      outcome = 'unchanged';
+    }
+    if (outcome === 'unchanged') {
+      reportAlreadyExists(ctx, 'Unable to create authorized IP', describeIp(ip, username), TYPE_NAME, entryId(username, ip));
+      return undefined;
     }
     return { id: entryId(username, ip), ip, label, username };
   },
 
   async read(ctx, { state }) {
-    const found = await findIp(ctx, state.ip, state.username);
+    const found = await ctx.data.account(state.username).ips.find(state.ip);
     if (found === undefined) return null;
     return { id: entryId(state.username, state.ip), ip: state.ip, label: labelFromRemote(found.label), username: state.username };
   },
 
   async delete(ctx, { prior }) {
-    const { client, reader } = ctx.data;
-    const { ip, username } = prior;
-    try {
-      await reader.write('ips', username ?? undefined, () => client.ips.delete({ ip, ...target(username) }, { signal: ctx.signal }));
-    } catch (err) {
-      // Already gone counts as deleted. The API answers 400 for an address that is not
-      // authorized, but also for other form errors: only the listing can confirm it is gone.
-      if (isNotFound(err)) return;
-      if (!hasErrorCode(err, 'ERR_VALIDATION') || (await findIp(ctx, ip, username)) !== undefined) throw err;
-    }
+    await ctx.data.account(prior.username).ips.delete(prior.ip);
   },
 
   async import(ctx, id) {
@@ -119,20 +94,7 @@ export const authorizedIpResource = {
     if (parsed === undefined) return undefined;
     return { id: entryId(parsed.username, parsed.entry), ip: parsed.entry, username: parsed.username };
   },
-} satisfies ResourceDefinition<typeof schema>;
-
-/**
- * The address's entry in the account's listing (coalesced), or undefined when it is not
- * authorized or the sub-account no longer exists (404: its entries went with it).
- */
-async function findIp(ctx: ResourceContext, ip: string, username: string | null): Promise<LabeledIp | undefined> {
-  try {
-    return (await ctx.data.reader.listIps(username ?? undefined)).find((e) => e.ip === ip);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
+} satisfies Resource<typeof schema>;
 
 function describeIp(ip: string, username: string | null): string {
   return `authorized IP '${ip}'${username === null ? '' : ` of sub-account '${username}'`}`;

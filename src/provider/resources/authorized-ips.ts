@@ -2,28 +2,12 @@
 // the whole list: entries not declared are removed, and entries added outside Terraform show as
 // drift. Do not combine it with proxyaccount_authorized_ip for the same account.
 import type { LabeledIp } from '../../sdk';
-import {
-  attr,
-  defineSchema,
-  ipv4,
-  isNotFound,
-  isUnknown,
-  requiresReplace,
-  useStateForUnknown,
-  validator,
-  type Model,
-  type ResourceContext,
-  type ResourceDefinition,
-} from '../framework';
-import {
-  accountId,
-  deleteListUnlessAccountGone,
-  importAccountList,
-  ownerPhrase,
-  targetOf,
-  usernameValidators,
-} from './account-id';
-import { syncList, type ListOp } from './list-sync';
+import type { ListOp } from '../access/list-sync';
+import { authoritativeList } from '../access/authoritative-list';
+import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
+import { usernameValidators } from '../access/usernames';
+import { attr, defineSchema, ipv4, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
+import type { Resource } from '../types';
 
 /** The API's limit of authorized IPs per account. */
 const MAX_IPS = 100;
@@ -68,6 +52,7 @@ const schema = defineSchema({
         validators: [atMostIps(), uniqueIps()],
       },
     ),
+    removed_entries: REMOVED_ENTRIES_ATTRIBUTE,
   },
 });
 
@@ -75,108 +60,61 @@ const schema = defineSchema({
 export type AuthorizedIpsModel = Model<typeof schema>;
 
 /** The `proxyaccount_authorized_ips` resource. */
-export const authorizedIpsResource = {
+export const authorizedIpsResource: Resource<typeof schema> = authoritativeList<typeof schema, Entry, LabeledIp>({
   typeName: 'proxyaccount_authorized_ips',
   displayName: 'authorized IP list',
-  describe: (m) => `authorized IP list ${ownerPhrase(m.username ?? null)}`,
   schema,
-
-  modifyPlan(_ctx, { prior, planned }) {
-    // The ID follows from username alone, so a new list shows it in the plan already.
-    if (prior === null && !isUnknown(planned.username)) return { planned: { id: accountId(planned.username) } };
-    return undefined;
+  parentOnly: false,
+  entriesOf: (m) => m.entries,
+  model: (username, entries, removed) => ({
+    id: username ?? '_self',
+    username,
+    entries: entries.map((e) => ({ ip: e.ip, label: e.label })),
+    removed_entries: removed === null ? null : [...removed],
+  }),
+  list: (store, username, fresh) => (fresh ? store.account(username).ips.fresh() : store.account(username).ips.list()),
+  toState: (remote) => remote.map(toEntry),
+  removals: (remote, desired) => {
+    const keep = new Set(desired.map((e) => e.ip));
+    return remote.filter((e) => !keep.has(e.ip)).map((e) => describeEntry(toEntry(e)));
   },
-
-  async create(ctx, { planned }) {
-    const r = await sync(ctx, planned.username, planned.entries, 'create');
-    // A create that changed nothing before failing saves nothing.
-    if (r === undefined || (!r.changed && ctx.diagnostics.hasErrors())) return undefined;
-    return { id: accountId(planned.username), username: planned.username, entries: r.entries };
+  dropped: (before, desired) => {
+    const keep = new Set(desired.map((e) => e.ip));
+    return before.filter((e) => !keep.has(e.ip)).map(describeEntry);
   },
-
-  async read(ctx, { state }) {
-    let remote: readonly LabeledIp[];
-    try {
-      remote = await ctx.data.reader.listIps(targetOf(state.username));
-    } catch (err) {
-      // The sub-account, and with it its list, is gone.
-      if (isNotFound(err)) return null;
-      throw err;
+  diff(store, username, before, desired) {
+    const ips = store.account(username).ips;
+    const want = new Map(desired.map((e) => [e.ip, e.label ?? '']));
+    const have = new Map(before.map((e) => [e.ip, e.label]));
+    const ops: ListOp[] = [];
+    for (const [ip, label] of have) {
+      // A label cannot be edited: the address is removed and added again with the new one.
+      if (want.get(ip) !== label) ops.push({ kind: 'remove', key: ip, value: ip, description: `remove IP '${ip}'`, run: async () => void (await ips.delete(ip)) });
     }
-    return { id: accountId(state.username), username: state.username, entries: remote.map(toEntry) };
+    for (const [ip, label] of want) {
+      if (have.get(ip) !== label) {
+        ops.push({ kind: 'add', key: ip, value: ip, description: `add IP '${ip}'`, run: async () => void (await ips.add(ip, label === '' ? null : label)) });
+      }
+    }
+    return ops;
   },
-
-  async update(ctx, { planned }) {
-    const r = await sync(ctx, planned.username, planned.entries, 'update');
-    if (r === undefined) return undefined;
-    return { id: accountId(planned.username), username: planned.username, entries: r.entries };
+  replay(before, done, desired) {
+    const want = new Map(desired.map((e) => [e.ip, e.label ?? '']));
+    const list = new Map(before.map((e) => [e.ip, e.label]));
+    for (const op of done) if (op.kind === 'remove') list.delete(op.key);
+    for (const op of done) if (op.kind === 'add') list.set(op.key, want.get(op.key) ?? '');
+    return [...list].map(([ip, label]) => ({ ip, label }));
   },
-
-  async delete(ctx, { prior }) {
-    await deleteListUnlessAccountGone(() => sync(ctx, prior.username, [], 'delete'));
-  },
-
-  async import(ctx, id) {
-    return importAccountList(ctx, id);
-  },
-} satisfies ResourceDefinition<typeof schema>;
-
-/**
- * Makes the remote list equal `desired`. Returns the entries state should hold: `desired` when
- * every write succeeded, else the list as it now is (with the errors reported); `changed` says
- * whether any write took effect. Undefined after an error when nothing was attempted.
- */
-async function sync(
-  ctx: ResourceContext,
-  username: string | null,
-  desired: readonly Entry[],
-  operation: 'create' | 'update' | 'delete',
-): Promise<{ entries: Entry[]; changed: boolean } | undefined> {
-  const { client, reader } = ctx.data;
-  const target = targetOf(username);
-  const dup = duplicateIp(desired);
-  if (dup !== undefined) {
+  problem(desired) {
     // Validation catches this unless entries were unknown then.
-    ctx.diagnostics.addError(`Unable to ${operation} authorized IP list`, `IP ${dup} is declared more than once in entries; each IP may appear once.`, [{ attributeName: 'entries' }]);
-    return undefined;
-  }
-  const want = new Map(desired.map((e) => [e.ip, e.label ?? '']));
-  const write = (run: () => Promise<unknown>) => () => reader.write('ips', target, run).then(() => undefined);
+    const dup = duplicateIp(desired);
+    return dup === undefined ? undefined : `IP ${dup} is declared more than once in entries; each IP may appear once.`;
+  },
+});
 
-  const outcome = await syncList<LabeledIp>(ctx, {
-    operation,
-    displayName: 'authorized IP list',
-    object: `authorized IP list ${ownerPhrase(username)}`,
-    fresh: () => {
-      reader.invalidate('ips', target);
-      return reader.listIps(target);
-    },
-    diff(before) {
-      const have = new Map(before.map((e) => [e.ip, e.label]));
-      const ops: ListOp[] = [];
-      for (const [ip, label] of have) {
-        // A label cannot be edited: the address is removed and added again with the new one.
-        if (want.get(ip) !== label) {
-          ops.push({ kind: 'remove', key: ip, value: ip, description: `remove IP '${ip}'`, run: write(() => client.ips.delete({ ip, username: target }, { signal: ctx.signal })) });
-        }
-      }
-      for (const [ip, label] of want) {
-        if (have.get(ip) !== label) {
-          const input = { ip, username: target, ...(label === '' ? {} : { label }) };
-          ops.push({ kind: 'add', key: ip, value: ip, description: `add IP '${ip}'`, run: write(() => client.ips.add(input, { signal: ctx.signal })) });
-        }
-      }
-      return ops;
-    },
-    replay(before, done) {
-      const list = new Map(before.map((e) => [e.ip, e.label]));
-      for (const op of done) if (op.kind === 'remove') list.delete(op.key);
-      for (const op of done) if (op.kind === 'add') list.set(op.key, want.get(op.key) ?? '');
-      return [...list].map(([ip, label]) => ({ ip, label }));
-    },
-  });
-  if (outcome.ok) return { entries: desired.map((e) => ({ ip: e.ip, label: e.label })), changed: outcome.changed };
-  return { entries: outcome.remote.map(toEntry), changed: outcome.changed };
+/** An entry as plans and warnings show it. */
+function describeEntry(e: Entry): string {
+  return e.label === null ? e.ip : `${e.ip} (${e.label})`;
 }
 
 /** The API's "" (no label) is null in state, matching an omitted label. */

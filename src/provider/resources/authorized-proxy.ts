@@ -2,19 +2,10 @@
 // the proxy in any form the API accepts (bare host, full domain or `domain:port`); the add
 // response gives the full domain and the listing shows `domain:port`, so reads match listing
 // entries by host. Reads go through the coalescing reader (one listing per refresh).
-import {
-  attr,
-  defineSchema,
-  hasErrorCode,
-  requiresReplace,
-  useStateForUnknown,
-  validator,
-  type Model,
-  type ResourceContext,
-  type ResourceDefinition,
-  type Validator,
-} from '../framework';
-import { validationProblem } from './entry-id';
+import { validationProblem } from '../access/entry-ids';
+import { hasErrorCode } from '../errors';
+import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
+import type { Ctx, Resource } from '../types';
 
 const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const BARE_HOST = new RegExp(`^${HOST_LABEL}$`);
@@ -71,9 +62,8 @@ export const authorizedProxyResource = {
   schema,
 
   async create(ctx, { planned }) {
-    const { client, reader } = ctx.data;
-    const added = await reader.write('proxies', undefined, () => client.proxies.add(planned.proxy, { signal: ctx.signal }));
-    return { id: planned.proxy, proxy: planned.proxy, domain: added.proxy };
+    const domain = await ctx.data.proxies.add(planned.proxy);
+    return { id: planned.proxy, proxy: planned.proxy, domain };
   },
 
   async read(ctx, { state }) {
@@ -85,10 +75,9 @@ export const authorizedProxyResource = {
   },
 
   async delete(ctx, { prior }) {
-    const { client, reader } = ctx.data;
     try {
       // Deleting a proxy that is not authorized changes nothing (API.md), so a retry is safe.
-      await reader.write('proxies', undefined, () => client.proxies.delete(prior.domain ?? prior.proxy, { signal: ctx.signal }));
+      await ctx.data.proxies.delete(prior.domain ?? prior.proxy);
     } catch (err) {
       // 400 means the API no longer recognizes the proxy; if the listing has no such entry, it
       // is gone either way.
@@ -109,7 +98,7 @@ export const authorizedProxyResource = {
     // `domain` is resolved against the listing by read.
     return { id: proxy, proxy };
   },
-} satisfies ResourceDefinition<typeof schema>;
+} satisfies Resource<typeof schema>;
 
 /** One listing entry, split. */
 interface ListedProxy {
@@ -121,8 +110,8 @@ interface ListedProxy {
  * The listing entry (`domain:port`) for a proxy: by its full domain when known, else by the
  * configured form (domain:port, full domain or bare host = the domain's first label).
  */
-async function findProxy(ctx: ResourceContext, proxy: string, domain: string | null): Promise<ListedProxy | undefined> {
-  const listed = (await ctx.data.reader.listProxies()).map(splitEntry);
+async function findProxy(ctx: Ctx, proxy: string, domain: string | null): Promise<ListedProxy | undefined> {
+  const listed = (await ctx.data.proxies.list()).map(splitEntry);
   if (domain !== null) {
     const d = domain.toLowerCase();
     return listed.find((p) => p.domain.toLowerCase() === d);

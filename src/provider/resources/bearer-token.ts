@@ -2,19 +2,15 @@
 // The raw token exists only in the create response, so state keeps it; metadata is read
 // through the coalescing reader. The API manages tokens with HTTP Basic only.
 import type { BearerToken } from '../../sdk';
-import {
-  attr,
-  dateYmd,
-  defineSchema,
-  hasErrorCode,
-  isNotFound,
-  requiresReplace,
-  useStateForUnknown,
-  type Model,
-  type ResourceContext,
-  type ResourceDefinition,
-} from '../framework';
-import { entryId, labelFromRemote, labelValidators, parseImportId, target, usernameValidators } from './entry-id';
+import { entryId, parseImportId } from '../access/entry-ids';
+import { labelFromRemote, labelValidators } from '../access/labels';
+import { usernameValidators } from '../access/usernames';
+import { hasErrorCode } from '../errors';
+import { attr, capitalize, dateYmd, defineSchema, isUnknown, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import type { Ctx, Resource } from '../types';
+
+/** The largest token ID state may hold (IDs are positive integers; 15 digits, as import accepts). */
+const MAX_TOKEN_ID = 999_999_999_999_999;
 
 const schema = defineSchema({
   description:
@@ -89,54 +85,78 @@ export const bearerTokenResource = {
   describe: (m) => describeToken(m.token_id ?? null, m.label ?? null, m.username ?? null),
   schema,
 
-  async create(ctx, { planned }) {
-    const { client, reader } = ctx.data;
-    const { label, expires_at: expiresAt, username } = planned;
-    const object = describeToken(null, label, username);
-    const created = await basicAuthOnly(ctx, object, () =>
-      reader.write('tokens', username ?? undefined, () =>
-        client.tokens.create(
-          { ...(label !== null ? { label } : {}), ...(expiresAt !== null ? { expiresAt } : {}), ...target(username) },
-          { signal: ctx.signal },
-        ),
-      ),
-    );
-    if (created === undefined) return undefined;
-    let remote: BearerToken = created;
-    if (planned.active === false) {
-      try {
-        remote = await reader.write('tokens', username ?? undefined, () =>
-          client.tokens.deactivate({ id: created.id, ...target(username) }, { signal: ctx.signal }),
+  checkState(state) {
+    const id = state.token_id;
+    if (id !== null && (!Number.isSafeInteger(id) || id < 1 || id > MAX_TOKEN_ID)) {
+      return { attribute: 'token_id', problem: `token_id ${id} is not a token ID (a positive integer of at most 15 digits)` };
+    }
+    if (id !== null && state.id !== null && state.id !== entryId(state.username, String(id))) {
+      return { attribute: 'id', problem: `id ${JSON.stringify(state.id)} does not match token_id ${id} and username ${JSON.stringify(state.username)}` };
+    }
+    return undefined;
+  },
+
+  modifyPlan(ctx, { prior, planned }) {
+    const expires = planned.expires_at;
+    if (typeof expires === 'string' && (prior === null || prior.expires_at !== expires) && !afterToday(expires)) {
+      ctx.diagnostics.addError(
+        'Expiry date not in the future',
+        `expires_at ${expires} is not after today (${today()}, UTC): the API would refuse the token or make one that is already expired. Set a later date, or omit expires_at for a token that never expires.`,
+        [{ attributeName: 'expires_at' }],
+      );
+      return undefined;
+    }
+    // An expired token is a state, not drift: it stays as it is, and the plan says why.
+    if (prior !== null && prior.active === false && prior.expires_at !== null && !afterNow(prior.expires_at) && planned.expires_at === prior.expires_at) {
+      if (planned.active === true || (planned.active !== null && isUnknown(planned.active))) {
+        ctx.diagnostics.addWarning(
+          'Bearer token has expired',
+          `${capitalize(describeToken(prior.token_id, prior.label, prior.username))} expired on ${prior.expires_at}; the API cannot activate it again, so it is left as it is. To rotate it, set a later expires_at (the token is replaced by a new one).`,
+          [{ attributeName: 'expires_at' }],
         );
-      } catch (err) {
-        // The token exists: return it with the error so Terraform keeps it (and its secret).
-        ctx.reportError(err, 'Unable to deactivate bearer token', describeToken(created.id, label, username));
+        return { planned: { active: false } };
       }
     }
-    return toState(planned, remote, created.token);
+    return undefined;
+  },
+
+  async create(ctx, { planned }) {
+    const { label, expires_at: expiresAt, username } = planned;
+    const tokens = ctx.data.account(username).tokens;
+    const created = await basicAuthOnly(ctx, describeToken(null, label, username), () => tokens.create({ label, expiresAt }));
+    if (created === undefined) return undefined;
+    const { token } = created;
+    let remote: BearerToken = token;
+    if (planned.active === false) {
+      try {
+        remote = await tokens.setActive(token.id, false);
+      } catch (err) {
+        // The token exists: return it with the error so Terraform keeps it (and its secret).
+        ctx.reportError(err, 'Unable to deactivate bearer token', describeToken(token.id, label, username));
+      }
+    }
+    return toState(planned, remote, token.token);
   },
 
   async read(ctx, { state }) {
-    const listed = await basicAuthOnly(ctx, describeToken(state.token_id, state.label, state.username), () => listTokens(ctx, state.username));
-    if (listed === undefined) return undefined;
-    const remote = listed.find((t) => t.id === state.token_id);
-    return remote === undefined ? null : toState(state, remote, state.token);
+    const object = describeToken(state.token_id, state.label, state.username);
+    const remote = await basicAuthOnly(ctx, object, () => withPlanLimit(ctx, object, 'read', async () => (await ctx.data.account(state.username).tokens.find(state.token_id!)) ?? null));
+    if (remote === undefined) return undefined;
+    if (remote === PLAN_LIMIT) return state;
+    return remote === null ? null : toState(state, remote, state.token);
   },
 
   async update(ctx, { prior, planned }) {
-    const { client, reader } = ctx.data;
     const { username } = planned;
     const id = prior.token_id!;
+    const tokens = ctx.data.account(username).tokens;
     const object = describeToken(id, prior.label, username);
     const want = planned.active ?? true;
     let remote: BearerToken | undefined;
     // Only `active` changes in place; every other configurable attribute replaces the token.
     if (want !== prior.active) {
-      const toggle = want ? client.tokens.activate : client.tokens.deactivate;
       try {
-        remote = await basicAuthOnly(ctx, object, () =>
-          reader.write('tokens', username ?? undefined, () => toggle.call(client.tokens, { id, ...target(username) }, { signal: ctx.signal })),
-        );
+        remote = await basicAuthOnly(ctx, object, () => tokens.setActive(id, want));
       } catch (err) {
         if (want && refusedAsExpired(err, prior.expires_at)) {
           const message = err instanceof Error ? err.message : String(err);
@@ -151,26 +171,20 @@ export const bearerTokenResource = {
       }
       if (remote === undefined) return undefined;
     } else {
-      const listed = await basicAuthOnly(ctx, object, () => listTokens(ctx, username));
-      if (listed === undefined) return undefined;
-      remote = listed.find((t) => t.id === id);
-      if (remote === undefined) throw new Error(`token ${id} is no longer listed; it was deleted outside Terraform during the apply`);
+      const found = await basicAuthOnly(ctx, object, async () => (await tokens.find(id)) ?? null);
+      if (found === undefined) return undefined;
+      if (found === null) throw new Error(`token ${id} is no longer listed; it was deleted outside Terraform during the apply`);
+      remote = found;
     }
     return toState(planned, remote, prior.token);
   },
 
   async delete(ctx, { prior }) {
-    const { client, reader } = ctx.data;
     const { token_id: id, username } = prior;
     if (id === null) return;
-    await basicAuthOnly(ctx, describeToken(id, prior.label, username), async () => {
-      try {
-        await reader.write('tokens', username ?? undefined, () => client.tokens.delete({ id, ...target(username) }, { signal: ctx.signal }));
-      } catch (err) {
-        // Already gone counts as deleted: the token (404) or its whole sub-account (also 404).
-        if (!isNotFound(err)) throw err;
-      }
-    });
+    const object = describeToken(id, prior.label, username);
+    // Already gone counts as deleted: the token (404) or its whole sub-account (also 404).
+    await basicAuthOnly(ctx, object, () => withPlanLimit(ctx, object, 'delete', () => ctx.data.account(username).tokens.delete(id)));
   },
 
   async import(ctx, id) {
@@ -181,7 +195,7 @@ export const bearerTokenResource = {
     // The raw token cannot be read back: it stays null.
     return { id: entryId(parsed.username, parsed.entry), token_id: Number(parsed.entry), username: parsed.username };
   },
-} satisfies ResourceDefinition<typeof schema>;
+} satisfies Resource<typeof schema>;
 
 /** State from the API's metadata; the raw token only ever comes from the create response. */
 function toState(known: BearerTokenModel, remote: BearerToken, token: string | null): BearerTokenModel {
@@ -213,14 +227,42 @@ function rfc3339(d: Date): string {
   return d.toISOString().replace(/\.000Z$/, 'Z');
 }
 
-/** The account's token metadata (coalesced); none when the sub-account is gone (404). */
-async function listTokens(ctx: ResourceContext, username: string | null): Promise<readonly BearerToken[]> {
+/** What a token call returns when the account's plan no longer allows token management. */
+const PLAN_LIMIT = Symbol('plan without bearer tokens');
+
+/**
+ * Runs a read or delete; a 402 (the account's plan no longer includes bearer tokens) is a state,
+ * not a failure that blocks every other change: a read keeps the recorded state, a delete drops
+ * the resource from state, each with a warning saying so.
+ */
+async function withPlanLimit<T>(ctx: Ctx, object: string, operation: 'read' | 'delete', run: () => Promise<T>): Promise<T | typeof PLAN_LIMIT> {
   try {
-    return await ctx.data.reader.listTokens(username ?? undefined);
+    return await run();
   } catch (err) {
-    if (isNotFound(err)) return [];
-    throw err;
+    if (!hasErrorCode(err, 'ERR_PAYMENT_REQUIRED')) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.diagnostics.addWarning(
+      "The account's plan does not allow bearer tokens",
+      operation === 'read'
+        ? `${capitalize(object)}: the API refused to list tokens (${message}). The recorded state is kept as it is; after a plan downgrade the API deactivates every token.`
+        : `${capitalize(object)}: the API refused to delete the token (${message}), so it is removed from the state only. A plan downgrade deactivates every token; delete it in the dashboard, or with Terraform after moving back to a plan with tokens.`,
+    );
+    return PLAN_LIMIT;
   }
+}
+
+/** True when the date `ymd` (YYYY-MM-DD) is after today (UTC). */
+function afterToday(ymd: string): boolean {
+  return ymd > today();
+}
+
+/** True when the start of day `ymd` (UTC), when the token stops working, is still ahead. */
+function afterNow(ymd: string): boolean {
+  return Date.parse(`${ymd}T00:00:00Z`) > Date.now();
+}
+
+function today(): string {
+  return new Date(Date.now()).toISOString().slice(0, 10);
 }
 
 /**
@@ -230,7 +272,7 @@ async function listTokens(ctx: ResourceContext, username: string | null): Promis
  */
 function refusedAsExpired(err: unknown, expiresAt: string | null): boolean {
   if (expiresAt === null) return false;
-  if (!['ERR_VALIDATION', 'ERR_FORBIDDEN', 'ERR_UNEXPECTED_STATUS'].some((code) => hasErrorCode(err, code))) return false;
+  if (!(['ERR_VALIDATION', 'ERR_FORBIDDEN', 'ERR_UNEXPECTED_STATUS'] as const).some((code) => hasErrorCode(err, code))) return false;
   return /expir/i.test(err instanceof Error ? err.message : '') || Date.parse(`${expiresAt}T00:00:00Z`) <= Date.now();
 }
 
@@ -238,7 +280,7 @@ function refusedAsExpired(err: unknown, expiresAt: string | null): boolean {
  * Runs a token call; the SDK's refusal to send one with a bearer-token provider becomes an
  * error saying how to configure the provider. Returns undefined after adding it.
  */
-async function basicAuthOnly<T>(ctx: ResourceContext, object: string, run: () => Promise<T>): Promise<T | undefined> {
+async function basicAuthOnly<T>(ctx: Ctx, object: string, run: () => Promise<T>): Promise<T | undefined> {
   try {
     return await run();
   } catch (err) {
@@ -254,8 +296,4 @@ async function basicAuthOnly<T>(ctx: ResourceContext, object: string, run: () =>
 function describeToken(id: number | null, label: string | null, username: string | null): string {
   const name = id === null ? 'bearer token' : `bearer token ${id}`;
   return `${name}${label === null ? '' : ` '${label}'`}${username === null ? '' : ` of sub-account '${username}'`}`;
-}
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -2,20 +2,15 @@
 // module follows: schema, create, read, update, delete, import. No usage figures here (they
 // change by themselves and would make every drift check noisy); the data source has them.
 import type { SubAccount, SubAccountInput } from '../../sdk';
-import {
-  attr,
-  conflictsWith,
-  defineSchema,
-  email,
-  intAtLeast,
-  isNotFound,
-  lengthBetween,
-  requiresReplace,
-  useStateForUnknown,
-  type Model,
-  type ResourceDefinition,
-} from '../framework';
-import { isUsername, usernameValidators } from './entry-id';
+import { isUsername, usernameValidators } from '../access/usernames';
+import { atMost, attr, conflictsWith, defineSchema, email, intAtLeast, lengthBetween, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import type { Resource } from '../types';
+
+/**
+ * The largest bandwidth limit (GB): 15 digits, which a JS number holds exactly, so a value such
+ * as 9007199254740993 (which would silently become …992) or 1e20 is refused at plan time.
+ */
+const MAX_LIMIT_GB = 999_999_999_999_999;
 
 const schema = defineSchema({
   description:
@@ -73,18 +68,18 @@ const schema = defineSchema({
       validators: [lengthBetween(1, 255), email()],
     }),
     monthly_limit: attr.number({
-      description: 'Bandwidth limit in GB for the current billing period; 0 means no limit.',
+      description: 'Bandwidth limit in GB for the current billing period; 0 means no limit. A whole number up to 999999999999999.',
       optional: true,
       computed: true,
       default: 0,
-      validators: [intAtLeast(0)],
+      validators: [intAtLeast(0), atMost(MAX_LIMIT_GB)],
     }),
     total_limit: attr.number({
-      description: 'Bandwidth limit in GB over all time; 0 means no limit.',
+      description: 'Bandwidth limit in GB over all time; 0 means no limit. A whole number up to 999999999999999.',
       optional: true,
       computed: true,
       default: 0,
-      validators: [intAtLeast(0)],
+      validators: [intAtLeast(0), atMost(MAX_LIMIT_GB)],
     }),
     active: attr.bool({
       description: 'Whether the sub-account may use the proxies; false deactivates it (proxy requests then get 402).',
@@ -115,8 +110,15 @@ export const subAccountResource = {
     }
   },
 
+  checkState(state) {
+    // Acting on a username that disagrees with the id could change another sub-account.
+    if (state.id !== null && state.username !== null && state.id !== state.username) {
+      return { attribute: 'username', problem: `username ${JSON.stringify(state.username)} does not match id ${JSON.stringify(state.id)}` };
+    }
+    return undefined;
+  },
+
   async create(ctx, { planned, config }) {
-    const { client, reader } = ctx.data;
     const username = planned.username;
     const input: SubAccountInput = {
       username,
@@ -127,10 +129,10 @@ export const subAccountResource = {
       monthlyLimit: planned.monthly_limit ?? 0,
       totalLimit: planned.total_limit ?? 0,
     };
-    let remote = await reader.write('subAccount', username, () => client.subAccounts.create(input, { signal: ctx.signal }));
+    let remote = (await ctx.data.subAccounts.create(input)).account;
     if (planned.active === false) {
       try {
-        remote = await reader.write('subAccount', username, () => client.subAccounts.deactivate(username, { signal: ctx.signal }));
+        remote = await ctx.data.subAccounts.setActive(username, false);
       } catch (err) {
         // The sub-account exists: return it with the error so Terraform keeps it in state.
         ctx.reportError(err, 'Unable to deactivate sub-account', `sub-account '${username}'`);
@@ -142,16 +144,12 @@ export const subAccountResource = {
   async read(ctx, { state }) {
     const username = state.username ?? state.id;
     if (username === null) return null;
-    try {
-      return toState(state, await ctx.data.reader.getSubAccount(username));
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
+    const remote = await ctx.data.subAccounts.find(username);
+    return remote === undefined ? null : toState(state, remote);
   },
 
   async update(ctx, { prior, planned, config }) {
-    const { client, reader } = ctx.data;
+    const subAccounts = ctx.data.subAccounts;
     const username = planned.username;
     const rotate = planned.password_wo_version !== prior.password_wo_version && config.password_wo !== null;
     const password = planned.password ?? (rotate ? config.password_wo : null);
@@ -160,7 +158,7 @@ export const subAccountResource = {
     if (rotate || planned.password !== prior.password || editableChanged(prior, planned)) {
       // The complete desired field set: an omitted field would keep its old value, so a
       // removed name or email is sent empty to clear it.
-      const input: SubAccountInput = {
+      remote = await subAccounts.edit({
         username,
         ...optionalField('password', password),
         firstName: planned.first_name ?? '',
@@ -168,30 +166,18 @@ export const subAccountResource = {
         email: planned.email ?? '',
         monthlyLimit: planned.monthly_limit ?? 0,
         totalLimit: planned.total_limit ?? 0,
-      };
-      remote = await reader.write('subAccount', username, () => client.subAccounts.edit(input, { signal: ctx.signal }));
+      });
     }
     const wantActive = planned.active ?? true;
-    if ((remote?.active ?? prior.active) !== wantActive) {
-      const toggle = wantActive ? client.subAccounts.activate : client.subAccounts.deactivate;
-      remote = await reader.write('subAccount', username, () => toggle.call(client.subAccounts, username, { signal: ctx.signal }));
-    }
-    remote ??= await reader.getSubAccount(username);
+    if ((remote?.active ?? prior.active) !== wantActive) remote = await subAccounts.setActive(username, wantActive);
+    remote ??= await subAccounts.get(username);
     return toState(planned, remote);
   },
 
   async delete(ctx, { prior }) {
-    const { client, reader } = ctx.data;
     const username = prior.username ?? prior.id;
-    if (username === null) return;
-    try {
-      await reader.write('subAccount', username, () => client.subAccounts.delete(username, { signal: ctx.signal }));
-    } catch (err) {
-      // Already gone counts as deleted, so a retried apply never fails on it.
-      if (!isNotFound(err)) throw err;
-    }
-    // The sub-account's IPs, hostnames and tokens went with it.
-    reader.invalidateAccount(username);
+    // Already gone counts as deleted, so a retried apply never fails on it.
+    if (username !== null) await ctx.data.subAccounts.delete(username);
   },
 
   async import(ctx, id) {
@@ -205,7 +191,7 @@ export const subAccountResource = {
     }
     return { id: username, username };
   },
-} satisfies ResourceDefinition<typeof schema>;
+} satisfies Resource<typeof schema>;
 
 /** State from the API's answer; what the API never returns (passwords) comes from `known`. */
 function toState(known: SubAccountModel, remote: SubAccount): SubAccountModel {

@@ -1,6 +1,6 @@
 // Runs the real terraform binary against the built provider (installed into a temporary
 // filesystem mirror) and an emulator. Used by every end-to-end test.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -184,6 +184,14 @@ export class Workspace {
     const res = await this.expect(['output', '-json', '-no-color']);
     const parsed = JSON.parse(res.stdout) as Record<string, { value: unknown }>;
     return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, v.value]));
+  }
+
+  /**
+   * Starts terraform in its own process group (so a test can send the group SIGINT, as a
+   * terminal's Ctrl-C does) and returns the child without waiting for it.
+   */
+  spawnDetached(args: string[]): ChildProcessWithoutNullStreams {
+    return spawn('terraform', ['-chdir=' + this.dir, ...args], { env: this.env, detached: true, stdio: 'pipe' });
   }
 
   /** Removes the temporary directories. */

@@ -1,9 +1,7 @@
 // Helpers of the authoritative list resources and the list data sources: their ID is the
 // sub-account's USERNAME, or "_self" for the account the provider authenticates as.
-import { isNotFound, type ResourceContext } from '../framework';
-import { isUsername, usernameValidators } from './entry-id';
-
-export { usernameValidators };
+import type { Ctx } from '../types';
+import { isUsername } from './usernames';
 
 /** The ID of a list that belongs to the authenticated account itself. */
 export const SELF_ID = '_self';
@@ -24,31 +22,17 @@ export function parseAccountId(id: string): { readonly username: string | null }
   return `expected "${SELF_ID}" (the account the provider authenticates as) or a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}`;
 }
 
-/** The SDK's optional `username` argument: undefined for the authenticated account. */
-export function targetOf(username: string | null): string | undefined {
-  return username ?? undefined;
-}
-
 /** "of sub-account 'x'" or "of the provider's account", for messages. */
 export function ownerPhrase(username: string | null): string {
   return username === null ? "of the provider's account" : `of sub-account '${username}'`;
 }
 
 /** Import of a list resource by "_self" or a username; undefined (with a diagnostic) when malformed. */
-export function importAccountList(ctx: ResourceContext, id: string): { id: string; username: string | null } | undefined {
+export function importAccountList(ctx: Ctx, id: string): { id: string; username: string | null } | undefined {
   const parsed = parseAccountId(id);
   if (typeof parsed === 'string') {
     ctx.diagnostics.addError('Invalid import ID', `Cannot import ${JSON.stringify(id)}: ${parsed}.`);
     return undefined;
   }
   return { id: accountId(parsed.username), username: parsed.username };
-}
-
-/** Runs the deletion of a sub-account's list; a sub-account deleted first took its list with it. */
-export async function deleteListUnlessAccountGone(run: () => Promise<unknown>): Promise<void> {
-  try {
-    await run();
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
 }

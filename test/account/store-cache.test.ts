@@ -1,10 +1,11 @@
-// The coalescing reader: concurrent identical reads share one request, results are cached for
-// the process, writes drop exactly the (collection, account) they touch. Requests are counted.
+// The account store's coalescing cache: concurrent identical reads share one request, results
+// are cached for the process, writes drop exactly the (collection, account) they touch.
+// Requests are counted.
+import { AccountStore, type StoreClient } from '../../src/account';
 import type { BearerToken, LabeledIp, SubAccount } from '../../src/sdk';
-import { Reader, type ReaderClient } from '../../src/provider/reader';
 
 /** A fake client counting calls per (method, account); each call resolves when released. */
-class CountingClient implements ReaderClient {
+class CountingClient {
   readonly counts = new Map<string, number>();
   private pending: Array<() => void> = [];
   manual = false;
@@ -32,12 +33,21 @@ class CountingClient implements ReaderClient {
     return this.counts.get(what) ?? 0;
   }
 
+  writeFails = false;
+
   ips = {
     listWithLabels: (input: { username?: string } = {}) =>
       this.call(`ips:${input.username ?? ''}`, () => [...(this.ipsByAccount.get(input.username ?? '') ?? [])]),
+    add: async (input: { ip: string }) => ({ ip: input.ip }),
+    delete: async () => undefined,
   };
   hostnames = { list: (input: { username?: string } = {}) => this.call(`hostnames:${input.username ?? ''}`, () => ['example.com']) };
-  tokens = { list: (input: { username?: string } = {}) => this.call(`tokens:${input.username ?? ''}`, (): BearerToken[] => []) };
+  tokens = {
+    list: (input: { username?: string } = {}) => this.call(`tokens:${input.username ?? ''}`, (): BearerToken[] => []),
+    delete: async () => {
+      if (this.writeFails) throw Object.assign(new Error('POST /api/token/delete/ failed with 403'), { code: 'ERR_FORBIDDEN' });
+    },
+  };
   proxies = { list: () => this.call('proxies', () => ['us-ny.proxy.example.net:8080']) };
   subAccounts = {
     get: (username: string) =>
@@ -49,14 +59,20 @@ class CountingClient implements ReaderClient {
         totalBandwidth: 0,
         totalBandwidthLimit: 0,
       })),
+    delete: async () => undefined,
   };
 }
 
-describe('Reader', () => {
+/** The store over the fake client (it implements only what these tests use). */
+function storeOf(client: CountingClient): AccountStore {
+  return new AccountStore(client as unknown as StoreClient);
+}
+
+describe('AccountStore cache', () => {
   it('serves 500 concurrent reads of one account with one request', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
-    const results = await Promise.all(Array.from({ length: 500 }, () => reader.listIps()));
+    const store = storeOf(client);
+    const results = await Promise.all(Array.from({ length: 500 }, () => store.account().ips.list()));
     expect(client.count('ips:')).toBe(1);
     expect(results.every((r) => r === results[0])).toBe(true);
     expect(results[0]).toEqual([{ ip: '10.0.0.1', label: 'a' }]);
@@ -64,75 +80,76 @@ describe('Reader', () => {
 
   it('keeps results for the process: later reads send nothing', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
-    await reader.listHostnames('alice');
-    await reader.listHostnames('alice');
-    await reader.listProxies();
-    await reader.listProxies();
+    const store = storeOf(client);
+    await store.account('alice').hostnames.list();
+    await store.account('alice').hostnames.list();
+    await store.proxies.list();
+    await store.proxies.list();
     expect(client.count('hostnames:alice')).toBe(1);
     expect(client.count('proxies')).toBe(1);
   });
 
   it('keys by account and collection', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
-    await Promise.all([reader.listIps(), reader.listIps('alice'), reader.listIps('bob'), reader.listHostnames(), reader.listTokens('alice'), reader.getSubAccount('alice'), reader.getSubAccount('bob')]);
+    const store = storeOf(client);
+    await Promise.all([store.account().ips.list(), store.account('alice').ips.list(), store.account('bob').ips.list(), store.account().hostnames.list(), store.account('alice').tokens.list(), store.subAccounts.get('alice'), store.subAccounts.get('bob')]);
     expect([...client.counts.values()].every((n) => n === 1)).toBe(true);
     expect(client.counts.size).toBe(7);
   });
 
   it('drops exactly the written (collection, account) on a write', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
-    await Promise.all([reader.listIps('alice'), reader.listIps('bob'), reader.listHostnames('alice')]);
+    const store = storeOf(client);
+    await Promise.all([store.account('alice').ips.list(), store.account('bob').ips.list(), store.account('alice').hostnames.list()]);
     client.ipsByAccount.set('alice', [{ ip: '10.0.0.9', label: '' }]);
-    await reader.write('ips', 'alice', async () => 'added');
-    expect(await reader.listIps('alice')).toEqual([{ ip: '10.0.0.9', label: '' }]);
-    await reader.listIps('bob');
-    await reader.listHostnames('alice');
+    await store.account('alice').ips.add('10.0.0.9', null);
+    expect(await store.account('alice').ips.list()).toEqual([{ ip: '10.0.0.9', label: '' }]);
+    await store.account('bob').ips.list();
+    await store.account('alice').hostnames.list();
     expect([client.count('ips:alice'), client.count('ips:bob'), client.count('hostnames:alice')]).toEqual([2, 1, 1]);
   });
 
   it('does not cache a read that was in flight when a write happened', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
+    const store = storeOf(client);
     client.manual = true;
-    const stale = reader.listIps();
-    await reader.write('ips', undefined, async () => undefined);
+    const stale = store.account().ips.list();
+    await store.account().ips.delete('10.0.0.1');
     client.release();
     await stale;
     client.manual = false;
-    await reader.listIps();
+    await store.account().ips.list();
     expect(client.count('ips:')).toBe(2);
   });
 
   it('drops the cache even when the write fails (it may have taken effect)', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
-    await reader.listTokens();
-    await expect(reader.write('tokens', undefined, async () => Promise.reject(new Error('timeout')))).rejects.toThrow('timeout');
-    await reader.listTokens();
+    const store = storeOf(client);
+    await store.account().tokens.list();
+    client.writeFails = true;
+    await expect(store.account().tokens.delete(7)).rejects.toThrow('403');
+    await store.account().tokens.list();
     expect(client.count('tokens:')).toBe(2);
   });
 
   it('shares a failure with everyone waiting but does not cache it', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
+    const store = storeOf(client);
     client.failures = 1;
-    const results = await Promise.allSettled([reader.getSubAccount('alice'), reader.getSubAccount('alice')]);
+    const results = await Promise.allSettled([store.subAccounts.get('alice'), store.subAccounts.get('alice')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(client.count('sub:alice')).toBe(1);
-    await expect(reader.getSubAccount('alice')).resolves.toMatchObject({ username: 'alice' });
+    await expect(store.subAccounts.get('alice')).resolves.toMatchObject({ username: 'alice' });
     expect(client.count('sub:alice')).toBe(2);
   });
 
-  it('invalidateAccount drops every collection of that account only', async () => {
+  it('deleting a sub-account drops every collection of that account only', async () => {
     const client = new CountingClient();
-    const reader = new Reader(client);
-    const all = (u?: string) => Promise.all([reader.listIps(u), reader.listHostnames(u), reader.listTokens(u)]);
+    const store = storeOf(client);
+    const all = (u?: string) => Promise.all([store.account(u).ips.list(), store.account(u).hostnames.list(), store.account(u).tokens.list()]);
     await all('alice');
     await all();
-    reader.invalidateAccount('alice');
+    await store.subAccounts.delete('alice');
     await all('alice');
     await all();
     expect([client.count('ips:alice'), client.count('hostnames:alice'), client.count('tokens:alice')]).toEqual([2, 2, 2]);
@@ -140,8 +157,8 @@ describe('Reader', () => {
   });
 
   it('freezes shared results so one caller cannot change another\'s copy', async () => {
-    const reader = new Reader(new CountingClient());
-    const ips = (await reader.listIps()) as LabeledIp[];
+    const store = storeOf(new CountingClient());
+    const ips = (await store.account().ips.list()) as LabeledIp[];
     expect(() => ips.push({ ip: '1.1.1.1', label: '' })).toThrow(TypeError);
   });
 });

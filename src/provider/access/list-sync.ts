@@ -2,7 +2,8 @@
 // removals and additions (removals first, so a full list never hits the API's size limit
 // mid-update), keep going past ordinary failures, and report what failed so the resource can
 // return the state that reflects what actually happened.
-import { hasErrorCode, type ResourceContext } from '../framework';
+import { hasErrorCode } from '../errors';
+import type { Ctx as ResourceContext } from '../types';
 
 /** How many writes of one list run at once: fast on big lists, gentle on the API. */
 export const LIST_WRITE_CONCURRENCY = 4;
@@ -49,7 +50,7 @@ export function succeeded(r: ListSyncResult): boolean {
 
 // After these, further requests would fail the same way (or must not be sent at all: more
 // 401s would ban the account), so no further write is started.
-const FATAL_CODES = [
+const FATAL_CODES: ReadonlyArray<Parameters<typeof hasErrorCode>[1]> = [
   'ERR_AUTHENTICATION',
   'ERR_CREDENTIALS_REJECTED',
   'ERR_BANNED',

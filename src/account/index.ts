@@ -1,0 +1,7 @@
+// The account store: the one way the provider and the CLI's review, drift and export read and
+// write an account. Knows no Terraform.
+export { AccountStore } from './store';
+export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './store';
+export { CoalescingCache, COLLECTIONS, type Collection } from './cache';
+export { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from './ephemeral';

@@ -1,0 +1,456 @@
+// The account store: the one typed seam between everything that reads or writes an account (the
+// provider's resources and data sources, the CLI's review, drift and export) and the SDK. It
+// knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
+// sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
+// copy on every write, and resolves a write whose answer was lost by reading the account back.
+import type {
+  BearerToken,
+  BearerTokenCreated,
+  CallOptions,
+  GeoIpCounts,
+  LabeledIp,
+  ProxyAccountClient,
+  SubAccount,
+  SubAccountInput,
+} from '../sdk';
+import { isProxyAccountError } from '../sdk';
+import { CoalescingCache, type Collection } from './cache';
+import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+
+/** The slice of the SDK client the store uses (ProxyAccountClient satisfies it). */
+export type StoreClient = Pick<ProxyAccountClient, 'subAccounts' | 'ips' | 'hostnames' | 'proxies' | 'tokens' | 'geoIps'> & {
+  /** Closes the client's connections. @default nothing to close */
+  close?(): Promise<void>;
+};
+
+/** Options of {@link AccountStore}. */
+export interface AccountStoreOptions {
+  /** Stops the run: cancels reads in flight, refuses new writes, lets sent writes finish. @default never */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * How a write ended: `done` (the API confirmed it), `unchanged` (nothing to do: an add of an entry
+ * already there, a delete of one already gone), `recovered` (the answer was lost and reading back
+ * showed the change took effect).
+ */
+export type WriteOutcome = 'done' | 'unchanged' | 'recovered';
+
+/** A sub-account's state after a create that may have adopted an existing one. */
+export interface SubAccountWrite {
+  /** The sub-account as the API reports it. */
+  readonly account: SubAccount;
+  /** `done`, or `recovered` when the answer was lost and reading back found it made. */
+  readonly outcome: 'done' | 'recovered';
+}
+
+/** A created token, with the raw value the API shows only once. */
+export interface TokenWrite {
+  /** The token, including its raw value. */
+  readonly token: BearerTokenCreated;
+  /**
+   * `done`, or `recovered`: the first answer was lost, so the token it made (whose value nobody
+   * can ever read) was deleted and this one created in its place.
+   */
+  readonly outcome: 'done' | 'recovered';
+}
+
+/** The authorized IPs of one account. */
+export interface IpList {
+  /** Every entry with its label ('' = none); cached and shared by concurrent callers. */
+  list(): Promise<readonly LabeledIp[]>;
+  /** The list read anew, bypassing the cache. */
+  fresh(): Promise<readonly LabeledIp[]>;
+  /** The entry of `ip`, or undefined when it is not authorized (or the sub-account is gone). */
+  find(ip: string): Promise<LabeledIp | undefined>;
+  /**
+   * Authorizes `ip` with `label` (null = none). An entry already there with the same label is
+   * `unchanged`; one with another label fails with the API's 400 (the API cannot edit labels).
+   */
+  add(ip: string, label: string | null): Promise<WriteOutcome>;
+  /** Removes `ip`; one already gone (or whose sub-account is gone) is `unchanged`. */
+  delete(ip: string): Promise<WriteOutcome>;
+}
+
+/** The authorized hostnames of one account. */
+export interface HostnameList {
+  /** Every hostname, as the API lists them; cached. */
+  list(): Promise<readonly string[]>;
+  /** The list read anew. */
+  fresh(): Promise<readonly string[]>;
+  /** The listed form of `domain` (exact match first, then without case), or undefined. */
+  find(domain: string): Promise<string | undefined>;
+  /** Authorizes `domain`; one already there is `unchanged`. */
+  add(domain: string): Promise<WriteOutcome>;
+  /** Removes `domain`; one already gone is `unchanged`. */
+  delete(domain: string): Promise<WriteOutcome>;
+}
+
+/** The bearer tokens of one account (HTTP Basic credentials only). */
+export interface TokenList {
+  /** Every token's metadata; cached. */
+  list(): Promise<readonly BearerToken[]>;
+  /** The list read anew. */
+  fresh(): Promise<readonly BearerToken[]>;
+  /** The token with `id`, or undefined when it is gone (or the sub-account is). */
+  find(id: number): Promise<BearerToken | undefined>;
+  /** Creates a token; a lost answer is resolved without leaving an unreadable token behind. */
+  create(input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite>;
+  /** Activates or deactivates token `id`; returns its metadata afterwards. */
+  setActive(id: number, active: boolean): Promise<BearerToken>;
+  /** Deletes token `id`; one already gone is `unchanged`. */
+  delete(id: number): Promise<WriteOutcome>;
+}
+
+/** One account's access lists and tokens: the parent (username null) or a sub-account. */
+export interface AccountLists {
+  /** The sub-account, or null for the account the client authenticates as. */
+  readonly username: string | null;
+  /** Authorized IPs. */
+  readonly ips: IpList;
+  /** Authorized hostnames. */
+  readonly hostnames: HostnameList;
+  /** Bearer tokens. */
+  readonly tokens: TokenList;
+}
+
+/** Typed, cached, stop-aware access to one account and its sub-accounts. */
+export class AccountStore {
+  private readonly cache = new CoalescingCache();
+  private readonly signal: AbortSignal | undefined;
+  private readonly accounts = new Map<string, AccountLists>();
+
+  /** Wraps one client; sends nothing until asked. */
+  constructor(
+    private readonly client: StoreClient,
+    opts: AccountStoreOptions = {},
+  ) {
+    this.signal = opts.signal;
+  }
+
+  /** The access lists and tokens of `username` (null or undefined: the authenticated account). */
+  account(username?: string | null): AccountLists {
+    const u = username ?? null;
+    const k = u ?? '';
+    let lists = this.accounts.get(k);
+    if (lists === undefined) {
+      lists = { username: u, ips: this.ipList(u), hostnames: this.hostnameList(u), tokens: this.tokenList(u) };
+      this.accounts.set(k, lists);
+    }
+    return lists;
+  }
+
+  /** Sub-accounts of the authenticated (parent) account. */
+  readonly subAccounts = {
+    /** Details of `username` (cached); rejects with the SDK's NotFoundError when it does not exist. */
+    get: (username: string): Promise<SubAccount> =>
+      this.cache.get('subAccount', username, () => this.client.subAccounts.get(username, this.readOptions())),
+    /** Details of `username`, or undefined when it does not exist. */
+    find: async (username: string): Promise<SubAccount | undefined> => absentOn404(() => this.subAccounts.get(username)),
+    /**
+     * Creates the sub-account. When the answer is lost, reading back decides: a sub-account of
+     * that name made by this request is kept (`recovered`); a name already taken before fails.
+     */
+    create: (input: SubAccountInput): Promise<SubAccountWrite> =>
+      this.write<SubAccountWrite>(
+        'subAccount',
+        input.username,
+        `create sub-account '${input.username}'`,
+        async () => ({ account: await this.client.subAccounts.create(input), outcome: 'done' }),
+        async () => {
+          const found = await absentOn404(() => this.client.subAccounts.get(input.username));
+          // The lost request made it: bring it to what was asked (a repeatable edit).
+          return found === undefined ? undefined : { account: await this.client.subAccounts.edit(input), outcome: 'recovered' };
+        },
+      ),
+    /** Edits the sub-account (repeatable: an edit sent twice leaves the same state). */
+    edit: (input: SubAccountInput): Promise<SubAccount> =>
+      this.write('subAccount', input.username, `edit sub-account '${input.username}'`, () => this.client.subAccounts.edit(input)),
+    /** Activates or deactivates the sub-account (repeatable). */
+    setActive: (username: string, active: boolean): Promise<SubAccount> =>
+      this.write('subAccount', username, `${active ? 'activate' : 'deactivate'} sub-account '${username}'`, () =>
+        active ? this.client.subAccounts.activate(username) : this.client.subAccounts.deactivate(username),
+      ),
+    /** Deletes the sub-account and everything it held; one already gone is `unchanged`. */
+    delete: async (username: string): Promise<WriteOutcome> => {
+      const op = `delete sub-account '${username}'`;
+      try {
+        return await this.write(
+          'subAccount',
+          username,
+          op,
+          async () => {
+            await this.client.subAccounts.delete(username);
+            return 'done' as const;
+          },
+          async () => ((await absentOn404(() => this.client.subAccounts.get(username))) === undefined ? ('recovered' as const) : undefined),
+        );
+      } catch (err) {
+        if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
+        throw err;
+      } finally {
+        this.cache.invalidateAccount(username);
+      }
+    },
+  };
+
+  /** Authorized proxies of the authenticated (parent) account, listed as `domain:port`. */
+  readonly proxies = {
+    /** Every authorized proxy; cached. */
+    list: (): Promise<readonly string[]> => this.cache.get('proxies', null, () => this.client.proxies.list(this.readOptions())),
+    /** The list read anew. */
+    fresh: (): Promise<readonly string[]> => {
+      this.cache.invalidate('proxies', null);
+      return this.proxies.list();
+    },
+    /**
+     * Authorizes `proxy` (any accepted form); returns its full domain. Adding one already there
+     * changes nothing (API.md), so an add is safe to send again after a lost answer.
+     */
+    add: async (proxy: string): Promise<string> => {
+      const op = `add proxy '${proxy}'`;
+      return this.write('proxies', null, op, async () => (await this.client.proxies.add(proxy)).proxy, undefined, true);
+    },
+    /** Removes `proxy`; deleting one not authorized changes nothing (API.md). */
+    delete: async (proxy: string): Promise<void> => {
+      await this.write('proxies', null, `delete proxy '${proxy}'`, () => this.client.proxies.delete(proxy), undefined, true);
+    },
+  };
+
+  /** Closes the client's connections; later calls fail. */
+  async close(): Promise<void> {
+    await this.client.close?.();
+  }
+
+  /** Geo-IP counts (never cached: they change). */
+  readonly geoIps = {
+    /** Counts of the open pool. */
+    open: (): Promise<GeoIpCounts> => this.client.geoIps.open(this.readOptions()),
+    /** Counts of the world pool. */
+    world: (): Promise<GeoIpCounts> => this.client.geoIps.world(this.readOptions()),
+  };
+
+  private ipList(username: string | null): IpList {
+    const target = targetOf(username);
+    const ops = {
+      list: () => this.cache.get('ips', username, () => this.client.ips.listWithLabels(target, this.readOptions())),
+      fresh: () => {
+        this.cache.invalidate('ips', username);
+        return ops.list();
+      },
+      find: (ip: string) => absentOn404(async () => (await ops.list()).find((e) => e.ip === ip)),
+      add: async (ip: string, label: string | null): Promise<WriteOutcome> => {
+        const op = `add IP '${ip}'${forAccount(username)}`;
+        const matches = async (): Promise<boolean> =>
+          (await this.client.ips.listWithLabels(target)).some((e) => e.ip === ip && e.label === (label ?? ''));
+        return this.write(
+          'ips',
+          username,
+          op,
+          async () => {
+            await this.client.ips.add({ ip, ...(label !== null ? { label } : {}), ...target });
+            return 'done' as const;
+          },
+          async () => ((await matches()) ? 'recovered' : undefined),
+          false,
+          // "Already authorized" is a 400 like any form error: only the listing tells them apart.
+          async (err) => (isCode(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
+        );
+      },
+      delete: (ip: string) =>
+        this.deleteEntry('ips', username, `delete IP '${ip}'${forAccount(username)}`, () => this.client.ips.delete({ ip, ...target }), async () =>
+          (await this.client.ips.listWithLabels(target)).every((e) => e.ip !== ip),
+        ),
+    };
+    return ops;
+  }
+
+  private hostnameList(username: string | null): HostnameList {
+    const target = targetOf(username);
+    const ops = {
+      list: () => this.cache.get('hostnames', username, () => this.client.hostnames.list(target, this.readOptions())),
+      fresh: () => {
+        this.cache.invalidate('hostnames', username);
+        return ops.list();
+      },
+      find: (domain: string) => absentOn404(async () => matchHostname(await ops.list(), domain)),
+      add: async (domain: string): Promise<WriteOutcome> => {
+        const present = async (): Promise<boolean> => matchHostname(await this.client.hostnames.list(target), domain) !== undefined;
+        return this.write(
+          'hostnames',
+          username,
+          `add hostname '${domain}'${forAccount(username)}`,
+          async () => {
+            await this.client.hostnames.add({ domain, ...target });
+            return 'done' as const;
+          },
+          async () => ((await present()) ? 'recovered' : undefined),
+          false,
+          async (err) => (isCode(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
+        );
+      },
+      delete: (domain: string) =>
+        this.deleteEntry(
+          'hostnames',
+          username,
+          `delete hostname '${domain}'${forAccount(username)}`,
+          () => this.client.hostnames.delete({ domain, ...target }),
+          async () => matchHostname(await this.client.hostnames.list(target), domain) === undefined,
+        ),
+    };
+    return ops;
+  }
+
+  private tokenList(username: string | null): TokenList {
+    const target = targetOf(username);
+    const ops = {
+      list: () => this.cache.get('tokens', username, () => this.client.tokens.list(target, this.readOptions())),
+      fresh: () => {
+        this.cache.invalidate('tokens', username);
+        return ops.list();
+      },
+      find: (id: number) => absentOn404(async () => (await ops.list()).find((t) => t.id === id)),
+      create: async (input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite> => {
+        const op = `create bearer token${input.label === null ? '' : ` '${input.label}'`}${forAccount(username)}`;
+        // The ids that existed before: after a lost answer, a new id with this label is ours.
+        const before = new Set((await ops.list()).map((t) => t.id));
+        const send = (): Promise<BearerTokenCreated> =>
+          this.client.tokens.create({
+            ...(input.label !== null ? { label: input.label } : {}),
+            ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
+            ...target,
+          });
+        try {
+          return { token: await this.write('tokens', username, op, send), outcome: 'done' };
+        } catch (err) {
+          if (!isUnknownOutcome(err)) throw err;
+          let mine: BearerToken[];
+          try {
+            mine = (await this.client.tokens.list(target)).filter((t) => !before.has(t.id) && t.label === (input.label ?? ''));
+          } catch (readErr) {
+            throw new UnknownOutcomeError(op, err, readErr);
+          }
+          // A token made by the lost request: its value went with the answer, so nobody can
+          // ever use it. Remove it rather than leave an orphan, then make the one we need.
+          for (const t of mine) await ops.delete(t.id);
+          return { token: await this.write('tokens', username, op, send), outcome: mine.length > 0 ? 'recovered' : 'done' };
+        }
+      },
+      setActive: (id: number, active: boolean) =>
+        this.write('tokens', username, `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`, () =>
+          active ? this.client.tokens.activate({ id, ...target }) : this.client.tokens.deactivate({ id, ...target }),
+        ),
+      delete: (id: number) =>
+        this.deleteEntry(
+          'tokens',
+          username,
+          `delete bearer token ${id}${forAccount(username)}`,
+          () => this.client.tokens.delete({ id, ...target }),
+          async () => (await this.client.tokens.list(target)).every((t) => t.id !== id),
+        ),
+    };
+    return ops;
+  }
+
+  /** A delete: `unchanged` when the entry (or its sub-account) is already gone. */
+  private async deleteEntry(collection: Collection, username: string | null, op: string, send: () => Promise<void>, gone: () => Promise<boolean>): Promise<WriteOutcome> {
+    const goneOr404 = async (): Promise<boolean> => {
+      try {
+        return await gone();
+      } catch (err) {
+        if (isCode(err, 'ERR_NOT_FOUND')) return true;
+        throw err;
+      }
+    };
+    try {
+      return await this.write(
+        collection,
+        username,
+        op,
+        async () => {
+          await send();
+          return 'done' as const;
+        },
+        async () => ((await goneOr404()) ? 'recovered' : undefined),
+        false,
+        // The API answers 400 for an entry that is not there, but also for other form errors:
+        // only the listing can confirm it is gone.
+        async (err) => ((isCode(err, 'ERR_VALIDATION') || isCode(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined),
+      );
+    } catch (err) {
+      if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
+      throw err;
+    }
+  }
+
+  /**
+   * Sends one write: refused before sending when the run is stopping, never cancelled once sent
+   * (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
+   * write's result, undefined means it did not happen (the original error is thrown, or, when
+   * `resend` is true because the write is idempotent, it is sent once more). `onError` may turn
+   * a known failure into a result (e.g. "already there").
+   */
+  private async write<T>(
+    collection: Collection,
+    username: string | null,
+    op: string,
+    send: () => Promise<T>,
+    readBack?: () => Promise<T | undefined>,
+    resend = false,
+    onError?: (err: unknown) => Promise<T | undefined>,
+  ): Promise<T> {
+    if (this.signal?.aborted === true) throw new StoppedError(op);
+    try {
+      return await this.cache.write(collection, username, send);
+    } catch (err) {
+      if (isUnknownOutcome(err)) {
+        if (resend) return this.cache.write(collection, username, send);
+        if (readBack !== undefined) {
+          let settled: T | undefined;
+          try {
+            settled = await readBack();
+          } catch (readErr) {
+            throw new UnknownOutcomeError(op, err, readErr);
+          }
+          if (settled !== undefined) return settled;
+        }
+        throw err;
+      }
+      const handled = onError === undefined ? undefined : await onError(err);
+      if (handled !== undefined) return handled;
+      throw err;
+    }
+  }
+
+  private readOptions(): CallOptions {
+    return this.signal === undefined ? {} : { signal: this.signal };
+  }
+}
+
+/** The SDK's optional `username` argument: left out for the authenticated account. */
+function targetOf(username: string | null): { username?: string } {
+  return username === null ? {} : { username };
+}
+
+function forAccount(username: string | null): string {
+  return username === null ? '' : ` for sub-account '${username}'`;
+}
+
+function isCode(err: unknown, code: string): boolean {
+  return isProxyAccountError(err) && err.code === code;
+}
+
+/** The value of `read`, or undefined when it fails with 404 (the sub-account does not exist). */
+async function absentOn404<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isCode(err, 'ERR_NOT_FOUND')) return undefined;
+    throw err;
+  }
+}
+
+/** The listed form of `domain`: an exact match, else a match without case (DNS names). */
+function matchHostname(listed: readonly string[], domain: string): string | undefined {
+  return listed.find((d) => d === domain) ?? listed.find((d) => d.toLowerCase() === domain.toLowerCase());
+}

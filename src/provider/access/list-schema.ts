@@ -1,0 +1,9 @@
+// Attributes every authoritative list resource has in common.
+import { attr } from '../framework';
+
+/** `removed_entries`: what the latest change to the list removes from the account, shown in plans. */
+export const REMOVED_ENTRIES_ATTRIBUTE = attr.set('string', {
+  description:
+    'The entries the latest change to this list removes from the account, as the plan shows them: on create, every entry the account already had that the configuration does not declare; on update, the declared entries dropped. For review; it keeps its value until the list changes again.',
+  computed: true,
+});

@@ -1,0 +1,209 @@
+// The account store's write rules, over an in-memory fake of the API whose answers can be lost
+// after the change is made: a stop never aborts a write already sent and refuses new ones; a
+// write whose answer is lost is settled by reading back (nothing orphaned, nothing made twice);
+// when reading back fails too, the error says both.
+import { AccountStore, type StoreClient } from '../../src/account';
+import { NetworkError, TimeoutError, ValidationError, type BearerToken, type LabeledIp, type SubAccount } from '../../src/sdk';
+
+const CTX = { method: 'POST', path: '/api/x/', operation: 'x' };
+const lost = (): TimeoutError => new TimeoutError(CTX, 1000, 1);
+const refused = (): NetworkError => new NetworkError(CTX, 'connect ECONNREFUSED', 'ECONNREFUSED', 4, new Error('ECONNREFUSED'));
+
+/** An in-memory account: each write may lose its answer (after the change) or hang until released. */
+class FakeApi {
+  ips = new Map<string, string>();
+  subs = new Map<string, SubAccount>();
+  tokens: BearerToken[] = [];
+  nextId = 1;
+  sent: string[] = [];
+  /** The next write makes its change, then fails as if the answer were lost. */
+  loseNextAnswer = false;
+  /** The next write fails before making any change, as if never sent. */
+  failNextBeforeSending = false;
+  /** The next write times out before making its change (the outcome is unknown to the client). */
+  timeOutNextBeforeChange = false;
+  /** Reads fail (the API is unreachable for the read-back). */
+  readsFail = false;
+  /** The next write waits until `release()`. */
+  holdNextWrite = false;
+  private held: Array<() => void> = [];
+
+  release(): void {
+    for (const r of this.held.splice(0)) r();
+  }
+
+  private async write<T>(name: string, apply: () => T): Promise<T> {
+    this.sent.push(name);
+    if (this.holdNextWrite) {
+      this.holdNextWrite = false;
+      await new Promise<void>((r) => this.held.push(r));
+    }
+    if (this.failNextBeforeSending) {
+      this.failNextBeforeSending = false;
+      throw refused();
+    }
+    if (this.timeOutNextBeforeChange) {
+      this.timeOutNextBeforeChange = false;
+      throw lost();
+    }
+    const result = apply();
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false;
+      throw lost();
+    }
+    return result;
+  }
+
+  private async read<T>(name: string, value: () => T): Promise<T> {
+    this.sent.push(name);
+    if (this.readsFail) throw refused();
+    return value();
+  }
+
+  client(): StoreClient {
+    const api = this;
+    return {
+      ips: {
+        listWithLabels: () => api.read('GET ips', (): LabeledIp[] => [...api.ips].map(([ip, label]) => ({ ip, label }))),
+        add: (input: { ip: string; label?: string }) =>
+          api.write('POST ip/add', () => {
+            if (api.ips.has(input.ip)) throw new ValidationError({ ...CTX, status: 400, responseText: 'already authorized' });
+            api.ips.set(input.ip, input.label ?? '');
+            return { ip: input.ip };
+          }),
+        delete: (input: { ip: string }) =>
+          api.write('POST ip/delete', () => {
+            if (!api.ips.delete(input.ip)) throw new ValidationError({ ...CTX, status: 400, responseText: 'not authorized' });
+          }),
+      },
+      subAccounts: {
+        get: (username: string) =>
+          api.read('GET sub', () => {
+            const s = api.subs.get(username);
+            if (s === undefined) throw Object.assign(new ValidationError({ ...CTX, status: 400, responseText: '' }), { code: 'ERR_NOT_FOUND' });
+            return s;
+          }),
+        create: (input: { username: string; monthlyLimit?: number }) =>
+          api.write('POST sub/create', () => {
+            if (api.subs.has(input.username)) throw new ValidationError({ ...CTX, status: 400, responseText: 'username already taken' });
+            const s: SubAccount = { username: input.username, active: true, monthlyBandwidth: 0, monthlyBandwidthLimit: input.monthlyLimit ?? 0, totalBandwidth: 0, totalBandwidthLimit: 0 };
+            api.subs.set(input.username, s);
+            return s;
+          }),
+        edit: (input: { username: string; monthlyLimit?: number }) =>
+          api.write('POST sub/edit', () => {
+            const s = { ...api.subs.get(input.username)!, monthlyBandwidthLimit: input.monthlyLimit ?? 0 };
+            api.subs.set(input.username, s);
+            return s;
+          }),
+      },
+      tokens: {
+        list: () => api.read('GET tokens', () => [...api.tokens]),
+        create: (input: { label?: string }) =>
+          api.write('POST token/create', () => {
+            const t = { id: api.nextId++, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(0) };
+            api.tokens.push(t);
+            return { ...t, token: `pxa_secret${t.id}` };
+          }),
+        delete: (input: { id: number }) =>
+          api.write('POST token/delete', () => {
+            api.tokens = api.tokens.filter((t) => t.id !== input.id);
+          }),
+      },
+    } as unknown as StoreClient;
+  }
+}
+
+describe('a stop', () => {
+  it('lets a write already sent finish, and refuses to start new ones without sending them', async () => {
+    const api = new FakeApi();
+    const stop = new AbortController();
+    const store = new AccountStore(api.client(), { signal: stop.signal });
+    api.holdNextWrite = true;
+    const adding = store.account('alice').ips.add('203.0.113.7', 'office');
+    await new Promise((r) => setImmediate(r));
+    stop.abort();
+    api.release();
+    await expect(adding).resolves.toBe('done');
+    expect(api.ips.get('203.0.113.7')).toBe('office');
+
+    const sentBefore = api.sent.length;
+    await expect(store.account('alice').ips.add('203.0.113.8', null)).rejects.toMatchObject({ code: 'ERR_ABORTED', message: expect.stringMatching(/not started: the run is stopping/) });
+    expect(api.sent.length).toBe(sentBefore);
+  });
+});
+
+describe('a write whose answer is lost', () => {
+  it('is recovered when reading back shows the IP was added, and is not sent twice', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.loseNextAnswer = true;
+    await expect(store.account().ips.add('203.0.113.7', 'office')).resolves.toBe('recovered');
+    expect(api.sent.filter((s) => s === 'POST ip/add')).toHaveLength(1);
+  });
+
+  it('fails with the original error when reading back shows the timed-out add made nothing', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.timeOutNextBeforeChange = true;
+    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(api.ips.size).toBe(0);
+    expect(api.sent).toEqual(['POST ip/add', 'GET ips']);
+  });
+
+  it('does not read back after a connection that was refused (nothing was sent)', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.failNextBeforeSending = true;
+    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_NETWORK' });
+    expect(api.sent).toEqual(['POST ip/add']);
+  });
+
+  it('keeps a sub-account its lost create made, brought to what was asked', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.loseNextAnswer = true;
+    const created = await store.subAccounts.create({ username: 'alice', monthlyLimit: 50 });
+    expect(created).toMatchObject({ outcome: 'recovered', account: { username: 'alice', monthlyBandwidthLimit: 50 } });
+    expect(api.sent.filter((s) => s === 'POST sub/create')).toHaveLength(1);
+  });
+
+  it('still refuses a username that was taken before (no silent adoption)', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    await store.subAccounts.create({ username: 'alice' });
+    await expect(store.subAccounts.create({ username: 'alice' })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+  });
+
+  it('never leaves a second token with the same label: the unreadable one is deleted, one usable token remains', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    await store.account().tokens.create({ label: 'other', expiresAt: null });
+    api.loseNextAnswer = true;
+    const created = await store.account().tokens.create({ label: 'deploy', expiresAt: null });
+    expect(created.outcome).toBe('recovered');
+    expect(created.token.token).toMatch(/^pxa_secret/);
+    expect(api.tokens.map((t) => t.label).sort()).toEqual(['deploy', 'other']);
+    expect(api.tokens.find((t) => t.label === 'deploy')!.id).toBe(created.token.id);
+  });
+
+  it('treats a delete whose answer was lost as done when the entry is gone', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.ips.set('203.0.113.7', '');
+    api.loseNextAnswer = true;
+    await expect(store.account().ips.delete('203.0.113.7')).resolves.toBe('recovered');
+    await expect(store.account().ips.delete('203.0.113.7')).resolves.toBe('unchanged');
+  });
+
+  it('says both what was lost and why reading back failed when it cannot be settled', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.loseNextAnswer = true;
+    api.readsFail = true;
+    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      message: expect.stringMatching(/add IP '203\.0\.113\.7'.*answer was lost.*timed out.*reading the account back failed too.*ECONNREFUSED/s),
+    });
+  });
+});

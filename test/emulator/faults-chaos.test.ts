@@ -1,0 +1,166 @@
+// Faults for chaos tests: lost answers (the change is made, the answer never comes), late
+// answers, Retry-After on injected statuses, strict fault definitions, clearing faults, and the
+// server's own request timeout for bodies that never arrive.
+import { connect } from 'node:tls';
+import { errors } from 'undici';
+import { startEmulator, type RunningEmulator } from '../helpers/emulator';
+import { api, DEMO, emulatorState, type ApiResponse } from './api';
+
+let em: RunningEmulator;
+beforeAll(async () => {
+  em = await startEmulator();
+});
+afterAll(() => em?.stop());
+beforeEach(() => em.control.reset());
+
+const admin = (): { bearer: string } => ({ bearer: em.adminToken });
+
+function addFault(spec: object): Promise<ApiResponse> {
+  return api(em, 'POST', '/_emulator/faults', { auth: admin(), body: JSON.stringify(spec), contentType: 'application/json' });
+}
+
+async function fault(spec: object): Promise<void> {
+  const res = await addFault(spec);
+  if (res.status !== 200) throw new Error(`fault refused: ${res.status} ${res.text}`);
+}
+
+describe('dropResponse', () => {
+  it('makes the change, then drops the connection without an answer', async () => {
+    await fault({ path: '/api/ip/add/', method: 'POST', dropResponse: true });
+    await expect(api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.10', label: 'lost' } })).rejects.toBeInstanceOf(
+      errors.SocketError,
+    );
+    expect((await emulatorState(em)).accounts[0]!.ips).toEqual([{ ip: '192.0.2.10', label: 'lost' }]);
+    // One use only: the retry that a careful client makes sees the object already there.
+    const again = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.10' } });
+    expect(again.status).toBe(400);
+    expect(again.text).toContain('already authorized');
+  });
+
+  it('drops the answer of a refused request too, and nothing is changed', async () => {
+    await fault({ path: '/api/sub/create/', dropResponse: true });
+    await expect(api(em, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'bad name' } })).rejects.toBeInstanceOf(
+      errors.SocketError,
+    );
+    expect((await emulatorState(em)).accounts[0]!.subAccounts).toEqual([]);
+  });
+});
+
+describe('delayAfterMs', () => {
+  it('makes the change at once and answers late', async () => {
+    await fault({ path: '/api/sub/create/', delayAfterMs: 4000 });
+    await expect(
+      api(em, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'late1' }, headersTimeout: 400 }),
+    ).rejects.toBeInstanceOf(errors.HeadersTimeoutError);
+    expect((await emulatorState(em)).accounts[0]!.subAccounts.map((s) => s.username)).toEqual(['late1']);
+  });
+
+  it('a patient client gets the normal answer, even past the server request timeout', async () => {
+    await fault({ path: '/api/sub/create/', delayAfterMs: 6000 });
+    const res = await api(em, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'late2' }, headersTimeout: 20_000 });
+    expect(res.status).toBe(200);
+    expect(res.json()).toMatchObject({ username: 'late2' });
+  }, 20_000);
+
+  it('with dropResponse, waits and then drops', async () => {
+    await fault({ path: '/api/hostname/add/', delayAfterMs: 100, dropResponse: true });
+    await expect(api(em, 'POST', '/api/hostname/add/', { auth: DEMO, form: { domain: 'a.example.com' } })).rejects.toBeInstanceOf(
+      errors.SocketError,
+    );
+    expect((await emulatorState(em)).accounts[0]!.hostnames).toEqual(['a.example.com']);
+  });
+});
+
+describe('Retry-After on injected statuses', () => {
+  it('sends retryAfterSeconds as Retry-After', async () => {
+    await fault({ path: '/api/ips/', status: 503, retryAfterSeconds: 7 });
+    const res = await api(em, 'GET', '/api/ips/', { auth: DEMO });
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('7');
+  });
+
+  it('sends no Retry-After when none is asked for', async () => {
+    await fault({ path: '/api/ips/', status: 503 });
+    const res = await api(em, 'GET', '/api/ips/', { auth: DEMO });
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBeUndefined();
+  });
+});
+
+describe('fault definitions are checked', () => {
+  it.each([
+    [{ path: '/api/ips/', status: 503, retryAfter: 5 }, '"retryAfter"'],
+    [{ path: '/api/ips/', status: 503, dropresponse: true }, '"dropresponse"'],
+    [{ path: '/api/ips/', delayMs: 600_001 }, 'delayMs'],
+    [{ path: '/api/ips/', delayAfterMs: 1e12 }, 'delayAfterMs'],
+    [{ path: '/api/ips/', delayMs: 2 ** 31 }, 'delayMs'],
+    [{ path: '/api/ips/', delayMs: -1 }, 'delayMs'],
+    [{ path: '/api/ips/', dropResponse: 'yes' }, 'dropResponse'],
+    [{ path: '/api/ips/', reset: 1 }, 'reset'],
+    [{ path: '/api/ips/', status: 503, dropResponse: true }, 'one kind'],
+    [{ path: '/api/ips/', reset: true, delayAfterMs: 10 }, 'one kind'],
+    [{ path: '/api/ips/', retryAfterSeconds: 5, delayMs: 10 }, 'retryAfterSeconds needs a status'],
+    [{ path: '/api/ips/', status: 503, retryAfterSeconds: 1.5 }, 'retryAfterSeconds'],
+    [{ path: '/api/ips/', status: 503, count: 0 }, 'count'],
+  ])('refuses %j with 400 naming the problem', async (spec, expected) => {
+    const res = await addFault(spec);
+    expect(res.status).toBe(400);
+    expect(res.json<{ error: string }>().error).toContain(expected);
+    expect((await emulatorState(em)).faults).toEqual([]);
+  });
+
+  it('accepts the longest delay (10 minutes)', async () => {
+    const res = await addFault({ path: '/api/ips/', delayMs: 600_000 });
+    expect(res.status).toBe(200);
+    expect(res.json<{ faults: Array<{ delayMs: number }> }>().faults).toEqual([expect.objectContaining({ delayMs: 600_000 })]);
+  });
+});
+
+describe('listing and clearing faults', () => {
+  it('GET lists pending faults; DELETE clears them and service resumes', async () => {
+    await fault({ path: '/api/ips/', status: 500, count: 3 });
+    await fault({ path: '/api/hostnames/', dropResponse: true });
+    const listed = await api(em, 'GET', '/_emulator/faults', { auth: admin() });
+    expect(listed.json<{ faults: Array<{ path: string; remaining: number }> }>().faults).toEqual([
+      expect.objectContaining({ path: '/api/ips/', remaining: 3 }),
+      expect.objectContaining({ path: '/api/hostnames/', remaining: 1, dropResponse: true }),
+    ]);
+    const cleared = await api(em, 'DELETE', '/_emulator/faults', { auth: admin() });
+    expect(cleared.status).toBe(200);
+    expect(cleared.json()).toEqual({ faults: [] });
+    expect((await emulatorState(em)).faults).toEqual([]);
+    expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(200);
+    expect((await api(em, 'GET', '/api/hostnames/', { auth: DEMO })).status).toBe(200);
+  });
+
+  it('DELETE needs the admin token; other methods get 405 with Allow', async () => {
+    await fault({ path: '/api/ips/', status: 500 });
+    expect((await api(em, 'DELETE', '/_emulator/faults', { auth: DEMO })).status).toBe(401);
+    expect((await emulatorState(em)).faults).toHaveLength(1);
+    const put = await api(em, 'PUT', '/_emulator/faults', { auth: admin() });
+    expect(put.status).toBe(405);
+    expect(String(put.headers['allow']).split(', ').sort()).toEqual(['DELETE', 'GET', 'POST']);
+  });
+});
+
+describe('request timeout', () => {
+  it('answers 408 to a body shorter than its Content-Length instead of hanging', async () => {
+    const { hostname, port } = new URL(em.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: hostname, port: Number(port), ca: em.caPem }, () => {
+        const auth = Buffer.from('demo:demo-password').toString('base64');
+        socket.write(
+          'POST /api/ip/add/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n' +
+            `Authorization: Basic ${auth}\r\nContent-Length: 100\r\n\r\nip=192.0.2.99`,
+        );
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect((await emulatorState(em)).accounts[0]!.ips).toEqual([]);
+  }, 15_000);
+});
