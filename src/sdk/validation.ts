@@ -45,8 +45,8 @@ function charLength(s: string): number {
 /** Quotes a (non-secret) value for a message, shortened so a huge input cannot flood it. */
 export function quote(value: string): string {
   const short = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-  // JSON escapes C0 controls; bidi characters are escaped too, so a message reads as it is.
-  return JSON.stringify(short).replace(/[\u202A-\u202E\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  // JSON escapes C0 controls; DEL and bidi characters are escaped too, so a message reads as it is.
+  return JSON.stringify(short).replace(/[\u007F\u202A-\u202E\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 function requireString(field: string, value: unknown): string {
@@ -176,7 +176,9 @@ export function checkExpiryDate(value: unknown, field = 'expiresAt'): string {
   const m = DATE_RE.exec(s);
   if (m === null) throw new InvalidArgumentError(field, `${quote(s)} is not a date in the form YYYY-MM-DD`);
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
   if (
     year < 1 ||
     d.getUTCFullYear() !== year ||
