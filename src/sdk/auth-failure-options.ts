@@ -14,11 +14,7 @@ const MAX_TTL_MS = 7 * 24 * 3600 * 1000;
 const OFF_VALUES = new Set(['off', 'false', '0', 'no', 'none']);
 
 /** The memory configured by `cache`/`ttlMs` and the environment, or undefined when disabled. */
-export function authFailureMemoryFrom(
-  cache: unknown,
-  ttlMs: unknown,
-  env: NodeJS.ProcessEnv = process.env,
-): AuthFailureMemory | undefined {
+export function authFailureMemoryFrom(cache: unknown, ttlMs: unknown, env: NodeJS.ProcessEnv = process.env): AuthFailureMemory | undefined {
   const file = resolveFile(cache, env);
   if (file === undefined) return undefined;
   return new AuthFailureMemory(file, resolveTtl(ttlMs, env));
@@ -52,7 +48,10 @@ function resolveTtl(ttlMs: unknown, env: NodeJS.ProcessEnv): number {
   if (fromEnv === '') return DEFAULT_AUTH_FAILURE_TTL_MS;
   const seconds = /^\d+$/.test(fromEnv) ? Number(fromEnv) : Number.NaN;
   if (!(seconds * 1000 <= MAX_TTL_MS)) {
-    throw new InvalidArgumentError(AUTH_FAILURE_TTL_ENV, `must be a whole number of seconds from 0 to ${MAX_TTL_MS / 1000} (got ${JSON.stringify(fromEnv.slice(0, 20))})`);
+    throw new InvalidArgumentError(
+      AUTH_FAILURE_TTL_ENV,
+      `must be a whole number of seconds from 0 to ${MAX_TTL_MS / 1000} (got ${JSON.stringify(fromEnv.slice(0, 20))})`,
+    );
   }
   return seconds * 1000;
 }

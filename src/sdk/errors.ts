@@ -64,9 +64,12 @@ export class ProxyAccountError extends Error {
 
   /** Brand check instead of prototype identity, so errors from another copy of the SDK match. */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of `instanceof`: this one or any subclass.
+    // biome-ignore lint/complexity/noThisInStatic: the class asked about, which may be a subclass
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
     if (!isProxyAccountError(value)) return false;
     const kinds = (value as unknown as Record<symbol, unknown>)[KINDS];
+    // biome-ignore lint/complexity/noThisInStatic: the class asked about, which may be a subclass
     return Array.isArray(kinds) && kinds.includes(this.name);
   }
 }
@@ -100,11 +103,7 @@ export class BasicAuthRequiredError extends ProxyAccountError {
   readonly operation: string;
 
   constructor(operation: string) {
-    super(
-      'ERR_BASIC_AUTH_REQUIRED',
-      `${operation} requires HTTP Basic authentication (username and password); ` +
-        'token endpoints do not accept a bearer token',
-    );
+    super('ERR_BASIC_AUTH_REQUIRED', `${operation} requires HTTP Basic authentication (username and password); token endpoints do not accept a bearer token`);
     this.operation = operation;
   }
 }
@@ -118,12 +117,7 @@ export class RequestError extends ProxyAccountError implements RequestContext {
   /** What the call was doing. */
   readonly operation: string;
 
-  constructor(
-    code: ProxyAccountErrorCode,
-    ctx: RequestContext,
-    detail: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: ProxyAccountErrorCode, ctx: RequestContext, detail: string, options?: { cause?: unknown }) {
     super(code, `${ctx.method} ${ctx.path} (${ctx.operation}) ${detail}`, options);
     this.method = ctx.method;
     this.path = ctx.path;
@@ -140,7 +134,7 @@ export class CredentialsRejectedError extends RequestError {
     super(
       'ERR_CREDENTIALS_REJECTED',
       ctx,
-      'not sent: the server already rejected this client\'s credentials with 401; ' +
+      "not sent: the server already rejected this client's credentials with 401; " +
         'fix them and create a new client (repeated failures trigger a 3-hour ban)',
     );
   }
@@ -278,11 +272,7 @@ export class ApiError extends ProxyAccountError implements RequestContext {
 
   constructor(code: ProxyAccountErrorCode, d: ApiErrorDetails) {
     const text = d.responseText === '' ? '' : `: ${d.responseText}`;
-    super(
-      code,
-      `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` +
-        `${text}${attemptsSuffix(d.attempts ?? 1)}`,
-    );
+    super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}`);
     this.status = d.status;
     this.method = d.method;
     this.path = d.path;

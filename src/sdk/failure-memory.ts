@@ -28,11 +28,7 @@ const SCRYPT_COST = { N: 16384, r: 8, p: 1 } as const;
 const MAX_FILE_BYTES = 256 * 1024;
 
 /** The per-user cache directory of proxyaccount, following each platform's convention. */
-export function defaultCacheDir(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
-  home: string = homedir(),
-): string {
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
   if (platform === 'win32') {
     const base = env.LOCALAPPDATA !== undefined && env.LOCALAPPDATA !== '' ? env.LOCALAPPDATA : join(home, 'AppData', 'Local');
     return join(base, 'proxyaccount', 'Cache');
@@ -40,7 +36,7 @@ export function defaultCacheDir(
   if (platform === 'darwin') return join(home, 'Library', 'Caches', 'proxyaccount');
   // XDG: a relative XDG_CACHE_HOME is invalid and must be ignored.
   const xdg = env.XDG_CACHE_HOME;
-  const base = xdg !== undefined && xdg.startsWith('/') ? xdg : join(home, '.cache');
+  const base = xdg?.startsWith('/') ? xdg : join(home, '.cache');
   return join(base, 'proxyaccount');
 }
 
@@ -163,4 +159,3 @@ function fingerprint(salt: Buffer, credential: string): Promise<string> {
     scrypt(credential, salt, KEY_BYTES, SCRYPT_COST, (err, key) => (err === null ? resolve(key.toString('hex')) : reject(err)));
   });
 }
-

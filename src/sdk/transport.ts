@@ -76,14 +76,7 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 // Failures that prove the request never reached the server: safe to retry any call.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 // Certificate problems are configuration errors: retrying cannot help, a hint can.
 const TLS_CODE_RE = /^(?:ERR_TLS_|ERR_SSL_|ERR_OSSL_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|CERT_|HOSTNAME_MISMATCH)/;
@@ -282,12 +275,7 @@ export class Transport {
     return { url, body };
   }
 
-  private async attempt<T>(
-    op: Operation<T>,
-    ctx: RequestContext,
-    secrets: readonly string[],
-    signal?: AbortSignal,
-  ): Promise<Attempt<T>> {
+  private async attempt<T>(op: Operation<T>, ctx: RequestContext, secrets: readonly string[], signal?: AbortSignal): Promise<Attempt<T>> {
     const { url, body } = this.buildRequest(op);
     const headers: Record<string, string> = {
       authorization: this.#cfg.authorization,
@@ -326,12 +314,7 @@ export class Transport {
     }
   }
 
-  private async readResponse<T>(
-    op: Operation<T>,
-    ctx: RequestContext,
-    res: Dispatcher.ResponseData,
-    secrets: readonly string[],
-  ): Promise<Attempt<T>> {
+  private async readResponse<T>(op: Operation<T>, ctx: RequestContext, res: Dispatcher.ResponseData, secrets: readonly string[]): Promise<Attempt<T>> {
     const status = res.statusCode;
     if (status >= 200 && status < 300) {
       if (op.parse === undefined) {
@@ -383,13 +366,7 @@ export class Transport {
     };
   }
 
-  private failure<T>(
-    op: Operation<T>,
-    ctx: RequestContext,
-    e: unknown,
-    timedOut: boolean,
-    secrets: readonly string[],
-  ): Attempt<T> {
+  private failure<T>(op: Operation<T>, ctx: RequestContext, e: unknown, timedOut: boolean, secrets: readonly string[]): Attempt<T> {
     if (this.closed) {
       return { ok: false, error: () => new ClientClosedError(ctx), retryable: false, auth: 'unknown', failure: 'ERR_CLIENT_CLOSED' };
     }
@@ -443,10 +420,7 @@ function errorMessage(e: unknown): string {
   return e.name;
 }
 
-async function readText(
-  body: Dispatcher.ResponseData['body'],
-  limit: number,
-): Promise<{ text: string; truncated: boolean }> {
+async function readText(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -89,10 +89,7 @@ export function checkUsername(value: unknown, field = 'username'): string {
   if (s.length === 0) throw new InvalidArgumentError(field, 'must not be empty');
   maxLength(field, s, USERNAME_MAX);
   if (!USERNAME_RE.test(s)) {
-    throw new InvalidArgumentError(
-      field,
-      `${quote(s)} may contain only letters A-Z a-z, digits and the characters . @ + -`,
-    );
+    throw new InvalidArgumentError(field, `${quote(s)} may contain only letters A-Z a-z, digits and the characters . @ + -`);
   }
   return s;
 }
@@ -179,12 +176,7 @@ export function checkExpiryDate(value: unknown, field = 'expiresAt'): string {
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
-  if (
-    year < 1 ||
-    d.getUTCFullYear() !== year ||
-    d.getUTCMonth() !== month - 1 ||
-    d.getUTCDate() !== day
-  ) {
+  if (year < 1 || d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) {
     throw new InvalidArgumentError(field, `${quote(s)} is not a real calendar date`);
   }
   return s;

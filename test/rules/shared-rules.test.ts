@@ -135,7 +135,8 @@ function unexpectedDisagreements(): string[] {
       const known = new Set(KNOWN_DISAGREEMENTS[impl]?.[rule] ?? []);
       for (const kase of RULES[rule]) {
         const got = check(kase.value);
-        if (got !== kase.valid && !known.has(kase.name)) out.push(`${impl} / ${rule} / ${kase.name}: ${got ? 'accepts' : 'refuses'} ${JSON.stringify(kase.value).slice(0, 60)}`);
+        if (got !== kase.valid && !known.has(kase.name))
+          out.push(`${impl} / ${rule} / ${kase.name}: ${got ? 'accepts' : 'refuses'} ${JSON.stringify(kase.value).slice(0, 60)}`);
       }
     }
   }

@@ -77,9 +77,7 @@ describe('401 and the guard', () => {
     expect(first).toBeInstanceOf(AuthenticationError);
     expect(String(first)).not.toContain('wrong-password');
     const burst = await Promise.all(
-      [wrong.ips.list(), wrong.hostnames.list(), wrong.proxies.list(), wrong.tokens.list(), wrong.geoIps.open()].map((p) =>
-        p.catch((e: unknown) => e),
-      ),
+      [wrong.ips.list(), wrong.hostnames.list(), wrong.proxies.list(), wrong.tokens.list(), wrong.geoIps.open()].map((p) => p.catch((e: unknown) => e)),
     );
     for (const e of burst) expect(e).toBeInstanceOf(CredentialsRejectedError);
     // Had those five been sent, the address would be banned now; it is not.
@@ -103,9 +101,7 @@ describe('the ban (429) and its expiry', () => {
   it('4 failures within the window ban the address for 3 hours, even with good credentials', async () => {
     // Four separate clients: each client's guard allows only one failure.
     for (let i = 0; i < 4; i++) {
-      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(
-        AuthenticationError,
-      );
+      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(AuthenticationError);
     }
     const good = client(ACME);
     const banned = await good.ips.list().catch((e: unknown) => e);
@@ -131,14 +127,10 @@ describe('the ban (429) and its expiry', () => {
 
   it('failures spread beyond the window do not ban', async () => {
     for (let i = 0; i < 3; i++) {
-      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(
-        AuthenticationError,
-      );
+      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(AuthenticationError);
     }
     await emu().control.advanceClock(16 * 60);
-    await expect(client({ username: ACME.username, password: 'wrong-3' }).ips.list()).rejects.toBeInstanceOf(
-      AuthenticationError,
-    );
+    await expect(client({ username: ACME.username, password: 'wrong-3' }).ips.list()).rejects.toBeInstanceOf(AuthenticationError);
     await expect(client(ACME).ips.list()).resolves.toEqual([]);
   });
 });
@@ -176,7 +168,9 @@ describe('402', () => {
 describe('403', () => {
   it("edit of a username that is not the caller's sub-account", async () => {
     await client(ACME).subAccounts.create({ username: 'alice' });
-    const err = await client(OTHER).subAccounts.edit({ username: 'alice', firstName: 'Mallory' }).catch((e: unknown) => e);
+    const err = await client(OTHER)
+      .subAccounts.edit({ username: 'alice', firstName: 'Mallory' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ForbiddenError);
     await expect(client(ACME).subAccounts.get('alice')).resolves.not.toHaveProperty('firstName');
   });
@@ -221,7 +215,9 @@ describe('injected faults: 405, 500, 503, delays, dropped connections', () => {
 
   it('gives up after maxRetries with the last error', async () => {
     await emu().control.fault({ path: '/api/ips/', status: 503, count: 5 });
-    const err = await client(ACME, { maxRetries: 2 }).ips.list().catch((e: unknown) => e);
+    const err = await client(ACME, { maxRetries: 2 })
+      .ips.list()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceUnavailableError);
     expect((err as ServiceUnavailableError).attempts).toBe(3);
   });
@@ -245,7 +241,9 @@ describe('injected faults: 405, 500, 503, delays, dropped connections', () => {
 
   it('a slow answer on every attempt ends in TimeoutError', async () => {
     await emu().control.fault({ path: '/api/ips/', delayMs: 3000, count: 2 });
-    const err = await client(ACME, { timeoutMs: 200, maxRetries: 1 }).ips.list().catch((e: unknown) => e);
+    const err = await client(ACME, { timeoutMs: 200, maxRetries: 1 })
+      .ips.list()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
   });
 

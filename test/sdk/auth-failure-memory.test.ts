@@ -167,9 +167,7 @@ describe('configuration', () => {
     expect(authFailureMemoryFrom(undefined, undefined, { PROXYACCOUNT_AUTH_FAILURE_CACHE: 'off' })).toBeUndefined();
     expect(authFailureMemoryFrom('/tmp/y.json', undefined, { PROXYACCOUNT_AUTH_FAILURE_CACHE: 'off' })?.file).toBe('/tmp/y.json');
     expect(authFailureMemoryFrom(false, undefined, { PROXYACCOUNT_AUTH_FAILURE_CACHE: '/tmp/x.json' })).toBeUndefined();
-    expect(() => authFailureMemoryFrom(undefined, undefined, { PROXYACCOUNT_AUTH_FAILURE_CACHE: 'relative.json' })).toThrow(
-      /PROXYACCOUNT_AUTH_FAILURE_CACHE/,
-    );
+    expect(() => authFailureMemoryFrom(undefined, undefined, { PROXYACCOUNT_AUTH_FAILURE_CACHE: 'relative.json' })).toThrow(/PROXYACCOUNT_AUTH_FAILURE_CACHE/);
   });
 
   it('env PROXYACCOUNT_AUTH_FAILURE_TTL is in seconds; bad values are refused by name', async () => {

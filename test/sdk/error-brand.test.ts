@@ -51,7 +51,7 @@ describe('errors from another copy of the SDK', () => {
     expect(timeout).not.toBeInstanceOf(ApiError);
   });
 
-  it('and ours match the other copy\'s classes the same way', () => {
+  it("and ours match the other copy's classes the same way", () => {
     const ours = new ClientBannedError({ method: 'GET', path: '/x/', operation: 'x' }, 60);
     expect(ours).toBeInstanceOf(copy.ProxyAccountError);
     expect(ours).toBeInstanceOf(copy.ClientBannedError);

@@ -51,9 +51,7 @@ describe('status mapping', () => {
     expect(err.path).toBe('/api/sub/create/');
     expect(err.operation).toBe("create sub-account 'alice'");
     expect(err.responseText).toBe('server says no');
-    expect(err.message).toMatch(
-      new RegExp(`^POST /api/sub/create/ \\(create sub-account 'alice'\\) failed with ${code} [A-Z][A-Za-z ]+: server says no$`),
-    );
+    expect(err.message).toMatch(new RegExp(`^POST /api/sub/create/ \\(create sub-account 'alice'\\) failed with ${code} [A-Z][A-Za-z ]+: server says no$`));
     expect(h.seen()).toHaveLength(1);
     await h.done();
   });
@@ -62,9 +60,7 @@ describe('status mapping', () => {
     const h = harness();
     h.reply(status(402, 'sub-account limit reached'));
     const err = await caught(() => h.client.subAccounts.create({ username: 'alice' }));
-    expect(err.message).toBe(
-      "POST /api/sub/create/ (create sub-account 'alice') failed with 402 Payment Required: sub-account limit reached",
-    );
+    expect(err.message).toBe("POST /api/sub/create/ (create sub-account 'alice') failed with 402 Payment Required: sub-account limit reached");
     await h.done();
   });
 
@@ -120,15 +116,12 @@ describe('status mapping', () => {
     expect(err.retryAfterSeconds).toBeLessThanOrEqual(60);
     await h.done();
   });
-
 });
 
 describe('server text in messages', () => {
   it('redacts the client password, the encoded credentials and Authorization echoes', async () => {
     const h = harness();
-    const echo =
-      `bad request from ${USER} with password ${PASSWORD}; headers: Authorization: ${BASIC}; ` +
-      `raw=${BASIC.slice(6)}`;
+    const echo = `bad request from ${USER} with password ${PASSWORD}; headers: Authorization: ${BASIC}; ` + `raw=${BASIC.slice(6)}`;
     h.reply(status(400, echo));
     const err = await caught(() => h.client.ips.add({ ip: '203.0.113.7' }));
     expect(err.message).not.toContain(PASSWORD);
@@ -159,14 +152,9 @@ describe('server text in messages', () => {
 
   it('masks password=…, token=… and quoted "password": "…" but keeps field-prefixed prose', async () => {
     const h = harness();
-    h.reply(
-      status(400, 'echo: password=abc123 token=xyz789 {"password": "qwe456", "secret":\'s3\'}'),
-      status(400, 'password: must be at most 128 characters'),
-    );
+    h.reply(status(400, 'echo: password=abc123 token=xyz789 {"password": "qwe456", "secret":\'s3\'}'), status(400, 'password: must be at most 128 characters'));
     const echoed = await caught(() => h.client.ips.list());
-    expect(echoed.responseText).toBe(
-      'echo: password=[REDACTED] token=[REDACTED] {"password": [REDACTED], "secret":[REDACTED]}',
-    );
+    expect(echoed.responseText).toBe('echo: password=[REDACTED] token=[REDACTED] {"password": [REDACTED], "secret":[REDACTED]}');
     const prose = await caught(() => h.client.ips.list());
     expect(prose.responseText).toBe('password: must be at most 128 characters');
     await h.done();

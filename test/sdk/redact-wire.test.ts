@@ -4,15 +4,7 @@
 import { wireForms } from '../../src/sdk/redact';
 import { caught, harness, status, USER } from './harness';
 
-const PASSWORDS = [
-  'two words here',
-  'a&b=c%d+e',
-  'pässwörd-ümlaut',
-  'шифр пароль',
-  '秘密のパス 42',
-  'emoji 🔑 key&=%',
-  '100%=sure & safe',
-];
+const PASSWORDS = ['two words here', 'a&b=c%d+e', 'pässwörd-ümlaut', 'шифр пароль', '秘密のパス 42', 'emoji 🔑 key&=%', '100%=sure & safe'];
 
 /** Every form the value takes on the wire, plus the base64 the Basic header carries. */
 function echoes(password: string): string[] {
