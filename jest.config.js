@@ -7,4 +7,5 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
   },
   testTimeout: 30000,
+  setupFiles: ['<rootDir>/test/helpers/no-auth-failure-memory.ts'],
 };

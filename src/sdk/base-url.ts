@@ -44,15 +44,11 @@ export function parseBaseUrl(baseUrl: unknown, allowHttp: boolean): BaseUrl {
     if (!allowHttp) {
       throw new InvalidArgumentError(
         field,
-        'must use https:// (the API requires HTTPS); plain http:// is only possible for a loopback ' +
-          'host with allowHttp: true',
+        'must use https:// (the API requires HTTPS); plain http:// is only possible for a loopback ' + 'host with allowHttp: true',
       );
     }
     if (!isLoopbackHost(url.hostname)) {
-      throw new InvalidArgumentError(
-        field,
-        `plain http:// is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost), not ${url.hostname}`,
-      );
+      throw new InvalidArgumentError(field, `plain http:// is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost), not ${url.hostname}`);
     }
   } else if (url.protocol !== 'https:') {
     throw new InvalidArgumentError(field, `must use https:// (got ${url.protocol})`);

@@ -1,6 +1,7 @@
 // The client: checks its options once, builds the Authorization header, and hands one shared
 // transport to the per-area APIs. Nothing here does I/O; the first request loads undici.
 import type { Dispatcher } from 'undici';
+import { authFailureMemoryFrom } from './auth-failure-options';
 import { parseBaseUrl } from './base-url';
 import { InvalidArgumentError } from './errors';
 import { GeoIpsApi } from './geoips';
@@ -10,7 +11,7 @@ import { ProxiesApi } from './proxies';
 import { SubAccountsApi } from './sub-accounts';
 import { TokensApi } from './tokens';
 import { Transport } from './transport';
-import type { ProxyAccountClientOptions } from './types';
+import type { ProxyAccountClientOptions, RequestLogger } from './types';
 import { SDK_VERSION } from './version';
 
 /** Default per-attempt timeout (ms). */
@@ -62,6 +63,8 @@ export class ProxyAccountClient {
     const ca = o.caCert === undefined ? undefined : checkCaCert(o.caCert);
     const random = optFunction(o.random, 'random') ?? Math.random;
     const sleep = optFunction(o.sleep, 'sleep') ?? defaultSleep;
+    const authFailures = authFailureMemoryFrom(o.authFailureCache, o.authFailureTtlMs);
+    const logger = checkLogger(o.logger);
 
     let dispatcher: TransportDispatcher;
     if (o.dispatcher !== undefined) {
@@ -95,6 +98,9 @@ export class ProxyAccountClient {
       random,
       sleep,
       dispatcher,
+      insecure,
+      authFailures,
+      logger,
     });
     this.subAccounts = new SubAccountsApi(this.#transport);
     this.ips = new IpsApi(this.#transport);
@@ -169,6 +175,14 @@ function optNumber(v: unknown, field: string, dflt: number, min: number, max: nu
 function optFunction<F>(v: F | undefined, field: string): F | undefined {
   if (v !== undefined && typeof v !== 'function') throw new InvalidArgumentError(field, 'must be a function');
   return v;
+}
+
+function checkLogger(v: unknown): RequestLogger | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'object' || v === null || typeof (v as { debug?: unknown }).debug !== 'function') {
+    throw new InvalidArgumentError('logger', 'must be an object with a debug(message, fields) method');
+  }
+  return v as RequestLogger;
 }
 
 function checkUserAgent(v: unknown): string {

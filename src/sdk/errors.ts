@@ -6,6 +6,7 @@ export type ProxyAccountErrorCode =
   | 'ERR_INVALID_ARGUMENT'
   | 'ERR_BASIC_AUTH_REQUIRED'
   | 'ERR_CREDENTIALS_REJECTED'
+  | 'ERR_CREDENTIALS_REMEMBERED_REJECTED'
   | 'ERR_CLIENT_CLOSED'
   | 'ERR_ABORTED'
   | 'ERR_TIMEOUT'
@@ -24,9 +25,12 @@ export type ProxyAccountErrorCode =
   | 'ERR_UNEXPECTED_STATUS'
   | 'ERR_UNKNOWN_OUTCOME';
 
-// A registry-wide symbol lets `isProxyAccountError` recognise errors thrown by another copy of
-// the SDK (two versions in one node_modules tree), where `instanceof` fails.
+// Registry-wide symbols, as undici does: an error thrown by another copy of the SDK (two versions
+// in one node_modules tree, or a bundle next to a test's import) is still recognised, both by
+// `isProxyAccountError` and by `instanceof`, which the base class redefines below.
 const BRAND = Symbol.for('proxyaccount.sdk.error');
+/** The names of the error's classes, most derived first, so `instanceof` of a subclass works across copies. */
+const KINDS = Symbol.for('proxyaccount.sdk.error.kinds');
 
 /** Which request an error belongs to; set on every error that concerns one API call. */
 export interface RequestContext {
@@ -38,7 +42,10 @@ export interface RequestContext {
   readonly operation: string;
 }
 
-/** Base class of every error the SDK throws. */
+/**
+ * Base class of every error the SDK throws. `instanceof` works across copies of the SDK: an
+ * instance from another copy matches this class and each class it was built from (by class name).
+ */
 export class ProxyAccountError extends Error {
   /** Stable machine-readable code; branch on this rather than on the message. */
   readonly code: ProxyAccountErrorCode;
@@ -47,13 +54,36 @@ export class ProxyAccountError extends Error {
     super(message, options);
     this.code = code;
     this.name = new.target.name;
+    const kinds: string[] = [];
+    for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
+      kinds.push((c as { name: string }).name);
+    }
     Object.defineProperty(this, BRAND, { value: true });
+    Object.defineProperty(this, KINDS, { value: Object.freeze(kinds) });
+  }
+
+  /** Brand check instead of prototype identity, so errors from another copy of the SDK match. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of `instanceof`: this one or any subclass.
+    // biome-ignore lint/complexity/noThisInStatic: the class asked about, which may be a subclass
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    if (!isProxyAccountError(value)) return false;
+    const kinds = (value as unknown as Record<symbol, unknown>)[KINDS];
+    // biome-ignore lint/complexity/noThisInStatic: the class asked about, which may be a subclass
+    return Array.isArray(kinds) && kinds.includes(this.name);
   }
 }
 
-/** True for any error thrown by this SDK, including errors from another copy of it. */
-export function isProxyAccountError(e: unknown): e is ProxyAccountError {
-  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+/**
+ * True for any error thrown by this SDK, including errors from another copy of it; with `code`,
+ * only for errors with that code.
+ */
+export function isProxyAccountError<C extends ProxyAccountErrorCode = ProxyAccountErrorCode>(
+  e: unknown,
+  code?: C,
+): e is ProxyAccountError & { readonly code: C } {
+  if (typeof e !== 'object' || e === null || (e as Record<symbol, unknown>)[BRAND] !== true) return false;
+  return code === undefined || (e as { code?: unknown }).code === code;
 }
 
 /** A method argument or client option broke a documented constraint; no request was made. */
@@ -73,11 +103,7 @@ export class BasicAuthRequiredError extends ProxyAccountError {
   readonly operation: string;
 
   constructor(operation: string) {
-    super(
-      'ERR_BASIC_AUTH_REQUIRED',
-      `${operation} requires HTTP Basic authentication (username and password); ` +
-        'token endpoints do not accept a bearer token',
-    );
+    super('ERR_BASIC_AUTH_REQUIRED', `${operation} requires HTTP Basic authentication (username and password); token endpoints do not accept a bearer token`);
     this.operation = operation;
   }
 }
@@ -91,12 +117,7 @@ export class RequestError extends ProxyAccountError implements RequestContext {
   /** What the call was doing. */
   readonly operation: string;
 
-  constructor(
-    code: ProxyAccountErrorCode,
-    ctx: RequestContext,
-    detail: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: ProxyAccountErrorCode, ctx: RequestContext, detail: string, options?: { cause?: unknown }) {
     super(code, `${ctx.method} ${ctx.path} (${ctx.operation}) ${detail}`, options);
     this.method = ctx.method;
     this.path = ctx.path;
@@ -113,9 +134,53 @@ export class CredentialsRejectedError extends RequestError {
     super(
       'ERR_CREDENTIALS_REJECTED',
       ctx,
-      'not sent: the server already rejected this client\'s credentials with 401; ' +
+      "not sent: the server already rejected this client's credentials with 401; " +
         'fix them and create a new client (repeated failures trigger a 3-hour ban)',
     );
+  }
+}
+
+/**
+ * The same credentials were rejected with 401 by an earlier run (another process) against the same
+ * API, and that failure is still remembered: nothing was sent, so the address is not banned.
+ */
+export class CredentialsRememberedRejectedError extends RequestError {
+  /** When the memory of the rejection expires and the credentials will be tried again. */
+  readonly until: Date;
+  /** The memory file; deleting it (or fixing the credentials) clears the refusal. */
+  readonly file: string;
+
+  constructor(ctx: RequestContext, until: Date, file: string) {
+    super(
+      'ERR_CREDENTIALS_REMEMBERED_REJECTED',
+      ctx,
+      `not sent: the API rejected these same credentials with 401 in an earlier run; they are not ` +
+        `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
+        `Fix the credentials; if they are right now (e.g. the password was reset), delete ${file} ` +
+        'or set PROXYACCOUNT_AUTH_FAILURE_CACHE=off',
+    );
+    this.until = until;
+    this.file = file;
+  }
+}
+
+/**
+ * An earlier answer of this client said its address is banned (429, or a 403 about a ban); the
+ * client sends nothing more, because each request could extend the ban.
+ */
+export class ClientBannedError extends RequestError {
+  /** Seconds left of the ban when this call was refused, when the server said how long. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(ctx: RequestContext, retryAfterSeconds: number | undefined) {
+    const wait = retryAfterSeconds === undefined ? 'for an unknown time' : `for about ${retryAfterSeconds} more seconds`;
+    super(
+      'ERR_BANNED',
+      ctx,
+      `not sent: the API has banned this client address after repeated authentication failures (${wait}); ` +
+        'no further requests are sent by this client. Wait for the ban to end, and fix the credentials first',
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -207,11 +272,7 @@ export class ApiError extends ProxyAccountError implements RequestContext {
 
   constructor(code: ProxyAccountErrorCode, d: ApiErrorDetails) {
     const text = d.responseText === '' ? '' : `: ${d.responseText}`;
-    super(
-      code,
-      `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` +
-        `${text}${attemptsSuffix(d.attempts ?? 1)}`,
-    );
+    super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}`);
     this.status = d.status;
     this.method = d.method;
     this.path = d.path;

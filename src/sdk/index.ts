@@ -20,8 +20,10 @@ export {
   AuthenticationError,
   BannedError,
   BasicAuthRequiredError,
+  ClientBannedError,
   ClientClosedError,
   CredentialsRejectedError,
+  CredentialsRememberedRejectedError,
   ForbiddenError,
   InvalidArgumentError,
   isProxyAccountError,
@@ -54,6 +56,8 @@ export type {
   IpDeleteInput,
   LabeledIp,
   ProxyAccountClientOptions,
+  RequestLogFields,
+  RequestLogger,
   SubAccount,
   SubAccountInput,
   TokenCreateInput,
@@ -61,6 +65,8 @@ export type {
   UsernameTarget,
 } from './types';
 export { SDK_VERSION } from './version';
+export { AUTH_FAILURE_CACHE_ENV, AUTH_FAILURE_TTL_ENV } from './auth-failure-options';
+export { DEFAULT_AUTH_FAILURE_TTL_MS, defaultCacheDir } from './failure-memory';
 // The SDK's own argument checks, exported so callers (e.g. a tool validating configuration early)
 // can apply exactly the same rules; each returns the value or throws InvalidArgumentError.
 export {
@@ -73,13 +79,16 @@ export {
   checkName,
   checkPassword,
   checkProxy,
+  checkSafeText,
   checkTokenId,
   checkTokenLabel,
   checkUsername,
   EMAIL_MAX,
+  HOSTNAME_MAX,
   IP_LABEL_MAX,
   NAME_MAX,
   PASSWORD_MAX,
   TOKEN_LABEL_MAX,
+  UNSAFE_TEXT_RE,
   USERNAME_MAX,
 } from './validation';

@@ -87,8 +87,7 @@ export function strings(obj: JsonObject, key: string): string[] {
 }
 
 // YYYY-MM-DD, then optionally T or space, hh:mm, :ss, .fraction, and Z or ±hh[:]mm.
-const DATE_TIME_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * Reads a date-time. Without a timezone it is UTC (API.md's example has none); a bare date is

@@ -2,14 +2,7 @@
 import { asObject, bool, count, nonNegative, optStr, str } from './parse';
 import type { Transport } from './transport';
 import type { CallOptions, SubAccount, SubAccountInput } from './types';
-import {
-  checkEmail,
-  checkLimit,
-  checkName,
-  checkObject,
-  checkPassword,
-  checkUsername,
-} from './validation';
+import { checkEmail, checkLimit, checkName, checkObject, checkPassword, checkUsername } from './validation';
 
 /** Reads an AccountDetails body. */
 export function parseSubAccount(body: unknown): SubAccount {

@@ -4,21 +4,8 @@ import { BasicAuthRequiredError } from './errors';
 import { targetSuffix } from './ips';
 import { asArray, asObject, bool, count, dateTime, optDateTime, optStr, ShapeError, str, type JsonObject } from './parse';
 import type { Transport } from './transport';
-import type {
-  BearerToken,
-  BearerTokenCreated,
-  CallOptions,
-  TokenCreateInput,
-  TokenIdInput,
-  UsernameTarget,
-} from './types';
-import {
-  checkExpiryDate,
-  checkObject,
-  checkOptionalUsername,
-  checkTokenId,
-  checkTokenLabel,
-} from './validation';
+import type { BearerToken, BearerTokenCreated, CallOptions, TokenCreateInput, TokenIdInput, UsernameTarget } from './types';
+import { checkExpiryDate, checkObject, checkOptionalUsername, checkTokenId, checkTokenLabel } from './validation';
 
 function tokenFields(o: JsonObject): BearerToken {
   return {
@@ -61,10 +48,7 @@ export class TokensApi {
         operation: `list tokens${targetSuffix(username)}`,
         query: { username },
         repeatable: true,
-        parse: (body) =>
-          asArray(asObject(body, 'response').tokens, 'field "tokens"').map((t, n) =>
-            tokenFields(asObject(t, `token ${n}`)),
-          ),
+        parse: (body) => asArray(asObject(body, 'response').tokens, 'field "tokens"').map((t, n) => tokenFields(asObject(t, `token ${n}`))),
       },
       opts,
     );
@@ -123,11 +107,7 @@ export class TokensApi {
     );
   }
 
-  private async setState(
-    action: 'activate' | 'deactivate',
-    input: TokenIdInput,
-    opts?: CallOptions,
-  ): Promise<BearerToken> {
+  private async setState(action: 'activate' | 'deactivate', input: TokenIdInput, opts?: CallOptions): Promise<BearerToken> {
     const i = this.basic(`${action} token`, input);
     const id = checkTokenId(i.id);
     const username = checkOptionalUsername(i.username);

@@ -8,8 +8,10 @@ import type { BaseUrl } from './base-url';
 import {
   AbortedError,
   apiErrorFor,
+  ClientBannedError,
   ClientClosedError,
   CredentialsRejectedError,
+  CredentialsRememberedRejectedError,
   isBanResponse,
   NetworkError,
   type ProxyAccountError,
@@ -17,9 +19,10 @@ import {
   TimeoutError,
   type RequestContext,
 } from './errors';
+import type { AuthFailureMemory, RememberedFailure } from './failure-memory';
 import { ShapeError } from './parse';
-import { redactText } from './redact';
-import type { CallOptions } from './types';
+import { redactText, wireForms } from './redact';
+import type { CallOptions, RequestLogger } from './types';
 
 /** One API call, as the per-area modules describe it. */
 export interface Operation<T> {
@@ -59,6 +62,12 @@ export interface TransportConfig {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A caller-owned dispatcher, or a factory for the client's own agent. */
   readonly dispatcher: Dispatcher | ((undici: typeof import('undici')) => Dispatcher);
+  /** Whether certificate checks are off already (then suggesting `insecure` would be wrong). */
+  readonly insecure: boolean;
+  /** The cross-process memory of rejected credentials; undefined = none. */
+  readonly authFailures: AuthFailureMemory | undefined;
+  /** Request log sink; undefined = nothing measured or formatted. */
+  readonly logger: RequestLogger | undefined;
 }
 
 /** Most bytes of a success body we accept; the API's largest answers are a few kilobytes. */
@@ -67,17 +76,14 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 // Failures that prove the request never reached the server: safe to retry any call.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 // Certificate problems are configuration errors: retrying cannot help, a hint can.
 const TLS_CODE_RE = /^(?:ERR_TLS_|ERR_SSL_|ERR_OSSL_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|CERT_|HOSTNAME_MISMATCH)/;
+// What OpenSSL reports when the other side answers a TLS hello in plain HTTP (or another protocol):
+// no certificate setting can fix that, the URL's scheme or port is wrong.
+const NOT_TLS_CODES = new Set(['EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
+const NOT_TLS_MESSAGE_RE = /wrong version number|packet length too long|http request/i;
 
 let undiciModule: typeof import('undici') | undefined;
 function loadUndici(): typeof import('undici') {
@@ -87,14 +93,25 @@ function loadUndici(): typeof import('undici') {
 
 /** Result of one attempt: a value, or an error and whether another attempt may follow. */
 type Attempt<T> =
-  | { readonly ok: true; readonly value: T; readonly auth: AuthOutcome }
+  | { readonly ok: true; readonly value: T; readonly auth: AuthOutcome; readonly status: number }
   | {
       readonly ok: false;
       readonly error: (attempts: number) => ProxyAccountError;
       readonly retryable: boolean;
       readonly retryAfterMs?: number;
       readonly auth: AuthOutcome;
+      /** The HTTP status, when an answer came. */
+      readonly status?: number;
+      /** The failure's code for the request log, when no answer came. */
+      readonly failure?: string;
+      /** The answer said the client address is banned. */
+      readonly banned?: boolean;
     };
+
+/** A ban this client was told about; the time is known when the server sent `Retry-After`. */
+interface KnownBan {
+  readonly untilMs: number | undefined;
+}
 
 /** Executes operations for one client. */
 export class Transport {
@@ -102,12 +119,19 @@ export class Transport {
   private dispatcher: Dispatcher | undefined;
   private ownDispatcher = false;
   private closed = false;
+  private closing: Promise<void> | undefined;
+  private ban: KnownBan | undefined;
+  private remembered: Promise<RememberedFailure | undefined> | undefined;
+  private forgetDone = false;
 
-  // A true private field, so inspecting a client never shows the Authorization header.
+  // True private fields, so inspecting a client never shows the Authorization header.
   readonly #cfg: TransportConfig;
+  /** The configured secrets in every form they may take on the wire. */
+  readonly #secrets: readonly string[];
 
   constructor(cfg: TransportConfig) {
     this.#cfg = cfg;
+    this.#secrets = cfg.secrets.flatMap(wireForms);
   }
 
   /** What the 401 guard knows about the credentials. */
@@ -119,9 +143,15 @@ export class Transport {
   async call<T>(op: Operation<T>, opts: CallOptions = {}): Promise<T> {
     const ctx: RequestContext = { method: op.method, path: op.path, operation: op.operation };
     const { signal } = opts;
+    const secrets = op.secrets === undefined ? this.#secrets : [...this.#secrets, ...op.secrets.flatMap(wireForms)];
     for (let attempt = 1; ; attempt++) {
       if (this.closed) throw new ClientClosedError(ctx);
       if (signal?.aborted) throw new AbortedError(ctx, signal.reason);
+      this.refuseIfBanned(ctx);
+      const remembered = await this.rememberedFailure();
+      if (remembered !== undefined && this.#cfg.authFailures !== undefined) {
+        throw new CredentialsRememberedRejectedError(ctx, remembered.until, this.#cfg.authFailures.file);
+      }
       let release: (outcome: AuthOutcome) => void;
       try {
         release = await this.guard.acquire(signal);
@@ -130,12 +160,17 @@ export class Transport {
         throw new AbortedError(ctx, e);
       }
       let result: Attempt<T> | undefined;
+      const started = this.#cfg.logger === undefined ? 0 : performance.now();
       try {
         if (this.closed) throw new ClientClosedError(ctx);
-        result = await this.attempt(op, ctx, signal);
+        // Callers that waited for the probe must not go out after the probe was told of a ban.
+        this.refuseIfBanned(ctx);
+        result = await this.attempt(op, ctx, secrets, signal);
       } finally {
         release(result?.auth ?? 'unknown');
       }
+      if (this.#cfg.logger !== undefined) this.log(op, result, attempt, performance.now() - started);
+      await this.learn(result);
       if (result.ok) return result.value;
       if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt);
       try {
@@ -146,10 +181,69 @@ export class Transport {
     }
   }
 
+  /** Throws without sending when an earlier answer said this client's address is banned. */
+  private refuseIfBanned(ctx: RequestContext): void {
+    if (this.ban === undefined) return;
+    const { untilMs } = this.ban;
+    // A ban of known length is over when the server said; one of unknown length lasts for the client.
+    if (untilMs !== undefined && untilMs <= Date.now()) {
+      this.ban = undefined;
+      return;
+    }
+    throw new ClientBannedError(ctx, untilMs === undefined ? undefined : Math.ceil((untilMs - Date.now()) / 1000));
+  }
+
+  /** Looks the credentials up in the cross-process memory, once per client. */
+  private rememberedFailure(): Promise<RememberedFailure | undefined> {
+    const memory = this.#cfg.authFailures;
+    if (memory === undefined) return Promise.resolve(undefined);
+    this.remembered ??= memory.find(this.credentialKey());
+    return this.remembered;
+  }
+
+  /** What the memory keys a credential by: the API's origin and the exact Authorization value. */
+  private credentialKey(): string {
+    return `${this.#cfg.base.origin}\n${this.#cfg.authorization}`;
+  }
+
+  /** Updates what the client knows from one attempt: a ban, a 401 to remember, a success to forget. */
+  private async learn(result: Attempt<unknown>): Promise<void> {
+    if (!result.ok && result.banned === true) {
+      this.ban = { untilMs: result.retryAfterMs === undefined ? undefined : Date.now() + result.retryAfterMs };
+    }
+    const memory = this.#cfg.authFailures;
+    if (memory === undefined) return;
+    if (result.auth === 'rejected') {
+      await memory.remember(this.credentialKey());
+    } else if (result.auth === 'accepted' && !this.forgetDone) {
+      this.forgetDone = true;
+      await memory.forget(this.credentialKey());
+    }
+  }
+
+  /** One request log entry; a throwing logger must not lose the answer of a write already made. */
+  private log(op: Operation<unknown>, result: Attempt<unknown>, attempt: number, ms: number): void {
+    const outcome = result.status !== undefined ? { status: result.status } : { error: result.ok ? 'unknown' : (result.failure ?? 'unknown') };
+    try {
+      this.#cfg.logger?.debug('proxyaccount API request', {
+        method: op.method,
+        path: op.path,
+        ...outcome,
+        durationMs: Math.round(ms),
+        attempt,
+        maxRetries: this.#cfg.maxRetries,
+      });
+    } catch {
+      // The log is an aid; the call's result matters more.
+    }
+  }
+
   /** Closes the client's own agent (never a caller's dispatcher); later calls fail. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
-    if (this.ownDispatcher && this.dispatcher !== undefined) await this.dispatcher.close();
+    // Idempotent: closing an undici Agent twice throws, and a client may be closed by several owners.
+    this.closing ??= this.ownDispatcher && this.dispatcher !== undefined ? this.dispatcher.close() : Promise.resolve();
+    return this.closing;
   }
 
   /** Wait before retry number `retry` (1-based): full jitter, or `Retry-After`, both capped. */
@@ -181,7 +275,7 @@ export class Transport {
     return { url, body };
   }
 
-  private async attempt<T>(op: Operation<T>, ctx: RequestContext, signal?: AbortSignal): Promise<Attempt<T>> {
+  private async attempt<T>(op: Operation<T>, ctx: RequestContext, secrets: readonly string[], signal?: AbortSignal): Promise<Attempt<T>> {
     const { url, body } = this.buildRequest(op);
     const headers: Record<string, string> = {
       authorization: this.#cfg.authorization,
@@ -198,7 +292,6 @@ export class Transport {
     }, this.#cfg.timeoutMs);
     const onCallerAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const secrets = [...this.#cfg.secrets, ...(op.secrets ?? [])];
     try {
       const res = await loadUndici().request(url, {
         method: op.method,
@@ -212,7 +305,7 @@ export class Transport {
       return await this.readResponse(op, ctx, res, secrets);
     } catch (e) {
       if (signal?.aborted === true) {
-        return { ok: false, error: () => new AbortedError(ctx, signal.reason), retryable: false, auth: 'unknown' };
+        return { ok: false, error: () => new AbortedError(ctx, signal.reason), retryable: false, auth: 'unknown', failure: 'ERR_ABORTED' };
       }
       return this.failure(op, ctx, e, timedOut, secrets);
     } finally {
@@ -221,17 +314,12 @@ export class Transport {
     }
   }
 
-  private async readResponse<T>(
-    op: Operation<T>,
-    ctx: RequestContext,
-    res: Dispatcher.ResponseData,
-    secrets: readonly string[],
-  ): Promise<Attempt<T>> {
+  private async readResponse<T>(op: Operation<T>, ctx: RequestContext, res: Dispatcher.ResponseData, secrets: readonly string[]): Promise<Attempt<T>> {
     const status = res.statusCode;
     if (status >= 200 && status < 300) {
       if (op.parse === undefined) {
         await res.body.dump();
-        return { ok: true, value: undefined as T, auth: 'accepted' };
+        return { ok: true, value: undefined as T, auth: 'accepted', status };
       }
       const { text, truncated } = await readText(res.body, MAX_BODY_BYTES);
       const parseError = (detail: string, cause?: unknown) => ({
@@ -239,6 +327,7 @@ export class Transport {
         error: () => new ResponseParseError(ctx, status, detail, cause),
         retryable: false,
         auth: 'accepted' as const,
+        status,
       });
       if (truncated) return parseError(`body larger than ${MAX_BODY_BYTES} bytes`);
       let json: unknown;
@@ -249,7 +338,7 @@ export class Transport {
         return parseError(text.trim() === '' ? 'empty body, expected JSON' : `not JSON (starts with ${JSON.stringify(shown)})`, e);
       }
       try {
-        return { ok: true, value: op.parse(json), auth: 'accepted' };
+        return { ok: true, value: op.parse(json), auth: 'accepted', status };
       } catch (e) {
         return parseError(e instanceof ShapeError ? e.message : 'unexpected shape', e);
       }
@@ -265,39 +354,45 @@ export class Transport {
       retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
       location: typeof location === 'string' ? location : undefined,
     };
+    const banned = isBanResponse(status, details.responseText);
     return {
       ok: false,
       error: (attempts) => apiErrorFor({ ...details, attempts }),
       retryable: op.repeatable && (status === 500 || status === 503),
       retryAfterMs,
-      auth: authOutcomeOf(status, isBanResponse(status, details.responseText)),
+      auth: authOutcomeOf(status, banned),
+      status,
+      banned,
     };
   }
 
-  private failure<T>(
-    op: Operation<T>,
-    ctx: RequestContext,
-    e: unknown,
-    timedOut: boolean,
-    secrets: readonly string[],
-  ): Attempt<T> {
-    if (this.closed) return { ok: false, error: () => new ClientClosedError(ctx), retryable: false, auth: 'unknown' };
+  private failure<T>(op: Operation<T>, ctx: RequestContext, e: unknown, timedOut: boolean, secrets: readonly string[]): Attempt<T> {
+    if (this.closed) {
+      return { ok: false, error: () => new ClientClosedError(ctx), retryable: false, auth: 'unknown', failure: 'ERR_CLIENT_CLOSED' };
+    }
     const code = errorCode(e);
     const notSent = code !== undefined && NOT_SENT_CODES.has(code);
     const retryable = op.repeatable || notSent;
     if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
       const ms = this.#cfg.timeoutMs;
-      return { ok: false, error: (n) => new TimeoutError(ctx, ms, n, e), retryable, auth: 'unknown' };
-    }
-    if (code !== undefined && TLS_CODE_RE.test(code)) {
-      const detail =
-        `TLS certificate verification failed (${code}); trust the server's certificate with the ` +
-        'caCert option, or (test servers only) set insecure: true';
-      return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable: false, auth: 'unknown' };
+      return { ok: false, error: (n) => new TimeoutError(ctx, ms, n, e), retryable, auth: 'unknown', failure: code ?? 'ERR_TIMEOUT' };
     }
     const message = errorMessage(e);
+    if ((code !== undefined && NOT_TLS_CODES.has(code)) || NOT_TLS_MESSAGE_RE.test(message)) {
+      const detail =
+        `the address does not speak TLS (${code ?? 'TLS handshake failed'}); check base_url's scheme and port: ` +
+        'https:// must point at an HTTPS port, and a plain-HTTP server needs http:// (loopback only, with allowHttp)';
+      return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable: false, auth: 'unknown', failure: code };
+    }
+    if (code !== undefined && TLS_CODE_RE.test(code)) {
+      const fix = this.#cfg.insecure
+        ? "the server's TLS settings are at fault, not its certificate (certificate checks are already off)"
+        : "trust the server's certificate with the caCert option, or (test servers only) set insecure: true";
+      const detail = `TLS ${this.#cfg.insecure ? 'handshake' : 'certificate verification'} failed (${code}); ${fix}`;
+      return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable: false, auth: 'unknown', failure: code };
+    }
     const detail = redactText(code !== undefined && !message.includes(code) ? `${message} (${code})` : message, secrets);
-    return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable, auth: 'unknown' };
+    return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable, auth: 'unknown', failure: code ?? 'ERR_NETWORK' };
   }
 }
 
@@ -325,10 +420,7 @@ function errorMessage(e: unknown): string {
   return e.name;
 }
 
-async function readText(
-  body: Dispatcher.ResponseData['body'],
-  limit: number,
-): Promise<{ text: string; truncated: boolean }> {
+async function readText(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -85,6 +85,49 @@ export interface ProxyAccountClientOptions {
    * @default a timer-based sleep
    */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Where rejected credentials are remembered across processes (a JSON file of salted hashes,
+   * never the secret), or `false` to keep no memory. After a 401 the credentials are not sent
+   * again, by any client using the same file, until `authFailureTtlMs` has passed.
+   * @default env `PROXYACCOUNT_AUTH_FAILURE_CACHE` (a path, or `off`), else `auth-failures.json`
+   * in the user's cache directory (see docs/sdk.md)
+   */
+  readonly authFailureCache?: string | false;
+  /**
+   * How long a 401 is remembered, in milliseconds.
+   * @default env `PROXYACCOUNT_AUTH_FAILURE_TTL` (seconds), else 3 h 15 min (the API's 3-hour ban and a margin)
+   */
+  readonly authFailureTtlMs?: number;
+  /**
+   * Receives one `debug` call per attempt (method, path, status or error code, duration,
+   * attempt number). Absent = nothing is measured or formatted.
+   * @default none
+   */
+  readonly logger?: RequestLogger;
+}
+
+/** Fields of one request log entry. Never holds a secret, a query value or a body. */
+export interface RequestLogFields {
+  /** HTTP method. */
+  readonly method: string;
+  /** API path as in API.md, without base-URL prefix or query. */
+  readonly path: string;
+  /** HTTP status, when an answer came. */
+  readonly status?: number;
+  /** Error code when no answer came (e.g. `ECONNRESET`, `ERR_TIMEOUT`, `ERR_ABORTED`). */
+  readonly error?: string;
+  /** Time from sending to the answer's end (or the failure), in milliseconds. */
+  readonly durationMs: number;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  readonly attempt: number;
+  /** The most retries this client makes for a call (`maxRetries`). */
+  readonly maxRetries: number;
+}
+
+/** A sink for the SDK's request log, e.g. one that writes Terraform-style lines at DEBUG. */
+export interface RequestLogger {
+  /** Called once per attempt; `message` is a short fixed text, `fields` the details. */
+  debug(message: string, fields: RequestLogFields): void;
 }
 
 /** Per-call options, accepted as the last argument of every method. */

@@ -25,6 +25,15 @@ const IPV4_RE = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 // loose beyond that: the server has the final word, we only catch obvious mistakes early.
 const EMAIL_RE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * Characters refused in every text field: C0 controls (NUL, CR, LF, TAB…), DEL, and the bidi
+ * embedding/override (U+202A–U+202E) and isolate (U+2066–U+2069) characters, which make a label
+ * display as something it is not. The emulator refuses exactly this set.
+ */
+export const UNSAFE_TEXT_RE = /[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/u;
+const HOST_LABEL_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/** Longest hostname (DNS). */
+export const HOSTNAME_MAX = 253;
 
 /** Length in Unicode code points, which is what a server counting characters sees. */
 function charLength(s: string): number {
@@ -36,7 +45,8 @@ function charLength(s: string): number {
 /** Quotes a (non-secret) value for a message, shortened so a huge input cannot flood it. */
 export function quote(value: string): string {
   const short = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-  return JSON.stringify(short);
+  // JSON escapes C0 controls; DEL and bidi characters are escaped too, so a message reads as it is.
+  return JSON.stringify(short).replace(/[\u007F\u202A-\u202E\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 function requireString(field: string, value: unknown): string {
@@ -50,6 +60,19 @@ function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
+}
+
+/** Refuses {@link UNSAFE_TEXT_RE} characters, naming the code point; never echoes the value. */
+export function checkSafeText(value: unknown, field: string): string {
+  const s = requireString(field, value);
+  const found = UNSAFE_TEXT_RE.exec(s);
+  if (found !== null) {
+    const ch = found[0];
+    const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    const kind = ch >= '\u202A' ? 'bidirectional formatting character' : 'control character';
+    throw new InvalidArgumentError(field, `must not contain a ${kind} (${code} at position ${charLength(s.slice(0, found.index)) + 1})`);
+  }
+  return s;
 }
 
 function maxLength(field: string, value: string, max: number, secret = false): void {
@@ -66,10 +89,7 @@ export function checkUsername(value: unknown, field = 'username'): string {
   if (s.length === 0) throw new InvalidArgumentError(field, 'must not be empty');
   maxLength(field, s, USERNAME_MAX);
   if (!USERNAME_RE.test(s)) {
-    throw new InvalidArgumentError(
-      field,
-      `${quote(s)} may contain only letters A-Z a-z, digits and the characters . @ + -`,
-    );
+    throw new InvalidArgumentError(field, `${quote(s)} may contain only letters A-Z a-z, digits and the characters . @ + -`);
   }
   return s;
 }
@@ -86,16 +106,16 @@ export function checkPassword(value: unknown, field = 'password'): string {
   return s;
 }
 
-/** A first or last name: at most 20 characters (`''` allowed: it clears the field). */
+/** A first or last name: at most 20 characters, no control or bidi characters (`''` clears it). */
 export function checkName(value: unknown, field: string): string {
-  const s = requireString(field, value);
+  const s = checkSafeText(value, field);
   maxLength(field, s, NAME_MAX);
   return s;
 }
 
 /** An email address, at most 255 characters and email-shaped (`''` allowed: it clears the field). */
 export function checkEmail(value: unknown, field = 'email'): string {
-  const s = requireString(field, value);
+  const s = checkSafeText(value, field);
   maxLength(field, s, EMAIL_MAX);
   if (s !== '' && !EMAIL_RE.test(s)) {
     throw new InvalidArgumentError(field, `${quote(s)} is not an email address`);
@@ -115,22 +135,33 @@ export function checkLimit(value: unknown, field: string): number {
 /** A strict dotted-quad IPv4 address (no leading zeros, no spaces). */
 export function checkIpv4(value: unknown, field = 'ip'): string {
   const s = requireString(field, value);
-  if (!IPV4_RE.test(s)) {
-    throw new InvalidArgumentError(field, `${quote(s)} is not a dotted-quad IPv4 address`);
-  }
+  if (!IPV4_RE.test(s)) throw new InvalidArgumentError(field, `${quote(s)} is not a dotted-quad IPv4 address${ipv4Hint(s)}`);
   return s;
 }
 
-/** An IP label: at most {@link IP_LABEL_MAX} characters. */
+/** Names the usual mistake in a would-be IPv4 address, so the message says what to change. */
+function ipv4Hint(s: string): string {
+  if (s.trim() !== s) return ': remove the spaces around it';
+  if (/^[0-9.]+\/[0-9]+$/.test(s)) return ': a CIDR range is not accepted, give one address without /prefix';
+  if (s.includes(':')) return ': IPv6 is not accepted, only IPv4 such as 203.0.113.7';
+  const parts = s.split('.');
+  if (parts.length === 4 && parts.every((p) => /^[0-9]+$/.test(p))) {
+    if (parts.some((p) => p.length > 1 && p.startsWith('0'))) return ': remove the leading zeros (they can mean octal)';
+    if (parts.some((p) => Number(p) > 255)) return ': each of the four numbers must be 0 to 255';
+  }
+  return ': four numbers 0-255 separated by dots, such as 203.0.113.7';
+}
+
+/** An IP label: at most {@link IP_LABEL_MAX} characters, no control or bidi characters. */
 export function checkIpLabel(value: unknown, field = 'label'): string {
-  const s = requireString(field, value);
+  const s = checkSafeText(value, field);
   maxLength(field, s, IP_LABEL_MAX);
   return s;
 }
 
-/** A token label: at most 100 characters. */
+/** A token label: at most 100 characters, no control or bidi characters. */
 export function checkTokenLabel(value: unknown, field = 'label'): string {
-  const s = requireString(field, value);
+  const s = checkSafeText(value, field);
   maxLength(field, s, TOKEN_LABEL_MAX);
   return s;
 }
@@ -142,13 +173,10 @@ export function checkExpiryDate(value: unknown, field = 'expiresAt'): string {
   const m = DATE_RE.exec(s);
   if (m === null) throw new InvalidArgumentError(field, `${quote(s)} is not a date in the form YYYY-MM-DD`);
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(Date.UTC(year, month - 1, day));
-  if (
-    year < 1 ||
-    d.getUTCFullYear() !== year ||
-    d.getUTCMonth() !== month - 1 ||
-    d.getUTCDate() !== day
-  ) {
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  if (year < 1 || d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) {
     throw new InvalidArgumentError(field, `${quote(s)} is not a real calendar date`);
   }
   return s;
@@ -163,13 +191,11 @@ export function checkTokenId(value: unknown, field = 'id'): number {
   return value;
 }
 
-/** A non-empty value without whitespace (hostnames, proxies). */
+/** A non-empty value without whitespace, control or bidi characters (proxies). */
 export function checkToken(value: unknown, field: string): string {
-  const s = requireString(field, value);
+  const s = checkSafeText(value, field);
   if (s.length === 0) throw new InvalidArgumentError(field, 'must not be empty');
-  if (/[\s\u0000-\u001f\u007f]/.test(s)) {
-    throw new InvalidArgumentError(field, `${quote(s)} must not contain whitespace or control characters`);
-  }
+  if (/\s/.test(s)) throw new InvalidArgumentError(field, `${quote(s)} must not contain whitespace`);
   return s;
 }
 
@@ -181,9 +207,24 @@ export function checkObject(value: unknown, field: string): Record<string, unkno
   return value as Record<string, unknown>;
 }
 
-/** A hostname for `hostnames.add`/`delete`: non-empty, no whitespace. */
+/**
+ * A hostname for `hostnames.add`/`delete`: dot-separated labels of letters, digits and inner
+ * hyphens (1–63 each), at most 253 characters, no wildcard, no trailing dot, not an IP address
+ * (the last label is not all digits). The emulator, provider and constructs apply the same rule.
+ */
 export function checkDomain(value: unknown, field = 'domain'): string {
-  return checkToken(value, field);
+  const s = checkSafeText(value, field);
+  if (s.length === 0) throw new InvalidArgumentError(field, 'must not be empty');
+  const labels = s.split('.');
+  const last = labels[labels.length - 1] ?? '';
+  if (s.length > HOSTNAME_MAX || !labels.every((l) => HOST_LABEL_RE.test(l)) || /^[0-9]+$/.test(last)) {
+    throw new InvalidArgumentError(
+      field,
+      `${quote(s)} is not a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, ` +
+        `at most ${HOSTNAME_MAX} characters, no wildcard, not an IP address`,
+    );
+  }
+  return s;
 }
 
 /** A proxy for `proxies.add`/`delete`: non-empty, no whitespace. */

@@ -3,6 +3,7 @@
 import {
   AuthenticationError,
   BannedError,
+  ClientBannedError,
   CredentialsRejectedError,
   ForbiddenError,
   MethodNotAllowedError,
@@ -76,9 +77,7 @@ describe('401 and the guard', () => {
     expect(first).toBeInstanceOf(AuthenticationError);
     expect(String(first)).not.toContain('wrong-password');
     const burst = await Promise.all(
-      [wrong.ips.list(), wrong.hostnames.list(), wrong.proxies.list(), wrong.tokens.list(), wrong.geoIps.open()].map((p) =>
-        p.catch((e: unknown) => e),
-      ),
+      [wrong.ips.list(), wrong.hostnames.list(), wrong.proxies.list(), wrong.tokens.list(), wrong.geoIps.open()].map((p) => p.catch((e: unknown) => e)),
     );
     for (const e of burst) expect(e).toBeInstanceOf(CredentialsRejectedError);
     // Had those five been sent, the address would be banned now; it is not.
@@ -102,9 +101,7 @@ describe('the ban (429) and its expiry', () => {
   it('4 failures within the window ban the address for 3 hours, even with good credentials', async () => {
     // Four separate clients: each client's guard allows only one failure.
     for (let i = 0; i < 4; i++) {
-      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(
-        AuthenticationError,
-      );
+      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(AuthenticationError);
     }
     const good = client(ACME);
     const banned = await good.ips.list().catch((e: unknown) => e);
@@ -115,25 +112,25 @@ describe('the ban (429) and its expiry', () => {
     expect(ban.retryAfterSeconds).toBeGreaterThan(3 * 3600 - 120);
     expect(ban.retryAfterSeconds).toBeLessThanOrEqual(3 * 3600);
     expect(ban.attempts).toBe(1);
-    // A ban does not condemn the credentials: the same client works once it is over.
+    // A ban does not condemn the credentials, but this client sends nothing more during it.
     expect(good.credentialState).toBe('unverified');
+    const refused = await good.ips.list().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ClientBannedError);
+    expect((refused as ClientBannedError).retryAfterSeconds).toBeGreaterThan(3 * 3600 - 120);
 
+    // The emulator's clock moves, not ours: new clients (as new runs would be) see the ban end.
     await emu().control.advanceClock(3 * 3600 - 60);
-    await expect(good.ips.list()).rejects.toBeInstanceOf(BannedError);
+    await expect(client(ACME).ips.list()).rejects.toBeInstanceOf(BannedError);
     await emu().control.advanceClock(120);
-    await expect(good.ips.list()).resolves.toEqual([]);
+    await expect(client(ACME).ips.list()).resolves.toEqual([]);
   });
 
   it('failures spread beyond the window do not ban', async () => {
     for (let i = 0; i < 3; i++) {
-      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(
-        AuthenticationError,
-      );
+      await expect(client({ username: ACME.username, password: `wrong-${i}` }).ips.list()).rejects.toBeInstanceOf(AuthenticationError);
     }
     await emu().control.advanceClock(16 * 60);
-    await expect(client({ username: ACME.username, password: 'wrong-3' }).ips.list()).rejects.toBeInstanceOf(
-      AuthenticationError,
-    );
+    await expect(client({ username: ACME.username, password: 'wrong-3' }).ips.list()).rejects.toBeInstanceOf(AuthenticationError);
     await expect(client(ACME).ips.list()).resolves.toEqual([]);
   });
 });
@@ -171,7 +168,9 @@ describe('402', () => {
 describe('403', () => {
   it("edit of a username that is not the caller's sub-account", async () => {
     await client(ACME).subAccounts.create({ username: 'alice' });
-    const err = await client(OTHER).subAccounts.edit({ username: 'alice', firstName: 'Mallory' }).catch((e: unknown) => e);
+    const err = await client(OTHER)
+      .subAccounts.edit({ username: 'alice', firstName: 'Mallory' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ForbiddenError);
     await expect(client(ACME).subAccounts.get('alice')).resolves.not.toHaveProperty('firstName');
   });
@@ -216,7 +215,9 @@ describe('injected faults: 405, 500, 503, delays, dropped connections', () => {
 
   it('gives up after maxRetries with the last error', async () => {
     await emu().control.fault({ path: '/api/ips/', status: 503, count: 5 });
-    const err = await client(ACME, { maxRetries: 2 }).ips.list().catch((e: unknown) => e);
+    const err = await client(ACME, { maxRetries: 2 })
+      .ips.list()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceUnavailableError);
     expect((err as ServiceUnavailableError).attempts).toBe(3);
   });
@@ -240,7 +241,9 @@ describe('injected faults: 405, 500, 503, delays, dropped connections', () => {
 
   it('a slow answer on every attempt ends in TimeoutError', async () => {
     await emu().control.fault({ path: '/api/ips/', delayMs: 3000, count: 2 });
-    const err = await client(ACME, { timeoutMs: 200, maxRetries: 1 }).ips.list().catch((e: unknown) => e);
+    const err = await client(ACME, { timeoutMs: 200, maxRetries: 1 })
+      .ips.list()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
   });
 

@@ -55,9 +55,7 @@ describe('plan downgrade', () => {
     await emu().control.plan(ACME.username, 'plan20');
     const after = await acme.tokens.list();
     expect(after).toEqual([expect.objectContaining({ id: own.id, isActive: false })]);
-    await expect(acme.tokens.list({ username: 'alice' })).resolves.toEqual([
-      expect.objectContaining({ id: subs.id, isActive: false }),
-    ]);
+    await expect(acme.tokens.list({ username: 'alice' })).resolves.toEqual([expect.objectContaining({ id: subs.id, isActive: false })]);
   });
 });
 

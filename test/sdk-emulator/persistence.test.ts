@@ -13,7 +13,7 @@ describe('persistence across a restart', () => {
 
   const connect = (auth: ClientAuth): ProxyAccountClient => {
     if (emu === undefined) throw new Error('emulator not started');
-    const c = new ProxyAccountClient({ baseUrl: emu.url, caCert: emu.caPem, auth });
+    const c = new ProxyAccountClient({ baseUrl: emu.url, caCert: emu.caPem, auth, authFailureCache: false });
     clients.push(c);
     return c;
   };

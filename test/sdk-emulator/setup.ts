@@ -55,6 +55,8 @@ export function useEmulator(opts: { stateFile?: string } = {}): {
         caCert: current().caPem,
         auth,
         retryBaseDelayMs: 1,
+        // The user's real memory of rejected credentials stays untouched; tests of it pass a file.
+        authFailureCache: false,
         ...extra,
       });
       clients.push(c);

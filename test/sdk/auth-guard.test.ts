@@ -34,13 +34,13 @@ describe('the 401 guard', () => {
     const h = harness();
     const release = deferred();
     h.reply({ status: 401, body: 'bad password', until: release.promise });
-    const calls = [
-      h.client.ips.list(),
-      h.client.hostnames.list(),
-      h.client.proxies.list(),
-      h.client.tokens.list(),
-      h.client.subAccounts.get('alice'),
-    ].map((p) => p.then(() => 'resolved', (e: unknown) => e));
+    const calls = [h.client.ips.list(), h.client.hostnames.list(), h.client.proxies.list(), h.client.tokens.list(), h.client.subAccounts.get('alice')].map(
+      (p) =>
+        p.then(
+          () => 'resolved',
+          (e: unknown) => e,
+        ),
+    );
     await settle();
     expect(h.seen()).toHaveLength(1);
     release.resolve();
@@ -60,10 +60,7 @@ describe('the 401 guard', () => {
     await settle();
     expect(h.seen()).toHaveLength(1);
     const hold = deferred();
-    h.reply(
-      { status: 200, body: { domains: [] }, until: hold.promise },
-      { status: 200, body: { proxies: [] }, until: hold.promise },
-    );
+    h.reply({ status: 200, body: { domains: [] }, until: hold.promise }, { status: 200, body: { proxies: [] }, until: hold.promise });
     release.resolve();
     await first;
     await settle();

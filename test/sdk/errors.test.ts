@@ -51,9 +51,7 @@ describe('status mapping', () => {
     expect(err.path).toBe('/api/sub/create/');
     expect(err.operation).toBe("create sub-account 'alice'");
     expect(err.responseText).toBe('server says no');
-    expect(err.message).toMatch(
-      new RegExp(`^POST /api/sub/create/ \\(create sub-account 'alice'\\) failed with ${code} [A-Z][A-Za-z ]+: server says no$`),
-    );
+    expect(err.message).toMatch(new RegExp(`^POST /api/sub/create/ \\(create sub-account 'alice'\\) failed with ${code} [A-Z][A-Za-z ]+: server says no$`));
     expect(h.seen()).toHaveLength(1);
     await h.done();
   });
@@ -62,9 +60,7 @@ describe('status mapping', () => {
     const h = harness();
     h.reply(status(402, 'sub-account limit reached'));
     const err = await caught(() => h.client.subAccounts.create({ username: 'alice' }));
-    expect(err.message).toBe(
-      "POST /api/sub/create/ (create sub-account 'alice') failed with 402 Payment Required: sub-account limit reached",
-    );
+    expect(err.message).toBe("POST /api/sub/create/ (create sub-account 'alice') failed with 402 Payment Required: sub-account limit reached");
     await h.done();
   });
 
@@ -98,9 +94,12 @@ describe('status mapping', () => {
   });
 
   it('reads a 403 that mentions a ban as a ban, and other 403s as Forbidden', async () => {
+    const banned = harness();
+    banned.reply(status(403, 'You are banned for 3 hours'));
+    expect(await caught(() => banned.client.ips.list())).toBeInstanceOf(BannedError);
+    await banned.done();
     const h = harness();
-    h.reply(status(403, 'You are banned for 3 hours'), status(403, 'username is not your sub-account'));
-    expect(await caught(() => h.client.ips.list())).toBeInstanceOf(BannedError);
+    h.reply(status(403, 'username is not your sub-account'));
     const other = await caught(() => h.client.ips.list({ username: 'bob' }));
     expect(other).toBeInstanceOf(ForbiddenError);
     expect(other).not.toBeInstanceOf(BannedError);
@@ -117,29 +116,12 @@ describe('status mapping', () => {
     expect(err.retryAfterSeconds).toBeLessThanOrEqual(60);
     await h.done();
   });
-
-  it('recognises errors across copies by brand, not instanceof', () => {
-    let foreign: unknown;
-    jest.isolateModules(() => {
-      // A second, independent copy of the module, as with two SDK versions in one tree.
-      const copy = require('../../src/sdk/errors') as typeof import('../../src/sdk/errors');
-      foreign = new copy.NotFoundError({ method: 'GET', path: '/x/', operation: 'x', status: 404, responseText: '' });
-    });
-    expect(foreign).not.toBeInstanceOf(ProxyAccountError);
-    expect(isProxyAccountError(foreign)).toBe(true);
-    expect(isProxyAccountError(foreign) && foreign.code).toBe('ERR_NOT_FOUND');
-    expect(isProxyAccountError(new Error('x'))).toBe(false);
-    expect(isProxyAccountError(Object.assign(new Error('x'), { code: 'ERR_NETWORK' }))).toBe(false);
-    expect(isProxyAccountError(null)).toBe(false);
-  });
 });
 
 describe('server text in messages', () => {
   it('redacts the client password, the encoded credentials and Authorization echoes', async () => {
     const h = harness();
-    const echo =
-      `bad request from ${USER} with password ${PASSWORD}; headers: Authorization: ${BASIC}; ` +
-      `raw=${BASIC.slice(6)}`;
+    const echo = `bad request from ${USER} with password ${PASSWORD}; headers: Authorization: ${BASIC}; ` + `raw=${BASIC.slice(6)}`;
     h.reply(status(400, echo));
     const err = await caught(() => h.client.ips.add({ ip: '203.0.113.7' }));
     expect(err.message).not.toContain(PASSWORD);
@@ -170,14 +152,9 @@ describe('server text in messages', () => {
 
   it('masks password=…, token=… and quoted "password": "…" but keeps field-prefixed prose', async () => {
     const h = harness();
-    h.reply(
-      status(400, 'echo: password=abc123 token=xyz789 {"password": "qwe456", "secret":\'s3\'}'),
-      status(400, 'password: must be at most 128 characters'),
-    );
+    h.reply(status(400, 'echo: password=abc123 token=xyz789 {"password": "qwe456", "secret":\'s3\'}'), status(400, 'password: must be at most 128 characters'));
     const echoed = await caught(() => h.client.ips.list());
-    expect(echoed.responseText).toBe(
-      'echo: password=[REDACTED] token=[REDACTED] {"password": [REDACTED], "secret":[REDACTED]}',
-    );
+    expect(echoed.responseText).toBe('echo: password=[REDACTED] token=[REDACTED] {"password": [REDACTED], "secret":[REDACTED]}');
     const prose = await caught(() => h.client.ips.list());
     expect(prose.responseText).toBe('password: must be at most 128 characters');
     await h.done();
@@ -205,10 +182,11 @@ describe('server text in messages', () => {
 
   it('shortens a huge argument in the operation', async () => {
     const h = harness();
-    const domain = `${'d'.repeat(500)}.example`;
+    // A long but valid host name (labels of at most 63 characters).
+    const domain = `${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.example`;
     h.reply(status(400, 'bad hostname'));
     const err = await caught(() => h.client.hostnames.add({ domain }));
-    expect(err.operation).toBe(`add hostname '${'d'.repeat(80)}…'`);
+    expect(err.operation).toBe(`add hostname '${domain.slice(0, 80)}…'`);
     await h.done();
   });
 

@@ -21,9 +21,7 @@ export interface SeenRequest {
 }
 
 /** A scripted reply: a status with a body (objects are sent as JSON) or a connection error. */
-export type Reply =
-  | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number; until?: Promise<void> }
-  | { error: Error };
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number; until?: Promise<void> } | { error: Error };
 
 export interface Harness {
   readonly client: ProxyAccountClient;
@@ -58,6 +56,8 @@ export function harness(options: Partial<ProxyAccountClientOptions> = {}): Harne
     baseUrl: BASE,
     auth: { username: USER, password: PASSWORD },
     dispatcher: agent,
+    // Unit tests must never read or write the user's real memory of rejected credentials.
+    authFailureCache: false,
     random: () => 0.5,
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -83,10 +83,7 @@ export function harness(options: Partial<ProxyAccountClientOptions> = {}): Harne
           }
           const until = r.until;
           // A function body lets a test hold the answer back until it says so.
-          const replied =
-            until === undefined
-              ? scope.reply(r.status, data, { headers })
-              : scope.reply(r.status, () => until.then(() => data), { headers });
+          const replied = until === undefined ? scope.reply(r.status, data, { headers }) : scope.reply(r.status, () => until.then(() => data), { headers });
           if (r.delayMs !== undefined) replied.delay(r.delayMs);
         }
       }

@@ -5,20 +5,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { MockAgent } from 'undici';
-import {
-  ClientClosedError,
-  InvalidArgumentError,
-  NetworkError,
-  ProxyAccountClient,
-  TimeoutError,
-  type ProxyAccountClientOptions,
-} from '../../src/sdk';
+import { ClientClosedError, InvalidArgumentError, NetworkError, ProxyAccountClient, TimeoutError, type ProxyAccountClientOptions } from '../../src/sdk';
 import { caught, PASSWORD, TOKEN, USER } from './harness';
 
 const AUTH = { username: USER, password: PASSWORD };
 
 function make(options: Partial<ProxyAccountClientOptions>): ProxyAccountClient {
-  return new ProxyAccountClient({ baseUrl: 'https://api.example.test', auth: AUTH, ...options } as ProxyAccountClientOptions);
+  return new ProxyAccountClient({ baseUrl: 'https://api.example.test', auth: AUTH, authFailureCache: false, ...options } as ProxyAccountClientOptions);
 }
 
 function fieldOf(fn: () => unknown): string {
@@ -50,15 +43,12 @@ describe('baseUrl', () => {
     expect(fieldOf(() => make({ baseUrl, ...extra }))).toBe('baseUrl');
   });
 
-  it.each([
-    ['http://127.0.0.1:8080'],
-    ['http://127.200.3.4'],
-    ['http://[::1]:8080'],
-    ['http://localhost:8080/prefix'],
-    ['http://LOCALHOST'],
-  ])('allows %s with allowHttp', (baseUrl) => {
-    expect(() => make({ baseUrl, allowHttp: true })).not.toThrow();
-  });
+  it.each([['http://127.0.0.1:8080'], ['http://127.200.3.4'], ['http://[::1]:8080'], ['http://localhost:8080/prefix'], ['http://LOCALHOST']])(
+    'allows %s with allowHttp',
+    (baseUrl) => {
+      expect(() => make({ baseUrl, allowHttp: true })).not.toThrow();
+    },
+  );
 
   it('says how to use plain HTTP and never echoes URL credentials', () => {
     expect(() => make({ baseUrl: 'http://127.0.0.1:1' })).toThrow(/allowHttp/);

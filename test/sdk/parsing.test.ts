@@ -21,18 +21,15 @@ describe('geo-IP counts', () => {
     await h.done();
   });
 
-  it.each([['"many"'], ['-1'], ['1.5'], ['null'], ['{}'], ['""'], ['"1e3x"'], ['true']])(
-    'rejects the count %s',
-    async (raw) => {
-      const h = harness();
-      h.reply(ok(`{"US": ${raw}}`));
-      const err = await caught(() => h.client.geoIps.world());
-      expect(err).toBeInstanceOf(ResponseParseError);
-      expect(err.code).toBe('ERR_RESPONSE_PARSE');
-      expect(err.message).toContain('count of "US"');
-      await h.done();
-    },
-  );
+  it.each([['"many"'], ['-1'], ['1.5'], ['null'], ['{}'], ['""'], ['"1e3x"'], ['true']])('rejects the count %s', async (raw) => {
+    const h = harness();
+    h.reply(ok(`{"US": ${raw}}`));
+    const err = await caught(() => h.client.geoIps.world());
+    expect(err).toBeInstanceOf(ResponseParseError);
+    expect(err.code).toBe('ERR_RESPONSE_PARSE');
+    expect(err.message).toContain('count of "US"');
+    await h.done();
+  });
 
   it('rejects a body that is not an object', async () => {
     const h = harness();
@@ -62,17 +59,14 @@ describe('token dates', () => {
     await h.done();
   });
 
-  it.each([['yesterday'], ['2024-13-01T00:00:00'], ['2024-02-30T00:00:00'], ['2024-05-01T25:00:00'], [12345], [null]])(
-    'rejects created_at %p',
-    async (raw) => {
-      const h = harness();
-      h.reply(ok({ tokens: [{ ...TOKEN_BASE, created_at: raw }] }));
-      const err = await caught(() => h.client.tokens.list());
-      expect(err).toBeInstanceOf(ResponseParseError);
-      expect(err.message).toContain('created_at');
-      await h.done();
-    },
-  );
+  it.each([['yesterday'], ['2024-13-01T00:00:00'], ['2024-02-30T00:00:00'], ['2024-05-01T25:00:00'], [12345], [null]])('rejects created_at %p', async (raw) => {
+    const h = harness();
+    h.reply(ok({ tokens: [{ ...TOKEN_BASE, created_at: raw }] }));
+    const err = await caught(() => h.client.tokens.list());
+    expect(err).toBeInstanceOf(ResponseParseError);
+    expect(err.message).toContain('created_at');
+    await h.done();
+  });
 
   it('reads a missing or null expires_at as no expiry', async () => {
     const h = harness();
@@ -113,14 +107,7 @@ describe('labels, extra fields and loose scalars', () => {
       }),
     );
     const sub = await h.client.subAccounts.get('alice');
-    expect(Object.keys(sub).sort()).toEqual([
-      'active',
-      'monthlyBandwidth',
-      'monthlyBandwidthLimit',
-      'totalBandwidth',
-      'totalBandwidthLimit',
-      'username',
-    ]);
+    expect(Object.keys(sub).sort()).toEqual(['active', 'monthlyBandwidth', 'monthlyBandwidthLimit', 'totalBandwidth', 'totalBandwidthLimit', 'username']);
     await h.done();
   });
 

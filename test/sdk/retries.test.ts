@@ -1,14 +1,7 @@
 // Retries: which failures, which calls, how many, how long to wait (full jitter, Retry-After),
 // per-attempt timeouts, and what is never retried.
 import type { ProxyAccountClient } from '../../src/sdk';
-import {
-  AbortedError,
-  ClientClosedError,
-  NetworkError,
-  ServiceUnavailableError,
-  TimeoutError,
-  ValidationError,
-} from '../../src/sdk';
+import { AbortedError, ClientClosedError, NetworkError, ServiceUnavailableError, TimeoutError, ValidationError } from '../../src/sdk';
 import { caught, harness, netError, ok, status, type Reply } from './harness';
 
 const DETAILS = {
@@ -165,15 +158,12 @@ describe('how many and how long', () => {
 
   it('reads an AggregateError (every address refused) and retries even a non-repeatable write', async () => {
     const h = harness({ maxRetries: 1 });
-    const refused = () =>
-      new AggregateError([Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })], '');
+    const refused = () => new AggregateError([Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })], '');
     h.reply({ error: refused() }, { error: refused() });
     const err = await caught(() => h.client.ips.add({ ip: '203.0.113.7' }));
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.errorCode).toBe('ECONNREFUSED');
-    expect(err.message).toBe(
-      "POST /api/ip/add/ (add IP '203.0.113.7') failed: connect ECONNREFUSED 127.0.0.1:9 (after 2 attempts)",
-    );
+    expect(err.message).toBe("POST /api/ip/add/ (add IP '203.0.113.7') failed: connect ECONNREFUSED 127.0.0.1:9 (after 2 attempts)");
     await h.done();
   });
 

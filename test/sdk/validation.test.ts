@@ -77,8 +77,11 @@ const BAD: Array<[string, string, Run]> = [
 const GOOD: Array<[string, Run, string]> = [
   ['30-character username with every allowed sign', (c) => c.subAccounts.get(`A.z@0+9-${'x'.repeat(22)}`), 'ok'],
   ['128-character password', (c) => c.subAccounts.edit({ username: 'alice', password: 'p'.repeat(128) }), 'ok'],
-  ['20-character names, 255-character email', (c) =>
-    c.subAccounts.create({ username: 'alice', firstName: 'f'.repeat(20), lastName: 'l'.repeat(20), email: `${'e'.repeat(243)}@example.com` }), 'ok'],
+  [
+    '20-character names, 255-character email',
+    (c) => c.subAccounts.create({ username: 'alice', firstName: 'f'.repeat(20), lastName: 'l'.repeat(20), email: `${'e'.repeat(243)}@example.com` }),
+    'ok',
+  ],
   ['empty strings to clear fields', (c) => c.subAccounts.edit({ username: 'alice', firstName: '', lastName: '', email: '' }), 'ok'],
   ['zero and large safe limits', (c) => c.subAccounts.edit({ username: 'alice', monthlyLimit: 0, totalLimit: Number.MAX_SAFE_INTEGER }), 'ok'],
   ['edge IPs', (c) => c.ips.add({ ip: '255.255.255.255', label: 'l'.repeat(100) }), 'ok'],

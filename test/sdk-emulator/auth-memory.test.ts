@@ -1,0 +1,64 @@
+// Six scheduled runs in a row with a wrong password (six clients, as six processes would be) must
+// leave the runner unbanned: the first sends and fails, the others refuse to send.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { AuthenticationError, CredentialsRememberedRejectedError } from '../../src/sdk';
+import { ACME, useEmulator } from './setup';
+
+const { emu, client } = useEmulator();
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'proxyaccount-authmem-e-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function bans(): Promise<unknown[]> {
+  const e = emu();
+  const res = await request(`${e.url}/_emulator/state`, {
+    headers: { authorization: `Bearer ${e.adminToken}` },
+    dispatcher: e.dispatcher,
+  });
+  const state = (await res.body.json()) as { bans: unknown[] };
+  return state.bans;
+}
+
+it('six runs with a wrong password: one 401 on the server, no ban, and good credentials still work', async () => {
+  const file = join(dir, 'auth-failures.json');
+  const lines: string[] = [];
+  const stop = emu().onStderrLine((l) => lines.push(l));
+  try {
+    const wrong = { username: ACME.username, password: 'wrong-Password-9' };
+    const errors: unknown[] = [];
+    for (let run = 0; run < 6; run++) {
+      const c = client(wrong, { authFailureCache: file });
+      // Each run reads a little, as a plan would.
+      const settled = await Promise.allSettled([c.ips.list(), c.hostnames.list(), c.subAccounts.get('alice')]);
+      errors.push(settled.map((s) => (s.status === 'rejected' ? s.reason : s.value)));
+      await c.close();
+    }
+    // The first run: one request answered 401, the two waiting for it refused unsent.
+    expect((errors[0] as unknown[]).filter((e) => e instanceof AuthenticationError)).toHaveLength(1);
+    for (const run of errors.slice(1)) {
+      for (const e of run as unknown[]) expect(e).toBeInstanceOf(CredentialsRememberedRejectedError);
+    }
+    expect(lines.filter((l) => / 401 /.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / 429 /.test(l))).toHaveLength(0);
+  } finally {
+    stop();
+  }
+  expect(await bans()).toEqual([]);
+  await expect(client(ACME, { authFailureCache: file }).ips.list()).resolves.toEqual([]);
+});
+
+it('without the memory, the same six runs get the address banned (what the memory prevents)', async () => {
+  const wrong = { username: ACME.username, password: 'wrong-Password-9' };
+  for (let run = 0; run < 6; run++) {
+    const c = client(wrong, { authFailureCache: false });
+    await c.ips.list().catch(() => undefined);
+    await c.close();
+  }
+  expect(await bans()).toHaveLength(1);
+});
