@@ -73,6 +73,25 @@ describe('bad credentials with 50 resources', () => {
     }
   });
 
+  it('six more scheduled runs with the same wrong password send nothing, say why, and leave the client unbanned', async () => {
+    // The first run above got the one 401; the provider remembered the credential (a salted
+    // fingerprint in the workspace's PROXYACCOUNT_AUTH_FAILURE_CACHE) and refuses to send it again.
+    const { result: runs, lines } = await requestLogOf(account, async () => {
+      const out = [];
+      for (let i = 0; i < 6; i++) out.push(await ws.run(['plan', '-no-color', '-input=false', '-refresh=true'], { PROXYACCOUNT_PASSWORD: WRONG_PASSWORD }));
+      return out;
+    });
+    expect(lines).toEqual([]);
+    for (const res of runs) {
+      expect(res.code).toBe(1);
+      const output = `${res.stdout}\n${res.stderr}`.replace(/\s+/g, ' ');
+      expect(output).toMatch(/Authentication failed/);
+      expect(output).toMatch(/rejected these same credentials with 401 in an earlier run/);
+      expect(output).toMatch(/PROXYACCOUNT_AUTH_FAILURE_CACHE=off/);
+      expect(output).not.toContain(WRONG_PASSWORD);
+    }
+  });
+
   it('is not banned: correct requests afterwards succeed and the plan is empty', async () => {
     await expect(account.client.ips.list()).resolves.toHaveLength(15);
     await expectNoChanges(ws);

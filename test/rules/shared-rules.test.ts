@@ -111,12 +111,6 @@ const UNSAFE_CHARACTER_CASES = [
   'bidi pop isolate U+2069',
 ] as const;
 const KNOWN_DISAGREEMENTS: Readonly<Record<string, Partial<Record<RuleName, readonly string[]>>>> = {
-  // labelValidators (src/provider/access/labels.ts) checks only the length: control and bidi
-  // characters pass plan time and fail at apply (the API refuses them).
-  'provider (resource schemas)': {
-    ipLabel: UNSAFE_CHARACTER_CASES,
-    tokenLabel: UNSAFE_CHARACTER_CASES,
-  },
   // constructs/src/validation.ts: the hostname pattern allows a `*.` prefix and an all-digit last
   // label (IP addresses); checkText counts UTF-16 units, not characters, and lets control and
   // bidi characters through.

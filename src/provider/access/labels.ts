@@ -1,5 +1,5 @@
 // Optional labels (of IPs and tokens): the API reports "no label" as "", state holds null.
-import { validator, type Validator } from '../framework';
+import { noControlCharacters, validator, type Validator } from '../framework';
 
 /**
  * Validators of an optional label of at most `max` characters. The API reports "no label" as
@@ -13,6 +13,7 @@ export function labelValidators(max: number): ReadonlyArray<Validator<string>> {
       if (n === 0) return 'must not be empty: omit label (or set it to null) for no label';
       return n > max ? `must be at most ${max} characters long, got ${n}` : undefined;
     }),
+    noControlCharacters(),
   ];
 }
 

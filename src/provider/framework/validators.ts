@@ -70,6 +70,20 @@ export function greaterThan(min: number): Validator<number> {
   return validator(`greater than ${min}`, (v) => (v > min ? undefined : `must be greater than ${min}, got ${v}`));
 }
 
+// C0 controls, DEL, and the bidi embeddings, overrides and isolates that can make text read
+// differently from what it holds (the API and the SDK refuse the same set).
+const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/u;
+
+/** Text without control characters or bidi overrides; the message names the code point and position. */
+export function noControlCharacters(): Validator<string> {
+  return validator('text without control or bidi-override characters', (v) => {
+    const m = UNSAFE_CHARACTER.exec(v);
+    if (m === null) return undefined;
+    const cp = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return `must not contain control or bidi-override characters (U+${cp} at position ${[...v.slice(0, m.index)].length + 1})`;
+  });
+}
+
 /** A number not above `max`. */
 export function atMost(max: number): Validator<number> {
   return validator(`at most ${max}`, (v) => (v <= max ? undefined : `must be at most ${max}, got ${v}`));

@@ -6,7 +6,7 @@ import type { ListOp } from '../access/list-sync';
 import { authoritativeList } from '../access/authoritative-list';
 import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { usernameValidators } from '../access/usernames';
-import { attr, defineSchema, ipv4, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
+import { attr, defineSchema, ipv4, noControlCharacters, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
 import type { Resource } from '../types';
 
 /** The API's limit of authorized IPs per account. */
@@ -43,7 +43,7 @@ const schema = defineSchema({
         label: attr.string({
           description: 'Optional label, 1–100 characters. Changing it removes and re-adds the address.',
           optional: true,
-          validators: [entryLabel()],
+          validators: [entryLabel(), noControlCharacters()],
         }),
       },
       {

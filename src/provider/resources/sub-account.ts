@@ -3,7 +3,7 @@
 // change by themselves and would make every drift check noisy); the data source has them.
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import { isUsername, usernameValidators } from '../access/usernames';
-import { atMost, attr, conflictsWith, defineSchema, email, intAtLeast, lengthBetween, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import { atMost, attr, conflictsWith, defineSchema, email, intAtLeast, lengthBetween, noControlCharacters, requiresReplace, useStateForUnknown, type Model } from '../framework';
 import type { Resource } from '../types';
 
 /**
@@ -55,17 +55,17 @@ const schema = defineSchema({
     first_name: attr.string({
       description: 'First name, 1–20 characters. Removing it clears it.',
       optional: true,
-      validators: [lengthBetween(1, 20)],
+      validators: [lengthBetween(1, 20), noControlCharacters()],
     }),
     last_name: attr.string({
       description: 'Last name, 1–20 characters. Removing it clears it.',
       optional: true,
-      validators: [lengthBetween(1, 20)],
+      validators: [lengthBetween(1, 20), noControlCharacters()],
     }),
     email: attr.string({
       description: 'Email address, up to 255 characters. Removing it clears it.',
       optional: true,
-      validators: [lengthBetween(1, 255), email()],
+      validators: [lengthBetween(1, 255), email(), noControlCharacters()],
     }),
     monthly_limit: attr.number({
       description: 'Bandwidth limit in GB for the current billing period; 0 means no limit. A whole number up to 999999999999999.',

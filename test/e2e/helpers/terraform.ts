@@ -94,6 +94,9 @@ export class Workspace {
       TF_IN_AUTOMATION: '1',
       TF_INPUT: '0',
       CHECKPOINT_DISABLE: '1',
+      // The provider remembers rejected credentials across runs: keep that memory in the
+      // workspace, never in the user's cache, so one test's 401 cannot refuse another's run.
+      PROXYACCOUNT_AUTH_FAILURE_CACHE: path.join(this.root, 'auth-failures.json'),
       ...opts.env,
     };
   }
