@@ -11,6 +11,9 @@ const SUBCOMMANDS: ReadonlyArray<() => SubcommandModule> = [
   () => require('./emulator') as SubcommandModule,
   () => require('./provider') as SubcommandModule,
   () => require('./demo') as SubcommandModule,
+  () => require('./review') as SubcommandModule,
+  () => require('./drift') as SubcommandModule,
+  () => require('./export') as SubcommandModule,
 ];
 
 export function buildProgram(): Command {

@@ -1,7 +1,7 @@
 // The colleague with the dashboard: changes the account through the SDK, behind Terraform's back,
 // on objects the stack manages, so that the next plan must find the drift.
 import type { ProxyAccountClient } from '../../sdk';
-import type { PlanJson } from './plan-report';
+import type { PlanJson } from '../../gitops/plan-summary';
 
 /** What the stack manages, as far as the out-of-band change needs to know. */
 export interface ManagedObjects {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { bundledProviderPath, installProvider, mirrorCliConfig, PROVIDER_NAMESPACE, PROVIDER_TYPE } from '../provider';
 import { Interrupts, InterruptedError } from './interrupts';
 import { changeOutOfBand, managedObjects } from './out-of-band';
-import { countChanges, describeChanges, describeDrift, effectiveChanges, parsePlan, type PlanJson } from './plan-report';
+import { countChanges, describeChanges, describeDrift, effectiveChanges, parsePlan, type PlanJson } from '../../gitops/plan-summary';
 import { ProcessGroup } from './processes';
 import { Progress } from './progress';
 import { formatReadBack, readBack } from './read-back';

@@ -71,7 +71,8 @@ export class Workspace {
   /** The working directory terraform runs in (`-chdir`). */
   readonly dir: string;
   private readonly root: string;
-  private readonly env: NodeJS.ProcessEnv;
+  /** The environment terraform runs with (mirror configuration, credentials). */
+  readonly env: NodeJS.ProcessEnv;
 
   constructor(opts: WorkspaceOptions = {}) {
     requireTerraform();

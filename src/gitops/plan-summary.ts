@@ -1,7 +1,7 @@
 // Reads a saved plan (`terraform show -json`) and describes it in a few lines: one per resource
 // change or drifted object, named by type and account rather than by CDKTF's hashed addresses.
-// The JSON of a plan holds sensitive values in clear: only attributes Terraform does not mark
-// sensitive, and never a token or password, reach the output.
+// Shared by the demo and the review and drift commands. The JSON of a plan holds sensitive values
+// in clear: only attributes Terraform does not mark sensitive, and never a token or password, reach the output.
 
 /** One entry of `resource_changes` or `resource_drift` in Terraform's JSON plan format. */
 export interface PlannedChange {

@@ -1,6 +1,6 @@
 // The demo's plan summaries: what they show of a change, and that secrets in the plan's JSON
 // (which Terraform writes in clear) never reach them.
-import { countChanges, describeChanges, describeDrift, parsePlan } from '../../src/cli/demo/plan-report';
+import { countChanges, describeChanges, describeDrift, parsePlan } from '../../src/gitops/plan-summary';
 
 const SECRET = 'pxa_s3cr3tV4lu3ThatMustNeverBePrinted000000000';
 

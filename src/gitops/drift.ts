@@ -1,0 +1,212 @@
+// `proxyaccount drift`: what a refresh-only plan says changed or vanished outside Terraform, and
+// beyond Terraform, what the account holds that no resource in the state manages ("who added
+// this IP?"), read through the account store: each (account, collection) once. The API cannot
+// list sub-accounts, so only the parent and the sub-accounts the state names are scanned.
+import { isEphemeralTokenLabel, type AccountStore } from '../account';
+import { kindOf, type Plan, type StateResource } from './plan-json';
+
+/** One attribute that changed outside Terraform. */
+export interface AttributeDrift {
+  readonly address: string;
+  readonly attribute: string;
+  readonly recorded: unknown;
+  readonly live: unknown;
+}
+
+/** An object of the account no resource in the state manages. */
+export interface UnmanagedObject {
+  /** '(parent)' or the sub-account's username. */
+  readonly account: string;
+  readonly kind: 'ip' | 'hostname' | 'proxy' | 'token';
+  readonly value: string;
+  /** The IP's or token's label ('' when none). */
+  readonly label: string;
+}
+
+/** A token past its expiry date: a state, reported on its own (never counted as drift). */
+export interface ExpiredToken {
+  readonly account: string;
+  readonly token_id: number;
+  readonly label: string;
+  readonly expired_at: string;
+  readonly managed: boolean;
+}
+
+/** The drift report (the JSON format of `proxyaccount drift --format json`). */
+export interface DriftReport {
+  readonly drifted: boolean;
+  readonly changed: AttributeDrift[];
+  readonly deleted: Array<{ address: string; type: string }>;
+  readonly unmanaged: UnmanagedObject[];
+  readonly expired_tokens: ExpiredToken[];
+  /** Tokens of the ephemeral resource whose close never ran (`proxyaccount tokens prune` removes them). */
+  readonly ephemeral_leftovers: UnmanagedObject[];
+  /** What the scan cannot see, said every time. */
+  readonly limits: string[];
+}
+
+/** Progress of the scan, for a terminal or CI log. */
+export interface ScanProgress {
+  start(total: number): void;
+  step(account: string, collection: string): void;
+  stop(): void;
+}
+
+const PARENT = '(parent)';
+
+/** Attribute drift and out-of-band deletions of a refresh-only plan. */
+export function planDrift(plan: Plan): { changed: AttributeDrift[]; deleted: Array<{ address: string; type: string }> } {
+  const changed: AttributeDrift[] = [];
+  const deleted: Array<{ address: string; type: string }> = [];
+  for (const d of plan.drift) {
+    if (d.mode !== 'managed') continue;
+    const kind = kindOf(d);
+    if (kind === 'delete') {
+      deleted.push({ address: d.address, type: d.type });
+      continue;
+    }
+    if (kind !== 'update') continue;
+    for (const attr of new Set([...Object.keys(d.before), ...Object.keys(d.after)])) {
+      if (JSON.stringify(d.before[attr] ?? null) !== JSON.stringify(d.after[attr] ?? null)) {
+        changed.push({ address: d.address, attribute: attr, recorded: d.before[attr] ?? null, live: d.after[attr] ?? null });
+      }
+    }
+    for (const attr of d.secretsChanged) changed.push({ address: d.address, attribute: attr, recorded: '(sensitive)', live: '(sensitive)' });
+  }
+  return { changed, deleted };
+}
+
+/** What the state manages, per account: the keys the scan compares live objects with. */
+interface Managed {
+  ips: Set<string>;
+  hostnames: Set<string>;
+  proxies: string[];
+  tokens: Set<number>;
+}
+
+function managedByAccount(state: readonly StateResource[]): Map<string | null, Managed> {
+  const out = new Map<string | null, Managed>([[null, { ips: new Set(), hostnames: new Set(), proxies: [], tokens: new Set() }]]);
+  const of = (username: unknown): Managed => {
+    const key = typeof username === 'string' ? username : null;
+    let m = out.get(key);
+    if (m === undefined) {
+      m = { ips: new Set(), hostnames: new Set(), proxies: [], tokens: new Set() };
+      out.set(key, m);
+    }
+    return m;
+  };
+  for (const r of state) {
+    if (r.mode !== 'managed' || !r.type.startsWith('proxyaccount_')) continue;
+    const v = r.values;
+    const m = of(v.username);
+    switch (r.type) {
+      case 'proxyaccount_authorized_ip':
+        if (typeof v.ip === 'string') m.ips.add(v.ip);
+        break;
+      case 'proxyaccount_authorized_ips':
+        for (const e of Array.isArray(v.entries) ? v.entries : []) if (typeof (e as { ip?: unknown }).ip === 'string') m.ips.add((e as { ip: string }).ip);
+        break;
+      case 'proxyaccount_authorized_hostname':
+        if (typeof v.domain === 'string') m.hostnames.add(v.domain.toLowerCase());
+        break;
+      case 'proxyaccount_authorized_hostnames':
+        for (const d of Array.isArray(v.domains) ? v.domains : []) m.hostnames.add(String(d).toLowerCase());
+        break;
+      case 'proxyaccount_authorized_proxy':
+        m.proxies.push(String(v.domain ?? v.proxy ?? ''));
+        break;
+      case 'proxyaccount_authorized_proxies':
+        for (const p of Array.isArray(v.proxies) ? v.proxies : []) m.proxies.push(String(p));
+        break;
+      case 'proxyaccount_bearer_token':
+        if (typeof v.token_id === 'number') m.tokens.add(v.token_id);
+        break;
+      case 'proxyaccount_sub_account':
+        break;
+    }
+  }
+  return out;
+}
+
+/** True when a declared proxy form (bare host, full domain or domain:port) stands for a listed `domain:port`. */
+function proxyManaged(forms: readonly string[], listed: string): boolean {
+  const domain = listed.replace(/:\d+$/, '').toLowerCase();
+  return forms.some((f) => {
+    const form = f.toLowerCase();
+    if (form === listed.toLowerCase()) return true;
+    const host = form.replace(/:\d+$/, '');
+    return host.includes('.') ? host === domain : host === domain.split('.')[0];
+  });
+}
+
+/** Scans every account the state manages for objects no resource manages. */
+export async function scanUnmanaged(
+  store: AccountStore,
+  state: readonly StateResource[],
+  progress: ScanProgress,
+  now = Date.now(),
+): Promise<{ unmanaged: UnmanagedObject[]; expired: ExpiredToken[]; leftovers: UnmanagedObject[] }> {
+  const managed = managedByAccount(state);
+  const unmanaged: UnmanagedObject[] = [];
+  const expired: ExpiredToken[] = [];
+  const leftovers: UnmanagedObject[] = [];
+  const accounts = [...managed.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
+  progress.start(accounts.length * 3 + 1);
+  for (const username of accounts) {
+    const m = managed.get(username)!;
+    const name = username ?? PARENT;
+    const lists = store.account(username);
+    // A sub-account deleted out of band has no lists: its deletion shows as drift already.
+    if (username !== null && (await store.subAccounts.find(username)) === undefined) {
+      for (const c of ['IPs', 'hostnames', 'tokens']) progress.step(name, c);
+      continue;
+    }
+    progress.step(name, 'IPs');
+    for (const e of await lists.ips.list()) if (!m.ips.has(e.ip)) unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
+    progress.step(name, 'hostnames');
+    for (const d of await lists.hostnames.list()) if (!m.hostnames.has(d.toLowerCase())) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
+    progress.step(name, 'tokens');
+    for (const t of await lists.tokens.list()) {
+      const isManaged = m.tokens.has(t.id);
+      if (t.expiresAt !== null && t.expiresAt.getTime() <= now) {
+        expired.push({ account: name, token_id: t.id, label: t.label, expired_at: t.expiresAt.toISOString(), managed: isManaged });
+      }
+      if (isManaged) continue;
+      const obj: UnmanagedObject = { account: name, kind: 'token', value: String(t.id), label: t.label };
+      if (isEphemeralTokenLabel(t.label)) leftovers.push(obj);
+      else unmanaged.push(obj);
+    }
+  }
+  progress.step(PARENT, 'proxies');
+  const parent = managed.get(null)!;
+  for (const p of await store.proxies.list()) if (!proxyManaged(parent.proxies, p)) unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
+  progress.stop();
+  return { unmanaged, expired, leftovers };
+}
+
+/** The limits every report states. */
+export const DRIFT_LIMITS: readonly string[] = [
+  'The API cannot list sub-accounts: a sub-account created outside Terraform is found only if the state names it (a resource with its username).',
+  'Passwords and raw token values cannot be read back: a password changed outside Terraform is not detected.',
+];
+
+/** The whole report; drift = anything changed, deleted, unmanaged or left over. */
+export function driftReport(parts: {
+  changed: AttributeDrift[];
+  deleted: Array<{ address: string; type: string }>;
+  unmanaged: UnmanagedObject[];
+  expired: ExpiredToken[];
+  leftovers: UnmanagedObject[];
+  scanned: boolean;
+}): DriftReport {
+  const limits = parts.scanned ? [...DRIFT_LIMITS] : ['The unmanaged-object scan did not run (--no-scan): only drift of managed objects is reported.', ...DRIFT_LIMITS];
+  return {
+    drifted: parts.changed.length + parts.deleted.length + parts.unmanaged.length + parts.leftovers.length > 0,
+    changed: parts.changed,
+    deleted: parts.deleted,
+    unmanaged: parts.unmanaged,
+    expired_tokens: parts.expired,
+    ephemeral_leftovers: parts.leftovers,
+    limits,
+  };
+}
