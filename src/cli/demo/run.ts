@@ -6,7 +6,25 @@ import * as path from 'node:path';
 import { bundledProviderPath, installProvider, mirrorCliConfig, PROVIDER_NAMESPACE, PROVIDER_TYPE } from '../provider';
 import { Interrupts, InterruptedError } from './interrupts';
 import { changeOutOfBand, managedObjects } from './out-of-band';
+import { AccountStore } from '../../account';
+import { driftReport, planDrift, scanUnmanaged, type ScanProgress } from '../../gitops/drift';
+import { driftMarkdown } from '../../gitops/drift-render';
+import { parsePlanJson } from '../../gitops/plan-json';
 import { countChanges, describeChanges, describeDrift, effectiveChanges, parsePlan, type PlanJson } from '../../gitops/plan-summary';
+import { reviewPlan } from '../../gitops/review';
+import { reviewMarkdown } from '../../gitops/review-render';
+
+/** The demo prints its own steps: the scan's progress stays quiet. */
+const silentProgress: ScanProgress = { start: () => undefined, step: () => undefined, stop: () => undefined };
+
+/** Markdown for the terminal: indented, without the HTML markers a CI job finds its comment by. */
+function withoutMarkers(markdown: string): string[] {
+  return markdown
+    .trimEnd()
+    .split('\n')
+    .filter((l) => !l.startsWith('<!--'))
+    .map((l) => `  ${l}`);
+}
 import { ProcessGroup } from './processes';
 import { Progress } from './progress';
 import { formatReadBack, readBack } from './read-back';
@@ -204,9 +222,12 @@ class DemoRun {
     this.progress.step(4);
     this.progress.command(['terraform plan -out=plan.tfplan']);
     const run = await tf.run(['plan', '-input=false', '-no-color', '-out=plan.tfplan'], [0], this.echo);
-    const plan = parsePlan(await tf.showPlan('plan.tfplan'));
+    const json = await tf.showPlan('plan.tfplan');
+    const plan = parsePlan(json);
     this.progress.lines(describeChanges(plan));
     this.progress.line(planLine(run.stdout, plan));
+    this.progress.command(['proxyaccount review plan.tfplan']);
+    this.progress.lines(withoutMarkers(reviewMarkdown(reviewPlan(parsePlanJson(json)))));
     return plan;
   }
 
@@ -244,12 +265,22 @@ class DemoRun {
     const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=drift.tfplan'];
     const run = await tf.run(args, [0, 2], this.echo);
     if (run.code !== 2) throw new TerraformError(args, run, 'drift NOT detected after the out-of-band changes');
-    const drift = parsePlan(await tf.showPlan('drift.tfplan'));
+    const driftJson = await tf.showPlan('drift.tfplan');
+    const drift = parsePlan(driftJson);
     this.progress.line('exit code 2: drift detected. Changed outside Terraform:');
     this.progress.lines(describeDrift(drift).map((l) => `  ${l}`));
     this.progress.line('To put back:');
     this.progress.lines(describeChanges(drift).map((l) => `  ${l}`));
     this.progress.line(planLine(run.stdout, drift));
+    // The scheduled job's view of the same moment: drift of managed objects, and what nobody manages.
+    this.progress.command(['proxyaccount drift --plan drift.tfplan']);
+    const driftPlan = parsePlanJson(driftJson);
+    const { changed, deleted } = planDrift(driftPlan);
+    const scan = target.basicAuth
+      ? await scanUnmanaged(new AccountStore(target.client, { signal: this.interrupts.signal }), driftPlan.priorState, silentProgress)
+      : { unmanaged: [], expired: [], leftovers: [] };
+    const report = driftReport({ changed, deleted, unmanaged: scan.unmanaged, expired: scan.expired, leftovers: scan.leftovers, scanned: target.basicAuth });
+    this.progress.lines(withoutMarkers(driftMarkdown(report)));
   }
 
   /** Step 8: apply the drift plan, check that a new plan is empty, destroy. */
