@@ -1,16 +1,17 @@
 // The tfplugin6.Provider service: every RPC of protocol 6.8 has the same shape (convert the
-// request, call the provider, convert the response). A provider that throws gets its error turned
-// into an error diagnostic, never a gRPC failure; RPCs the provider does not implement (moves,
-// ephemeral resources, functions) get a proper answer.
-import * as c from './convert';
+// request, call the provider, convert the response). Diagnostics are the provider's business (the
+// framework's server turns its errors into them); an exception that reaches this layer is a bug
+// and becomes a gRPC INTERNAL error, as in terraform-plugin-go. RPCs the provider does not
+// implement (moves, ephemeral resources, functions) get a proper answer.
+import * as wire from './convert';
 import type * as pb from './gen/tfplugin6';
-import type { LogFn } from './log';
+import type { Logger } from './log';
 import type { ProviderServer } from './types';
 
 /** Options of {@link createProviderHandlers}. */
 export interface ProviderHandlerOptions {
-  /** Where log entries go. */
-  readonly log: LogFn;
+  /** Where log entries go (each RPC at DEBUG with its duration, when that level is on). */
+  readonly logger: Logger;
   /** Name used in user-facing messages. @default 'proxyaccount' */
   readonly providerName?: string;
 }
@@ -24,7 +25,8 @@ function errorMessage(err: unknown): string {
 /** Builds the handler of every tfplugin6.Provider RPC around a ProviderServer. */
 export function createProviderHandlers(provider: ProviderServer, opts: ProviderHandlerOptions): Handlers {
   const name = opts.providerName ?? 'proxyaccount';
-  const { log } = opts;
+  const { logger } = opts;
+  const log = logger.log;
 
   const unsupported = (what: string): pb.DiagnosticInput => ({
     severity: 1,
@@ -32,66 +34,60 @@ export function createProviderHandlers(provider: ProviderServer, opts: ProviderH
     detail: `The ${name} provider does not implement ${what}. Remove it from the configuration.`,
   });
 
-  /** Runs one RPC; an exception becomes an error diagnostic (and a log entry with the stack). */
-  const guarded = <Req, Res extends { diagnostics?: pb.DiagnosticInput[] }>(
-    rpc: string,
-    body: (req: Req) => Promise<Res>,
-  ) => {
+  /** Runs one RPC: logged at DEBUG with its duration when that level is on; an exception is a bug (gRPC INTERNAL). */
+  const guarded = <Req, Res extends { diagnostics?: pb.DiagnosticInput[] }>(rpc: string, body: (req: Req) => Promise<Res>) => {
     return async (req: Req): Promise<Res> => {
-      log('trace', `${rpc} called`, { rpc });
+      if (!logger.enabled('debug')) return body(req);
+      const typeName = (req as { typeName?: unknown }).typeName;
+      const fields = { tf_rpc: rpc, ...(typeof typeName === 'string' ? { tf_resource_type: typeName } : {}) };
+      const start = performance.now();
       try {
         return await body(req);
-      } catch (err) {
-        log('error', `${rpc} failed: ${errorMessage(err)}`, { rpc, stack: err instanceof Error ? String(err.stack) : '' });
-        const diagnostic: pb.DiagnosticInput = {
-          severity: 1,
-          summary: `Unexpected error in the ${name} provider`,
-          detail: `${rpc} failed: ${errorMessage(err)}\n\nThis is a bug in the provider; run with TF_LOG=DEBUG for its log.`,
-        };
-        return { diagnostics: [diagnostic] } as Res;
+      } finally {
+        log('debug', `${rpc} served`, { ...fields, duration_ms: Math.round(performance.now() - start) });
       }
     };
   };
 
   return {
-    GetMetadata: guarded('GetMetadata', async () => c.getMetadataResponseToWire(await provider.getProviderSchema())),
+    GetMetadata: guarded('GetMetadata', async () => wire.getMetadataResponseToWire(await provider.getProviderSchema())),
     GetProviderSchema: guarded('GetProviderSchema', async () =>
-      c.getProviderSchemaResponseToWire(await provider.getProviderSchema()),
+      wire.getProviderSchemaResponseToWire(await provider.getProviderSchema()),
     ),
     ValidateProviderConfig: guarded('ValidateProviderConfig', async (req: pb.ValidateProviderConfig_Request) =>
-      c.diagnosticsResponseToWire(await provider.validateProviderConfig(c.validateProviderConfigRequestFromWire(req))),
+      wire.diagnosticsResponseToWire(await provider.validateProviderConfig(wire.validateProviderConfigRequestFromWire(req))),
     ),
     ValidateResourceConfig: guarded('ValidateResourceConfig', async (req: pb.ValidateResourceConfig_Request) =>
-      c.diagnosticsResponseToWire(await provider.validateResourceConfig(c.validateResourceConfigRequestFromWire(req))),
+      wire.diagnosticsResponseToWire(await provider.validateResourceConfig(wire.validateResourceConfigRequestFromWire(req))),
     ),
     ValidateDataResourceConfig: guarded('ValidateDataResourceConfig', async (req: pb.ValidateDataResourceConfig_Request) =>
-      c.diagnosticsResponseToWire(
-        await provider.validateDataResourceConfig(c.validateDataResourceConfigRequestFromWire(req)),
+      wire.diagnosticsResponseToWire(
+        await provider.validateDataResourceConfig(wire.validateDataResourceConfigRequestFromWire(req)),
       ),
     ),
     UpgradeResourceState: guarded('UpgradeResourceState', async (req: pb.UpgradeResourceState_Request) =>
-      c.upgradeResourceStateResponseToWire(await provider.upgradeResourceState(c.upgradeResourceStateRequestFromWire(req))),
+      wire.upgradeResourceStateResponseToWire(await provider.upgradeResourceState(wire.upgradeResourceStateRequestFromWire(req))),
     ),
     ConfigureProvider: guarded('ConfigureProvider', async (req: pb.ConfigureProvider_Request) =>
-      c.diagnosticsResponseToWire(await provider.configureProvider(c.configureProviderRequestFromWire(req))),
+      wire.diagnosticsResponseToWire(await provider.configureProvider(wire.configureProviderRequestFromWire(req))),
     ),
     ReadResource: guarded('ReadResource', async (req: pb.ReadResource_Request) =>
-      c.readResourceResponseToWire(await provider.readResource(c.readResourceRequestFromWire(req))),
+      wire.readResourceResponseToWire(await provider.readResource(wire.readResourceRequestFromWire(req))),
     ),
     PlanResourceChange: guarded('PlanResourceChange', async (req: pb.PlanResourceChange_Request) =>
-      c.planResourceChangeResponseToWire(await provider.planResourceChange(c.planResourceChangeRequestFromWire(req))),
+      wire.planResourceChangeResponseToWire(await provider.planResourceChange(wire.planResourceChangeRequestFromWire(req))),
     ),
     ApplyResourceChange: guarded('ApplyResourceChange', async (req: pb.ApplyResourceChange_Request) =>
-      c.applyResourceChangeResponseToWire(await provider.applyResourceChange(c.applyResourceChangeRequestFromWire(req))),
+      wire.applyResourceChangeResponseToWire(await provider.applyResourceChange(wire.applyResourceChangeRequestFromWire(req))),
     ),
     ImportResourceState: guarded('ImportResourceState', async (req: pb.ImportResourceState_Request) =>
-      c.importResourceStateResponseToWire(await provider.importResourceState(c.importResourceStateRequestFromWire(req))),
+      wire.importResourceStateResponseToWire(await provider.importResourceState(wire.importResourceStateRequestFromWire(req))),
     ),
     MoveResourceState: guarded('MoveResourceState', async (req: pb.MoveResourceState_Request) => ({
       diagnostics: [unsupported(`Moving "${req.sourceTypeName}" to "${req.targetTypeName}" (moved block)`)],
     })),
     ReadDataSource: guarded('ReadDataSource', async (req: pb.ReadDataSource_Request) =>
-      c.readDataSourceResponseToWire(await provider.readDataSource(c.readDataSourceRequestFromWire(req))),
+      wire.readDataSourceResponseToWire(await provider.readDataSource(wire.readDataSourceRequestFromWire(req))),
     ),
     ValidateEphemeralResourceConfig: guarded(
       'ValidateEphemeralResourceConfig',
@@ -117,7 +113,7 @@ export function createProviderHandlers(provider: ProviderServer, opts: ProviderH
     StopProvider: async () => {
       log('debug', 'StopProvider called');
       try {
-        return c.stopProviderResponseToWire(await provider.stopProvider());
+        return wire.stopProviderResponseToWire(await provider.stopProvider());
       } catch (err) {
         log('error', `StopProvider failed: ${errorMessage(err)}`);
         return { Error: errorMessage(err) };

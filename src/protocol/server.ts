@@ -7,7 +7,7 @@ import { GRPCControllerService } from './gen/grpc_controller';
 import { ProviderService } from './gen/tfplugin6';
 import { grpcServiceDefinition } from './grpc-service';
 import { checkHandshakeEnv, formatHandshakeLine } from './handshake';
-import { createLogger, type LogFn } from './log';
+import { createLogger, levelFromEnv, type LogFn, type LogLevel } from './log';
 import { createProviderHandlers } from './provider-service';
 import type { ProviderServer } from './types';
 
@@ -19,6 +19,8 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** Receives each log line (hclog JSON, no newline). @default writes to process.stderr */
   logger?: (line: string) => void;
+  /** The level in force. @default from TF_LOG_PROVIDER_<NAME>, TF_LOG_PROVIDER, TF_LOG in `env` */
+  logLevel?: LogLevel | 'off';
   /** Where the message for someone running the binary by hand goes. @default process.stderr */
   stderr?: NodeJS.WritableStream;
   /** Called with 1 when not started by Terraform, and with 0 after shutdown. @default process.exit */
@@ -63,7 +65,8 @@ function unaryImplementation(handlers: Readonly<Record<string, UnaryHandler>>, l
 export async function serve(provider: ProviderServer, opts: ServeOptions = {}): Promise<void> {
   const env = opts.env ?? process.env;
   const exit = opts.exit ?? ((code: number) => process.exit(code));
-  const log = createLogger(opts.logger);
+  const logger = createLogger(opts.logger, opts.logLevel ?? levelFromEnv(env, opts.providerName));
+  const log = logger.log;
   const check = checkHandshakeEnv(env, opts.providerName);
   if (!check.ok) {
     (opts.stderr ?? process.stderr).write(`${check.message}\n`);
@@ -75,6 +78,8 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     // States of large accounts can exceed grpc's 4 MiB default.
     'grpc.max_receive_message_length': 256 * 1024 * 1024,
     'grpc.max_send_message_length': 256 * 1024 * 1024,
+    // channelz keeps per-call statistics for a debugging service Terraform never calls.
+    'grpc.enable_channelz': 0,
   });
   let stopping = false;
   let resolveDone!: () => void;
@@ -98,7 +103,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     });
   };
 
-  const handlers = createProviderHandlers(provider, { log, providerName: opts.providerName });
+  const handlers = createProviderHandlers(provider, { logger, providerName: opts.providerName });
   server.addService(
     grpcServiceDefinition(ProviderService),
     unaryImplementation(handlers as unknown as Record<string, UnaryHandler>, log),

@@ -5,8 +5,29 @@ import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
 import type { ProxyAccountClientOptions } from '../sdk';
+import { createLogger, levelFromEnv } from '../protocol/log';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
 import { MAX_REQUEST_TIMEOUT_SECONDS, PROVIDER_ENV, PROVIDER_VERSION, Settings, settingPath as path, type ProviderConfig, type Setting } from './settings';
+
+/** At TF_LOG=DEBUG (or the provider's own variables), each API attempt goes to Terraform's log; below it, nothing. */
+function requestLogger(env: NodeJS.ProcessEnv): Pick<ProxyAccountClientOptions, 'logger'> {
+  const logger = createLogger(undefined, levelFromEnv(env));
+  if (!logger.enabled('debug')) return {};
+  const log = logger.with({ '@caller': 'proxyaccount-sdk' }).log;
+  return {
+    logger: {
+      debug: (message, f) =>
+        log('debug', message, {
+          method: f.method,
+          path: f.path,
+          attempt: f.attempt,
+          duration_ms: f.durationMs,
+          ...(f.status !== undefined ? { status: f.status } : {}),
+          ...(f.error !== undefined ? { error: f.error } : {}),
+        }),
+    },
+  };
+}
 
 /** Builds the account store from the provider block, or returns undefined after adding errors. */
 export async function configure(
@@ -81,6 +102,7 @@ export async function configure(
     ...(timeout !== undefined ? { timeoutMs: Math.round(timeout * 1000) } : {}),
     ...(maxRetries !== undefined ? { maxRetries } : {}),
     ...(dispatcher !== undefined ? { dispatcher } : {}),
+    ...requestLogger(env),
   };
   if (insecure === true) {
     d.addWarning(

@@ -96,9 +96,9 @@ describe('provider process', () => {
     for (const l of s.stderr().split('\n').filter(Boolean)) expect(JSON.parse(l)).toHaveProperty('@message');
   });
 
-  it('shuts down gracefully on SIGTERM', async () => {
+  it('shuts down gracefully on SIGTERM (said at TF_LOG=DEBUG)', async () => {
     const client = clientCertificate();
-    const s = launch(pluginEnv(client.certPem));
+    const s = launch({ ...pluginEnv(client.certPem), TF_LOG: 'DEBUG' });
     await handshakeOf(s);
     s.child.kill('SIGTERM');
     expect(await s.exited).toEqual({ code: 0, signal: null });

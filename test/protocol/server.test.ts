@@ -164,7 +164,7 @@ describe('serve() in process', () => {
     expect((call.error as { text: string }).text).toMatch(/"parse" is not supported/);
   });
 
-  it('turns a provider exception into an error diagnostic, logs it, and keeps serving', async () => {
+  it('answers a provider exception (a bug: the framework turns user errors into diagnostics) with gRPC INTERNAL, logs it, and keeps serving', async () => {
     const calls: string[] = [];
     running = await start(
       createTinyProvider({
@@ -175,15 +175,30 @@ describe('serve() in process', () => {
         },
       }),
     );
-    const res = await running.provider<Wire>('ReadResource', { typeName: 'tiny_thing' });
-    const [d] = diagnosticsOf(res);
-    expect(d!.severity).toBe(1);
-    expect(d!.detail).toMatch(/ReadResource failed: boom: the API went away/);
+    await expect(running.provider<Wire>('ReadResource', { typeName: 'tiny_thing' })).rejects.toMatchObject({ code: 13, details: 'boom: the API went away' });
     expect(running.logs.some((l) => JSON.parse(l)['@level'] === 'error' && l.includes('boom'))).toBe(true);
     const stop = await running.provider<Wire>('StopProvider');
     expect(stop.Error).toBe('cannot stop');
     // still alive
     expect(diagnosticsOf(await running.provider<Wire>('GetProviderSchema'))).toEqual([]);
+  });
+
+  it('writes nothing per RPC at the default log level, and at DEBUG one line per RPC with its duration, without secrets', async () => {
+    const calls: string[] = [];
+    running = await start(createTinyProvider({ calls }));
+    const before = running.logs.length;
+    for (let i = 0; i < 5; i++) await running.provider<Wire>('GetProviderSchema');
+    expect(running.logs.slice(before)).toEqual([]);
+    await running.close();
+
+    const { createLogger } = await import('../../src/protocol/log');
+    const lines: string[] = [];
+    const logger = createLogger((l) => lines.push(l), 'debug');
+    const { createProviderHandlers } = await import('../../src/protocol/provider-service');
+    const handlers = createProviderHandlers(createTinyProvider({ calls }), { logger });
+    await handlers.ValidateResourceConfig({ typeName: 'tiny_thing', config: { msgpack: new Uint8Array([0xc0]), json: new Uint8Array() } } as never);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ '@level': 'debug', '@message': 'ValidateResourceConfig served', tf_rpc: 'ValidateResourceConfig', tf_resource_type: 'tiny_thing', duration_ms: expect.any(Number) });
   });
 
   it('passes requests through to the provider', async () => {

@@ -98,6 +98,11 @@ export class AuthorizedHostnames extends cdktf.TerraformResource {
     return this.getStringAttribute('id');
   }
 
+  // removed_entries - computed: true, optional: false, required: false
+  public get removedEntries() {
+    return cdktf.Fn.tolist(this.getListAttribute('removed_entries'));
+  }
+
   // username - computed: false, optional: true, required: false
   private _username?: string; 
   public get username() {

@@ -91,6 +91,11 @@ export class AuthorizedProxies extends cdktf.TerraformResource {
     return this._proxies;
   }
 
+  // removed_entries - computed: true, optional: false, required: false
+  public get removedEntries() {
+    return cdktf.Fn.tolist(this.getListAttribute('removed_entries'));
+  }
+
   // =========
   // SYNTHESIS
   // =========

@@ -39,7 +39,7 @@ export interface ProxyaccountProviderConfig {
   */
   readonly password?: string;
   /**
-  * Time limit of each request attempt, in seconds. Falls back to `PROXYACCOUNT_REQUEST_TIMEOUT`; default 30.
+  * Time limit of each request attempt, in seconds, at most 3600. Falls back to `PROXYACCOUNT_REQUEST_TIMEOUT`; default 30.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs#request_timeout ProxyaccountProvider#request_timeout}
   */

@@ -33,7 +33,7 @@ export interface SubAccountConfig extends cdktf.TerraformMetaArguments {
   */
   readonly lastName?: string;
   /**
-  * Bandwidth limit in GB for the current billing period; 0 means no limit.
+  * Bandwidth limit in GB for the current billing period; 0 means no limit. A whole number up to 999999999999999.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#monthly_limit SubAccount#monthly_limit}
   */
@@ -57,7 +57,7 @@ export interface SubAccountConfig extends cdktf.TerraformMetaArguments {
   */
   readonly passwordWoVersion?: number;
   /**
-  * Bandwidth limit in GB over all time; 0 means no limit.
+  * Bandwidth limit in GB over all time; 0 means no limit. A whole number up to 999999999999999.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#total_limit SubAccount#total_limit}
   */
