@@ -43,6 +43,9 @@ function renderAll() {
   for (const d of provider.dataSources) {
     pages.push({ file: `data-sources/${shortName(name, d.typeName)}.md`, content: renderType(name, d, 'Data Source') });
   }
+  for (const e of provider.ephemeralResources ?? []) {
+    pages.push({ file: `ephemeral-resources/${shortName(name, e.typeName)}.md`, content: renderType(name, e, 'Ephemeral Resource') });
+  }
   return pages;
 }
 
@@ -90,7 +93,8 @@ function renderProvider(provider, env) {
 function renderType(providerName, def, kind) {
   const block = def.schema.schema.block;
   const isResource = kind === 'Resource';
-  const dir = isResource ? 'resources' : 'data-sources';
+  const dir = isResource ? 'resources' : kind === 'Data Source' ? 'data-sources' : 'ephemeral-resources';
+  const example = isResource ? 'resource.tf' : kind === 'Data Source' ? 'data-source.tf' : 'ephemeral-resource.tf';
   const out = [
     ...frontmatter(`${def.typeName} ${kind} - ${providerName}`, block.description),
     `# ${def.typeName} (${kind})`,
@@ -99,7 +103,7 @@ function renderType(providerName, def, kind) {
     '',
   ];
   if (block.deprecated) out.push(`~> **Deprecated:** this ${kind.toLowerCase()} is deprecated.`, '');
-  out.push(...exampleSection(path.join(dir, def.typeName, isResource ? 'resource.tf' : 'data-source.tf')));
+  out.push(...exampleSection(path.join(dir, def.typeName, example)));
   out.push(...schemaSection(block, def.schema.attributes));
   if (isResource) out.push(...importSection(def.typeName));
   return finish(out);

@@ -21,6 +21,10 @@ export function lazyProviderServer(load: () => ProviderServer = loadProvider): P
     importResourceState: (req) => get().importResourceState(req),
     readDataSource: (req) => get().readDataSource(req),
     stopProvider: () => get().stopProvider(),
+    validateEphemeralResourceConfig: (req) => get().validateEphemeralResourceConfig!(req),
+    openEphemeralResource: (req) => get().openEphemeralResource!(req),
+    renewEphemeralResource: (req) => get().renewEphemeralResource!(req),
+    closeEphemeralResource: (req) => get().closeEphemeralResource!(req),
   };
 }
 

@@ -217,6 +217,14 @@ export class AccountStore {
     },
   };
 
+  /**
+   * A store over the same client that a stop does not refuse: for cleanup that must still run
+   * after Ctrl-C, such as closing an ephemeral token (Terraform closes what it opened).
+   */
+  forCleanup(): AccountStore {
+    return new AccountStore(this.client);
+  }
+
   /** Closes the client's connections; later calls fail. */
   async close(): Promise<void> {
     await this.client.close?.();

@@ -14,6 +14,7 @@ const SUBCOMMANDS: ReadonlyArray<() => SubcommandModule> = [
   () => require('./review') as SubcommandModule,
   () => require('./drift') as SubcommandModule,
   () => require('./export') as SubcommandModule,
+  () => require('./tokens') as SubcommandModule,
 ];
 
 export function buildProgram(): Command {

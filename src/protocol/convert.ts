@@ -19,10 +19,9 @@ import type {
   StringKind,
 } from './types';
 
-/** The request argument of a ProviderServer method. */
-export type ProviderRequest<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
-/** The resolved result of a ProviderServer method. */
-export type ProviderResponse<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
+import type { ProviderRequest, ProviderResponse } from './types';
+
+export type { ProviderRequest, ProviderResponse };
 
 // Enum numbers of tfplugin6 (see proto/tfplugin6.proto).
 const SEVERITY = { error: 1, warning: 2 } as const;
@@ -261,6 +260,7 @@ export function getProviderSchemaResponseToWire(r: ProviderResponse<'getProvider
     providerMeta: r.providerMeta ? schemaToWire(r.providerMeta) : undefined,
     resourceSchemas: schemasToWire(r.resourceSchemas),
     dataSourceSchemas: schemasToWire(r.dataSourceSchemas),
+    ephemeralResourceSchemas: schemasToWire(r.ephemeralResourceSchemas ?? {}),
     serverCapabilities: serverCapabilitiesToWire(r.serverCapabilities),
     diagnostics: diagnosticsToWire(r.diagnostics),
   };
@@ -273,7 +273,18 @@ export function getMetadataResponseToWire(r: ProviderResponse<'getProviderSchema
     diagnostics: diagnosticsToWire(r.diagnostics),
     resources: Object.keys(r.resourceSchemas).map((typeName) => ({ typeName })),
     dataSources: Object.keys(r.dataSourceSchemas).map((typeName) => ({ typeName })),
+    ephemeralResources: Object.keys(r.ephemeralResourceSchemas ?? {}).map((typeName) => ({ typeName })),
   };
+}
+
+/** OpenEphemeralResource request. */
+export function openEphemeralResourceRequestFromWire(m: pb.OpenEphemeralResource_Request): { typeName: string; config: DynamicValue; clientCapabilities?: ClientCapabilities } {
+  return { typeName: m.typeName, config: dynamicValueFromWire(m.config), clientCapabilities: clientCapabilitiesFromWire(m.clientCapabilities) };
+}
+
+/** OpenEphemeralResource response (no renewal: the result is good for the whole run). */
+export function openEphemeralResourceResponseToWire(r: { result?: DynamicValue; private?: Uint8Array; diagnostics: Diagnostic[] }): pb.OpenEphemeralResource_ResponseInput {
+  return { result: dynamicValueToWire(r.result), private: r.private, diagnostics: diagnosticsToWire(r.diagnostics) };
 }
 
 /** Response of the three Validate*Config RPCs and ConfigureProvider: diagnostics only. */

@@ -91,19 +91,26 @@ export function createProviderHandlers(provider: ProviderServer, opts: ProviderH
     ),
     ValidateEphemeralResourceConfig: guarded(
       'ValidateEphemeralResourceConfig',
-      async (req: pb.ValidateEphemeralResourceConfig_Request) => ({
-        diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)],
-      }),
+      async (req: pb.ValidateEphemeralResourceConfig_Request) =>
+        provider.validateEphemeralResourceConfig !== undefined
+          ? wire.diagnosticsResponseToWire(await provider.validateEphemeralResourceConfig({ typeName: req.typeName, config: wire.dynamicValueFromWire(req.config) }))
+          : { diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)] },
     ),
-    OpenEphemeralResource: guarded('OpenEphemeralResource', async (req: pb.OpenEphemeralResource_Request) => ({
-      diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)],
-    })),
-    RenewEphemeralResource: guarded('RenewEphemeralResource', async (req: pb.RenewEphemeralResource_Request) => ({
-      diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)],
-    })),
-    CloseEphemeralResource: guarded('CloseEphemeralResource', async (req: pb.CloseEphemeralResource_Request) => ({
-      diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)],
-    })),
+    OpenEphemeralResource: guarded('OpenEphemeralResource', async (req: pb.OpenEphemeralResource_Request) =>
+      provider.openEphemeralResource !== undefined
+        ? wire.openEphemeralResourceResponseToWire(await provider.openEphemeralResource(wire.openEphemeralResourceRequestFromWire(req)))
+        : { diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)] },
+    ),
+    RenewEphemeralResource: guarded('RenewEphemeralResource', async (req: pb.RenewEphemeralResource_Request) =>
+      provider.renewEphemeralResource !== undefined
+        ? wire.diagnosticsResponseToWire(await provider.renewEphemeralResource({ typeName: req.typeName, private: req.private }))
+        : { diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)] },
+    ),
+    CloseEphemeralResource: guarded('CloseEphemeralResource', async (req: pb.CloseEphemeralResource_Request) =>
+      provider.closeEphemeralResource !== undefined
+        ? wire.diagnosticsResponseToWire(await provider.closeEphemeralResource({ typeName: req.typeName, private: req.private }))
+        : { diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)] },
+    ),
     GetFunctions: guarded('GetFunctions', async () => ({ functions: {}, diagnostics: [] })),
     // CallFunction reports through FunctionError, not diagnostics.
     CallFunction: async (req: pb.CallFunction_Request) => ({

@@ -157,6 +157,8 @@ export interface ProviderServer {
     providerMeta?: Schema;
     resourceSchemas: Record<string, Schema>;
     dataSourceSchemas: Record<string, Schema>;
+    /** Ephemeral resource types (Terraform >= 1.10; older versions ignore them). */
+    ephemeralResourceSchemas?: Record<string, Schema>;
     serverCapabilities?: ServerCapabilities;
     diagnostics: Diagnostic[];
   }>;
@@ -232,4 +234,22 @@ export interface ProviderServer {
   }): Promise<{ state?: DynamicValue; diagnostics: Diagnostic[] }>;
   /** Terraform asks the provider to stop in-flight work (Ctrl-C). */
   stopProvider(): Promise<{ error?: string }>;
+  /** Validate: one ephemeral block's configuration; values may be unknown. Optional: absent = no ephemeral resources. */
+  validateEphemeralResourceConfig?(req: { typeName: string; config: DynamicValue }): Promise<{ diagnostics: Diagnostic[] }>;
+  /** Plan and apply: opens the ephemeral resource (its result never reaches plan or state); `private` goes to close. */
+  openEphemeralResource?(req: {
+    typeName: string;
+    config: DynamicValue;
+    clientCapabilities?: ClientCapabilities;
+  }): Promise<{ result?: DynamicValue; private?: Uint8Array; diagnostics: Diagnostic[] }>;
+  /** When `renewAt` passed; this provider never asks for renewal. */
+  renewEphemeralResource?(req: { typeName: string; private?: Uint8Array }): Promise<{ private?: Uint8Array; diagnostics: Diagnostic[] }>;
+  /** After the run used it (also after an error or an interrupt): releases what open made. */
+  closeEphemeralResource?(req: { typeName: string; private?: Uint8Array }): Promise<{ diagnostics: Diagnostic[] }>;
 }
+
+/** The request of RPC `K` as the provider sees it (one name for every layer, instead of local aliases). */
+export type ProviderRequest<K extends keyof ProviderServer> = Parameters<NonNullable<ProviderServer[K]>>[0];
+
+/** The response of RPC `K` as the provider returns it. */
+export type ProviderResponse<K extends keyof ProviderServer> = Awaited<ReturnType<NonNullable<ProviderServer[K]>>>;

@@ -11,6 +11,7 @@ import { geoIpsDataSource } from './data-sources/geoips';
 import { proxiesDataSource } from './data-sources/proxies';
 import { FrameworkServer, type ProviderDefinition } from './framework';
 import { configure } from './configure';
+import { bearerTokenEphemeral } from './ephemeral-resources/bearer-token';
 import { describeProxyAccountError } from './errors';
 import { providerSchema } from './settings';
 import { subAccountResource } from './resources/sub-account';
@@ -33,6 +34,9 @@ const RESOURCES: ProviderDefinition<typeof providerSchema, AccountStore>['resour
   authorizedProxyResource,
   bearerTokenResource,
 ];
+
+/** Every ephemeral resource type of the provider, one line each (Terraform >= 1.10). */
+const EPHEMERAL_RESOURCES: ProviderDefinition<typeof providerSchema, AccountStore>['ephemeralResources'] = [bearerTokenEphemeral];
 
 /** Every data source type of the provider, one line each. */
 const DATA_SOURCES: ProviderDefinition<typeof providerSchema, AccountStore>['dataSources'] = [
@@ -64,6 +68,7 @@ export function createProvider(opts: ProviderOptions = {}): ProviderDefinition<t
     describeError: describeProxyAccountError,
     resources: RESOURCES,
     dataSources: DATA_SOURCES,
+    ephemeralResources: EPHEMERAL_RESOURCES,
   };
 }
 

@@ -18,7 +18,7 @@ let out: string;
 /** Every generated page of a docs directory, relative to it. */
 function pagesIn(dir: string): string[] {
   const files = fs.existsSync(path.join(dir, 'index.md')) ? ['index.md'] : [];
-  for (const sub of ['resources', 'data-sources']) {
+  for (const sub of ['resources', 'data-sources', 'ephemeral-resources']) {
     const d = path.join(dir, sub);
     if (fs.existsSync(d)) files.push(...fs.readdirSync(d).filter((f) => f.endsWith('.md')).map((f) => `${sub}/${f}`));
   }

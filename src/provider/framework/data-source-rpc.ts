@@ -1,7 +1,7 @@
 // The data-source RPCs: validate the config, then read with a wholly known config.
 import { isWhollyKnown } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
-import type { ProviderServer } from '../../protocol/types';
+import type { ProviderRequest, ProviderResponse, ProviderServer } from '../../protocol/types';
 import { describeObject, notConfigured, resourceContext, type Runtime } from './context';
 import type { DataSourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
@@ -9,11 +9,9 @@ import { toModel, toPlanModel } from './model';
 import { encodeState } from './resource-rpc';
 import { validateConfig } from './validate';
 
-type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
-type Res<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
 
 /** ValidateDataResourceConfig: attribute validators, then the data source's hook. */
-export function validateDataSource(def: DataSourceDefinition, req: Req<'validateDataResourceConfig'>): Res<'validateDataResourceConfig'> {
+export function validateDataSource(def: DataSourceDefinition, req: ProviderRequest<'validateDataResourceConfig'>): ProviderResponse<'validateDataResourceConfig'> {
   const config = decodeDynamicValue(req.config, def.schema.type);
   const diagnostics = new Diagnostics();
   diagnostics.add(...validateConfig(def.schema.attributes, config));
@@ -25,8 +23,8 @@ export function validateDataSource(def: DataSourceDefinition, req: Req<'validate
 export async function readDataSource(
   def: DataSourceDefinition,
   rt: Runtime,
-  req: Req<'readDataSource'>,
-): Promise<Res<'readDataSource'>> {
+  req: ProviderRequest<'readDataSource'>,
+): Promise<ProviderResponse<'readDataSource'>> {
   const t = def.schema.type;
   const config = decodeDynamicValue(req.config, t);
   const diagnostics = new Diagnostics();

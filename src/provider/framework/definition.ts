@@ -132,6 +132,29 @@ export interface DataSourceDefinition<S extends ObjectSchema = ObjectSchema, D =
   read(ctx: ResourceContext<D>, req: { config: Model<S> }): Promise<Model<S> | undefined>;
 }
 
+/**
+ * An ephemeral resource type (Terraform >= 1.10): opened during plan and apply, its result usable
+ * in provider configurations and write-only arguments, never in plan or state; closed when the
+ * run is done with it (also after an error or an interrupt).
+ */
+export interface EphemeralResourceDefinition<S extends ObjectSchema = ObjectSchema, D = unknown> {
+  /** Terraform type name, e.g. `proxyaccount_bearer_token`. */
+  readonly typeName: string;
+  /** Human name used in error summaries. */
+  readonly displayName: string;
+  /** The schema built with `defineSchema` (computed attributes are the result). */
+  readonly schema: S;
+  /** Cross-attribute checks; values may be UNKNOWN. */
+  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  /**
+   * Opens: returns the result (every computed attribute filled) and private bytes Terraform hands
+   * back to `close`, or undefined after adding an error.
+   */
+  open(ctx: ResourceContext<D>, req: { config: Model<S> }): Promise<{ result: Model<S>; private?: Uint8Array } | undefined>;
+  /** Releases what `open` made; runs even after StopProvider. What is already gone counts as closed. */
+  close?(ctx: ResourceContext<D>, req: { private: Uint8Array | undefined }): Promise<void>;
+}
+
 /** Context of the provider's configure step. */
 export interface ConfigureContext {
   /** Add one diagnostic per problem, on its attribute. */
@@ -171,6 +194,9 @@ export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema, D = u
   /** Every data source type. */
   // biome-ignore lint/suspicious/noExplicitAny: as above.
   readonly dataSources: ReadonlyArray<DataSourceDefinition<any, D>>;
+  /** Every ephemeral resource type. @default none */
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  readonly ephemeralResources?: ReadonlyArray<EphemeralResourceDefinition<any, D>>;
 }
 
 /** Re-exported so hooks can write `value === UNKNOWN` checks with one import. */

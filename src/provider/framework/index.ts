@@ -24,6 +24,7 @@ export type {
   ConfigureContext,
   ModifyPlanContext,
   DataSourceDefinition,
+  EphemeralResourceDefinition,
   PlanAdjustment,
   PlanContext,
   ProviderDefinition,

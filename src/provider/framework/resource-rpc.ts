@@ -3,7 +3,7 @@
 // and other bugs are caught one level up, in server.ts.
 import { isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
-import type { ProviderServer } from '../../protocol/types';
+import type { ProviderRequest, ProviderResponse, ProviderServer } from '../../protocol/types';
 import { describeObject, notConfigured, resourceContext, runCrud, type Runtime } from './context';
 import type { ResourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
@@ -12,11 +12,9 @@ import { planResource, withoutWriteOnly } from './plan';
 import { upgradeState } from './upgrade';
 import { validateConfig } from './validate';
 
-type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
-type Res<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
 
 /** ValidateResourceConfig: attribute validators, write-only support, then the resource's hook. */
-export function validateResource(def: ResourceDefinition, req: Req<'validateResourceConfig'>): Res<'validateResourceConfig'> {
+export function validateResource(def: ResourceDefinition, req: ProviderRequest<'validateResourceConfig'>): ProviderResponse<'validateResourceConfig'> {
   const config = decodeDynamicValue(req.config, def.schema.type);
   const diagnostics = new Diagnostics();
   const writeOnlyAllowed = req.clientCapabilities?.writeOnlyAttributesAllowed === true;
@@ -26,7 +24,7 @@ export function validateResource(def: ResourceDefinition, req: Req<'validateReso
 }
 
 /** PlanResourceChange: see plan.ts. */
-export async function planResourceChange(def: ResourceDefinition, rt: Runtime, req: Req<'planResourceChange'>): Promise<Res<'planResourceChange'>> {
+export async function planResourceChange(def: ResourceDefinition, rt: Runtime, req: ProviderRequest<'planResourceChange'>): Promise<ProviderResponse<'planResourceChange'>> {
   const t = def.schema.type;
   const out = await planResource(def, {
     data: rt.data,
@@ -48,14 +46,14 @@ export async function planResourceChange(def: ResourceDefinition, rt: Runtime, r
 export async function applyResourceChange(
   def: ResourceDefinition,
   rt: Runtime,
-  req: Req<'applyResourceChange'>,
-): Promise<Res<'applyResourceChange'>> {
+  req: ProviderRequest<'applyResourceChange'>,
+): Promise<ProviderResponse<'applyResourceChange'>> {
   const t = def.schema.type;
   const attrs = def.schema.attributes;
   const prior = decodeDynamicValue(req.priorState, t);
   const planned = decodeDynamicValue(req.plannedState, t);
   const diagnostics = new Diagnostics();
-  const answer = (state: CtyValue): Res<'applyResourceChange'> => ({
+  const answer = (state: CtyValue): ProviderResponse<'applyResourceChange'> => ({
     newState: encodeDynamicValue(state, t),
     private: req.plannedPrivate,
     diagnostics: diagnostics.toArray(),
@@ -102,12 +100,12 @@ export async function applyResourceChange(
 export async function readResource(
   def: ResourceDefinition,
   rt: Runtime,
-  req: Req<'readResource'>,
-): Promise<Res<'readResource'>> {
+  req: ProviderRequest<'readResource'>,
+): Promise<ProviderResponse<'readResource'>> {
   const t = def.schema.type;
   const state = decodeDynamicValue(req.currentState, t);
   const diagnostics = new Diagnostics();
-  const answer = (v: CtyValue): Res<'readResource'> => ({ newState: encodeDynamicValue(v, t), private: req.private, diagnostics: diagnostics.toArray() });
+  const answer = (v: CtyValue): ProviderResponse<'readResource'> => ({ newState: encodeDynamicValue(v, t), private: req.private, diagnostics: diagnostics.toArray() });
   if (state === null) return answer(null);
   if (notConfigured(diagnostics, def, rt)) return answer(state);
   const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
@@ -139,10 +137,10 @@ function stateProblem(def: ResourceDefinition, state: Record<string, unknown>, d
 export async function importResourceState(
   def: ResourceDefinition,
   rt: Runtime,
-  req: Req<'importResourceState'>,
-): Promise<Res<'importResourceState'>> {
+  req: ProviderRequest<'importResourceState'>,
+): Promise<ProviderResponse<'importResourceState'>> {
   const diagnostics = new Diagnostics();
-  const none = (): Res<'importResourceState'> => ({ importedResources: [], diagnostics: diagnostics.toArray() });
+  const none = (): ProviderResponse<'importResourceState'> => ({ importedResources: [], diagnostics: diagnostics.toArray() });
   let partial: Record<string, unknown> | undefined = { id: req.id };
   const importer = def.import;
   if (importer !== undefined) {
@@ -163,7 +161,7 @@ export async function importResourceState(
 }
 
 /** UpgradeResourceState: raw JSON state decoded with the current schema. */
-export function upgradeResourceState(def: ResourceDefinition, req: Req<'upgradeResourceState'>): Res<'upgradeResourceState'> {
+export function upgradeResourceState(def: ResourceDefinition, req: ProviderRequest<'upgradeResourceState'>): ProviderResponse<'upgradeResourceState'> {
   const r = upgradeState(def.schema, req.version, req.rawState, def.typeName);
   if (r.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: r.diagnostics };
   return { upgradedState: encodeDynamicValue(r.value, def.schema.type), diagnostics: r.diagnostics };

@@ -2,18 +2,17 @@
 // data source and never throws (a bug becomes an error diagnostic, not a gRPC failure).
 import { decodeDynamicValue } from '../../protocol/codec';
 import { CodecError } from '../../protocol/codec-error';
-import type { Diagnostic, ProviderServer, Schema } from '../../protocol/types';
+import type { Diagnostic, ProviderRequest, ProviderResponse, ProviderServer, Schema } from '../../protocol/types';
 import { importResourceState, applyResourceChange, planResourceChange, readResource, upgradeResourceState, validateResource } from './resource-rpc';
 import { readDataSource, validateDataSource } from './data-source-rpc';
-import type { DataSourceDefinition, ProviderDefinition, ResourceDefinition } from './definition';
+import type { DataSourceDefinition, EphemeralResourceDefinition, ProviderDefinition, ResourceDefinition } from './definition';
+import { closeEphemeral, openEphemeral, validateEphemeral } from './ephemeral-rpc';
 import type { ObjectSchema } from './schema';
 import { Diagnostics, errorDiagnostic } from './diagnostics';
 import { toPlanModel } from './model';
 import type { Runtime } from './context';
 import { validateConfig } from './validate';
 
-type Req<K extends keyof ProviderServer> = Parameters<ProviderServer[K]>[0];
-type Res<K extends keyof ProviderServer> = Awaited<ReturnType<ProviderServer[K]>>;
 
 /** Serves one provider definition over the protocol's ProviderServer interface. */
 export class FrameworkServer<D = unknown> implements ProviderServer {
@@ -21,11 +20,13 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   private readonly stop = new AbortController();
   private readonly resources = new Map<string, ResourceDefinition>();
   private readonly dataSources = new Map<string, DataSourceDefinition>();
+  private readonly ephemeral = new Map<string, EphemeralResourceDefinition>();
 
   /** Registers the provider's resources and data sources; a duplicate type name is a bug. */
   constructor(private readonly provider: ProviderDefinition<ObjectSchema, D>) {
     for (const r of provider.resources) addUnique(this.resources, r, 'resource');
     for (const d of provider.dataSources) addUnique(this.dataSources, d, 'data source');
+    for (const e of provider.ephemeralResources ?? []) addUnique(this.ephemeral, e, 'ephemeral resource');
   }
 
   /** The configured provider data, once ConfigureProvider succeeded (for tests and tools). */
@@ -39,13 +40,14 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** Every schema of the provider; they never depend on configuration. */
-  async getProviderSchema(): Promise<Res<'getProviderSchema'>> {
+  async getProviderSchema(): Promise<ProviderResponse<'getProviderSchema'>> {
     const schemas = <T extends { typeName: string; schema: { schema: Schema } }>(defs: Iterable<T>): Record<string, Schema> =>
       Object.fromEntries([...defs].map((d) => [d.typeName, d.schema.schema]));
     return {
       provider: this.provider.schema.schema,
       resourceSchemas: schemas(this.resources.values()),
       dataSourceSchemas: schemas(this.dataSources.values()),
+      ephemeralResourceSchemas: schemas(this.ephemeral.values()),
       // Schemas never depend on configuration, so Terraform may cache them across starts.
       serverCapabilities: { getProviderSchemaOptional: true, planDestroy: false, moveResourceState: false },
       diagnostics: [],
@@ -53,7 +55,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** Validators of the provider block, then its validateConfig hook. */
-  async validateProviderConfig(req: Req<'validateProviderConfig'>): Promise<Res<'validateProviderConfig'>> {
+  async validateProviderConfig(req: ProviderRequest<'validateProviderConfig'>): Promise<ProviderResponse<'validateProviderConfig'>> {
     return guard('ValidateProviderConfig', {}, () => {
       const schema = this.provider.schema;
       const config = decodeDynamicValue(req.config, schema.type);
@@ -65,7 +67,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** Runs the provider's configure step; CRUD calls fail until it succeeds. */
-  async configureProvider(req: Req<'configureProvider'>): Promise<Res<'configureProvider'>> {
+  async configureProvider(req: ProviderRequest<'configureProvider'>): Promise<ProviderResponse<'configureProvider'>> {
     return guard('ConfigureProvider', {}, async () => {
       const schema = this.provider.schema;
       const config = decodeDynamicValue(req.config, schema.type);
@@ -78,54 +80,74 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** See validateResource in resource-rpc.ts. */
-  async validateResourceConfig(req: Req<'validateResourceConfig'>): Promise<Res<'validateResourceConfig'>> {
-    return guard('ValidateResourceConfig', {}, () => withResource(this.resources, req.typeName, {}, (def) => validateResource(def, req)));
+  async validateResourceConfig(req: ProviderRequest<'validateResourceConfig'>): Promise<ProviderResponse<'validateResourceConfig'>> {
+    return guard('ValidateResourceConfig', {}, () => withType(this.resources, 'resource', req.typeName, {}, (def) => validateResource(def, req)));
   }
 
   /** See validateDataSource in data-source-rpc.ts. */
-  async validateDataResourceConfig(req: Req<'validateDataResourceConfig'>): Promise<Res<'validateDataResourceConfig'>> {
+  async validateDataResourceConfig(req: ProviderRequest<'validateDataResourceConfig'>): Promise<ProviderResponse<'validateDataResourceConfig'>> {
     return guard('ValidateDataResourceConfig', {}, () =>
-      withDataSource(this.dataSources, req.typeName, {}, (def) => validateDataSource(def, req)),
+      withType(this.dataSources, 'data source', req.typeName, {}, (def) => validateDataSource(def, req)),
     );
   }
 
   /** See upgradeResourceState in resource-rpc.ts. */
-  async upgradeResourceState(req: Req<'upgradeResourceState'>): Promise<Res<'upgradeResourceState'>> {
-    return guard('UpgradeResourceState', {}, () => withResource(this.resources, req.typeName, {}, (def) => upgradeResourceState(def, req)));
+  async upgradeResourceState(req: ProviderRequest<'upgradeResourceState'>): Promise<ProviderResponse<'upgradeResourceState'>> {
+    return guard('UpgradeResourceState', {}, () => withType(this.resources, 'resource', req.typeName, {}, (def) => upgradeResourceState(def, req)));
   }
 
   /** See readResource in resource-rpc.ts. */
-  async readResource(req: Req<'readResource'>): Promise<Res<'readResource'>> {
+  async readResource(req: ProviderRequest<'readResource'>): Promise<ProviderResponse<'readResource'>> {
     // On a bug, answering without newState would drop the object from state: echo it back.
     const keep = { newState: req.currentState, private: req.private };
-    return guard('ReadResource', keep, () => withResource(this.resources, req.typeName, keep, (def) => readResource(def, this.runtime(), req)));
+    return guard('ReadResource', keep, () => withType(this.resources, 'resource', req.typeName, keep, (def) => readResource(def, this.runtime(), req)));
   }
 
   /** See planResourceChange in resource-rpc.ts and plan.ts. */
-  async planResourceChange(req: Req<'planResourceChange'>): Promise<Res<'planResourceChange'>> {
+  async planResourceChange(req: ProviderRequest<'planResourceChange'>): Promise<ProviderResponse<'planResourceChange'>> {
     const empty = { requiresReplace: [] };
-    return guard('PlanResourceChange', empty, () => withResource(this.resources, req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req)));
+    return guard('PlanResourceChange', empty, () => withType(this.resources, 'resource', req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req)));
   }
 
   /** See applyResourceChange in resource-rpc.ts. */
-  async applyResourceChange(req: Req<'applyResourceChange'>): Promise<Res<'applyResourceChange'>> {
+  async applyResourceChange(req: ProviderRequest<'applyResourceChange'>): Promise<ProviderResponse<'applyResourceChange'>> {
     const keep = { newState: req.priorState, private: req.plannedPrivate };
     return guard('ApplyResourceChange', keep, () =>
-      withResource(this.resources, req.typeName, keep, (def) => applyResourceChange(def, this.runtime(), req)),
+      withType(this.resources, 'resource', req.typeName, keep, (def) => applyResourceChange(def, this.runtime(), req)),
     );
   }
 
   /** See importResourceState in resource-rpc.ts. */
-  async importResourceState(req: Req<'importResourceState'>): Promise<Res<'importResourceState'>> {
+  async importResourceState(req: ProviderRequest<'importResourceState'>): Promise<ProviderResponse<'importResourceState'>> {
     const none = { importedResources: [] };
     return guard('ImportResourceState', none, () =>
-      withResource(this.resources, req.typeName, none, (def) => importResourceState(def, this.runtime(), req)),
+      withType(this.resources, 'resource', req.typeName, none, (def) => importResourceState(def, this.runtime(), req)),
     );
   }
 
   /** See readDataSource in data-source-rpc.ts. */
-  async readDataSource(req: Req<'readDataSource'>): Promise<Res<'readDataSource'>> {
-    return guard('ReadDataSource', {}, () => withDataSource(this.dataSources, req.typeName, {}, (def) => readDataSource(def, this.runtime(), req)));
+  async readDataSource(req: ProviderRequest<'readDataSource'>): Promise<ProviderResponse<'readDataSource'>> {
+    return guard('ReadDataSource', {}, () => withType(this.dataSources, 'data source', req.typeName, {}, (def) => readDataSource(def, this.runtime(), req)));
+  }
+
+  /** See validateEphemeral in ephemeral-rpc.ts. */
+  async validateEphemeralResourceConfig(req: ProviderRequest<'validateEphemeralResourceConfig'>): Promise<ProviderResponse<'validateEphemeralResourceConfig'>> {
+    return guard('ValidateEphemeralResourceConfig', {}, () => withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => validateEphemeral(def, req)));
+  }
+
+  /** See openEphemeral in ephemeral-rpc.ts. */
+  async openEphemeralResource(req: ProviderRequest<'openEphemeralResource'>): Promise<ProviderResponse<'openEphemeralResource'>> {
+    return guard('OpenEphemeralResource', {}, () => withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => openEphemeral(def, this.runtime(), req)));
+  }
+
+  /** Never asked for: open sets no renewal time. */
+  async renewEphemeralResource(): Promise<ProviderResponse<'renewEphemeralResource'>> {
+    return { diagnostics: [] };
+  }
+
+  /** See closeEphemeral in ephemeral-rpc.ts. */
+  async closeEphemeralResource(req: ProviderRequest<'closeEphemeralResource'>): Promise<ProviderResponse<'closeEphemeralResource'>> {
+    return guard('CloseEphemeralResource', {}, () => withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => closeEphemeral(def, this.runtime(), req)));
   }
 
   private runtime(): Runtime {
@@ -134,7 +156,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** Aborts `signal`, which every CRUD context carries. */
-  async stopProvider(): Promise<Res<'stopProvider'>> {
+  async stopProvider(): Promise<ProviderResponse<'stopProvider'>> {
     this.stop.abort();
     return {};
   }
@@ -147,25 +169,15 @@ function addUnique<T extends { typeName: string }>(map: Map<string, T>, def: T, 
 
 type WithDiagnostics = { diagnostics: Diagnostic[] };
 
-function withResource<T extends WithDiagnostics>(
-  map: ReadonlyMap<string, ResourceDefinition>,
+function withType<D extends { typeName: string }, T extends WithDiagnostics>(
+  map: ReadonlyMap<string, D>,
+  what: string,
   typeName: string,
   fallback: Omit<T, 'diagnostics'>,
-  run: (def: ResourceDefinition) => T | Promise<T>,
+  run: (def: D) => T | Promise<T>,
 ): T | Promise<T> {
   const def = map.get(typeName);
-  if (def === undefined) return { ...fallback, diagnostics: [unknownType('resource', typeName)] } as T;
-  return run(def);
-}
-
-function withDataSource<T extends WithDiagnostics>(
-  map: ReadonlyMap<string, DataSourceDefinition>,
-  typeName: string,
-  fallback: Omit<T, 'diagnostics'>,
-  run: (def: DataSourceDefinition) => T | Promise<T>,
-): T | Promise<T> {
-  const def = map.get(typeName);
-  if (def === undefined) return { ...fallback, diagnostics: [unknownType('data source', typeName)] } as T;
+  if (def === undefined) return { ...fallback, diagnostics: [unknownType(what, typeName)] } as T;
   return run(def);
 }
 

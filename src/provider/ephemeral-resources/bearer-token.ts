@@ -1,0 +1,121 @@
+// ephemeral "proxyaccount_bearer_token": a bearer token that lives for one Terraform run and never
+// lands in plan or state. Open creates it (labelled with EPHEMERAL_TOKEN_PREFIX, expiring by
+// default tomorrow so a token whose close never ran dies on its own); close deletes it, also
+// after an error elsewhere or Ctrl-C. Leftovers (a killed provider) show in `proxyaccount drift`
+// and are deleted by `proxyaccount tokens prune`.
+import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../account/ephemeral';
+import { labelValidators } from '../access/labels';
+import { usernameValidators } from '../access/usernames';
+import { hasErrorCode } from '../errors';
+import { attr, capitalize, dateYmd, defineSchema, isUnknown, type EphemeralResourceDefinition } from '../framework';
+import type { AccountStore } from '../../account';
+
+/** Longest label the user gives: the API's 100 characters less the prefix. */
+const LABEL_MAX = 100 - EPHEMERAL_TOKEN_PREFIX.length;
+
+const schema = defineSchema({
+  description: `A bearer token for one Terraform run (Terraform 1.10 or later): created when the run opens it, deleted when the run closes it, never written to plan or state. Its label is \`${EPHEMERAL_TOKEN_PREFIX}\` followed by \`label\`, so leftovers are recognisable: \`proxyaccount drift\` reports them and \`proxyaccount tokens prune\` deletes them. Use it to configure a second \`proxyaccount\` provider (least privilege: a bearer token cannot manage tokens) or in write-only arguments of other providers. Needs username and password credentials; each open counts against the account's token allowance.`,
+  markdown: true,
+  attributes: {
+    label: attr.string({
+      description: `What the token is for, 1–${LABEL_MAX} characters; the API label is \`${EPHEMERAL_TOKEN_PREFIX}<label>\`.`,
+      markdown: true,
+      required: true,
+      validators: labelValidators(LABEL_MAX),
+    }),
+    username: attr.string({ description: 'The sub-account the token belongs to; omit it for the authenticated account.', optional: true, validators: usernameValidators() }),
+    expires_at: attr.string({
+      description: 'Expiry date, `YYYY-MM-DD` (UTC), after today. Default: tomorrow, the nearest date the API accepts, so a token whose close never ran expires on its own.',
+      markdown: true,
+      optional: true,
+      computed: true,
+      validators: [dateYmd()],
+    }),
+    token: attr.string({ description: 'The raw token, for this run only.', computed: true, sensitive: true }),
+    token_id: attr.number({ description: "The token's numeric identifier.", computed: true }),
+  },
+});
+
+/** What close needs to find the token again (Terraform keeps these bytes for the run). */
+interface Opened {
+  readonly id: number;
+  readonly username: string | null;
+}
+
+/** The `proxyaccount_bearer_token` ephemeral resource. */
+export const bearerTokenEphemeral = {
+  typeName: 'proxyaccount_bearer_token',
+  displayName: 'ephemeral bearer token',
+  schema,
+
+  validateConfig(ctx, config) {
+    const expires = config.expires_at;
+    if (typeof expires === 'string' && !isUnknown(expires) && expires <= today()) {
+      ctx.diagnostics.addError('Expiry date not in the future', `expires_at ${expires} is not after today (${today()}, UTC).`, [{ attributeName: 'expires_at' }]);
+    }
+  },
+
+  async open(ctx, { config }) {
+    const expiresAt = config.expires_at ?? tomorrow();
+    const tokens = ctx.data.account(config.username).tokens;
+    let created;
+    try {
+      created = await tokens.create({ label: EPHEMERAL_TOKEN_PREFIX + config.label, expiresAt });
+    } catch (err) {
+      if (hasErrorCode(err, 'ERR_PAYMENT_REQUIRED')) {
+        ctx.diagnostics.addError('Token allowance reached', await allowanceDetail(ctx.data, config.username, err));
+        return undefined;
+      }
+      throw err;
+    }
+    const opened: Opened = { id: created.token.id, username: config.username };
+    return {
+      result: { label: config.label, username: config.username, expires_at: expiresAt, token: created.token.token, token_id: created.token.id },
+      private: Buffer.from(JSON.stringify(opened)),
+    };
+  },
+
+  async close(ctx, req) {
+    const opened = parseOpened(req.private);
+    if (opened === undefined) {
+      ctx.diagnostics.addWarning('Ephemeral token not closed', 'Terraform handed back no record of the token; if one was made, it expires on its own and `proxyaccount tokens prune` deletes it.');
+      return;
+    }
+    // A stop must not keep the token alive: close runs after Ctrl-C too. Already gone is closed.
+    await ctx.data.forCleanup().account(opened.username).tokens.delete(opened.id);
+  },
+} satisfies EphemeralResourceDefinition<typeof schema, AccountStore>;
+
+function parseOpened(bytes: Uint8Array | undefined): Opened | undefined {
+  if (bytes === undefined || bytes.length === 0) return undefined;
+  try {
+    const v = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<Opened>;
+    return typeof v.id === 'number' && (v.username === null || typeof v.username === 'string') ? { id: v.id, username: v.username ?? null } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "the allowance is reached", and which ephemeral leftovers hold it. */
+async function allowanceDetail(store: AccountStore, username: string | null, err: unknown): Promise<string> {
+  const why = err instanceof Error ? err.message : String(err);
+  let leftovers = '';
+  try {
+    const found = (await store.account(username).tokens.fresh()).filter((t) => isEphemeralTokenLabel(t.label));
+    leftovers =
+      found.length === 0
+        ? ' No leftover ephemeral tokens were found.'
+        : ` ${found.length} leftover ephemeral token(s) hold part of it: ${found.map((t) => `${t.id} '${t.label}'`).join(', ')}. Delete them with \`proxyaccount tokens prune --older-than 1h\`.`;
+  } catch {
+    // The listing itself may be refused on a plan without tokens; the 402 says enough.
+  }
+  return `${capitalize(username === null ? "the provider's account" : `sub-account '${username}'`)} cannot have another bearer token: the plan's token allowance is reached (${why}).${leftovers}`;
+}
+
+function today(): string {
+  return new Date(Date.now()).toISOString().slice(0, 10);
+}
+
+function tomorrow(): string {
+  return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+}
