@@ -72,11 +72,14 @@ async function main() {
   fs.writeFileSync(accountsFile, JSON.stringify({ accounts: [{ username: 'bench', password: 'bench-password', plan: 'plan100', subAccountLimit: CLIENTS }] }));
   const { child, log, info } = await startEmulator(accountsFile);
   // A hard stop in case anything hangs: the benchmark must end by itself.
-  const guard = setTimeout(() => {
-    console.error('bench/emulator-load: did not finish in time; stopping');
-    child.kill('SIGKILL');
-    process.exit(1);
-  }, (SECONDS + 60) * 1000);
+  const guard = setTimeout(
+    () => {
+      console.error('bench/emulator-load: did not finish in time; stopping');
+      child.kill('SIGKILL');
+      process.exit(1);
+    },
+    (SECONDS + 60) * 1000,
+  );
   try {
     const url = new URL(info.url);
     if (url.hostname !== '127.0.0.1') throw new Error(`refusing to load ${info.url}: loopback only`);

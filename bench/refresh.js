@@ -93,7 +93,9 @@ async function main() {
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const base = median(variants[1].ms);
-    console.log(`Node ${process.version}, terraform ${JSON.parse(execFileSync('terraform', ['version', '-json'], { env })).terraform_version}, ${ROUNDS} rounds`);
+    console.log(
+      `Node ${process.version}, terraform ${JSON.parse(execFileSync('terraform', ['version', '-json'], { env })).terraform_version}, ${ROUNDS} rounds`,
+    );
     console.log('| Plan (refresh of every resource) | resources | API requests | median ms | × 1-IP plan |');
     console.log('|---|---:|---:|---:|---:|');
     for (const v of variants) {

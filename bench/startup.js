@@ -95,7 +95,7 @@ function timeOne(args, env, done, cwd = ROOT) {
     };
     child.stdout.on('data', (d) => {
       out += d;
-      if (done && done(out)) finish();
+      if (done?.(out)) finish();
     });
     child.on('exit', (code) => {
       if (!done && code === 0) finish();

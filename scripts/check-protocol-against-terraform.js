@@ -67,7 +67,7 @@ function describeField(f) {
   f.resolve();
   const type = f.resolvedType ? f.resolvedType.fullName : f.type;
   const key = f.map ? `map<${f.keyType},` : '';
-  const optional = f.options && f.options.proto3_optional ? 'optional ' : '';
+  const optional = f.options?.proto3_optional ? 'optional ' : '';
   return `${optional}${f.repeated ? 'repeated ' : ''}${key}${type}${f.map ? '>' : ''} = ${f.id}`;
 }
 
@@ -106,7 +106,7 @@ function flattenDescriptor(fdp) {
   const index = (msgs, prefix) => {
     for (const m of msgs || []) {
       const full = `${prefix}.${m.name}`;
-      if (m.options && m.options.mapEntry) mapEntries.set(full, m);
+      if (m.options?.mapEntry) mapEntries.set(full, m);
       index(m.nestedType, full);
     }
   };
@@ -149,9 +149,7 @@ function flattenDescriptor(fdp) {
 }
 
 function loadTheirs(binary, fileName) {
-  const FileDescriptorProto = protobuf.Root.fromJSON(require('protobufjs/google/protobuf/descriptor.json')).lookupType(
-    'google.protobuf.FileDescriptorProto',
-  );
+  const FileDescriptorProto = protobuf.Root.fromJSON(require('protobufjs/google/protobuf/descriptor.json')).lookupType('google.protobuf.FileDescriptorProto');
   const fdp = FileDescriptorProto.toObject(FileDescriptorProto.decode(extractDescriptor(binary, fileName)), {
     enums: String,
   });
@@ -168,8 +166,7 @@ function compare(terraformPath, protoDir = path.join(__dirname, '../src/protocol
   const problems = [];
   for (const pair of PAIRS) {
     const ours = new protobuf.Root();
-    ours.resolvePath = (_o, t) =>
-      t.startsWith('google/protobuf/') ? t : path.join(protoDir, t);
+    ours.resolvePath = (_o, t) => (t.startsWith('google/protobuf/') ? t : path.join(protoDir, t));
     ours.loadSync(pair.ours, { keepCase: true });
     ours.resolveAll();
     const a = flatten(ours);

@@ -33,7 +33,7 @@ try {
   execFileSync('terraform', [`-chdir=${work}`, 'init', '-input=false', '-no-color'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const json = execFileSync('terraform', [`-chdir=${work}`, 'providers', 'schema', '-json'], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
   // Pretty-printed so that `git diff` of a schema change is readable.
-  fs.writeFileSync(out, JSON.stringify(JSON.parse(json), null, 2) + '\n');
+  fs.writeFileSync(out, `${JSON.stringify(JSON.parse(json), null, 2)}\n`);
   console.error(`dump-provider-schema: wrote ${out}`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

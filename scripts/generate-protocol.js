@@ -47,8 +47,7 @@ const SCALARS = {
 
 function loadRoot(protoFile) {
   const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) =>
-    target.startsWith('google/protobuf/') ? target : path.join(PROTO_DIR, target);
+  root.resolvePath = (_origin, target) => (target.startsWith('google/protobuf/') ? target : path.join(PROTO_DIR, target));
   root.loadSync(protoFile, { keepCase: false });
   root.resolveAll();
   return root;
@@ -90,7 +89,7 @@ function makeNamer(all) {
 const doc = (indent, text) => `${indent}/** ${text} */\n`;
 
 function fieldInfo(f, nameOf) {
-  const optional = !!(f.options && f.options.proto3_optional);
+  const optional = !!f.options?.proto3_optional;
   const oneof = !optional && f.partOf ? f.partOf.name : undefined;
   if (f.map) {
     if (f.keyType !== 'string') throw new Error(`${f.fullName}: only string map keys are supported`);
@@ -117,8 +116,8 @@ function isDefault(info, v) {
 function genMessage(t, nameOf) {
   const name = nameOf(t);
   const fields = t.fieldsArray.slice().sort((a, b) => a.id - b.id);
-  let iface = doc('', `${t.fullName.slice(1)} as decoded: scalars carry their proto3 defaults.`) + `export interface ${name} {\n`;
-  let input = doc('', `${t.fullName.slice(1)} to encode: every field may be omitted.`) + `export interface ${name}Input {\n`;
+  let iface = `${doc('', `${t.fullName.slice(1)} as decoded: scalars carry their proto3 defaults.`)}export interface ${name} {\n`;
+  let input = `${doc('', `${t.fullName.slice(1)} to encode: every field may be omitted.`)}export interface ${name}Input {\n`;
   let write = `  write(m: ${name}Input, w: Writer): void {\n`;
   let init = '';
   let cases = '';
@@ -132,16 +131,12 @@ function genMessage(t, nameOf) {
       const keyInfo = SCALARS.string;
       iface += `  ${key}: Record<string, ${vInfo.ts}>;\n`;
       input += `  ${key}?: Record<string, ${vInfo.input}>;\n`;
-      const writeValue =
-        vInfo.kind === 'message'
-          ? `e.tag(2, 2).message((c) => ${vInfo.name}.write(v, c))`
-          : `e.tag(2, ${vInfo.wire}).${vInfo.w('v')}`;
+      const writeValue = vInfo.kind === 'message' ? `e.tag(2, 2).message((c) => ${vInfo.name}.write(v, c))` : `e.tag(2, ${vInfo.wire}).${vInfo.w('v')}`;
       write +=
         `    if (${acc}) for (const [k, v] of Object.entries(${acc})) {\n` +
         `      ${tagLen(2)}.message((e) => { e.tag(1, 2).${keyInfo[3]('k')}; ${writeValue}; });\n    }\n`;
       init += `      ${key}: {},\n`;
-      const readValue =
-        vInfo.kind === 'message' ? `${vInfo.name}.read(r, r.nested())` : `r.${vInfo.r}`;
+      const readValue = vInfo.kind === 'message' ? `${vInfo.name}.read(r, r.nested())` : `r.${vInfo.r}`;
       const defValue = vInfo.kind === 'message' ? `${vInfo.name}.read(r, r.pos)` : vInfo.def;
       cases +=
         `        case ${f.id}: {\n` +
@@ -231,11 +226,9 @@ function genEnum(e, nameOf) {
 
 function genService(s, nameOf) {
   const name = `${s.name}Service`;
-  const pkg = s.parent && s.parent.fullName ? s.parent.fullName.slice(1) : '';
-  let table = doc('', `Methods of the gRPC service ${s.fullName.slice(1)}: paths and codecs.`) + `export const ${name} = {\n`;
-  let handlers =
-    doc('', `One handler per unary method of ${s.fullName.slice(1)}: decoded request in, response to encode out.`) +
-    `export interface ${name}Handlers {\n`;
+  const pkg = s.parent?.fullName ? s.parent.fullName.slice(1) : '';
+  let table = `${doc('', `Methods of the gRPC service ${s.fullName.slice(1)}: paths and codecs.`)}export const ${name} = {\n`;
+  let handlers = `${doc('', `One handler per unary method of ${s.fullName.slice(1)}: decoded request in, response to encode out.`)}export interface ${name}Handlers {\n`;
   for (const m of s.methodsArray) {
     m.resolve();
     const req = nameOf(m.resolvedRequestType);

@@ -3,16 +3,7 @@
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
 // copy on every write, and resolves a write whose answer was lost by reading the account back.
-import type {
-  BearerToken,
-  BearerTokenCreated,
-  CallOptions,
-  GeoIpCounts,
-  LabeledIp,
-  ProxyAccountClient,
-  SubAccount,
-  SubAccountInput,
-} from '../sdk';
+import type { BearerToken, BearerTokenCreated, CallOptions, GeoIpCounts, LabeledIp, ProxyAccountClient, SubAccount, SubAccountInput } from '../sdk';
 import { isProxyAccountError } from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
@@ -143,8 +134,7 @@ export class AccountStore {
   /** Sub-accounts of the authenticated (parent) account. */
   readonly subAccounts = {
     /** Details of `username` (cached); rejects with the SDK's NotFoundError when it does not exist. */
-    get: (username: string): Promise<SubAccount> =>
-      this.cache.get('subAccount', username, () => this.client.subAccounts.get(username, this.readOptions())),
+    get: (username: string): Promise<SubAccount> => this.cache.get('subAccount', username, () => this.client.subAccounts.get(username, this.readOptions())),
     /** Details of `username`, or undefined when it does not exist. */
     find: async (username: string): Promise<SubAccount | undefined> => absentOn404(() => this.subAccounts.get(username)),
     /**
@@ -249,8 +239,7 @@ export class AccountStore {
       find: (ip: string) => absentOn404(async () => (await ops.list()).find((e) => e.ip === ip)),
       add: async (ip: string, label: string | null): Promise<WriteOutcome> => {
         const op = `add IP '${ip}'${forAccount(username)}`;
-        const matches = async (): Promise<boolean> =>
-          (await this.client.ips.listWithLabels(target)).some((e) => e.ip === ip && e.label === (label ?? ''));
+        const matches = async (): Promise<boolean> => (await this.client.ips.listWithLabels(target)).some((e) => e.ip === ip && e.label === (label ?? ''));
         return this.write(
           'ips',
           username,
@@ -266,8 +255,12 @@ export class AccountStore {
         );
       },
       delete: (ip: string) =>
-        this.deleteEntry('ips', username, `delete IP '${ip}'${forAccount(username)}`, () => this.client.ips.delete({ ip, ...target }), async () =>
-          (await this.client.ips.listWithLabels(target)).every((e) => e.ip !== ip),
+        this.deleteEntry(
+          'ips',
+          username,
+          `delete IP '${ip}'${forAccount(username)}`,
+          () => this.client.ips.delete({ ip, ...target }),
+          async () => (await this.client.ips.listWithLabels(target)).every((e) => e.ip !== ip),
         ),
     };
     return ops;
@@ -361,7 +354,13 @@ export class AccountStore {
   }
 
   /** A delete: `unchanged` when the entry (or its sub-account) is already gone. */
-  private async deleteEntry(collection: Collection, username: string | null, op: string, send: () => Promise<void>, gone: () => Promise<boolean>): Promise<WriteOutcome> {
+  private async deleteEntry(
+    collection: Collection,
+    username: string | null,
+    op: string,
+    send: () => Promise<void>,
+    gone: () => Promise<boolean>,
+  ): Promise<WriteOutcome> {
     const goneOr404 = async (): Promise<boolean> => {
       try {
         return await gone();

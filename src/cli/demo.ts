@@ -1,6 +1,6 @@
 // `proxyaccount demo` (what `npm start` runs): the CDKTF example app from code to a converged
 // account, step by step, on the embedded emulator or, plan-only unless allowed, a real account.
-import { Command } from 'commander';
+import type { Command } from 'commander';
 
 interface DemoFlags {
   keep?: boolean;
@@ -22,7 +22,7 @@ export function register(program: Command): void {
     )
     .option('--keep', 'keep the work dir (stack, state, provider mirror) and print its path')
     .option('--work-dir <dir>', 'work in this new or empty directory instead of a temporary one (it is kept)')
-    .option('--roster <file>', 'roster file for the example app (YAML or JSON; default: ROSTER_FILE, else the example\'s roster.yaml)')
+    .option('--roster <file>', "roster file for the example app (YAML or JSON; default: ROSTER_FILE, else the example's roster.yaml)")
     .option('--allow-destructive', 'with PROXYACCOUNT_BASE_URL set: also apply, change out of band, re-apply and destroy (default: plan only)')
     .option('--emulator', 'use the embedded emulator even when PROXYACCOUNT_BASE_URL is set')
     .option('--verbose', "show terraform's whole output")

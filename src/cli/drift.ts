@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 
 interface DriftFlags {
   dir: string;

@@ -2,7 +2,7 @@
 // prints exactly one JSON line on stdout ({url, httpUrl, caFile, adminToken}), or with --print-env
 // shell `export` lines for the provider's variables; logs go to stderr.
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 interface EmulatorFlags {
   host: string;
@@ -63,19 +63,13 @@ export function register(program: Command): void {
     .description('Run a local emulator of the account API; prints one JSON line when ready (see docs/emulator.md)')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'HTTPS port, 0 = any free port').default(8443).argParser(parsePort))
-    .addOption(
-      new Option('--http-port <port>', 'plain-HTTP port answering 302 to HTTPS, 0 = any free port')
-        .default(8080)
-        .argParser(parsePort),
-    )
+    .addOption(new Option('--http-port <port>', 'plain-HTTP port answering 302 to HTTPS, 0 = any free port').default(8080).argParser(parsePort))
     .option('--state <file>', 'SQLite file keeping state across restarts (default: in memory)')
     .option('--accounts <file>', 'accounts file (default: one account demo / demo-password on plan20)')
     .option('--tls-cert <file>', 'PEM certificate to serve (with --tls-key; default: fresh self-signed)')
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--admin-token <token>', 'secret of the /_emulator/ control API, 8-256 characters (default: random)')
-    .addOption(
-      new Option('--proxy-domain <domain>', 'domain of the proxy catalogue').default('proxy.example.net').argParser(parseProxyDomain),
-    )
+    .addOption(new Option('--proxy-domain <domain>', 'domain of the proxy catalogue').default('proxy.example.net').argParser(parseProxyDomain))
     .addOption(new Option('--token-prefix <prefix>', 'prefix of raw bearer tokens').default('pxa_').argParser(parseTokenPrefix))
     .option('--ca-out <file>', 'write the certificate clients should trust to this stable path (kept across restarts with --state)')
     .option('--print-env', 'print shell export lines for PROXYACCOUNT_* instead of the JSON line')
@@ -129,9 +123,7 @@ async function run(flags: EmulatorFlags): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 
-  process.stderr.write(
-    `emulator: serving ${server.url} (redirect from ${server.httpUrl}); state ${flags.state ?? 'in memory'}\n`,
-  );
+  process.stderr.write(`emulator: serving ${server.url} (redirect from ${server.httpUrl}); state ${flags.state ?? 'in memory'}\n`);
   if (flags.printEnv === true) {
     // The accounts file was read and checked by startEmulator; its first account is the one to use.
     const account = (flags.accounts === undefined ? DEFAULT_ACCOUNTS : loadAccountsFile(flags.accounts))[0]!;

@@ -2,7 +2,7 @@
 // --out; the API cannot list sub-accounts, so they are named with --sub-account or a file.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 
 interface ExportFlags {
   format: 'hcl';
@@ -29,7 +29,9 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'directory to write account.tf and imports.tf to (created if needed)')
     .option('--sub-account <name>', 'a sub-account to include (repeatable; the API cannot list them)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--sub-accounts-file <file>', 'a file of sub-account usernames, one per line')
-    .addOption(new Option('--lists <style>', 'per-entry resources or one authoritative list per account').choices(['per-entry', 'authoritative']).default('per-entry'))
+    .addOption(
+      new Option('--lists <style>', 'per-entry resources or one authoritative list per account').choices(['per-entry', 'authoritative']).default('per-entry'),
+    )
     .action(async (flags: ExportFlags) => {
       const [{ storeFromEnv }, exporter] = await Promise.all([import('../gitops/credentials'), import('../gitops/export')]);
       const names = [...flags.subAccount, ...(flags.subAccountsFile === undefined ? [] : readSubAccountsFile(flags.subAccountsFile))];

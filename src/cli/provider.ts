@@ -1,6 +1,6 @@
 // `proxyaccount provider install`: lays the bundled provider out as a Terraform filesystem
 // mirror so `terraform init` works offline, and prints the CLI configuration that uses it.
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,7 +27,9 @@ export function terraformPlatform(platform: NodeJS.Platform = process.platform, 
   const o = osName[platform];
   const a = archName[arch];
   if (!o || !a) {
-    throw new Error(`the provider is a Node.js script and cannot be installed for ${platform}/${arch}; supported: linux, darwin, freebsd, openbsd on x64, arm64, ia32, arm`);
+    throw new Error(
+      `the provider is a Node.js script and cannot be installed for ${platform}/${arch}; supported: linux, darwin, freebsd, openbsd on x64, arm64, ia32, arm`,
+    );
   }
   return `${o}_${a}`;
 }

@@ -1,7 +1,7 @@
 // `proxyaccount review <plan>`: a saved plan as a pull-request comment a reviewer can trust.
 // Exit codes: 0 no changes, 2 changes, 3 a change named by --fail-on, 1 an error.
 import { writeFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 
 interface ReviewFlags {
   format: 'markdown' | 'json';

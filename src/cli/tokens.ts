@@ -1,6 +1,6 @@
 // `proxyaccount tokens prune`: deletes leftover ephemeral tokens (a provider killed before it could
 // close them), by label prefix and age, through the account store. Credentials: PROXYACCOUNT_*.
-import { Command } from 'commander';
+import type { Command } from 'commander';
 
 interface PruneFlags {
   prefix?: string;
@@ -23,7 +23,7 @@ export function register(program: Command): void {
   tokens
     .command('prune')
     .description('Delete leftover ephemeral tokens (label prefix, older than an age) of the parent and named sub-accounts')
-    .option('--prefix <prefix>', 'label prefix of the tokens to delete (default: the ephemeral resource\'s, tf-ephemeral:)')
+    .option('--prefix <prefix>', "label prefix of the tokens to delete (default: the ephemeral resource's, tf-ephemeral:)")
     .option('--older-than <duration>', 'only tokens created longer ago than this (30m, 2h, 1d)', '1h')
     .option('--username <name>', 'also prune this sub-account (repeatable; the API cannot list sub-accounts)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--dry-run', 'list what would be deleted, delete nothing')
@@ -41,7 +41,9 @@ export function register(program: Command): void {
             if (!t.label.startsWith(prefix) || t.createdAt.getTime() > cutoff) continue;
             const who = username === null ? 'parent account' : `sub-account '${username}'`;
             if (flags.dryRun !== true) await list.delete(t.id);
-            process.stdout.write(`${flags.dryRun === true ? 'would delete' : 'deleted'} token ${t.id} '${t.label}' of the ${who} (created ${t.createdAt.toISOString()})\n`);
+            process.stdout.write(
+              `${flags.dryRun === true ? 'would delete' : 'deleted'} token ${t.id} '${t.label}' of the ${who} (created ${t.createdAt.toISOString()})\n`,
+            );
             count++;
           }
         }

@@ -11,10 +11,8 @@ export interface CatalogueProxy {
 
 /** Every proxy host the emulator knows (Americas on 8080, Europe on 1080, elsewhere on 3128). */
 export const PROXY_CATALOGUE: readonly CatalogueProxy[] = [
-  ...['us-ny', 'us-la', 'us-chi', 'us-mia', 'us-sea', 'us-dal', 'ca-tor', 'mx-mex', 'br-sao', 'ar-bue']
-    .map((host) => ({ host, port: 8080 })),
-  ...['gb-lon', 'de-fra', 'fr-par', 'nl-ams', 'es-mad', 'it-mil', 'se-sto', 'pl-waw']
-    .map((host) => ({ host, port: 1080 })),
+  ...['us-ny', 'us-la', 'us-chi', 'us-mia', 'us-sea', 'us-dal', 'ca-tor', 'mx-mex', 'br-sao', 'ar-bue'].map((host) => ({ host, port: 8080 })),
+  ...['gb-lon', 'de-fra', 'fr-par', 'nl-ams', 'es-mad', 'it-mil', 'se-sto', 'pl-waw'].map((host) => ({ host, port: 1080 })),
   ...['jp-tyo', 'kr-sel', 'sg-sin', 'in-bom', 'au-syd', 'za-jnb'].map((host) => ({ host, port: 3128 })),
 ];
 
@@ -63,14 +61,36 @@ export function fullProxyDomain(host: string, proxyDomain: string): string {
 
 // [ISO country code, open-pool count, world-pool count]
 const GEO_COUNTS: ReadonlyArray<readonly [string, number, number]> = [
-  ['US', 41250, 812400], ['GB', 8120, 154300], ['DE', 9310, 171200], ['FR', 6840, 133900],
-  ['NL', 5120, 87650], ['CA', 4380, 96120], ['BR', 7260, 201450], ['MX', 2950, 88340],
-  ['AR', 1480, 42110], ['ES', 3870, 76020], ['IT', 3410, 81560], ['SE', 1290, 23870],
-  ['PL', 2210, 51230], ['JP', 6020, 119870], ['KR', 2780, 64410], ['SG', 1910, 28760],
-  ['IN', 8840, 243900], ['AU', 2630, 47190], ['ZA', 1170, 35620], ['RU', 5410, 148300],
-  ['UA', 1860, 54270], ['TR', 2340, 71980], ['ID', 3120, 132600], ['VN', 1740, 98450],
-  ['TH', 1350, 61270], ['PH', 980, 57340], ['EG', 760, 44180], ['NG', 540, 38920],
-  ['CH', 1420, 19640], ['NO', 830, 12950],
+  ['US', 41250, 812400],
+  ['GB', 8120, 154300],
+  ['DE', 9310, 171200],
+  ['FR', 6840, 133900],
+  ['NL', 5120, 87650],
+  ['CA', 4380, 96120],
+  ['BR', 7260, 201450],
+  ['MX', 2950, 88340],
+  ['AR', 1480, 42110],
+  ['ES', 3870, 76020],
+  ['IT', 3410, 81560],
+  ['SE', 1290, 23870],
+  ['PL', 2210, 51230],
+  ['JP', 6020, 119870],
+  ['KR', 2780, 64410],
+  ['SG', 1910, 28760],
+  ['IN', 8840, 243900],
+  ['AU', 2630, 47190],
+  ['ZA', 1170, 35620],
+  ['RU', 5410, 148300],
+  ['UA', 1860, 54270],
+  ['TR', 2340, 71980],
+  ['ID', 3120, 132600],
+  ['VN', 1740, 98450],
+  ['TH', 1350, 61270],
+  ['PH', 980, 57340],
+  ['EG', 760, 44180],
+  ['NG', 540, 38920],
+  ['CH', 1420, 19640],
+  ['NO', 830, 12950],
 ];
 
 /** The proxy pools that have geo-IP maps. */

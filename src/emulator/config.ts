@@ -12,9 +12,7 @@ export interface AccountSeed {
 }
 
 /** The accounts used when no --accounts file is given. */
-export const DEFAULT_ACCOUNTS: readonly AccountSeed[] = [
-  { username: 'demo', password: 'demo-password', plan: 'plan20', subAccountLimit: null },
-];
+export const DEFAULT_ACCOUNTS: readonly AccountSeed[] = [{ username: 'demo', password: 'demo-password', plan: 'plan20', subAccountLimit: null }];
 
 const USERNAME_RE = /^[A-Za-z0-9.@+-]{1,30}$/;
 const KNOWN_FIELDS = new Set(['username', 'password', 'plan', 'subAccountLimit']);

@@ -11,17 +11,7 @@ export const MAX_FAULT_COUNT = 1_000_000;
 /** Largest `retryAfterSeconds` (one day). */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-const KNOWN_KEYS = [
-  'path',
-  'method',
-  'count',
-  'status',
-  'retryAfterSeconds',
-  'delayMs',
-  'reset',
-  'delayAfterMs',
-  'dropResponse',
-] as const;
+const KNOWN_KEYS = ['path', 'method', 'count', 'status', 'retryAfterSeconds', 'delayMs', 'reset', 'delayAfterMs', 'dropResponse'] as const;
 
 type Body = Record<string, unknown>;
 

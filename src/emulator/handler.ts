@@ -107,8 +107,7 @@ async function replaceWithFault(fault: Fault, req: IncomingMessage, res: ServerR
   }
   const status = fault.status ?? 500;
   const text = status === 503 ? 'subscription plan lookup failed; retry after a few minutes' : 'injected fault';
-  const headers: Record<string, string> =
-    fault.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(fault.retryAfterSeconds) };
+  const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(fault.retryAfterSeconds) };
   sendText(res, status, text, headers);
 }
 

@@ -108,12 +108,7 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
 }
 
 /** Writes a plain-text response (the API's error format). */
-export function sendText(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
+export function sendText(res: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
   const body = `${text}\n`;
   res.writeHead(status, {
     ...headers,

@@ -72,8 +72,7 @@ const REQUEST_TIMEOUTS = { requestTimeout: 5_000, headersTimeout: 5_000, connect
 export async function startEmulator(options: EmulatorOptions): Promise<EmulatorServer> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const loadSeeds = (): readonly AccountSeed[] =>
-    options.accountsPath === undefined ? DEFAULT_ACCOUNTS : loadAccountsFile(options.accountsPath);
+  const loadSeeds = (): readonly AccountSeed[] => (options.accountsPath === undefined ? DEFAULT_ACCOUNTS : loadAccountsFile(options.accountsPath));
   const clock = options.clock ?? createClock();
   const store = Store.open(options.statePath, clock, loadSeeds());
   const cleanups: Array<() => Promise<void> | void> = [() => store.close()];

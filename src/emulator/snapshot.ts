@@ -27,9 +27,7 @@ export function snapshot(store: Store, bans: BanList, faults: FaultList, now: nu
       billingPeriodStart: formatIso(currentPeriodStart(parent.periodAnchor, now)),
       ...accessOf(store, parent, now),
       proxies: store.access.proxies(parent.id),
-      subAccounts: store.accounts
-        .subAccounts(parent.id)
-        .map((sub) => ({ ...accountDetails(store, sub, now), ...accessOf(store, sub, now) })),
+      subAccounts: store.accounts.subAccounts(parent.id).map((sub) => ({ ...accountDetails(store, sub, now), ...accessOf(store, sub, now) })),
     })),
     bans: bans.snapshot().map((b) => ({ address: b.address, until: formatIso(b.until) })),
     faults: faults.snapshot(),

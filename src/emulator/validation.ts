@@ -23,7 +23,6 @@ function invalid(field: string, problem: string): HttpError {
  * LF, …), DEL, and the bidi embedding/override (U+202A–U+202E) and isolate (U+2066–U+2069)
  * characters that make a label display differently from what it is.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 export const UNSAFE_TEXT_RE = /[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/u;
 
 /** Refuses a value holding a character of {@link UNSAFE_TEXT_RE}, naming the field and the code point. */
@@ -89,10 +88,7 @@ export function checkIpv4(value: string, field = 'ip'): string {
 export function checkHostname(value: string, field = 'domain'): string {
   checkSafeText(value, field);
   const labels = value.split('.');
-  const ok =
-    value.length <= 253 &&
-    labels.every((label) => HOST_LABEL_RE.test(label)) &&
-    !/^[0-9]+$/.test(labels[labels.length - 1]!);
+  const ok = value.length <= 253 && labels.every((label) => HOST_LABEL_RE.test(label)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
   if (!ok) throw invalid(field, 'must be a host name such as app.example.com');
   return value;
 }

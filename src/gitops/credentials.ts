@@ -11,7 +11,8 @@ export function storeFromEnv(env: NodeJS.ProcessEnv = process.env): AccountStore
     return v === undefined || v === '' ? undefined : v;
   };
   const baseUrl = get('PROXYACCOUNT_BASE_URL');
-  if (baseUrl === undefined) throw new Error('PROXYACCOUNT_BASE_URL is not set: set it and the credentials (PROXYACCOUNT_USERNAME and PROXYACCOUNT_PASSWORD, or PROXYACCOUNT_TOKEN)');
+  if (baseUrl === undefined)
+    throw new Error('PROXYACCOUNT_BASE_URL is not set: set it and the credentials (PROXYACCOUNT_USERNAME and PROXYACCOUNT_PASSWORD, or PROXYACCOUNT_TOKEN)');
   const token = get('PROXYACCOUNT_TOKEN');
   const username = get('PROXYACCOUNT_USERNAME');
   const password = get('PROXYACCOUNT_PASSWORD');
@@ -21,7 +22,8 @@ export function storeFromEnv(env: NodeJS.ProcessEnv = process.env): AccountStore
   const caFile = get('PROXYACCOUNT_CA_CERT_FILE');
   const timeout = get('PROXYACCOUNT_REQUEST_TIMEOUT');
   const seconds = timeout === undefined ? undefined : Number(timeout);
-  if (seconds !== undefined && !(seconds > 0 && seconds <= 3600)) throw new Error(`PROXYACCOUNT_REQUEST_TIMEOUT must be a number of seconds from 0 to 3600, got ${JSON.stringify(timeout)}`);
+  if (seconds !== undefined && !(seconds > 0 && seconds <= 3600))
+    throw new Error(`PROXYACCOUNT_REQUEST_TIMEOUT must be a number of seconds from 0 to 3600, got ${JSON.stringify(timeout)}`);
   const options: ProxyAccountClientOptions = {
     baseUrl,
     auth: token !== undefined ? { token } : { username: username!, password: password! },

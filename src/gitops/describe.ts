@@ -25,7 +25,14 @@ export function ipEntry(v: unknown): string {
 
 /** The entries of a list resource's set attribute, as strings. */
 function entries(type: string, v: Values): string[] | undefined {
-  const raw = type === 'proxyaccount_authorized_ips' ? v.entries : type === 'proxyaccount_authorized_hostnames' ? v.domains : type === 'proxyaccount_authorized_proxies' ? v.proxies : undefined;
+  const raw =
+    type === 'proxyaccount_authorized_ips'
+      ? v.entries
+      : type === 'proxyaccount_authorized_hostnames'
+        ? v.domains
+        : type === 'proxyaccount_authorized_proxies'
+          ? v.proxies
+          : undefined;
   if (!Array.isArray(raw)) return undefined;
   return raw.map((e) => (type === 'proxyaccount_authorized_ips' ? ipEntry(e) : String(e)));
 }
@@ -114,7 +121,10 @@ function describeSubAccount(c: ResourceChange, kind: string): string {
   if (kind === 'replace') return 'sub-account replaced (deleted and created again)';
   if (kind === 'import') return 'sub-account imported';
   const parts: string[] = [];
-  for (const [attr, name] of [['monthly_limit', 'monthly limit'], ['total_limit', 'total limit']] as const) {
+  for (const [attr, name] of [
+    ['monthly_limit', 'monthly limit'],
+    ['total_limit', 'total limit'],
+  ] as const) {
     if (c.before[attr] !== c.after[attr]) parts.push(`${name} ${gb(c.before[attr])} → ${gb(c.after[attr])}`);
   }
   if (c.before.active !== c.after.active) parts.push(c.after.active === false ? 'deactivated' : 'activated');

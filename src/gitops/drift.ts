@@ -164,7 +164,8 @@ export async function scanUnmanaged(
     progress.step(name, 'IPs');
     for (const e of await lists.ips.list()) if (!m.ips.has(e.ip)) unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
     progress.step(name, 'hostnames');
-    for (const d of await lists.hostnames.list()) if (!m.hostnames.has(d.toLowerCase())) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
+    for (const d of await lists.hostnames.list())
+      if (!m.hostnames.has(d.toLowerCase())) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
     progress.step(name, 'tokens');
     for (const t of await lists.tokens.list()) {
       const isManaged = m.tokens.has(t.id);
@@ -199,7 +200,9 @@ export function driftReport(parts: {
   leftovers: UnmanagedObject[];
   scanned: boolean;
 }): DriftReport {
-  const limits = parts.scanned ? [...DRIFT_LIMITS] : ['The unmanaged-object scan did not run (--no-scan): only drift of managed objects is reported.', ...DRIFT_LIMITS];
+  const limits = parts.scanned
+    ? [...DRIFT_LIMITS]
+    : ['The unmanaged-object scan did not run (--no-scan): only drift of managed objects is reported.', ...DRIFT_LIMITS];
   return {
     drifted: parts.changed.length + parts.deleted.length + parts.unmanaged.length + parts.leftovers.length > 0,
     changed: parts.changed,

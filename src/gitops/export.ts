@@ -71,7 +71,12 @@ export function toHcl(live: LiveAccount, lists: ListStyle): HclExport {
   const imports: string[] = [];
   const add = (type: string, name: string, id: string, attrs: ReadonlyArray<[string, string]>, comments: readonly string[] = []): void => {
     resources.push(block(`resource "${type}" "${name}"`, attrs, comments));
-    imports.push(block('import', [['to', `${type}.${name}`], ['id', q(id)]]));
+    imports.push(
+      block('import', [
+        ['to', `${type}.${name}`],
+        ['id', q(id)],
+      ]),
+    );
   };
   for (const a of live.accounts) {
     const owner = a.username ?? 'self';
@@ -92,9 +97,15 @@ export function toHcl(live: LiveAccount, lists: ListStyle): HclExport {
     const prefix = a.username === null ? '' : `${a.username}/`;
     if (lists === 'authoritative') {
       const entries = a.ips.map((e) => `    { ip = ${q(e.ip)}, label = ${e.label === '' ? 'null' : q(e.label)} },`);
-      add('proxyaccount_authorized_ips', resourceName(owner, 'ips'), a.username ?? '_self', [...userAttr, ['entries', entries.length === 0 ? '[]' : `[\n${entries.join('\n')}\n  ]`]]);
+      add('proxyaccount_authorized_ips', resourceName(owner, 'ips'), a.username ?? '_self', [
+        ...userAttr,
+        ['entries', entries.length === 0 ? '[]' : `[\n${entries.join('\n')}\n  ]`],
+      ]);
       const domains = a.hostnames.map((d) => `    ${q(d)},`);
-      add('proxyaccount_authorized_hostnames', resourceName(owner, 'hostnames'), a.username ?? '_self', [...userAttr, ['domains', domains.length === 0 ? '[]' : `[\n${domains.join('\n')}\n  ]`]]);
+      add('proxyaccount_authorized_hostnames', resourceName(owner, 'hostnames'), a.username ?? '_self', [
+        ...userAttr,
+        ['domains', domains.length === 0 ? '[]' : `[\n${domains.join('\n')}\n  ]`],
+      ]);
     } else {
       for (const e of a.ips) {
         const attrs: Array<[string, string]> = [['ip', q(e.ip)], ...(e.label === '' ? [] : [['label', q(e.label)] as [string, string]]), ...userAttr];

@@ -34,6 +34,8 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new Error(`${where} is not plan JSON (${err instanceof Error ? err.message : String(err)}); give a saved plan file or the output of \`terraform show -json PLANFILE\``);
+    throw new Error(
+      `${where} is not plan JSON (${err instanceof Error ? err.message : String(err)}); give a saved plan file or the output of \`terraform show -json PLANFILE\``,
+    );
   }
 }

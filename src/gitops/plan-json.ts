@@ -93,7 +93,9 @@ function parseChange(raw: unknown): ResourceChange | undefined {
   const change = raw.change;
   if (!Array.isArray(change.actions)) return undefined;
   const sensitive = new Set([...markedKeys(change.before_sensitive), ...markedKeys(change.after_sensitive)]);
-  const unknown = isRecord(change.after_unknown) ? Object.keys(change.after_unknown).filter((k) => (change.after_unknown as Record<string, unknown>)[k] === true) : [];
+  const unknown = isRecord(change.after_unknown)
+    ? Object.keys(change.after_unknown).filter((k) => (change.after_unknown as Record<string, unknown>)[k] === true)
+    : [];
   return {
     address: raw.address,
     type: raw.type,

@@ -230,5 +230,10 @@ function scalar(value: unknown): string {
 function table(rows: string[][]): string[] {
   const widths = [0, 0, 0];
   for (const row of rows) for (let i = 0; i < 3; i++) widths[i] = Math.max(widths[i], row[i].length);
-  return rows.map((row) => row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
 }

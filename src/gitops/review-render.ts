@@ -26,21 +26,24 @@ export function reviewMarkdown(r: Review, limit = COMMENT_LIMIT): string {
     '',
   ];
   const attention =
-    r.attention.length === 0 ? ['No change needs particular attention.', ''] : ['### ⚠️ Needs attention', '', ...r.attention.map((a) => `- **${a.kind}** \`${a.address}\`: ${escape(a.message)}`), ''];
+    r.attention.length === 0
+      ? ['No change needs particular attention.', '']
+      : ['### ⚠️ Needs attention', '', ...r.attention.map((a) => `- **${a.kind}** \`${a.address}\`: ${escapeMarkdown(a.message)}`), ''];
   const sections: string[][] = r.accounts.map(({ account, changes }) => {
-    const lines = changes.map((c) => `- ${escape(c.description)} — \`${c.address}\``);
+    const lines = changes.map((c) => `- ${escapeMarkdown(c.description)} — \`${c.address}\``);
     const title = `${account} — ${changes.length} change${changes.length === 1 ? '' : 's'}`;
     return changes.length > COLLAPSE_OVER
-      ? [`<details><summary><b>${escape(title)}</b></summary>`, '', ...lines, '', '</details>', '']
-      : [`### ${escape(title)}`, '', ...lines, ''];
+      ? [`<details><summary><b>${escapeMarkdown(title)}</b></summary>`, '', ...lines, '', '</details>', '']
+      : [`### ${escapeMarkdown(title)}`, '', ...lines, ''];
   });
-  const other = r.other_resources.length === 0 ? [] : [`### Other resources (${r.other_resources.length})`, '', ...r.other_resources.map((a) => `- \`${a}\``), ''];
+  const other =
+    r.other_resources.length === 0 ? [] : [`### Other resources (${r.other_resources.length})`, '', ...r.other_resources.map((a) => `- \`${a}\``), ''];
   if (r.accounts.length === 0 && r.other_resources.length === 0) return [...head, 'No changes.', ''].join('\n');
-  return fit([...head, ...attention], [...sections, other], limit);
+  return fitToLimit([...head, ...attention], [...sections, other], limit);
 }
 
 /** Keeps `head` whole (cut with a count if it alone is too long), then whole lines while they fit. */
-function fit(head: string[], sections: string[][], limit: number): string {
+function fitToLimit(head: string[], sections: string[][], limit: number): string {
   const total = sections.reduce((n, s) => n + s.filter((l) => l.startsWith('- ')).length, 0);
   const reserve = 200;
   const out: string[] = [];
@@ -65,13 +68,17 @@ function fit(head: string[], sections: string[][], limit: number): string {
     }
   }
   if (cut) {
-    if (out.some((l) => l.startsWith('<details>')) && out.filter((l) => l.startsWith('<details>')).length > out.filter((l) => l === '</details>').length) out.push('</details>');
-    out.push('', `_Cut to fit one comment: ${total - shown} of ${total} changes are not shown. Run \`proxyaccount review\` locally or read the plan for the rest._`);
+    if (out.some((l) => l.startsWith('<details>')) && out.filter((l) => l.startsWith('<details>')).length > out.filter((l) => l === '</details>').length)
+      out.push('</details>');
+    out.push(
+      '',
+      `_Cut to fit one comment: ${total - shown} of ${total} changes are not shown. Run \`proxyaccount review\` locally or read the plan for the rest._`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
 
 /** Keeps Markdown and HTML in values from changing the comment's structure. */
-function escape(s: string): string {
+function escapeMarkdown(s: string): string {
   return s.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/([\\`*_[\]])/g, '\\$1');
 }

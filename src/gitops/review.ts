@@ -123,7 +123,8 @@ function attentionOf(c: ResourceChange, account: string, usage: { monthly: numbe
       const name = `token '${String(c.before.label ?? c.after.label ?? '(no label)')}' of ${who}`;
       if (kind === 'delete') add('token_deleted', `${name} is deleted: clients using it stop working`);
       if (kind === 'replace') add('token_replaced', `${name} is replaced by a new token: clients using it must be given the new one`);
-      if (kind === 'update' && c.before.active === true && c.after.active === false) add('deactivation', `${name} is deactivated: clients using it stop working`);
+      if (kind === 'update' && c.before.active === true && c.after.active === false)
+        add('deactivation', `${name} is deactivated: clients using it stop working`);
       break;
     }
     case 'proxyaccount_authorized_ips':

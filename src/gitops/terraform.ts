@@ -4,7 +4,11 @@
 import { execFile } from 'node:child_process';
 
 /** Runs `terraform ARGS` in `dir`; resolves with stdout, rejects with what terraform said. */
-export function terraform(args: readonly string[], dir: string, opts: { bin?: string; env?: NodeJS.ProcessEnv; okCodes?: readonly number[] } = {}): Promise<{ stdout: string; code: number }> {
+export function terraform(
+  args: readonly string[],
+  dir: string,
+  opts: { bin?: string; env?: NodeJS.ProcessEnv; okCodes?: readonly number[] } = {},
+): Promise<{ stdout: string; code: number }> {
   const bin = opts.bin ?? 'terraform';
   const ok = opts.okCodes ?? [0];
   return new Promise((resolve, reject) => {
@@ -13,7 +17,7 @@ export function terraform(args: readonly string[], dir: string, opts: { bin?: st
       [`-chdir=${dir}`, ...args],
       { env: { ...(opts.env ?? process.env), TF_IN_AUTOMATION: '1', TF_INPUT: '0' }, maxBuffer: 256 * 1024 * 1024 },
       (err, stdout, stderr) => {
-        const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1;
+        const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
         if (err !== null && (err as NodeJS.ErrnoException).code === 'ENOENT') {
           reject(new Error(`${bin} was not found on PATH: install Terraform 1.5 or later`));
         } else if (!ok.includes(code)) {

@@ -1,17 +1,7 @@
 // cty values <-> JSON, the encoding of stored state (UpgradeResourceState's raw state) and of
 // `terraform show -json`. Follows go-cty's JSON rules: no unknowns; a missing object attribute is
 // null; dynamic values are {"value": …, "type": …}; numbers keep their full decimal text.
-import {
-  CtyBigNumber,
-  CtyDynamic,
-  Unknown,
-  isPlainRecord,
-  numberFromDecimalText,
-  typeFromJson,
-  typeToJson,
-  type CtyType,
-  type CtyValue,
-} from './cty';
+import { CtyBigNumber, CtyDynamic, Unknown, isPlainRecord, numberFromDecimalText, typeFromJson, typeToJson, type CtyType, type CtyValue } from './cty';
 import { CodecError } from './codec-error';
 import { JsonNumber, parseJsonText, type JsonNode } from './json-text';
 import type { AttributePathStep } from './types';
@@ -95,7 +85,7 @@ function fromJson(node: JsonNode, t: CtyType, path: Path, opts: JsonDecodeOption
       if (!(node instanceof Map)) throw new CodecError('a JSON object is required for an object', path);
       const out: { [key: string]: CtyValue } = {};
       for (const key of node.keys()) {
-        if (!Object.prototype.hasOwnProperty.call(t.attributes, key) && !opts.ignoreUndefinedAttributes) {
+        if (!Object.hasOwn(t.attributes, key) && !opts.ignoreUndefinedAttributes) {
           throw new CodecError(`unsupported attribute "${key}"`, path);
         }
       }
@@ -146,9 +136,7 @@ function toJson(v: CtyValue | undefined, t: CtyType, path: Path): string {
       if (t.kind === 'tuple' && v.length !== t.elements.length) {
         throw new CodecError(`a tuple of length ${t.elements.length} is required`, path);
       }
-      const parts = v.map((e, i) =>
-        toJson(e, t.kind === 'tuple' ? t.elements[i]! : t.element, at(path, { elementKeyInt: i })),
-      );
+      const parts = v.map((e, i) => toJson(e, t.kind === 'tuple' ? t.elements[i]! : t.element, at(path, { elementKeyInt: i })));
       return `[${parts.join(',')}]`;
     }
     case 'map': {
@@ -161,7 +149,7 @@ function toJson(v: CtyValue | undefined, t: CtyType, path: Path): string {
     case 'object': {
       if (!isPlainRecord(v)) throw new CodecError('an object (plain object) is required', path);
       for (const name of Object.keys(v)) {
-        if (!Object.prototype.hasOwnProperty.call(t.attributes, name)) {
+        if (!Object.hasOwn(t.attributes, name)) {
           throw new CodecError(`unsupported attribute "${name}"`, path);
         }
       }
@@ -169,7 +157,7 @@ function toJson(v: CtyValue | undefined, t: CtyType, path: Path): string {
         .sort()
         .map((name) => {
           const p = at(path, { attributeName: name });
-          let e = Object.prototype.hasOwnProperty.call(v, name) ? v[name] : undefined;
+          let e = Object.hasOwn(v, name) ? v[name] : undefined;
           if (e === undefined && t.optional?.includes(name)) e = null;
           if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', p);
           return `${JSON.stringify(name)}:${toJson(e, t.attributes[name]!, p)}`;

@@ -159,13 +159,13 @@ function fromRaw(raw: Raw, t: CtyType, path: Path): CtyValue {
       if (!isRawRecord(raw)) throw new CodecError('an object is required', path);
       const out: { [key: string]: CtyValue } = {};
       for (const name of Object.keys(raw)) {
-        if (!Object.prototype.hasOwnProperty.call(t.attributes, name)) {
+        if (!Object.hasOwn(t.attributes, name)) {
           throw new CodecError(`unsupported attribute "${name}"`, path);
         }
       }
       for (const [name, at_] of Object.entries(t.attributes)) {
         const p = at(path, { attributeName: name });
-        if (Object.prototype.hasOwnProperty.call(raw, name)) setOwn(out, name, fromRaw(raw[name], at_, p));
+        if (Object.hasOwn(raw, name)) setOwn(out, name, fromRaw(raw[name], at_, p));
         else if (t.optional?.includes(name)) setOwn(out, name, null);
         else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', p);
       }
@@ -278,14 +278,14 @@ function toRaw(v: CtyValue | undefined, t: CtyType, path: Path): Raw {
     case 'object': {
       if (!isPlainRecord(v)) throw new CodecError('an object (plain object) is required', path);
       for (const name of Object.keys(v)) {
-        if (!Object.prototype.hasOwnProperty.call(t.attributes, name)) {
+        if (!Object.hasOwn(t.attributes, name)) {
           throw new CodecError(`unsupported attribute "${name}"`, path);
         }
       }
       const out: Record<string, Raw> = {};
       for (const name of Object.keys(t.attributes).sort()) {
         const p = at(path, { attributeName: name });
-        let e = Object.prototype.hasOwnProperty.call(v, name) ? v[name] : undefined;
+        let e = Object.hasOwn(v, name) ? v[name] : undefined;
         if (e === undefined && t.optional?.includes(name)) e = null;
         if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', p);
         setOwn(out, name, toRaw(e, t.attributes[name]!, p));

@@ -8,7 +8,6 @@ import type {
   ClientCapabilities,
   Diagnostic,
   DynamicValue,
-  ProviderServer,
   RawState,
   Schema,
   SchemaAttribute,
@@ -180,9 +179,7 @@ export function validateResourceConfigRequestFromWire(m: pb.ValidateResourceConf
 }
 
 /** ValidateDataResourceConfig request. */
-export function validateDataResourceConfigRequestFromWire(
-  m: pb.ValidateDataResourceConfig_Request,
-): ProviderRequest<'validateDataResourceConfig'> {
+export function validateDataResourceConfigRequestFromWire(m: pb.ValidateDataResourceConfig_Request): ProviderRequest<'validateDataResourceConfig'> {
   return { typeName: m.typeName, config: dynamicValueFromWire(m.config) };
 }
 
@@ -278,12 +275,20 @@ export function getMetadataResponseToWire(r: ProviderResponse<'getProviderSchema
 }
 
 /** OpenEphemeralResource request. */
-export function openEphemeralResourceRequestFromWire(m: pb.OpenEphemeralResource_Request): { typeName: string; config: DynamicValue; clientCapabilities?: ClientCapabilities } {
+export function openEphemeralResourceRequestFromWire(m: pb.OpenEphemeralResource_Request): {
+  typeName: string;
+  config: DynamicValue;
+  clientCapabilities?: ClientCapabilities;
+} {
   return { typeName: m.typeName, config: dynamicValueFromWire(m.config), clientCapabilities: clientCapabilitiesFromWire(m.clientCapabilities) };
 }
 
 /** OpenEphemeralResource response (no renewal: the result is good for the whole run). */
-export function openEphemeralResourceResponseToWire(r: { result?: DynamicValue; private?: Uint8Array; diagnostics: Diagnostic[] }): pb.OpenEphemeralResource_ResponseInput {
+export function openEphemeralResourceResponseToWire(r: {
+  result?: DynamicValue;
+  private?: Uint8Array;
+  diagnostics: Diagnostic[];
+}): pb.OpenEphemeralResource_ResponseInput {
   return { result: dynamicValueToWire(r.result), private: r.private, diagnostics: diagnosticsToWire(r.diagnostics) };
 }
 

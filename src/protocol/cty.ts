@@ -189,16 +189,7 @@ export class CtyDynamic {
  * map/object = plain objects (objects have EVERY attribute present, null when absent);
  * dynamic = CtyDynamic { type, value } (an untyped null or unknown stays null / Unknown).
  */
-export type CtyValue =
-  | null
-  | Unknown
-  | string
-  | boolean
-  | number
-  | CtyBigNumber
-  | CtyDynamic
-  | CtyValue[]
-  | { [key: string]: CtyValue };
+export type CtyValue = null | Unknown | string | boolean | number | CtyBigNumber | CtyDynamic | CtyValue[] | { [key: string]: CtyValue };
 
 /** Whether `v` is unknown (possibly refined). */
 export function isUnknown(v: CtyValue): v is Unknown {
@@ -249,12 +240,7 @@ export function ctyEqual(a: CtyValue, b: CtyValue, t: CtyType): boolean {
     case 'number':
       return isNumber(a) && isNumber(b) && numbersEqual(a, b);
     case 'dynamic':
-      return (
-        a instanceof CtyDynamic &&
-        b instanceof CtyDynamic &&
-        typeEquals(a.type, b.type) &&
-        ctyEqual(a.value, b.value, a.type)
-      );
+      return a instanceof CtyDynamic && b instanceof CtyDynamic && typeEquals(a.type, b.type) && ctyEqual(a.value, b.value, a.type);
     case 'list':
       return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => ctyEqual(x, b[i]!, t.element));
     case 'tuple':
@@ -283,7 +269,7 @@ export function ctyEqual(a: CtyValue, b: CtyValue, t: CtyType): boolean {
       const names = t.kind === 'object' ? Object.keys(t.attributes) : keys;
       return names.every((k) => {
         const elem = t.kind === 'object' ? t.attributes[k]! : t.element;
-        if (t.kind === 'map' && !Object.prototype.hasOwnProperty.call(b, k)) return false;
+        if (t.kind === 'map' && !Object.hasOwn(b, k)) return false;
         return ctyEqual(a[k] ?? null, b[k] ?? null, elem);
       });
     }
@@ -292,12 +278,5 @@ export function ctyEqual(a: CtyValue, b: CtyValue, t: CtyType): boolean {
 
 /** A map or object value (not an array, unknown, number or dynamic wrapper). */
 export function isPlainRecord(v: CtyValue): v is { [key: string]: CtyValue } {
-  return (
-    v !== null &&
-    typeof v === 'object' &&
-    !Array.isArray(v) &&
-    !(v instanceof Unknown) &&
-    !(v instanceof CtyBigNumber) &&
-    !(v instanceof CtyDynamic)
-  );
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Unknown) && !(v instanceof CtyBigNumber) && !(v instanceof CtyDynamic);
 }

@@ -11,9 +11,7 @@ export const CORE_PROTOCOL_VERSION = 1;
 export const PLUGIN_PROTOCOL_VERSION = 6;
 
 /** Outcome of {@link checkHandshakeEnv}. */
-export type HandshakeCheck =
-  | { readonly ok: true; readonly clientCertPem?: string }
-  | { readonly ok: false; readonly message: string };
+export type HandshakeCheck = { readonly ok: true; readonly clientCertPem?: string } | { readonly ok: false; readonly message: string };
 
 /**
  * Checks what go-plugin puts in the environment: the magic cookie, the protocol versions Terraform

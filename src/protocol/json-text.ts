@@ -73,7 +73,11 @@ export function parseJsonText(text: string): JsonNode {
       }
     }
     if (c === '"') return readString();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (text.startsWith(word, pos)) {
         pos += word.length;
         return v;

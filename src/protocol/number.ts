@@ -130,9 +130,7 @@ export function numberFromDecimalText(text: string): CtyNumber | undefined {
 
 /** A bigint to a cty number: a JS number when within the safe-integer range, else a CtyBigNumber. */
 export function numberFromBigInt(value: bigint): CtyNumber {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(value)
-    : CtyBigNumber.fromBigInt(value);
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : CtyBigNumber.fromBigInt(value);
 }
 
 /** Numeric equality of two cty numbers, whichever representation each uses. */

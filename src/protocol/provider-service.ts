@@ -51,9 +51,7 @@ export function createProviderHandlers(provider: ProviderServer, opts: ProviderH
 
   return {
     GetMetadata: guarded('GetMetadata', async () => wire.getMetadataResponseToWire(await provider.getProviderSchema())),
-    GetProviderSchema: guarded('GetProviderSchema', async () =>
-      wire.getProviderSchemaResponseToWire(await provider.getProviderSchema()),
-    ),
+    GetProviderSchema: guarded('GetProviderSchema', async () => wire.getProviderSchemaResponseToWire(await provider.getProviderSchema())),
     ValidateProviderConfig: guarded('ValidateProviderConfig', async (req: pb.ValidateProviderConfig_Request) =>
       wire.diagnosticsResponseToWire(await provider.validateProviderConfig(wire.validateProviderConfigRequestFromWire(req))),
     ),
@@ -61,9 +59,7 @@ export function createProviderHandlers(provider: ProviderServer, opts: ProviderH
       wire.diagnosticsResponseToWire(await provider.validateResourceConfig(wire.validateResourceConfigRequestFromWire(req))),
     ),
     ValidateDataResourceConfig: guarded('ValidateDataResourceConfig', async (req: pb.ValidateDataResourceConfig_Request) =>
-      wire.diagnosticsResponseToWire(
-        await provider.validateDataResourceConfig(wire.validateDataResourceConfigRequestFromWire(req)),
-      ),
+      wire.diagnosticsResponseToWire(await provider.validateDataResourceConfig(wire.validateDataResourceConfigRequestFromWire(req))),
     ),
     UpgradeResourceState: guarded('UpgradeResourceState', async (req: pb.UpgradeResourceState_Request) =>
       wire.upgradeResourceStateResponseToWire(await provider.upgradeResourceState(wire.upgradeResourceStateRequestFromWire(req))),
@@ -89,12 +85,12 @@ export function createProviderHandlers(provider: ProviderServer, opts: ProviderH
     ReadDataSource: guarded('ReadDataSource', async (req: pb.ReadDataSource_Request) =>
       wire.readDataSourceResponseToWire(await provider.readDataSource(wire.readDataSourceRequestFromWire(req))),
     ),
-    ValidateEphemeralResourceConfig: guarded(
-      'ValidateEphemeralResourceConfig',
-      async (req: pb.ValidateEphemeralResourceConfig_Request) =>
-        provider.validateEphemeralResourceConfig !== undefined
-          ? wire.diagnosticsResponseToWire(await provider.validateEphemeralResourceConfig({ typeName: req.typeName, config: wire.dynamicValueFromWire(req.config) }))
-          : { diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)] },
+    ValidateEphemeralResourceConfig: guarded('ValidateEphemeralResourceConfig', async (req: pb.ValidateEphemeralResourceConfig_Request) =>
+      provider.validateEphemeralResourceConfig !== undefined
+        ? wire.diagnosticsResponseToWire(
+            await provider.validateEphemeralResourceConfig({ typeName: req.typeName, config: wire.dynamicValueFromWire(req.config) }),
+          )
+        : { diagnostics: [unsupported(`The ephemeral resource "${req.typeName}"`)] },
     ),
     OpenEphemeralResource: guarded('OpenEphemeralResource', async (req: pb.OpenEphemeralResource_Request) =>
       provider.openEphemeralResource !== undefined

@@ -85,8 +85,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
-  const onRejection = (reason: unknown): void =>
-    log('error', `unhandled promise rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
+  const onRejection = (reason: unknown): void => log('error', `unhandled promise rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
 
   const shutdown = (reason: string, graceMs: number): void => {
     if (stopping) return;
@@ -104,10 +103,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   };
 
   const handlers = createProviderHandlers(provider, { logger, providerName: opts.providerName });
-  server.addService(
-    grpcServiceDefinition(ProviderService),
-    unaryImplementation(handlers as unknown as Record<string, UnaryHandler>, log),
-  );
+  server.addService(grpcServiceDefinition(ProviderService), unaryImplementation(handlers as unknown as Record<string, UnaryHandler>, log));
   server.addService(grpcServiceDefinition(GRPCControllerService), {
     Shutdown: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       callback(null, {});
@@ -130,9 +126,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     log('warn', 'PLUGIN_CLIENT_CERT is not set: serving without TLS');
   }
 
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))),
-  );
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
 
   if (opts.handleSignals ?? true) {
     const onInt = (): void => log('debug', 'ignoring SIGINT: Terraform sends StopProvider and waits for in-flight work');

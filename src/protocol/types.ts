@@ -165,25 +165,13 @@ export interface ProviderServer {
   /** Validate: the provider block, before ConfigureProvider; values may be unknown. */
   validateProviderConfig(req: { config: DynamicValue }): Promise<{ diagnostics: Diagnostic[] }>;
   /** Validate: one resource block's configuration; values may be unknown. */
-  validateResourceConfig(req: {
-    typeName: string;
-    config: DynamicValue;
-    clientCapabilities?: ClientCapabilities;
-  }): Promise<{ diagnostics: Diagnostic[] }>;
+  validateResourceConfig(req: { typeName: string; config: DynamicValue; clientCapabilities?: ClientCapabilities }): Promise<{ diagnostics: Diagnostic[] }>;
   /** Validate: one data block's configuration; values may be unknown. */
   validateDataResourceConfig(req: { typeName: string; config: DynamicValue }): Promise<{ diagnostics: Diagnostic[] }>;
   /** Before every plan and refresh, per resource in state: raw stored state to the current schema. */
-  upgradeResourceState(req: {
-    typeName: string;
-    version: number;
-    rawState: RawState;
-  }): Promise<{ upgradedState?: DynamicValue; diagnostics: Diagnostic[] }>;
+  upgradeResourceState(req: { typeName: string; version: number; rawState: RawState }): Promise<{ upgradedState?: DynamicValue; diagnostics: Diagnostic[] }>;
   /** Once per process before any resource call that needs the API: the provider block's values. */
-  configureProvider(req: {
-    terraformVersion: string;
-    config: DynamicValue;
-    clientCapabilities?: ClientCapabilities;
-  }): Promise<{ diagnostics: Diagnostic[] }>;
+  configureProvider(req: { terraformVersion: string; config: DynamicValue; clientCapabilities?: ClientCapabilities }): Promise<{ diagnostics: Diagnostic[] }>;
   /** Refresh: the remote truth for a resource in state; no newState (null) means it is gone. */
   readResource(req: {
     typeName: string;
@@ -217,11 +205,7 @@ export interface ProviderServer {
     providerMeta?: DynamicValue;
   }): Promise<{ newState?: DynamicValue; private?: Uint8Array; diagnostics: Diagnostic[] }>;
   /** `terraform import` and import blocks: an ID to state that ReadResource then completes. */
-  importResourceState(req: {
-    typeName: string;
-    id: string;
-    clientCapabilities?: ClientCapabilities;
-  }): Promise<{
+  importResourceState(req: { typeName: string; id: string; clientCapabilities?: ClientCapabilities }): Promise<{
     importedResources: Array<{ typeName: string; state: DynamicValue; private?: Uint8Array }>;
     diagnostics: Diagnostic[];
   }>;

@@ -53,7 +53,11 @@ export async function configure(
 
   const baseUrl = s.string('base_url');
   if (baseUrl === undefined) {
-    d.addError('Missing API base URL', `Set base_url in the provider block or the ${PROVIDER_ENV.base_url} environment variable, e.g. https://api.example.com.`, path('base_url'));
+    d.addError(
+      'Missing API base URL',
+      `Set base_url in the provider block or the ${PROVIDER_ENV.base_url} environment variable, e.g. https://api.example.com.`,
+      path('base_url'),
+    );
   }
   const token = s.string('token');
   const username = s.string('username');
@@ -67,9 +71,17 @@ export async function configure(
     );
   } else if (token === undefined) {
     if (username !== undefined && password === undefined) {
-      d.addError('Missing password', `username is set (${s.origin('username')}) but no password: set password in the provider block or ${PROVIDER_ENV.password}.`, path('password'));
+      d.addError(
+        'Missing password',
+        `username is set (${s.origin('username')}) but no password: set password in the provider block or ${PROVIDER_ENV.password}.`,
+        path('password'),
+      );
     } else if (password !== undefined && username === undefined) {
-      d.addError('Missing username', `password is set (${s.origin('password')}) but no username: set username in the provider block or ${PROVIDER_ENV.username}.`, path('username'));
+      d.addError(
+        'Missing username',
+        `password is set (${s.origin('password')}) but no username: set username in the provider block or ${PROVIDER_ENV.username}.`,
+        path('username'),
+      );
     } else if (username === undefined) {
       d.addError(
         'Missing credentials',
@@ -79,7 +91,12 @@ export async function configure(
     }
   }
   const insecure = s.bool(d, 'insecure');
-  const timeout = s.number(d, 'request_timeout', (n) => n > 0 && n <= MAX_REQUEST_TIMEOUT_SECONDS, `a number of seconds greater than 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS}`);
+  const timeout = s.number(
+    d,
+    'request_timeout',
+    (n) => n > 0 && n <= MAX_REQUEST_TIMEOUT_SECONDS,
+    `a number of seconds greater than 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS}`,
+  );
   const maxRetries = s.number(d, 'max_retries', (n) => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
   const caFile = s.string('ca_cert_file');
   let caCert: string | undefined;
@@ -88,7 +105,11 @@ export async function configure(
       caCert = readFileSync(caFile, 'utf8');
     } catch (err) {
       const reason = err instanceof Error && 'code' in err ? String((err as NodeJS.ErrnoException).code) : String(err);
-      d.addError('Unreadable CA certificate file', `Cannot read ca_cert_file ${JSON.stringify(caFile)} (${s.origin('ca_cert_file')}): ${reason}.`, path('ca_cert_file'));
+      d.addError(
+        'Unreadable CA certificate file',
+        `Cannot read ca_cert_file ${JSON.stringify(caFile)} (${s.origin('ca_cert_file')}): ${reason}.`,
+        path('ca_cert_file'),
+      );
     }
   }
   if (d.hasErrors() || baseUrl === undefined) return undefined;
@@ -147,4 +168,3 @@ function reportClientOptionError(d: Diagnostics, s: Settings, err: unknown): voi
     setting !== undefined ? path(setting) : undefined,
   );
 }
-

@@ -70,7 +70,10 @@ export function describeProxyAccountError(err: unknown, ctx: ErrorContext): Diag
         detail(`Bearer tokens can only be managed with username and password (${PROVIDER_ENV.username}, ${PROVIDER_ENV.password}), not with a token.`),
       );
     case 'ERR_PAYMENT_REQUIRED':
-      return errorDiagnostic(ctx.summary, detail("The account's subscription plan does not allow this (a plan limit was reached or the plan lacks the feature)."));
+      return errorDiagnostic(
+        ctx.summary,
+        detail("The account's subscription plan does not allow this (a plan limit was reached or the plan lacks the feature)."),
+      );
     case 'ERR_FORBIDDEN':
       return errorDiagnostic(
         ctx.summary,

@@ -79,4 +79,3 @@ export type ProxyAccountServer = FrameworkServer<AccountStore>;
 export function createProviderServer(opts: ProviderOptions = {}): FrameworkServer<AccountStore> {
   return new FrameworkServer(createProvider(opts));
 }
-

@@ -48,15 +48,14 @@ export const providerSchema = defineSchema({
       validators: [lengthBetween(1, 1024)],
     }),
     token: attr.string({
-      description:
-        'Bearer token, instead of username and password. Token resources need username and password. Falls back to `PROXYACCOUNT_TOKEN`.',
+      description: 'Bearer token, instead of username and password. Token resources need username and password. Falls back to `PROXYACCOUNT_TOKEN`.',
       markdown: true,
       optional: true,
       sensitive: true,
       validators: [lengthBetween(1, 4096)],
     }),
     ca_cert_file: attr.string({
-      description: 'Path of a PEM file with the certificate(s) to trust, e.g. the emulator\'s. Falls back to `PROXYACCOUNT_CA_CERT_FILE`.',
+      description: "Path of a PEM file with the certificate(s) to trust, e.g. the emulator's. Falls back to `PROXYACCOUNT_CA_CERT_FILE`.",
       markdown: true,
       optional: true,
       validators: [lengthBetween(1, 4096)],

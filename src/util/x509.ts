@@ -72,11 +72,9 @@ function oid(dotted: string): Buffer {
 /** UTCTime until 2049, GeneralizedTime after, as RFC 5280 section 4.1.2.5 requires. */
 function derTime(d: Date): Buffer {
   const iso = d.toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
-  const digits = iso.slice(0, 19).replace(/[-:T]/g, '') + 'Z';
+  const digits = `${iso.slice(0, 19).replace(/[-:T]/g, '')}Z`;
   const year = d.getUTCFullYear();
-  return year >= 1950 && year < 2050
-    ? tlv(0x17, Buffer.from(digits.slice(2), 'ascii'))
-    : tlv(0x18, Buffer.from(digits, 'ascii'));
+  return year >= 1950 && year < 2050 ? tlv(0x17, Buffer.from(digits.slice(2), 'ascii')) : tlv(0x18, Buffer.from(digits, 'ascii'));
 }
 
 // ---- certificate pieces ----
@@ -104,7 +102,7 @@ function ipv6Bytes(address: string): Buffer {
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4) {
     tail.push(...v4[1]!.split('.').map(Number));
-    text = text.slice(0, -v4[1]!.length) + '0:0';
+    text = `${text.slice(0, -v4[1]!.length)}0:0`;
   }
   const [head, rest] = text.includes('::') ? text.split('::') : [text, undefined];
   const groups = (s: string | undefined): number[] => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
@@ -113,7 +111,7 @@ function ipv6Bytes(address: string): Buffer {
   const middle = rest === undefined ? [] : new Array<number>(8 - left.length - right.length).fill(0);
   const all = [...left, ...middle, ...right];
   const out = Buffer.alloc(16);
-  all.forEach((g, i) => out.writeUInt16BE(g, i * 2));
+  for (const [i, g] of all.entries()) out.writeUInt16BE(g, i * 2);
   if (tail.length) Buffer.from(tail).copy(out, 12);
   return out;
 }
@@ -150,9 +148,7 @@ export function createSelfSignedCertificate(opts: SelfSignedCertificateOptions):
   checkOptions(opts);
   const keyType = opts.keyType ?? 'ec-p256';
   const { publicKey, privateKey } =
-    keyType === 'ec-p256'
-      ? generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
-      : generateKeyPairSync('rsa', { modulusLength: 2048 });
+    keyType === 'ec-p256' ? generateKeyPairSync('ec', { namedCurve: 'prime256v1' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
   const sigAlg = keyType === 'ec-p256' ? seq(oid(OID.ecdsaWithSha256)) : seq(oid(OID.sha256WithRsa), DER_NULL);
 
   const spki = publicKey.export({ type: 'spki', format: 'der' });
@@ -163,10 +159,7 @@ export function createSelfSignedCertificate(opts: SelfSignedCertificateOptions):
   const serial = randomBytes(16);
   serial[0] = (serial[0]! & 0x7f) | 0x40; // positive and full length, as Go insists on positive serials
 
-  const altNames = [
-    ...(opts.dnsNames ?? []).map((d) => tlv(0x82, Buffer.from(d, 'ascii'))),
-    ...(opts.ipAddresses ?? []).map((ip) => tlv(0x87, ipBytes(ip))),
-  ];
+  const altNames = [...(opts.dnsNames ?? []).map((d) => tlv(0x82, Buffer.from(d, 'ascii'))), ...(opts.ipAddresses ?? []).map((ip) => tlv(0x87, ipBytes(ip)))];
   const extensions = [
     extension(OID.basicConstraints, true, seq(DER_TRUE)),
     // digitalSignature (bit 0), keyEncipherment (bit 2), keyCertSign (bit 5): 1010 0100, 2 unused bits.
@@ -199,7 +192,9 @@ function subjectKeyId(spki: Buffer): Buffer {
   const outer = readTlv(spki, 0);
   const alg = readTlv(spki, outer.contentStart);
   const bits = readTlv(spki, alg.end);
-  return createHash('sha1').update(spki.subarray(bits.contentStart + 1, bits.end)).digest();
+  return createHash('sha1')
+    .update(spki.subarray(bits.contentStart + 1, bits.end))
+    .digest();
 }
 
 function readTlv(buf: Buffer, at: number): { contentStart: number; end: number } {

@@ -51,14 +51,17 @@ class CountingClient {
   proxies = { list: () => this.call('proxies', () => ['us-ny.proxy.example.net:8080']) };
   subAccounts = {
     get: (username: string) =>
-      this.call(`sub:${username}`, (): SubAccount => ({
-        username,
-        active: true,
-        monthlyBandwidth: 0,
-        monthlyBandwidthLimit: 0,
-        totalBandwidth: 0,
-        totalBandwidthLimit: 0,
-      })),
+      this.call(
+        `sub:${username}`,
+        (): SubAccount => ({
+          username,
+          active: true,
+          monthlyBandwidth: 0,
+          monthlyBandwidthLimit: 0,
+          totalBandwidth: 0,
+          totalBandwidthLimit: 0,
+        }),
+      ),
     delete: async () => undefined,
   };
 }
@@ -92,7 +95,15 @@ describe('AccountStore cache', () => {
   it('keys by account and collection', async () => {
     const client = new CountingClient();
     const store = storeOf(client);
-    await Promise.all([store.account().ips.list(), store.account('alice').ips.list(), store.account('bob').ips.list(), store.account().hostnames.list(), store.account('alice').tokens.list(), store.subAccounts.get('alice'), store.subAccounts.get('bob')]);
+    await Promise.all([
+      store.account().ips.list(),
+      store.account('alice').ips.list(),
+      store.account('bob').ips.list(),
+      store.account().hostnames.list(),
+      store.account('alice').tokens.list(),
+      store.subAccounts.get('alice'),
+      store.subAccounts.get('bob'),
+    ]);
     expect([...client.counts.values()].every((n) => n === 1)).toBe(true);
     expect(client.counts.size).toBe(7);
   });
@@ -156,7 +167,7 @@ describe('AccountStore cache', () => {
     expect([client.count('ips:'), client.count('hostnames:'), client.count('tokens:')]).toEqual([1, 1, 1]);
   });
 
-  it('freezes shared results so one caller cannot change another\'s copy', async () => {
+  it("freezes shared results so one caller cannot change another's copy", async () => {
     const store = storeOf(new CountingClient());
     const ips = (await store.account().ips.list()) as LabeledIp[];
     expect(() => ips.push({ ip: '1.1.1.1', label: '' })).toThrow(TypeError);

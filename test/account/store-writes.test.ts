@@ -61,53 +61,59 @@ class FakeApi {
   }
 
   client(): StoreClient {
-    const api = this;
     return {
       ips: {
-        listWithLabels: () => api.read('GET ips', (): LabeledIp[] => [...api.ips].map(([ip, label]) => ({ ip, label }))),
+        listWithLabels: () => this.read('GET ips', (): LabeledIp[] => [...this.ips].map(([ip, label]) => ({ ip, label }))),
         add: (input: { ip: string; label?: string }) =>
-          api.write('POST ip/add', () => {
-            if (api.ips.has(input.ip)) throw new ValidationError({ ...CTX, status: 400, responseText: 'already authorized' });
-            api.ips.set(input.ip, input.label ?? '');
+          this.write('POST ip/add', () => {
+            if (this.ips.has(input.ip)) throw new ValidationError({ ...CTX, status: 400, responseText: 'already authorized' });
+            this.ips.set(input.ip, input.label ?? '');
             return { ip: input.ip };
           }),
         delete: (input: { ip: string }) =>
-          api.write('POST ip/delete', () => {
-            if (!api.ips.delete(input.ip)) throw new ValidationError({ ...CTX, status: 400, responseText: 'not authorized' });
+          this.write('POST ip/delete', () => {
+            if (!this.ips.delete(input.ip)) throw new ValidationError({ ...CTX, status: 400, responseText: 'not authorized' });
           }),
       },
       subAccounts: {
         get: (username: string) =>
-          api.read('GET sub', () => {
-            const s = api.subs.get(username);
+          this.read('GET sub', () => {
+            const s = this.subs.get(username);
             if (s === undefined) throw Object.assign(new ValidationError({ ...CTX, status: 400, responseText: '' }), { code: 'ERR_NOT_FOUND' });
             return s;
           }),
         create: (input: { username: string; monthlyLimit?: number }) =>
-          api.write('POST sub/create', () => {
-            if (api.subs.has(input.username)) throw new ValidationError({ ...CTX, status: 400, responseText: 'username already taken' });
-            const s: SubAccount = { username: input.username, active: true, monthlyBandwidth: 0, monthlyBandwidthLimit: input.monthlyLimit ?? 0, totalBandwidth: 0, totalBandwidthLimit: 0 };
-            api.subs.set(input.username, s);
+          this.write('POST sub/create', () => {
+            if (this.subs.has(input.username)) throw new ValidationError({ ...CTX, status: 400, responseText: 'username already taken' });
+            const s: SubAccount = {
+              username: input.username,
+              active: true,
+              monthlyBandwidth: 0,
+              monthlyBandwidthLimit: input.monthlyLimit ?? 0,
+              totalBandwidth: 0,
+              totalBandwidthLimit: 0,
+            };
+            this.subs.set(input.username, s);
             return s;
           }),
         edit: (input: { username: string; monthlyLimit?: number }) =>
-          api.write('POST sub/edit', () => {
-            const s = { ...api.subs.get(input.username)!, monthlyBandwidthLimit: input.monthlyLimit ?? 0 };
-            api.subs.set(input.username, s);
+          this.write('POST sub/edit', () => {
+            const s = { ...this.subs.get(input.username)!, monthlyBandwidthLimit: input.monthlyLimit ?? 0 };
+            this.subs.set(input.username, s);
             return s;
           }),
       },
       tokens: {
-        list: () => api.read('GET tokens', () => [...api.tokens]),
+        list: () => this.read('GET tokens', () => [...this.tokens]),
         create: (input: { label?: string }) =>
-          api.write('POST token/create', () => {
-            const t = { id: api.nextId++, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(0) };
-            api.tokens.push(t);
+          this.write('POST token/create', () => {
+            const t = { id: this.nextId++, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(0) };
+            this.tokens.push(t);
             return { ...t, token: `pxa_secret${t.id}` };
           }),
         delete: (input: { id: number }) =>
-          api.write('POST token/delete', () => {
-            api.tokens = api.tokens.filter((t) => t.id !== input.id);
+          this.write('POST token/delete', () => {
+            this.tokens = this.tokens.filter((t) => t.id !== input.id);
           }),
       },
     } as unknown as StoreClient;
@@ -128,7 +134,10 @@ describe('a stop', () => {
     expect(api.ips.get('203.0.113.7')).toBe('office');
 
     const sentBefore = api.sent.length;
-    await expect(store.account('alice').ips.add('203.0.113.8', null)).rejects.toMatchObject({ code: 'ERR_ABORTED', message: expect.stringMatching(/not started: the run is stopping/) });
+    await expect(store.account('alice').ips.add('203.0.113.8', null)).rejects.toMatchObject({
+      code: 'ERR_ABORTED',
+      message: expect.stringMatching(/not started: the run is stopping/),
+    });
     expect(api.sent.length).toBe(sentBefore);
   });
 });

@@ -51,7 +51,8 @@ describe('every registered type', () => {
         const example = path.join('examples', k.examples, typeName, f);
         if (!fs.existsSync(path.join(ROOT, example))) missing.push(`${typeName}: no ${example}`);
       }
-      const mentions = (text: string): boolean => text.includes(`'${typeName}'`) || text.includes(`"${typeName}"`) || text.includes(`${typeName}.`) || text.includes(`/${moduleOf(typeName)}'`);
+      const mentions = (text: string): boolean =>
+        text.includes(`'${typeName}'`) || text.includes(`"${typeName}"`) || text.includes(`${typeName}.`) || text.includes(`/${moduleOf(typeName)}'`);
       if (![...providerTests.values()].some(mentions)) missing.push(`${typeName}: no test under test/provider/ uses it`);
       if (![...e2eTests.values()].some((t) => t.includes(typeName))) missing.push(`${typeName}: no test under test/e2e/ uses it`);
     }
@@ -63,7 +64,11 @@ describe('version strings', () => {
   it('agree: package.json, the provider, the SDK and the constructs package', () => {
     const version = (file: string): string => (JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as { version: string }).version;
     const root = version('package.json');
-    expect({ provider: PROVIDER_VERSION, sdk: SDK_VERSION, constructs: version('constructs/package.json') }).toEqual({ provider: root, sdk: root, constructs: root });
+    expect({ provider: PROVIDER_VERSION, sdk: SDK_VERSION, constructs: version('constructs/package.json') }).toEqual({
+      provider: root,
+      sdk: root,
+      constructs: root,
+    });
   });
 });
 

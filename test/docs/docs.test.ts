@@ -20,7 +20,13 @@ function pagesIn(dir: string): string[] {
   const files = fs.existsSync(path.join(dir, 'index.md')) ? ['index.md'] : [];
   for (const sub of ['resources', 'data-sources', 'ephemeral-resources']) {
     const d = path.join(dir, sub);
-    if (fs.existsSync(d)) files.push(...fs.readdirSync(d).filter((f) => f.endsWith('.md')).map((f) => `${sub}/${f}`));
+    if (fs.existsSync(d))
+      files.push(
+        ...fs
+          .readdirSync(d)
+          .filter((f) => f.endsWith('.md'))
+          .map((f) => `${sub}/${f}`),
+      );
   }
   return files.sort();
 }
@@ -49,7 +55,7 @@ describe('registry docs', () => {
     if (problems.length > 0) throw new Error(`${problems.join('\n')}\n(${REGENERATE})`);
   });
 
-  it('has one page per resource and data source, plus the provider index', () => {
+  it('has one page per resource, data source and ephemeral resource, plus the provider index', () => {
     const provider = createProvider({ env: {} });
     const short = (t: string): string => t.replace(/^proxyaccount_/, '');
     expect(pagesIn(out)).toEqual(
@@ -57,6 +63,7 @@ describe('registry docs', () => {
         'index.md',
         ...provider.resources.map((r) => `resources/${short(r.typeName)}.md`),
         ...provider.dataSources.map((d) => `data-sources/${short(d.typeName)}.md`),
+        ...(provider.ephemeralResources ?? []).map((e) => `ephemeral-resources/${short(e.typeName)}.md`),
       ].sort(),
     );
   });

@@ -48,7 +48,11 @@ describe('proxyaccount_authorized_hostname resource', () => {
 
   it('replaces an entry when its domain changes', async () => {
     ws.config(ci('build.example.com'), sub('app.example.com'));
-    const plan = await expectChanges(ws, /proxyaccount_authorized_hostname\.ci must be replaced/, /domain\s+= "ci\.example\.com" -> "build\.example\.com" # forces replacement/);
+    const plan = await expectChanges(
+      ws,
+      /proxyaccount_authorized_hostname\.ci must be replaced/,
+      /domain\s+= "ci\.example\.com" -> "build\.example\.com" # forces replacement/,
+    );
     expect(planCounts(plan.stdout)).toEqual({ import: 0, add: 1, change: 0, destroy: 1 });
     await ws.apply();
 
@@ -85,7 +89,11 @@ describe('proxyaccount_authorized_hostname resource', () => {
   });
 
   it('imports with an import block, and the generated configuration applies without changes', async () => {
-    const generated = await importWithBlock(ws, { address: 'proxyaccount_authorized_hostname.sub', id: `${SUB}/app.example.com`, otherBlocks: [ci('build.example.com')] });
+    const generated = await importWithBlock(ws, {
+      address: 'proxyaccount_authorized_hostname.sub',
+      id: `${SUB}/app.example.com`,
+      otherBlocks: [ci('build.example.com')],
+    });
     expect(generatedAttributes(generated)).toEqual({ domain: '"app.example.com"', username: `"${SUB}"` });
 
     ws.remove('generated.tf');

@@ -41,7 +41,12 @@ describe('proxyaccount_authorized_ip resource', () => {
     ws.config(office('203.0.113.7', 'office'), sub('198.51.100.20'));
     await ws.apply();
 
-    expect(await parentIps()).toEqual(expect.arrayContaining([{ ip: '203.0.113.7', label: 'office' }, { ip: '192.0.2.99', label: 'not terraform' }]));
+    expect(await parentIps()).toEqual(
+      expect.arrayContaining([
+        { ip: '203.0.113.7', label: 'office' },
+        { ip: '192.0.2.99', label: 'not terraform' },
+      ]),
+    );
     expect(await subIps()).toEqual([{ ip: '198.51.100.20', label: '' }]);
     const state = await ws.state();
     expect(resourceValues(state, 'proxyaccount_authorized_ip.office')).toEqual({ id: '203.0.113.7', ip: '203.0.113.7', label: 'office', username: null });
@@ -98,7 +103,11 @@ describe('proxyaccount_authorized_ip resource', () => {
   });
 
   it('imports with an import block, and the generated configuration applies without changes', async () => {
-    const generated = await importWithBlock(ws, { address: 'proxyaccount_authorized_ip.sub', id: `${SUB}/198.51.100.21`, otherBlocks: [office('203.0.113.7', 'head office')] });
+    const generated = await importWithBlock(ws, {
+      address: 'proxyaccount_authorized_ip.sub',
+      id: `${SUB}/198.51.100.21`,
+      otherBlocks: [office('203.0.113.7', 'head office')],
+    });
     expect(generatedAttributes(generated)).toEqual({ ip: '"198.51.100.21"', label: 'null', username: `"${SUB}"` });
 
     ws.remove('generated.tf');

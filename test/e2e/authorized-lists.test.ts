@@ -41,7 +41,10 @@ describe('proxyaccount_authorized_ips resource', () => {
     ws.config(V1, sub);
     await ws.apply();
 
-    expect(await parentIps()).toEqual([{ ip: '203.0.113.1', label: 'office' }, { ip: '203.0.113.2', label: '' }]);
+    expect(await parentIps()).toEqual([
+      { ip: '203.0.113.1', label: 'office' },
+      { ip: '203.0.113.2', label: '' },
+    ]);
     expect(await account.client.ips.listWithLabels({ username: SUB })).toEqual([{ ip: '198.51.100.1', label: '' }]);
     const state = await ws.state();
     expect(resourceValues(state, 'proxyaccount_authorized_ips.self')).toMatchObject({ id: '_self', username: null });
@@ -55,7 +58,10 @@ describe('proxyaccount_authorized_ips resource', () => {
     expect(planCounts(plan.stdout)).toEqual({ import: 0, add: 0, change: 1, destroy: 0 });
     await ws.apply();
 
-    expect(await parentIps()).toEqual([{ ip: '203.0.113.2', label: 'vpn' }, { ip: '203.0.113.3', label: '' }]);
+    expect(await parentIps()).toEqual([
+      { ip: '203.0.113.2', label: 'vpn' },
+      { ip: '203.0.113.3', label: '' },
+    ]);
     await expectNoChanges(ws);
   });
 
@@ -73,7 +79,10 @@ describe('proxyaccount_authorized_ips resource', () => {
     await expectChanges(ws, /proxyaccount_authorized_ips\.self will be updated in-place/, /\+ ip\s+= "203\.0\.113\.3"/);
     await ws.apply();
 
-    expect(await parentIps()).toEqual([{ ip: '203.0.113.2', label: 'vpn' }, { ip: '203.0.113.3', label: '' }]);
+    expect(await parentIps()).toEqual([
+      { ip: '203.0.113.2', label: 'vpn' },
+      { ip: '203.0.113.3', label: '' },
+    ]);
     await expectNoChanges(ws);
   });
 

@@ -47,7 +47,11 @@ describe('proxyaccount_authorized_proxy resource', () => {
 
   it('replaces an entry when its proxy changes', async () => {
     ws.config(proxy('ny', 'us-la.proxy.example.net'), proxy('lon', 'gb-lon.proxy.example.net:1080'));
-    const plan = await expectChanges(ws, /proxyaccount_authorized_proxy\.ny must be replaced/, /proxy\s+= "us-ny" -> "us-la\.proxy\.example\.net" # forces replacement/);
+    const plan = await expectChanges(
+      ws,
+      /proxyaccount_authorized_proxy\.ny must be replaced/,
+      /proxy\s+= "us-ny" -> "us-la\.proxy\.example\.net" # forces replacement/,
+    );
     expect(planCounts(plan.stdout)).toEqual({ import: 0, add: 1, change: 0, destroy: 1 });
     await ws.apply();
 
@@ -84,7 +88,11 @@ describe('proxyaccount_authorized_proxy resource', () => {
   });
 
   it('imports with an import block, and the generated configuration applies without changes', async () => {
-    const generated = await importWithBlock(ws, { address: 'proxyaccount_authorized_proxy.ny', id: 'us-la.proxy.example.net', otherBlocks: [proxy('lon', 'gb-lon.proxy.example.net:1080')] });
+    const generated = await importWithBlock(ws, {
+      address: 'proxyaccount_authorized_proxy.ny',
+      id: 'us-la.proxy.example.net',
+      otherBlocks: [proxy('lon', 'gb-lon.proxy.example.net:1080')],
+    });
     expect(generatedAttributes(generated)).toEqual({ proxy: '"us-la.proxy.example.net"' });
 
     ws.remove('generated.tf');

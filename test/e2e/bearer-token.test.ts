@@ -23,7 +23,9 @@ function ci(opts: { label: string; active?: boolean }): string {
     opts.active !== undefined ? `  active     = ${opts.active}` : '',
     '}',
     '',
-  ].filter((l) => l !== '').join('\n');
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 const SUB_TOKEN = `resource "proxyaccount_bearer_token" "sub" {\n  username = ${JSON.stringify(SUB)}\n  label    = "deploy"\n}\n`;
@@ -133,7 +135,11 @@ describe('proxyaccount_bearer_token resource', () => {
 
   it('imports with an import block, and the generated configuration applies without changes', async () => {
     const subId = String(resourceValues(await ws.state(), 'proxyaccount_bearer_token.sub')!.token_id);
-    const generated = await importWithBlock(ws, { address: 'proxyaccount_bearer_token.sub', id: `${SUB}/${subId}`, otherBlocks: [ci({ label: 'ci-2', active: false })] });
+    const generated = await importWithBlock(ws, {
+      address: 'proxyaccount_bearer_token.sub',
+      id: `${SUB}/${subId}`,
+      otherBlocks: [ci({ label: 'ci-2', active: false })],
+    });
     // Only configurable attributes are generated: no id, token_id, created_at or token.
     expect(generatedAttributes(generated)).toEqual({ active: 'true', expires_at: 'null', label: '"deploy"', username: `"${SUB}"` });
 

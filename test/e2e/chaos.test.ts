@@ -53,14 +53,21 @@ resource "proxyaccount_bearer_token" "deploy" {
 async function compare(): Promise<{ account: Record<string, string[]>; state: Record<string, string[]> }> {
   const u = { username: 'chaos-team' };
   const live = {
-    subAccounts: (await account.client.subAccounts.get('chaos-team').then(() => ['chaos-team']).catch(() => [])) as string[],
+    subAccounts: (await account.client.subAccounts
+      .get('chaos-team')
+      .then(() => ['chaos-team'])
+      .catch(() => [])) as string[],
     ips: (await account.client.ips.list(u).catch(() => [] as string[])).sort(),
     hostnames: (await account.client.hostnames.list(u).catch(() => [] as string[])).sort(),
     tokens: (await account.client.tokens.list(u).catch(() => [])).map((t) => `${t.id}:${t.label}`).sort(),
   };
   const show: TerraformShow = await ws.state();
   const resources = show.values?.root_module?.resources ?? [];
-  const of = (type: string, f: (v: Record<string, unknown>) => string): string[] => resources.filter((r) => r.type === type).map((r) => f(r.values)).sort();
+  const of = (type: string, f: (v: Record<string, unknown>) => string): string[] =>
+    resources
+      .filter((r) => r.type === type)
+      .map((r) => f(r.values))
+      .sort();
   const state = {
     subAccounts: of('proxyaccount_sub_account', (v) => String(v['username'])),
     ips: of('proxyaccount_authorized_ip', (v) => String(v['ip'])),

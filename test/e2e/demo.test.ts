@@ -134,7 +134,10 @@ describe('proxyaccount demo on the embedded emulator', () => {
     const changes = step7.split('\n').filter((l) => l.includes('a colleague, in the dashboard:'));
     expect(changes.length).toBeGreaterThan(0);
     expect(step7).toContain('exit code 2: drift detected');
-    const drifted = step7.slice(step7.indexOf('Changed outside Terraform:'), step7.indexOf('To put back:')).split('\n').filter((l) => /^\s+~ /.test(l));
+    const drifted = step7
+      .slice(step7.indexOf('Changed outside Terraform:'), step7.indexOf('To put back:'))
+      .split('\n')
+      .filter((l) => /^\s+~ /.test(l));
     expect(drifted).toHaveLength(changes.length);
     expect(step7).toMatch(new RegExp(`Plan: 0 to add, ${changes.length} to change, 0 to destroy\\.`));
 

@@ -58,11 +58,17 @@ describe('ephemeral "proxyaccount_bearer_token"', () => {
   });
 
   it('a token whose close never ran (a killed provider) expires on its own and is deleted by tokens prune', async () => {
-    const leftover = await account.client.tokens.create({ label: `${EPHEMERAL_TOKEN_PREFIX}killed-run`, expiresAt: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) });
+    const leftover = await account.client.tokens.create({
+      label: `${EPHEMERAL_TOKEN_PREFIX}killed-run`,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    });
     expect(await ephemeralTokens()).toEqual([`${EPHEMERAL_TOKEN_PREFIX}killed-run`]);
     const res = await new Promise<{ code: number; stdout: string }>((resolve) =>
-      execFile(process.execPath, [CLI, 'tokens', 'prune', '--older-than', '0s'], { env: { ...process.env, ...account.env, PROXYACCOUNT_AUTH_FAILURE_CACHE: 'off' } }, (err, stdout) =>
-        resolve({ code: err === null ? 0 : 1, stdout: String(stdout) }),
+      execFile(
+        process.execPath,
+        [CLI, 'tokens', 'prune', '--older-than', '0s'],
+        { env: { ...process.env, ...account.env, PROXYACCOUNT_AUTH_FAILURE_CACHE: 'off' } },
+        (err, stdout) => resolve({ code: err === null ? 0 : 1, stdout: String(stdout) }),
       ),
     );
     expect(res.code).toBe(0);

@@ -85,18 +85,19 @@ describe('examples', () => {
 
   // One test per example file found; the first test above fails when one is missing (and
   // it.each refuses an empty table, which would hide that message).
-  if (EXAMPLE_FILES.length > 0) it.each(EXAMPLE_FILES.map((e) => [`${e.kind}/${e.type}`, e] as const))('%s applies, plans empty, and destroys cleanly', async (_name, example) => {
-    await account.reset();
-    const before = await account.snapshot();
-    const ws = await account.workspace();
-    ws.write('main.tf', withProviders(fs.readFileSync(example.file, 'utf8')));
+  if (EXAMPLE_FILES.length > 0)
+    it.each(EXAMPLE_FILES.map((e) => [`${e.kind}/${e.type}`, e] as const))('%s applies, plans empty, and destroys cleanly', async (_name, example) => {
+      await account.reset();
+      const before = await account.snapshot();
+      const ws = await account.workspace();
+      ws.write('main.tf', withProviders(fs.readFileSync(example.file, 'utf8')));
 
-    await ws.apply();
-    await expectNoChanges(ws);
-    if (example.kind === 'resources') await checkImports(ws, example.type);
-    await ws.destroy();
-    expect(await account.snapshot()).toEqual(before);
-  });
+      await ws.apply();
+      await expectNoChanges(ws);
+      if (example.kind === 'resources') await checkImports(ws, example.type);
+      await ws.destroy();
+      expect(await account.snapshot()).toEqual(before);
+    });
 });
 
 /** The example with the required_providers block added, unless it has its own. */

@@ -165,7 +165,9 @@ describe('proxyaccount drift', () => {
   });
 
   it('with a wrong password sends one request, gets one 401 and fails clearly', async () => {
-    const { result: res, lines } = await requestLogOf(account, () => cli(['drift', '--dir', ws.dir, '--plan', path.join(ws.dir, 'plan.json')], { ...ws.env, PROXYACCOUNT_PASSWORD: 'wrong-password-e2e' }));
+    const { result: res, lines } = await requestLogOf(account, () =>
+      cli(['drift', '--dir', ws.dir, '--plan', path.join(ws.dir, 'plan.json')], { ...ws.env, PROXYACCOUNT_PASSWORD: 'wrong-password-e2e' }),
+    );
     expect(res.code).toBe(1);
     expect(lines.filter((l) => / 401 /.test(l))).toHaveLength(1);
     expect(lines).toHaveLength(1);

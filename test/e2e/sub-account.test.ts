@@ -37,7 +37,9 @@ function alice(c: AliceConfig): string {
     c.active !== undefined ? `  active              = ${c.active}` : '',
     '}',
     '',
-  ].filter((l) => l !== '').join('\n');
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 function bob(username: string, active: boolean): string {
@@ -75,7 +77,14 @@ describe('proxyaccount_sub_account resource', () => {
     await ws.apply();
 
     const a = await account.client.subAccounts.get('e2e-alice');
-    expect(a).toMatchObject({ username: 'e2e-alice', firstName: 'Alice', email: 'alice@example.com', monthlyBandwidthLimit: 5, totalBandwidthLimit: 0, active: true });
+    expect(a).toMatchObject({
+      username: 'e2e-alice',
+      firstName: 'Alice',
+      email: 'alice@example.com',
+      monthlyBandwidthLimit: 5,
+      totalBandwidthLimit: 0,
+      active: true,
+    });
     expect(a.lastName).toBeUndefined();
     expect((await account.client.subAccounts.get('e2e-bob')).active).toBe(false);
     expect(await canLogIn('e2e-alice', 'first-password-1')).toBe(true);

@@ -19,20 +19,104 @@ interface BadValue {
 }
 
 const BAD: readonly BadValue[] = [
-  { block: 'resource "proxyaccount_sub_account" "name"', address: 'proxyaccount_sub_account.name', attribute: 'username', value: '"bad name!"', message: /username may contain only letters/ },
-  { block: 'resource "proxyaccount_sub_account" "mail"', address: 'proxyaccount_sub_account.mail', attribute: 'email', value: '"not-an-email"', message: /email must be an email address/ },
-  { block: 'resource "proxyaccount_sub_account" "limit"', address: 'proxyaccount_sub_account.limit', attribute: 'monthly_limit', value: '-1', message: /monthly_limit must be at least 0/ },
-  { block: 'resource "proxyaccount_authorized_ip" "ip"', address: 'proxyaccount_authorized_ip.ip', attribute: 'ip', value: '"300.1.2.3"', message: /ip must be an IPv4 address/ },
-  { block: 'resource "proxyaccount_authorized_hostname" "host"', address: 'proxyaccount_authorized_hostname.host', attribute: 'domain', value: '"not a host"', message: /domain must be a host name/ },
-  { block: 'resource "proxyaccount_authorized_proxy" "proxy"', address: 'proxyaccount_authorized_proxy.proxy', attribute: 'proxy', value: '"us ny"', message: /proxy must be a bare proxy host/ },
-  { block: 'resource "proxyaccount_bearer_token" "date"', address: 'proxyaccount_bearer_token.date', attribute: 'expires_at', value: '"2030-13-45"', message: /expires_at must be a date written YYYY-MM-DD/ },
-  { block: 'resource "proxyaccount_bearer_token" "label"', address: 'proxyaccount_bearer_token.label', attribute: 'label', value: `"${'x'.repeat(101)}"`, message: /label must be at most 100 characters/ },
-  { block: 'resource "proxyaccount_authorized_ips" "list"', address: 'proxyaccount_authorized_ips.list', attribute: 'entries', value: '[{ ip = "1.2.3" }]', message: /ip must be an IPv4 address/ },
-  { block: 'resource "proxyaccount_authorized_hostnames" "list"', address: 'proxyaccount_authorized_hostnames.list', attribute: 'domains', value: '["bad host"]', message: /domains must be a host name/ },
-  { block: 'resource "proxyaccount_authorized_proxies" "list"', address: 'proxyaccount_authorized_proxies.list', attribute: 'proxies', value: '["no such!"]', message: /proxies must be a bare proxy host/ },
-  { block: 'data "proxyaccount_geoips" "pool"', address: 'data.proxyaccount_geoips.pool', attribute: 'pool', value: '"moon"', message: /pool must be one of "open", "world"/ },
-  { block: 'data "proxyaccount_sub_account" "sub"', address: 'data.proxyaccount_sub_account.sub', attribute: 'username', value: '"x y"', message: /username may contain only letters/ },
-  { block: 'data "proxyaccount_authorized_ips" "ips"', address: 'data.proxyaccount_authorized_ips.ips', attribute: 'username', value: '"bad user!"', message: /username may contain only letters/ },
+  {
+    block: 'resource "proxyaccount_sub_account" "name"',
+    address: 'proxyaccount_sub_account.name',
+    attribute: 'username',
+    value: '"bad name!"',
+    message: /username may contain only letters/,
+  },
+  {
+    block: 'resource "proxyaccount_sub_account" "mail"',
+    address: 'proxyaccount_sub_account.mail',
+    attribute: 'email',
+    value: '"not-an-email"',
+    message: /email must be an email address/,
+  },
+  {
+    block: 'resource "proxyaccount_sub_account" "limit"',
+    address: 'proxyaccount_sub_account.limit',
+    attribute: 'monthly_limit',
+    value: '-1',
+    message: /monthly_limit must be at least 0/,
+  },
+  {
+    block: 'resource "proxyaccount_authorized_ip" "ip"',
+    address: 'proxyaccount_authorized_ip.ip',
+    attribute: 'ip',
+    value: '"300.1.2.3"',
+    message: /ip must be an IPv4 address/,
+  },
+  {
+    block: 'resource "proxyaccount_authorized_hostname" "host"',
+    address: 'proxyaccount_authorized_hostname.host',
+    attribute: 'domain',
+    value: '"not a host"',
+    message: /domain must be a host name/,
+  },
+  {
+    block: 'resource "proxyaccount_authorized_proxy" "proxy"',
+    address: 'proxyaccount_authorized_proxy.proxy',
+    attribute: 'proxy',
+    value: '"us ny"',
+    message: /proxy must be a bare proxy host/,
+  },
+  {
+    block: 'resource "proxyaccount_bearer_token" "date"',
+    address: 'proxyaccount_bearer_token.date',
+    attribute: 'expires_at',
+    value: '"2030-13-45"',
+    message: /expires_at must be a date written YYYY-MM-DD/,
+  },
+  {
+    block: 'resource "proxyaccount_bearer_token" "label"',
+    address: 'proxyaccount_bearer_token.label',
+    attribute: 'label',
+    value: `"${'x'.repeat(101)}"`,
+    message: /label must be at most 100 characters/,
+  },
+  {
+    block: 'resource "proxyaccount_authorized_ips" "list"',
+    address: 'proxyaccount_authorized_ips.list',
+    attribute: 'entries',
+    value: '[{ ip = "1.2.3" }]',
+    message: /ip must be an IPv4 address/,
+  },
+  {
+    block: 'resource "proxyaccount_authorized_hostnames" "list"',
+    address: 'proxyaccount_authorized_hostnames.list',
+    attribute: 'domains',
+    value: '["bad host"]',
+    message: /domains must be a host name/,
+  },
+  {
+    block: 'resource "proxyaccount_authorized_proxies" "list"',
+    address: 'proxyaccount_authorized_proxies.list',
+    attribute: 'proxies',
+    value: '["no such!"]',
+    message: /proxies must be a bare proxy host/,
+  },
+  {
+    block: 'data "proxyaccount_geoips" "pool"',
+    address: 'data.proxyaccount_geoips.pool',
+    attribute: 'pool',
+    value: '"moon"',
+    message: /pool must be one of "open", "world"/,
+  },
+  {
+    block: 'data "proxyaccount_sub_account" "sub"',
+    address: 'data.proxyaccount_sub_account.sub',
+    attribute: 'username',
+    value: '"x y"',
+    message: /username may contain only letters/,
+  },
+  {
+    block: 'data "proxyaccount_authorized_ips" "ips"',
+    address: 'data.proxyaccount_authorized_ips.ips',
+    attribute: 'username',
+    value: '"bad user!"',
+    message: /username may contain only letters/,
+  },
 ];
 
 /** The file a bad value is written to: a second file checks that the file name is right too. */
@@ -79,7 +163,11 @@ function diagnostics(res: TerraformResult): string[] {
 
 /** A diagnostic's detail: what follows the summary and the source excerpt, unwrapped. */
 function detailOf(diagnostic: string): string {
-  return diagnostic.split(/\n\s*\n/).slice(2).join(' ').replace(/\s+/g, ' ');
+  return diagnostic
+    .split(/\n\s*\n/)
+    .slice(2)
+    .join(' ')
+    .replace(/\s+/g, ' ');
 }
 
 beforeAll(async () => {
@@ -112,9 +200,17 @@ describe('validation errors', () => {
 
   it('terraform validate reports a bad provider setting on its line (and stops there, as Terraform does)', async () => {
     ws.remove('more.tf');
-    const lines = [...REQUIRED_PROVIDERS.split('\n'), 'provider "proxyaccount" {', '  insecure = false', '  base_url = "http://api.example.com"', '}', '',
+    const lines = [
+      ...REQUIRED_PROVIDERS.split('\n'),
+      'provider "proxyaccount" {',
+      '  insecure = false',
+      '  base_url = "http://api.example.com"',
+      '}',
+      '',
       // Terraform validates a provider block only when something uses the provider.
-      'data "proxyaccount_proxies" "all" {}', ''];
+      'data "proxyaccount_proxies" "all" {}',
+      '',
+    ];
     ws.write('main.tf', lines.join('\n'));
     const res = await ws.run(['validate', '-no-color']);
     expect(res.code).toBe(1);

@@ -47,14 +47,11 @@ describe('authorized IPs', () => {
     expect((await api(em, 'GET', '/api/ip_labels/', { auth: DEMO })).json()).toEqual([{ ip: '192.0.2.10', label: '' }]);
   });
 
-  it.each(['256.1.1.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', ' 1.2.3.4', '::1', 'example.com', ''])(
-    'rejects ip %p',
-    async (ip) => {
-      const res = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip } });
-      expect(res.status).toBe(400);
-      expect(res.text).toMatch(/^ip:/);
-    },
-  );
+  it.each(['256.1.1.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', ' 1.2.3.4', '::1', 'example.com', ''])('rejects ip %p', async (ip) => {
+    const res = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip } });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/^ip:/);
+  });
 
   it('accepts a label of 100 characters and rejects 101', async () => {
     expect((await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '10.0.0.1', label: 'l'.repeat(100) } })).status).toBe(200);
@@ -117,7 +114,7 @@ describe('authorized hostnames', () => {
     expect(absent.text).toMatch(/^domain:/);
   });
 
-  it.each(['has space.example.com', 'under_score.example.com', '-lead.example.com', 'a..b', '192.0.2.1', 'x'.repeat(64) + '.com', ''])(
+  it.each(['has space.example.com', 'under_score.example.com', '-lead.example.com', 'a..b', '192.0.2.1', `${'x'.repeat(64)}.com`, ''])(
     'rejects domain %p',
     async (domain) => {
       const res = await api(em, 'POST', '/api/hostname/add/', { auth: DEMO, form: { domain } });

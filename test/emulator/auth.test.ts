@@ -37,7 +37,7 @@ describe('authentication', () => {
     expect(bearer.text).not.toContain('NotARealTokenValue');
   });
 
-  it('accepts the parent\'s Basic credentials and its bearer tokens', async () => {
+  it("accepts the parent's Basic credentials and its bearer tokens", async () => {
     expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(200);
     const { token } = await createToken(em, DEMO);
     expect((await api(em, 'POST', '/api/sub/create/', { auth: { bearer: token }, form: { username: 'viatoken' } })).status).toBe(200);
@@ -90,7 +90,7 @@ describe('sub-account credentials and username targeting', () => {
     expect((await api(em, 'GET', '/api/sub/get/', { auth: DEMO, query: { username: 'limited' } })).json()).toMatchObject({ active: true });
   });
 
-  it('403 when a sub-account passes username; 403 for someone else\'s account; 404 for a name nobody has', async () => {
+  it("403 when a sub-account passes username; 403 for someone else's account; 404 for a name nobody has", async () => {
     const sub = await createSub(em, 'subby');
     await api(em, 'POST', '/api/sub/create/', { auth: basic('other', 'other-password'), form: { username: 'othersub' } });
     const cases: Array<[Parameters<typeof api>[3], number]> = [
@@ -162,7 +162,11 @@ describe('routing and request bodies', () => {
     await res.body.text();
     expect(res.statusCode).toBe(302);
     expect(res.headers['location']).toBe(`${em.url}/api/ips/?username=x`);
-    const post = await request(`${em.httpUrl}/api/ip/add/`, { method: 'POST', body: 'ip=1.2.3.4', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = await request(`${em.httpUrl}/api/ip/add/`, {
+      method: 'POST',
+      body: 'ip=1.2.3.4',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await post.body.text();
     expect(post.statusCode).toBe(302);
   });

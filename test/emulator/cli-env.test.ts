@@ -37,10 +37,19 @@ function sourced(script: string): Record<string, string> {
   const file = join(dir, `env-${Math.random().toString(36).slice(2)}.sh`);
   writeFileSync(file, script);
   const names = ['PROXYACCOUNT_BASE_URL', 'PROXYACCOUNT_USERNAME', 'PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_CA_CERT_FILE', 'PROXYACCOUNT_EMULATOR_ADMIN_TOKEN'];
-  const out = execFileSync('sh', ['-c', `. "$1" && node -e 'process.stdout.write(JSON.stringify(Object.fromEntries(process.argv.slice(1).map((n) => [n, process.env[n]]))))' ${names.join(' ')}`, 'sh', file], {
-    encoding: 'utf8',
-    env: { PATH: process.env['PATH'] },
-  });
+  const out = execFileSync(
+    'sh',
+    [
+      '-c',
+      `. "$1" && node -e 'process.stdout.write(JSON.stringify(Object.fromEntries(process.argv.slice(1).map((n) => [n, process.env[n]]))))' ${names.join(' ')}`,
+      'sh',
+      file,
+    ],
+    {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] },
+    },
+  );
   return JSON.parse(out) as Record<string, string>;
 }
 
@@ -79,7 +88,12 @@ describe('--print-env', () => {
       await state.body.text();
       await dispatcher.close();
       // Only export lines and the marker: nothing else a shell would try to run.
-      expect(cli.stdout().split('\n').filter((l) => l !== '' && !l.startsWith('export ') && !l.startsWith('#'))).toEqual([]);
+      expect(
+        cli
+          .stdout()
+          .split('\n')
+          .filter((l) => l !== '' && !l.startsWith('export ') && !l.startsWith('#')),
+      ).toEqual([]);
     } finally {
       await stop(cli);
     }

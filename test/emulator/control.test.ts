@@ -85,9 +85,7 @@ describe('faults', () => {
 
   it('delays a response, then serves it normally', async () => {
     await em.control.fault({ path: '/api/hostnames/', delayMs: 3000 });
-    await expect(api(em, 'GET', '/api/hostnames/', { auth: DEMO, headersTimeout: 300 })).rejects.toBeInstanceOf(
-      errors.HeadersTimeoutError,
-    );
+    await expect(api(em, 'GET', '/api/hostnames/', { auth: DEMO, headersTimeout: 300 })).rejects.toBeInstanceOf(errors.HeadersTimeoutError);
     expect((await api(em, 'GET', '/api/hostnames/', { auth: DEMO, headersTimeout: 2000 })).status).toBe(200);
   });
 

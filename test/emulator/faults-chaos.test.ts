@@ -27,9 +27,7 @@ async function fault(spec: object): Promise<void> {
 describe('dropResponse', () => {
   it('makes the change, then drops the connection without an answer', async () => {
     await fault({ path: '/api/ip/add/', method: 'POST', dropResponse: true });
-    await expect(api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.10', label: 'lost' } })).rejects.toBeInstanceOf(
-      errors.SocketError,
-    );
+    await expect(api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.10', label: 'lost' } })).rejects.toBeInstanceOf(errors.SocketError);
     expect((await emulatorState(em)).accounts[0]!.ips).toEqual([{ ip: '192.0.2.10', label: 'lost' }]);
     // One use only: the retry that a careful client makes sees the object already there.
     const again = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.10' } });
@@ -39,9 +37,7 @@ describe('dropResponse', () => {
 
   it('drops the answer of a refused request too, and nothing is changed', async () => {
     await fault({ path: '/api/sub/create/', dropResponse: true });
-    await expect(api(em, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'bad name' } })).rejects.toBeInstanceOf(
-      errors.SocketError,
-    );
+    await expect(api(em, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'bad name' } })).rejects.toBeInstanceOf(errors.SocketError);
     expect((await emulatorState(em)).accounts[0]!.subAccounts).toEqual([]);
   });
 });
@@ -49,9 +45,9 @@ describe('dropResponse', () => {
 describe('delayAfterMs', () => {
   it('makes the change at once and answers late', async () => {
     await fault({ path: '/api/sub/create/', delayAfterMs: 4000 });
-    await expect(
-      api(em, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'late1' }, headersTimeout: 400 }),
-    ).rejects.toBeInstanceOf(errors.HeadersTimeoutError);
+    await expect(api(em, 'POST', '/api/sub/create/', { auth: DEMO, form: { username: 'late1' }, headersTimeout: 400 })).rejects.toBeInstanceOf(
+      errors.HeadersTimeoutError,
+    );
     expect((await emulatorState(em)).accounts[0]!.subAccounts.map((s) => s.username)).toEqual(['late1']);
   });
 
@@ -64,9 +60,7 @@ describe('delayAfterMs', () => {
 
   it('with dropResponse, waits and then drops', async () => {
     await fault({ path: '/api/hostname/add/', delayAfterMs: 100, dropResponse: true });
-    await expect(api(em, 'POST', '/api/hostname/add/', { auth: DEMO, form: { domain: 'a.example.com' } })).rejects.toBeInstanceOf(
-      errors.SocketError,
-    );
+    await expect(api(em, 'POST', '/api/hostname/add/', { auth: DEMO, form: { domain: 'a.example.com' } })).rejects.toBeInstanceOf(errors.SocketError);
     expect((await emulatorState(em)).accounts[0]!.hostnames).toEqual(['a.example.com']);
   });
 });

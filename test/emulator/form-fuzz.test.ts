@@ -5,18 +5,28 @@
 import fc from 'fast-check';
 import { request } from 'undici';
 import { HttpError, MAX_BODY_BYTES, parseForm } from '../../src/emulator/http';
-import {
-  checkEmail,
-  checkHostname,
-  checkIpv4,
-  checkMaxLength,
-  checkSafeText,
-  checkUsername,
-  UNSAFE_TEXT_RE,
-} from '../../src/emulator/validation';
+import { checkEmail, checkHostname, checkIpv4, checkMaxLength, checkSafeText, checkUsername, UNSAFE_TEXT_RE } from '../../src/emulator/validation';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 
-const UNSAFE = ['\u0000', '\u0001', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+const UNSAFE = [
+  '\u0000',
+  '\u0001',
+  '\t',
+  '\n',
+  '\r',
+  '\u001b',
+  '\u001f',
+  '\u007f',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+];
 
 /** Text mixing ordinary characters, any code point and the refused ones. */
 const nastyText = (maxLength = 40): fc.Arbitrary<string> =>
@@ -66,12 +76,15 @@ describe('parseForm and the validators, in process', () => {
 
   it('round-trips what URLSearchParams encodes, the last of repeated keys winning', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('username', 'label', 'email', 'x'), fc.string({ unit: 'binary', maxLength: 20 })), { maxLength: 8 }), (pairs) => {
-        // URLSearchParams turns lone surrogates into U+FFFD; compare with what it actually sent.
-        const encoded = new URLSearchParams(pairs).toString();
-        const expected = new Map(new URLSearchParams(encoded));
-        expect(parseForm(encoded, 'request body')).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('username', 'label', 'email', 'x'), fc.string({ unit: 'binary', maxLength: 20 })), { maxLength: 8 }),
+        (pairs) => {
+          // URLSearchParams turns lone surrogates into U+FFFD; compare with what it actually sent.
+          const encoded = new URLSearchParams(pairs).toString();
+          const expected = new Map(new URLSearchParams(encoded));
+          expect(parseForm(encoded, 'request body')).toEqual(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -111,7 +124,18 @@ describe('over HTTP', () => {
   afterAll(() => em?.stop());
 
   const AUTH = `Basic ${Buffer.from('demo:demo-password').toString('base64')}`;
-  const POSTS = ['/api/sub/create/', '/api/sub/edit/', '/api/ip/add/', '/api/ip/delete/', '/api/hostname/add/', '/api/hostname/delete/', '/api/proxy/add/', '/api/token/create/', '/api/token/delete/', '/api/sub/delete/'];
+  const POSTS = [
+    '/api/sub/create/',
+    '/api/sub/edit/',
+    '/api/ip/add/',
+    '/api/ip/delete/',
+    '/api/hostname/add/',
+    '/api/hostname/delete/',
+    '/api/proxy/add/',
+    '/api/token/create/',
+    '/api/token/delete/',
+    '/api/sub/delete/',
+  ];
   const GETS = ['/api/sub/get/', '/api/ips/', '/api/ip_labels/', '/api/tokens/', '/api/hostnames/'];
   const FIELDS = ['username', 'password', 'first_name', 'last_name', 'email', 'monthly_limit', 'ip', 'label', 'domain', 'proxy', 'id', 'expires_at'];
 
@@ -130,14 +154,15 @@ describe('over HTTP', () => {
     .array(
       fc.tuple(
         fc.oneof(fc.constantFrom(...FIELDS), nastyText(8)),
-        fc.oneof(nastyText(), fc.constantFrom(...INVALID_UTF8_ESCAPES).map((e) => ({ raw: e }))),
+        fc.oneof(
+          nastyText(),
+          fc.constantFrom(...INVALID_UTF8_ESCAPES).map((e) => ({ raw: e })),
+        ),
       ),
       { maxLength: 6 },
     )
     .map((pairs) =>
-      pairs
-        .map(([name, value]) => `${encodeURIComponent(name)}=${typeof value === 'string' ? encodeURIComponent(value) : `x${value.raw}`}`)
-        .join('&'),
+      pairs.map(([name, value]) => `${encodeURIComponent(name)}=${typeof value === 'string' ? encodeURIComponent(value) : `x${value.raw}`}`).join('&'),
     );
 
   /** Every string inside a JSON answer. */
@@ -174,12 +199,17 @@ describe('over HTTP', () => {
 
   it('raw bodies of any bytes, up to past the size limit: 413 when too large, never a 500', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...POSTS), fc.integer({ min: 0, max: MAX_BODY_BYTES + 2048 }), fc.uint8Array({ minLength: 1, maxLength: 64 }), async (path, size, pattern) => {
-        const body = Buffer.alloc(size, Buffer.from(pattern));
-        const { status } = await send('POST', path, body);
-        if (size > MAX_BODY_BYTES) expect(status).toBe(413);
-        else expect([200, 204, 400, 402, 403, 404]).toContain(status);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...POSTS),
+        fc.integer({ min: 0, max: MAX_BODY_BYTES + 2048 }),
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        async (path, size, pattern) => {
+          const body = Buffer.alloc(size, Buffer.from(pattern));
+          const { status } = await send('POST', path, body);
+          if (size > MAX_BODY_BYTES) expect(status).toBe(413);
+          else expect([200, 204, 400, 402, 403, 404]).toContain(status);
+        },
+      ),
       { numRuns: 40 },
     );
     expect(internalErrors).toEqual([]);
@@ -187,12 +217,16 @@ describe('over HTTP', () => {
 
   it('huge single values are refused with 400 naming the field', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('first_name', 'last_name', 'email', 'label', 'username'), fc.integer({ min: 256, max: 10_000 }), async (field, length) => {
-        const path = field === 'label' ? '/api/token/create/' : '/api/sub/create/';
-        const form = new URLSearchParams(field === 'username' ? { username: 'u'.repeat(length) } : { username: 'huge1', [field]: 'é'.repeat(length) });
-        const { status, text } = await send('POST', path, form.toString());
-        expect([status, text.split(':')[0]]).toEqual([400, field]);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('first_name', 'last_name', 'email', 'label', 'username'),
+        fc.integer({ min: 256, max: 10_000 }),
+        async (field, length) => {
+          const path = field === 'label' ? '/api/token/create/' : '/api/sub/create/';
+          const form = new URLSearchParams(field === 'username' ? { username: 'u'.repeat(length) } : { username: 'huge1', [field]: 'é'.repeat(length) });
+          const { status, text } = await send('POST', path, form.toString());
+          expect([status, text.split(':')[0]]).toEqual([400, field]);
+        },
+      ),
       { numRuns: 30 },
     );
   });

@@ -30,9 +30,7 @@ describe('checkSafeText', () => {
   });
 
   it('names the field, the code point and its position', () => {
-    expect(() => checkSafeText('ab\u202ec', 'first_name')).toThrow(
-      'first_name: must not contain a bidirectional formatting character (U+202E at position 3)',
-    );
+    expect(() => checkSafeText('ab\u202ec', 'first_name')).toThrow('first_name: must not contain a bidirectional formatting character (U+202E at position 3)');
     expect(() => checkSafeText('x\u0000', 'label')).toThrow('label: must not contain a control character (U+0000 at position 2)');
   });
 });

@@ -29,7 +29,10 @@ describe('ready line and shutdown', () => {
 
       // The certificate also names localhost.
       const byName = new Agent({ connect: { ca: em.caPem, servername: 'localhost' } });
-      const res = await request(`${em.url}/api/geoips/open/`, { dispatcher: byName, headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}` } });
+      const res = await request(`${em.url}/api/geoips/open/`, {
+        dispatcher: byName,
+        headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}` },
+      });
       expect(res.statusCode).toBe(200);
       await res.body.text();
       await byName.close();
@@ -223,7 +226,12 @@ describe('--state', () => {
     // Accounts added to the accounts file later are created; existing state is kept.
     const third = await startEmulator({
       stateFile,
-      accounts: { accounts: [{ username: 'demo', password: 'demo-password', plan: 'plan20' }, { username: 'late', password: 'late-pw', plan: 'plan10' }] },
+      accounts: {
+        accounts: [
+          { username: 'demo', password: 'demo-password', plan: 'plan20' },
+          { username: 'late', password: 'late-pw', plan: 'plan10' },
+        ],
+      },
     });
     try {
       expect((await api(third, 'GET', '/api/ips/', { auth: basic('late', 'late-pw') })).status).toBe(200);

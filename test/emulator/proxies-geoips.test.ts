@@ -69,7 +69,7 @@ describe('authorized proxies', () => {
     expect(await list()).toEqual([]);
   });
 
-  it('402 past the plan\'s proxy limit (trial: 2); a duplicate at the limit is still 200', async () => {
+  it("402 past the plan's proxy limit (trial: 2); a duplicate at the limit is still 200", async () => {
     await em.control.plan('demo', 'trial');
     expect((await api(em, 'POST', '/api/proxy/add/', { auth: DEMO, form: { proxy: 'us-ny' } })).status).toBe(200);
     expect((await api(em, 'POST', '/api/proxy/add/', { auth: DEMO, form: { proxy: 'us-la' } })).status).toBe(200);
@@ -81,8 +81,28 @@ describe('authorized proxies', () => {
   });
 
   it('402 past the plan20 limit of 20', async () => {
-    const hosts = ['us-ny', 'us-la', 'us-chi', 'us-mia', 'us-sea', 'us-dal', 'ca-tor', 'mx-mex', 'br-sao', 'ar-bue',
-      'gb-lon', 'de-fra', 'fr-par', 'nl-ams', 'es-mad', 'it-mil', 'se-sto', 'pl-waw', 'jp-tyo', 'kr-sel'];
+    const hosts = [
+      'us-ny',
+      'us-la',
+      'us-chi',
+      'us-mia',
+      'us-sea',
+      'us-dal',
+      'ca-tor',
+      'mx-mex',
+      'br-sao',
+      'ar-bue',
+      'gb-lon',
+      'de-fra',
+      'fr-par',
+      'nl-ams',
+      'es-mad',
+      'it-mil',
+      'se-sto',
+      'pl-waw',
+      'jp-tyo',
+      'kr-sel',
+    ];
     for (const proxy of hosts) expect((await api(em, 'POST', '/api/proxy/add/', { auth: DEMO, form: { proxy } })).status).toBe(200);
     expect((await api(em, 'POST', '/api/proxy/add/', { auth: DEMO, form: { proxy: 'sg-sin' } })).status).toBe(402);
   });

@@ -154,7 +154,11 @@ describe('validation (400, plain text naming the field)', () => {
 
   it('rejects a username already taken, by a sub-account or a parent', async () => {
     await createSub(em, 'taken');
-    for (const [auth, username] of [[DEMO, 'taken'], [OTHER, 'taken'], [DEMO, 'other']] as const) {
+    for (const [auth, username] of [
+      [DEMO, 'taken'],
+      [OTHER, 'taken'],
+      [DEMO, 'other'],
+    ] as const) {
       const res = await api(em, 'POST', '/api/sub/create/', { auth, form: { username } });
       expect(res.status).toBe(400);
       expect(res.text).toContain('username already taken');
@@ -170,7 +174,7 @@ describe('validation (400, plain text naming the field)', () => {
 });
 
 describe('ownership and limits', () => {
-  it('403 for another parent\'s sub-account, 404 for a name nobody has', async () => {
+  it("403 for another parent's sub-account, 404 for a name nobody has", async () => {
     await createSub(em, 'mine');
     for (const [method, path] of [
       ['POST', '/api/sub/edit/'],

@@ -53,7 +53,8 @@ describe.each(TEMPLATES)('%s', (file) => {
       const words = call.filter((w) => !w.startsWith('--'));
       const command = words[0] === 'provider' ? words.slice(0, 2) : words.slice(0, 1);
       const text = help(command);
-      for (const flag of call.filter((w) => w.startsWith('--'))) expect({ call: call.join(' '), flag, known: text.includes(flag) }).toEqual({ call: call.join(' '), flag, known: true });
+      for (const flag of call.filter((w) => w.startsWith('--')))
+        expect({ call: call.join(' '), flag, known: text.includes(flag) }).toEqual({ call: call.join(' '), flag, known: true });
     }
   });
 

@@ -14,7 +14,13 @@ describe('demo plan report', () => {
       resource_changes: [
         change('proxyaccount_bearer_token', ['create'], null, { username: 'ada', label: 'laptop', expires_at: '2030-06-30', token: SECRET }),
         change('proxyaccount_sub_account', ['create'], null, { username: 'ada', monthly_limit: 120, total_limit: 0, active: false }),
-        change('proxyaccount_authorized_ips', ['create'], null, { username: 'ada', entries: [{ ip: '203.0.113.7', label: 'office' }, { ip: '198.51.100.1', label: null }] }),
+        change('proxyaccount_authorized_ips', ['create'], null, {
+          username: 'ada',
+          entries: [
+            { ip: '203.0.113.7', label: 'office' },
+            { ip: '198.51.100.1', label: null },
+          ],
+        }),
         change('proxyaccount_sub_account', ['no-op'], { username: 'bob' }, { username: 'bob' }),
       ],
     });
@@ -30,10 +36,18 @@ describe('demo plan report', () => {
     const plan = parsePlan({
       resource_drift: [
         change('proxyaccount_sub_account', ['update'], { username: 'eu', monthly_limit: 200 }, { username: 'eu', monthly_limit: 225 }),
-        change('proxyaccount_authorized_ips', ['update'], { username: 'ada', entries: [{ ip: '203.0.113.7', label: 'office' }] }, {
-          username: 'ada',
-          entries: [{ ip: '203.0.113.7', label: 'office' }, { ip: '203.0.113.254', label: 'dashboard' }],
-        }),
+        change(
+          'proxyaccount_authorized_ips',
+          ['update'],
+          { username: 'ada', entries: [{ ip: '203.0.113.7', label: 'office' }] },
+          {
+            username: 'ada',
+            entries: [
+              { ip: '203.0.113.7', label: 'office' },
+              { ip: '203.0.113.254', label: 'dashboard' },
+            ],
+          },
+        ),
       ],
     });
     // Sorted by account, whatever the plan's order.
@@ -46,19 +60,30 @@ describe('demo plan report', () => {
   it('never shows sensitive attributes, whether Terraform marks them or not', () => {
     const plan = parsePlan({
       resource_changes: [
-        change('proxyaccount_bearer_token', ['update'], { username: 'ada', label: 'ci', token: `${SECRET}1`, active: false }, {
-          username: 'ada',
-          label: 'ci',
-          token: `${SECRET}2`,
-          active: true,
-        }),
+        change(
+          'proxyaccount_bearer_token',
+          ['update'],
+          { username: 'ada', label: 'ci', token: `${SECRET}1`, active: false },
+          {
+            username: 'ada',
+            label: 'ci',
+            token: `${SECRET}2`,
+            active: true,
+          },
+        ),
         // Unmarked, but a password all the same.
         change('proxyaccount_sub_account', ['update'], { username: 'ada', password: `${SECRET}3` }, { username: 'ada', password: `${SECRET}4` }),
         // Marked sensitive by the configuration (a sensitive variable), partly within a list.
-        change('proxyaccount_authorized_ips', ['update'], { username: 'ada', entries: [{ ip: '192.0.2.1', label: `${SECRET}5` }] }, {
-          username: 'ada',
-          entries: [{ ip: '192.0.2.1', label: `${SECRET}6` }],
-        }, { after_sensitive: { entries: [{ label: true }] } }),
+        change(
+          'proxyaccount_authorized_ips',
+          ['update'],
+          { username: 'ada', entries: [{ ip: '192.0.2.1', label: `${SECRET}5` }] },
+          {
+            username: 'ada',
+            entries: [{ ip: '192.0.2.1', label: `${SECRET}6` }],
+          },
+          { after_sensitive: { entries: [{ label: true }] } },
+        ),
       ],
     });
     const text = describeChanges(plan).join('\n');

@@ -23,7 +23,17 @@ export interface RunningEmulator extends EmulatorInfo {
     advanceClock(seconds: number): Promise<void>;
     usage(username: string, gb: number): Promise<void>;
     plan(username: string, plan: string): Promise<void>;
-    fault(spec: { path: string; status?: number; count?: number; delayMs?: number; reset?: boolean; method?: string; dropResponse?: boolean; delayAfterMs?: number; retryAfterSeconds?: number }): Promise<void>;
+    fault(spec: {
+      path: string;
+      status?: number;
+      count?: number;
+      delayMs?: number;
+      reset?: boolean;
+      method?: string;
+      dropResponse?: boolean;
+      delayAfterMs?: number;
+      retryAfterSeconds?: number;
+    }): Promise<void>;
     reset(): Promise<void>;
   };
   stop(): Promise<void>; // SIGTERM, waits for exit, removes temp files it created
@@ -47,9 +57,7 @@ const STDERR_KEEP = 64 * 1024;
  * @param opts.stateFile passed as `--state` (the caller owns the file)
  * @param opts.env environment of the process. @default process.env
  */
-export function startEmulator(
-  opts: { args?: string[]; accounts?: object; stateFile?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<RunningEmulator> {
+export function startEmulator(opts: { args?: string[]; accounts?: object; stateFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningEmulator> {
   const tempDir = mkdtempSync(join(tmpdir(), 'proxyaccount-test-emulator-'));
   const args = [BIN, 'emulator', '--port', '0', '--http-port', '0'];
   if (opts.accounts !== undefined) {

@@ -1,25 +1,6 @@
 import { encode as rawEncode, ExtData } from '@msgpack/msgpack';
-import {
-  CodecError,
-  decodeDynamicValue,
-  decodeJsonValue,
-  decodeMsgpack,
-  encodeDynamicValue,
-  encodeJsonValue,
-  encodeMsgpack,
-} from '../../src/protocol/codec';
-import {
-  CtyBigNumber,
-  CtyDynamic,
-  Types,
-  UNKNOWN,
-  Unknown,
-  ctyEqual,
-  isUnknown,
-  isWhollyKnown,
-  type CtyType,
-  type CtyValue,
-} from '../../src/protocol/cty';
+import { CodecError, decodeDynamicValue, decodeJsonValue, decodeMsgpack, encodeDynamicValue, encodeJsonValue, encodeMsgpack } from '../../src/protocol/codec';
+import { CtyBigNumber, CtyDynamic, Types, UNKNOWN, Unknown, ctyEqual, isUnknown, isWhollyKnown, type CtyType, type CtyValue } from '../../src/protocol/cty';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ''), 'hex'));
@@ -97,9 +78,7 @@ describe('msgpack round trips', () => {
   it('preserves refined unknowns byte for byte', () => {
     // unknown string, definitely not null, prefix "pre": fixext8 type 12, map {1: false, 2: "pre"}
     const str = fromHex('d7 0c 82 01 c2 02 a3 707265');
-    expect(decodeMsgpack(fromHex('c7 08 0c 82 01 c2 02 a3 707265'), Types.string)).toEqual(
-      decodeMsgpack(str, Types.string),
-    );
+    expect(decodeMsgpack(fromHex('c7 08 0c 82 01 c2 02 a3 707265'), Types.string)).toEqual(decodeMsgpack(str, Types.string));
     const u = decodeMsgpack(str, Types.string);
     expect(u).toBeInstanceOf(Unknown);
     expect((u as Unknown).refinements).toEqual({ nullness: 'not-null', stringPrefix: 'pre' });
@@ -143,8 +122,14 @@ describe('msgpack round trips', () => {
     const entries = Types.set(ENTRY);
     expect(
       ctyEqual(
-        [{ ip: '1', label: 'x' }, { ip: '2', label: 'y' }],
-        [{ ip: '2', label: 'y' }, { ip: '1', label: 'x' }],
+        [
+          { ip: '1', label: 'x' },
+          { ip: '2', label: 'y' },
+        ],
+        [
+          { ip: '2', label: 'y' },
+          { ip: '1', label: 'x' },
+        ],
         entries,
       ),
     ).toBe(true);
@@ -170,9 +155,7 @@ describe('msgpack round trips', () => {
     expect(ctyEqual(tenth, 0.1, Types.number)).toBe(false);
     // decimal text that a float64 holds exactly becomes a plain number
     expect(decodeMsgpack(fromHex('a3 302e35'), Types.number)).toBe(0.5);
-    expect(decodeMsgpack(rawEncode('12345678901234567890123'), Types.number)).toEqual(
-      CtyBigNumber.parse('12345678901234567890123'),
-    );
+    expect(decodeMsgpack(rawEncode('12345678901234567890123'), Types.number)).toEqual(CtyBigNumber.parse('12345678901234567890123'));
     // large safe integers go out as int64, not float64
     expect(hex(encodeMsgpack(2 ** 40, Types.number))).toBe('cf0000010000000000');
     expect(hex(encodeMsgpack(1.5, Types.number))).toBe('cb3ff8000000000000');

@@ -26,7 +26,9 @@ describe('request converters', () => {
     expect(c.validateResourceConfigRequestFromWire(req)).toEqual({ typeName: 'x_y', config: { json: Buffer.from('{}') }, clientCapabilities: caps });
     const noCaps = viaWire(pb.ValidateResourceConfig_Request, { typeName: 'x_y' });
     expect(c.validateResourceConfigRequestFromWire(noCaps).clientCapabilities).toBeUndefined();
-    expect(c.validateDataResourceConfigRequestFromWire(viaWire(pb.ValidateDataResourceConfig_Request, { typeName: 'd', config: { msgpack: mp(0xc0) } }))).toEqual({
+    expect(
+      c.validateDataResourceConfigRequestFromWire(viaWire(pb.ValidateDataResourceConfig_Request, { typeName: 'd', config: { msgpack: mp(0xc0) } })),
+    ).toEqual({
       typeName: 'd',
       config: { msgpack: mp(0xc0) },
     });
@@ -52,7 +54,12 @@ describe('request converters', () => {
   });
 
   it('ReadResource', () => {
-    const req = viaWire(pb.ReadResource_Request, { typeName: 'x_y', currentState: { msgpack: mp(0x80) }, private: mp(1, 2), providerMeta: { msgpack: mp(0xc0) } });
+    const req = viaWire(pb.ReadResource_Request, {
+      typeName: 'x_y',
+      currentState: { msgpack: mp(0x80) },
+      private: mp(1, 2),
+      providerMeta: { msgpack: mp(0xc0) },
+    });
     expect(c.readResourceRequestFromWire(req)).toEqual({
       typeName: 'x_y',
       currentState: { msgpack: mp(0x80) },
@@ -102,7 +109,9 @@ describe('request converters', () => {
   });
 
   it('ImportResourceState and ReadDataSource', () => {
-    expect(c.importResourceStateRequestFromWire(viaWire(pb.ImportResourceState_Request, { typeName: 'x_y', id: 'alice/1.2.3.4', clientCapabilities: caps }))).toEqual({
+    expect(
+      c.importResourceStateRequestFromWire(viaWire(pb.ImportResourceState_Request, { typeName: 'x_y', id: 'alice/1.2.3.4', clientCapabilities: caps })),
+    ).toEqual({
       typeName: 'x_y',
       id: 'alice/1.2.3.4',
       clientCapabilities: caps,
@@ -118,7 +127,12 @@ describe('request converters', () => {
 
 describe('response converters', () => {
   const diags: Diagnostic[] = [
-    { severity: 'error', summary: 'Bad IP', detail: '999.1.1.1 is not an address', attribute: [{ attributeName: 'entries' }, { elementKeyInt: 2 }, { attributeName: 'ip' }] },
+    {
+      severity: 'error',
+      summary: 'Bad IP',
+      detail: '999.1.1.1 is not an address',
+      attribute: [{ attributeName: 'entries' }, { elementKeyInt: 2 }, { attributeName: 'ip' }],
+    },
     { severity: 'warning', summary: 'Heads up' },
     { severity: 'error', summary: 'Bad label', attribute: [{ attributeName: 'labels' }, { elementKeyString: 'office' }] },
   ];

@@ -30,7 +30,7 @@ const ctyType: fc.Arbitrary<CtyType> = fc.letrec<{ t: CtyType }>((tie) => ({
  * itself (integers and eighths): cty numbers are decimals, so the double 0.1 and the decimal
  * "0.1" JSON carries are rightly different values.
  */
-function valueOf(t: CtyType, allowUnknown: boolean, exactDecimals = false): fc.Arbitrary<CtyValue> {
+function arbitraryValue(t: CtyType, allowUnknown: boolean, exactDecimals = false): fc.Arbitrary<CtyValue> {
   const maybe = (a: fc.Arbitrary<CtyValue>): fc.Arbitrary<CtyValue> => {
     const options: Array<fc.Arbitrary<CtyValue>> = [a, a, a, fc.constant(null)];
     if (allowUnknown) options.push(fc.constant(UNKNOWN));
@@ -42,30 +42,41 @@ function valueOf(t: CtyType, allowUnknown: boolean, exactDecimals = false): fc.A
     case 'number':
       return maybe(
         exactDecimals
-          ? fc.oneof(fc.integer(), fc.integer().map((i) => i / 8))
-          : fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d))),
+          ? fc.oneof(
+              fc.integer(),
+              fc.integer().map((i) => i / 8),
+            )
+          : fc.oneof(
+              fc.integer(),
+              fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d)),
+            ),
       );
     case 'bool':
       return maybe(fc.boolean());
     case 'list':
-      return maybe(fc.array(valueOf(t.element, allowUnknown, exactDecimals), { maxLength: 4 }));
+      return maybe(fc.array(arbitraryValue(t.element, allowUnknown, exactDecimals), { maxLength: 4 }));
     case 'set':
       // Set elements are distinct and known (cty refuses unknown set elements in this codec's use).
-      return maybe(fc.uniqueArray(valueOf(t.element, false, exactDecimals).filter((v) => v !== null), { maxLength: 4, selector: (v) => JSON.stringify(v) }));
+      return maybe(
+        fc.uniqueArray(
+          arbitraryValue(t.element, false, exactDecimals).filter((v) => v !== null),
+          { maxLength: 4, selector: (v) => JSON.stringify(v) },
+        ),
+      );
     case 'map':
-      return maybe(fc.dictionary(attrName, valueOf(t.element, allowUnknown, exactDecimals), { maxKeys: 4 }));
+      return maybe(fc.dictionary(attrName, arbitraryValue(t.element, allowUnknown, exactDecimals), { maxKeys: 4 }));
     case 'object': {
-      const entries = Object.entries(t.attributes).map(([k, at]) => valueOf(at, allowUnknown, exactDecimals).map((v) => [k, v] as const));
+      const entries = Object.entries(t.attributes).map(([k, at]) => arbitraryValue(at, allowUnknown, exactDecimals).map((v) => [k, v] as const));
       return maybe(fc.tuple(...entries).map((pairs) => Object.fromEntries(pairs)));
     }
     case 'tuple':
-      return maybe(fc.tuple(...t.elements.map((e) => valueOf(e, allowUnknown, exactDecimals))));
+      return maybe(fc.tuple(...t.elements.map((e) => arbitraryValue(e, allowUnknown, exactDecimals))));
     default:
       return fc.constant(null);
   }
 }
 
-const typed = (allowUnknown: boolean, exactDecimals = false) => ctyType.chain((t) => valueOf(t, allowUnknown, exactDecimals).map((v) => ({ t, v })));
+const typed = (allowUnknown: boolean, exactDecimals = false) => ctyType.chain((t) => arbitraryValue(t, allowUnknown, exactDecimals).map((v) => ({ t, v })));
 
 describe('cty codec properties', () => {
   it('msgpack: decode(encode(v)) equals v, unknowns included', () => {
@@ -103,7 +114,10 @@ describe('cty codec properties', () => {
   });
 
   it('JSON: random text, control characters and invalid UTF-8 fail only with a CodecError', () => {
-    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)));
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
+    );
     fc.assert(
       fc.property(ctyType, text, (t, input) => {
         try {

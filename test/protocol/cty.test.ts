@@ -17,14 +17,12 @@ describe('cty types', () => {
   it('write and read the JSON form Terraform uses', () => {
     const t = Types.set(Types.object({ label: Types.string, ip: Types.string }));
     expect(typeToJson(t)).toBe('["set",["object",{"ip":"string","label":"string"}]]');
-    const all = Types.object(
-      {
-        m: Types.map(Types.number),
-        l: Types.list(Types.bool),
-        t: Types.tuple([Types.string, Types.dynamic]),
-        o: Types.object({ a: Types.string, b: Types.number }, ['b']),
-      },
-    );
+    const all = Types.object({
+      m: Types.map(Types.number),
+      l: Types.list(Types.bool),
+      t: Types.tuple([Types.string, Types.dynamic]),
+      o: Types.object({ a: Types.string, b: Types.number }, ['b']),
+    });
     expect(typeToJson(all)).toBe(
       '["object",{"l":["list","bool"],"m":["map","number"],"o":["object",{"a":"string","b":"number"},["b"]],"t":["tuple",["string","dynamic"]]}]',
     );
@@ -97,9 +95,9 @@ describe('cty values', () => {
     expect(ctyEqual(a, { ...b, d: new CtyDynamic(Types.list(Types.string), ['v']) }, t)).toBe(false);
     expect(ctyEqual(a, { ...b, s: [3, 1, 4] }, t)).toBe(false);
     expect(ctyEqual(new Unknown({ stringPrefix: 'a' }), new Unknown({ stringPrefix: 'b' }), Types.string)).toBe(false);
-    expect(
-      ctyEqual(new Unknown({ numberLowerBound: [CtyBigNumber.parse('1.0'), true] }), new Unknown({ numberLowerBound: [1, true] }), Types.number),
-    ).toBe(true);
+    expect(ctyEqual(new Unknown({ numberLowerBound: [CtyBigNumber.parse('1.0'), true] }), new Unknown({ numberLowerBound: [1, true] }), Types.number)).toBe(
+      true,
+    );
   });
 });
 

@@ -47,7 +47,14 @@ export function connect(
         if (!fn) throw new Error(`no method ${method}`);
         fn.call(cl, request, { deadline: Date.now() + 20_000 }, (err, res) => (err ? reject(err) : resolve(res as never)));
       });
-  return { provider: caller(p), controller: caller(c), close: () => (p.close(), c.close()) };
+  return {
+    provider: caller(p),
+    controller: caller(c),
+    close: () => {
+      p.close();
+      c.close();
+    },
+  };
 }
 
 /** Bundles the tiny provider entry into `dir` as an executable script; returns its path. */

@@ -28,7 +28,9 @@ describe('createLogger', () => {
     });
     logger.log('warn', 'shown', { n: 1 });
     expect(formatted).toBe(0);
-    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ '@level': 'warn', '@message': 'shown', tf_rpc: 'ReadResource', n: 1 })]);
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ '@level': 'warn', '@message': 'shown', tf_rpc: 'ReadResource', n: 1 }),
+    ]);
     expect([logger.enabled('debug'), logger.enabled('error')]).toEqual([false, true]);
   });
 });

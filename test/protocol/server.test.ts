@@ -89,8 +89,9 @@ describe('serve() in process', () => {
   it('returns the schema with cty types as JSON', async () => {
     running = await start(createTinyProvider());
     const res = await running.provider<Wire>('GetProviderSchema');
-    const thing = (res.resourceSchemas as Record<string, { block: { attributes: Array<{ name: string; type: Uint8Array; computed: boolean; description: string }> } }>)
-      .tiny_thing!;
+    const thing = (
+      res.resourceSchemas as Record<string, { block: { attributes: Array<{ name: string; type: Uint8Array; computed: boolean; description: string }> } }>
+    ).tiny_thing!;
     const id = thing.block.attributes.find((a) => a.name === 'id')!;
     expect(typeFromJson(id.type)).toEqual({ kind: 'string' });
     expect(id.computed).toBe(true);
@@ -198,7 +199,13 @@ describe('serve() in process', () => {
     const handlers = createProviderHandlers(createTinyProvider({ calls }), { logger });
     await handlers.ValidateResourceConfig({ typeName: 'tiny_thing', config: { msgpack: new Uint8Array([0xc0]), json: new Uint8Array() } } as never);
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ '@level': 'debug', '@message': 'ValidateResourceConfig served', tf_rpc: 'ValidateResourceConfig', tf_resource_type: 'tiny_thing', duration_ms: expect.any(Number) });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      '@level': 'debug',
+      '@message': 'ValidateResourceConfig served',
+      tf_rpc: 'ValidateResourceConfig',
+      tf_resource_type: 'tiny_thing',
+      duration_ms: expect.any(Number),
+    });
   });
 
   it('passes requests through to the provider', async () => {

@@ -16,9 +16,7 @@ function terraformVersion(): string {
       env: { ...process.env, CHECKPOINT_DISABLE: '1' },
     });
   } catch (err) {
-    throw new Error(
-      `The real terraform binary is required for this test (Terraform 1.11.4 on PATH) but could not be run: ${(err as Error).message}`,
-    );
+    throw new Error(`The real terraform binary is required for this test (Terraform 1.11.4 on PATH) but could not be run: ${(err as Error).message}`);
   }
 }
 

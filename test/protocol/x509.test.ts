@@ -52,9 +52,7 @@ describe('createSelfSignedCertificate', () => {
     expect(cert.subject).toBe('CN=proxyaccount test');
     expect(cert.issuer).toBe(cert.subject);
     expect(cert.ca).toBe(true);
-    expect(cert.subjectAltName).toBe(
-      'DNS:localhost, DNS:emulator.test, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:2001:DB8:0:0:0:0:0:42',
-    );
+    expect(cert.subjectAltName).toBe('DNS:localhost, DNS:emulator.test, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:2001:DB8:0:0:0:0:0:42');
     expect(cert.keyUsage).toEqual(expect.arrayContaining(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']));
     expect(cert.checkHost('localhost')).toBe('localhost');
     expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
@@ -98,14 +96,10 @@ describe('createSelfSignedCertificate', () => {
   it('works for mutual TLS in both directions (the AutoMTLS shape)', async () => {
     const server = createSelfSignedCertificate({ commonName: 'server', dnsNames: ['localhost'] });
     const client = createSelfSignedCertificate({ commonName: 'client', dnsNames: ['localhost'], keyType: 'rsa-2048' });
-    await expect(handshake(server, { ca: server.certPem, cert: client }, client.certPem)).resolves.toBe(
-      'hello authorized',
-    );
+    await expect(handshake(server, { ca: server.certPem, cert: client }, client.certPem)).resolves.toBe('hello authorized');
     const stranger = createSelfSignedCertificate({ commonName: 'stranger', dnsNames: ['localhost'] });
     // Under TLS 1.3 the client may finish its side before the server rejects it: either way no greeting.
-    const refused = await handshake(server, { ca: server.certPem, cert: stranger }, client.certPem).catch(
-      (err: Error) => `error: ${err.message}`,
-    );
+    const refused = await handshake(server, { ca: server.certPem, cert: stranger }, client.certPem).catch((err: Error) => `error: ${err.message}`);
     expect(refused).not.toMatch(/hello/);
   });
 

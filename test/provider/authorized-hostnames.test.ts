@@ -145,7 +145,11 @@ describe('proxyaccount_authorized_hostnames', () => {
   it('validates host names and duplicates that differ only in case', async () => {
     const diags = await driver.validate({ username: 'bad name', domains: ['ok.example.com', 'not a host', '-bad.example.com', '203.0.113.7'] });
     expect(paths(errors(diags)).sort()).toEqual(['domains', 'domains', 'domains', 'username']);
-    expect(errors(diags).map((d) => d.detail).join('\n')).toContain('"not a host"');
+    expect(
+      errors(diags)
+        .map((d) => d.detail)
+        .join('\n'),
+    ).toContain('"not a host"');
     const dup = await driver.validate({ domains: ['a.example.com', 'A.example.com'] });
     expect(errors(dup)).toEqual([expect.objectContaining({ attribute: [{ attributeName: 'domains' }], detail: expect.stringContaining('case-insensitive') })]);
     expect(await driver.validate({ domains: ['localhost', 'x-1.example.co.uk'] })).toEqual([]);
@@ -171,7 +175,10 @@ describe('proxyaccount_authorized_hostnames data source', () => {
     expect(state).toBeNull();
     expect(diagnostics).toEqual([expect.objectContaining({ summary: 'Sub-account not found', attribute: [{ attributeName: 'username' }] })]);
     const server = await suite.newServer();
-    const res = await server.validateDataResourceConfig({ typeName: 'proxyaccount_authorized_hostnames', config: dv(ds, obj(ds, { username: 'x'.repeat(31) })) });
+    const res = await server.validateDataResourceConfig({
+      typeName: 'proxyaccount_authorized_hostnames',
+      config: dv(ds, obj(ds, { username: 'x'.repeat(31) })),
+    });
     expect(paths(errors(res.diagnostics))).toEqual(['username']);
   });
 });

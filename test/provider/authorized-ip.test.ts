@@ -159,7 +159,9 @@ describe('proxyaccount_authorized_ip', () => {
 
     const { server, requests } = await p.recordedServer();
     const answers = await Promise.all(
-      states.map((s) => server.readResource({ typeName: 'proxyaccount_authorized_ip', currentState: dv(schema, s), private: NO_PRIVATE, clientCapabilities: undefined })),
+      states.map((s) =>
+        server.readResource({ typeName: 'proxyaccount_authorized_ip', currentState: dv(schema, s), private: NO_PRIVATE, clientCapabilities: undefined }),
+      ),
     );
     expect(answers.flatMap((a) => a.diagnostics)).toEqual([]);
     expect(answers.map((a) => decode(schema, a.newState))).toEqual(states);

@@ -57,7 +57,7 @@ describe('proxyaccount_authorized_ips', () => {
     await expectNoChanges(state, config);
   });
 
-  it('manages the provider\'s own list with id _self', async () => {
+  it("manages the provider's own list with id _self", async () => {
     const config = { entries: [e('192.0.2.10', 'ci')] };
     const state = await driver.create(config);
     expect(state['id']).toBe('_self');
@@ -113,7 +113,12 @@ describe('proxyaccount_authorized_ips', () => {
     await subAccount('ips-import', [e('203.0.113.30', 'x'), e('203.0.113.31')]);
     const { state, diagnostics } = await driver.import('ips-import');
     expect(diagnostics).toEqual([]);
-    expect(normalized(state, 'entries')).toEqual({ id: 'ips-import', username: 'ips-import', entries: sorted([e('203.0.113.30', 'x'), e('203.0.113.31')]), removed_entries: [] });
+    expect(normalized(state, 'entries')).toEqual({
+      id: 'ips-import',
+      username: 'ips-import',
+      entries: sorted([e('203.0.113.30', 'x'), e('203.0.113.31')]),
+      removed_entries: [],
+    });
     await expectNoChanges(state!, { username: 'ips-import', entries: [e('203.0.113.30', 'x'), e('203.0.113.31')] });
 
     await suite.admin.ips.add({ ip: '192.0.2.77' });
@@ -205,13 +210,17 @@ describe('proxyaccount_authorized_ips', () => {
       entries: [e('203.0.113.300'), e('203.0.113.1', ''), e('203.0.113.2', 'x'.repeat(101))],
     });
     expect(paths(errors(diags)).sort()).toEqual(['entries', 'entries', 'entries', 'username']);
-    const details = errors(diags).map((d) => d.detail).join('\n');
+    const details = errors(diags)
+      .map((d) => d.detail)
+      .join('\n');
     expect(details).toContain('"203.0.113.300"');
     expect(details).toMatch(/label of the entry for 203\.0\.113\.1 must not be empty/);
     expect(details).toMatch(/label of the entry for 203\.0\.113\.2 must be at most 100 characters/);
 
     const dup = await driver.validate({ entries: [e('203.0.113.9', 'a'), e('203.0.113.9', 'b')] });
-    expect(errors(dup)).toEqual([expect.objectContaining({ attribute: [{ attributeName: 'entries' }], detail: expect.stringContaining('203.0.113.9 more than once') })]);
+    expect(errors(dup)).toEqual([
+      expect.objectContaining({ attribute: [{ attributeName: 'entries' }], detail: expect.stringContaining('203.0.113.9 more than once') }),
+    ]);
     const tooMany = await driver.validate({ entries: Array.from({ length: 101 }, (_, i) => e(`10.9.${Math.floor(i / 100)}.${i % 100}`)) });
     expect(errors(tooMany)).toEqual([expect.objectContaining({ attribute: [{ attributeName: 'entries' }], detail: expect.stringContaining('at most 100') })]);
     expect(await driver.validate({ username: 'ok', entries: [e('203.0.113.9', 'fine')] })).toEqual([]);

@@ -140,7 +140,11 @@ describe('proxyaccount_authorized_proxies', () => {
   it('validates each proxy form', async () => {
     const diags = await driver.validate({ proxies: ['', 'us ny', 'us-ny:8080', 'us-ny.proxy.example.net:99999', 'us-ny'] });
     expect(paths(errors(diags))).toEqual(['proxies', 'proxies', 'proxies', 'proxies']);
-    expect(errors(diags).map((d) => d.detail).join('\n')).toContain('"us-ny:8080"');
+    expect(
+      errors(diags)
+        .map((d) => d.detail)
+        .join('\n'),
+    ).toContain('"us-ny:8080"');
     expect(await driver.validate({ proxies: ['us-ny', 'us-ny.proxy.example.net', NY] })).toEqual([]);
   });
 });

@@ -117,7 +117,9 @@ describe('proxyaccount_authorized_proxy', () => {
     const states = hosts.map((h) => obj(schema, { id: h, proxy: h, domain: `${h}.proxy.example.net` }));
     const { server, requests } = await p.recordedServer();
     const answers = await Promise.all(
-      states.map((s) => server.readResource({ typeName: 'proxyaccount_authorized_proxy', currentState: dv(schema, s), private: NO_PRIVATE, clientCapabilities: undefined })),
+      states.map((s) =>
+        server.readResource({ typeName: 'proxyaccount_authorized_proxy', currentState: dv(schema, s), private: NO_PRIVATE, clientCapabilities: undefined }),
+      ),
     );
     expect(answers.flatMap((a) => a.diagnostics)).toEqual([]);
     expect(answers.map((a) => decode(schema, a.newState))).toEqual(states);

@@ -54,7 +54,14 @@ describe('proxyaccount_bearer_token', () => {
     const state = await driver.create(config);
     const id = state['token_id'] as number;
     expect(state).toEqual(
-      obj(schema, { ...config, id: String(id), active: true, token_id: id, created_at: expect.stringMatching(RFC3339_UTC), token: expect.stringMatching(/^pxa_/) }),
+      obj(schema, {
+        ...config,
+        id: String(id),
+        active: true,
+        token_id: id,
+        created_at: expect.stringMatching(RFC3339_UTC),
+        token: expect.stringMatching(/^pxa_/),
+      }),
     );
     const remote = await remoteToken(id);
     expect(remote).toMatchObject({ label: 'ci', isActive: true });
@@ -130,7 +137,15 @@ describe('proxyaccount_bearer_token', () => {
     const a = await driver.import(String(own.id));
     expect(a.diagnostics).toEqual([]);
     expect(a.state).toEqual(
-      obj(schema, { id: String(own.id), label: 'imported', expires_at: expiry, active: true, token_id: own.id, created_at: expect.stringMatching(RFC3339_UTC), token: null }),
+      obj(schema, {
+        id: String(own.id),
+        label: 'imported',
+        expires_at: expiry,
+        active: true,
+        token_id: own.id,
+        created_at: expect.stringMatching(RFC3339_UTC),
+        token: null,
+      }),
     );
     expect((await driver.plan(a.state, { label: 'imported', expires_at: expiry })).planned).toEqual(a.state);
 
@@ -166,11 +181,21 @@ describe('proxyaccount_bearer_token', () => {
     const created = [];
     for (let i = 0; i < 8; i++) created.push(await p.admin.tokens.create({ label: `bulk-${i}`, username: 'tok-sub' }));
     const states = created.map((t) =>
-      obj(schema, { id: `tok-sub/${t.id}`, label: t.label, active: true, username: 'tok-sub', token_id: t.id, created_at: t.createdAt.toISOString().replace('.000Z', 'Z'), token: t.token }),
+      obj(schema, {
+        id: `tok-sub/${t.id}`,
+        label: t.label,
+        active: true,
+        username: 'tok-sub',
+        token_id: t.id,
+        created_at: t.createdAt.toISOString().replace('.000Z', 'Z'),
+        token: t.token,
+      }),
     );
     const { server, requests } = await p.recordedServer();
     const answers = await Promise.all(
-      states.map((s) => server.readResource({ typeName: 'proxyaccount_bearer_token', currentState: dv(schema, s), private: NO_PRIVATE, clientCapabilities: undefined })),
+      states.map((s) =>
+        server.readResource({ typeName: 'proxyaccount_bearer_token', currentState: dv(schema, s), private: NO_PRIVATE, clientCapabilities: undefined }),
+      ),
     );
     expect(answers.flatMap((a) => a.diagnostics)).toEqual([]);
     expect(answers.map((a) => decode(schema, a.newState))).toEqual(states);
@@ -182,7 +207,12 @@ describe('proxyaccount_bearer_token', () => {
     const state = await driver.create({ label: 'for-token-only' });
     const tokenEnv = { PROXYACCOUNT_USERNAME: undefined, PROXYACCOUNT_PASSWORD: undefined, PROXYACCOUNT_TOKEN: state['token'] as string };
     const { server, requests } = await p.recordedServer(tokenEnv);
-    const res = await server.readResource({ typeName: 'proxyaccount_bearer_token', currentState: dv(schema, state), private: NO_PRIVATE, clientCapabilities: undefined });
+    const res = await server.readResource({
+      typeName: 'proxyaccount_bearer_token',
+      currentState: dv(schema, state),
+      private: NO_PRIVATE,
+      clientCapabilities: undefined,
+    });
     expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Bearer tokens need username and password' })]);
     expect(res.diagnostics[0]!.detail).toMatch(/PROXYACCOUNT_USERNAME, PROXYACCOUNT_PASSWORD/);
     expect(res.diagnostics[0]!.detail).not.toContain(state['token'] as string);
@@ -211,9 +241,7 @@ describe('proxyaccount_bearer_token', () => {
     expect(planned['active']).toBe(true);
     const res = await driver.apply(expired, planned, config);
     expect(res.state).toEqual(expired);
-    expect(errors(res.diagnostics)).toEqual([
-      expect.objectContaining({ summary: 'Bearer token has expired', attribute: [{ attributeName: 'active' }] }),
-    ]);
+    expect(errors(res.diagnostics)).toEqual([expect.objectContaining({ summary: 'Bearer token has expired', attribute: [{ attributeName: 'active' }] })]);
     expect(res.diagnostics[0]!.detail).toMatch(new RegExp(`expired on ${config.expires_at}.*active = false.*expires_at`, 's'));
     // Saying active = false accepts the expired token as it is: nothing to change.
     const quiet = await driver.plan(expired, { ...config, active: false });

@@ -54,11 +54,16 @@ describe('proxyaccount_bearer_tokens data source', () => {
 
   it('needs username and password credentials: a bearer-token provider gets a clear error', async () => {
     const { token } = await suite.admin.tokens.create({ label: 'as-provider' });
-    const { state, diagnostics } = await suite.readData('proxyaccount_bearer_tokens', schema, {}, {
-      PROXYACCOUNT_USERNAME: '',
-      PROXYACCOUNT_PASSWORD: '',
-      PROXYACCOUNT_TOKEN: token,
-    });
+    const { state, diagnostics } = await suite.readData(
+      'proxyaccount_bearer_tokens',
+      schema,
+      {},
+      {
+        PROXYACCOUNT_USERNAME: '',
+        PROXYACCOUNT_PASSWORD: '',
+        PROXYACCOUNT_TOKEN: token,
+      },
+    );
     expect(state).toBeNull();
     expect(errors(diagnostics)).toEqual([expect.objectContaining({ summary: 'Unable to read bearer tokens' })]);
     expect(errors(diagnostics)[0]!.detail).toContain('PROXYACCOUNT_USERNAME');

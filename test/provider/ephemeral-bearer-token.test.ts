@@ -22,7 +22,10 @@ const tomorrow = (): string => new Date(Date.now() + 86_400_000).toISOString().s
 
 async function open(config: Record<string, unknown>) {
   const server = await p.newServer();
-  const res = await server.openEphemeralResource({ typeName: 'proxyaccount_bearer_token', config: encodeDynamicValue(obj(schema, config as never), schema.type) });
+  const res = await server.openEphemeralResource({
+    typeName: 'proxyaccount_bearer_token',
+    config: encodeDynamicValue(obj(schema, config as never), schema.type),
+  });
   return { server, res, result: res.result === undefined ? undefined : (decodeDynamicValue(res.result, schema.type) as Record<string, unknown>) };
 }
 
@@ -53,7 +56,12 @@ describe('ephemeral proxyaccount_bearer_token', () => {
         made.push(t.id);
       }
       const { res } = await open({ label: 'one-more' });
-      expect(res.diagnostics).toEqual([expect.objectContaining({ summary: 'Token allowance reached', detail: expect.stringMatching(new RegExp(`allowance is reached.*${made.length} leftover ephemeral token\\(s\\).*tokens prune`, 's')) })]);
+      expect(res.diagnostics).toEqual([
+        expect.objectContaining({
+          summary: 'Token allowance reached',
+          detail: expect.stringMatching(new RegExp(`allowance is reached.*${made.length} leftover ephemeral token\\(s\\).*tokens prune`, 's')),
+        }),
+      ]);
     } finally {
       for (const id of made) await p.admin.tokens.delete({ id });
       await p.emu.control.plan('demo', 'plan20');

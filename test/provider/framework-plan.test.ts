@@ -19,7 +19,10 @@ async function plan(prior: Values | null, config: Values | null, proposed?: Valu
       : cfg === null
         ? null
         : Object.fromEntries(
-            Object.entries(cfg).map(([k, v]) => [k, v === null && widgetSchema.attributes[k as keyof typeof widgetSchema.attributes].computed && prior !== null ? (prior[k] ?? null) : v]),
+            Object.entries(cfg).map(([k, v]) => [
+              k,
+              v === null && widgetSchema.attributes[k as keyof typeof widgetSchema.attributes].computed && prior !== null ? (prior[k] ?? null) : v,
+            ]),
           );
   const res = await server.planResourceChange({
     typeName: 'test_widget',

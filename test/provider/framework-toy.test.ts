@@ -110,6 +110,8 @@ describe('a toy provider built with the framework alone', () => {
 
   it('names the toy provider, not another, when used before configure', async () => {
     const res = await create(toyServer({ values: new Map() }), 'a');
-    expect(res.diagnostics).toEqual([expect.objectContaining({ summary: 'Provider not configured', detail: expect.stringMatching(/^The kv provider was not configured/) })]);
+    expect(res.diagnostics).toEqual([
+      expect.objectContaining({ summary: 'Provider not configured', detail: expect.stringMatching(/^The kv provider was not configured/) }),
+    ]);
   });
 });

@@ -16,7 +16,14 @@ describe('ValidateResourceConfig', () => {
   });
 
   it('puts each problem on its attribute path, one diagnostic per problem', async () => {
-    const diags = await validate({ name: 'toolong', size: 1.5, entries: [{ ip: '10.0.0.1', label: null }, { ip: '10.0.0.300', label: null }] });
+    const diags = await validate({
+      name: 'toolong',
+      size: 1.5,
+      entries: [
+        { ip: '10.0.0.1', label: null },
+        { ip: '10.0.0.300', label: null },
+      ],
+    });
     expect(errors(diags)).toHaveLength(3);
     expect(paths(diags).sort()).toEqual(['entries.[1].ip', 'name', 'size']);
     const nameDiag = diags.find((d) => paths([d])[0] === 'name')!;
@@ -32,7 +39,13 @@ describe('ValidateResourceConfig', () => {
   it('skips unknown values, including unknown elements of a list', async () => {
     expect(await validate({ name: UNKNOWN, size: UNKNOWN, tags: UNKNOWN, entries: [{ ip: UNKNOWN, label: null }] })).toEqual([]);
     // A known element next to an unknown one is still checked.
-    const diags = await validate({ name: 'ok', entries: [{ ip: UNKNOWN, label: null }, { ip: 'nope', label: null }] });
+    const diags = await validate({
+      name: 'ok',
+      entries: [
+        { ip: UNKNOWN, label: null },
+        { ip: 'nope', label: null },
+      ],
+    });
     expect(paths(errors(diags))).toEqual(['entries.[1].ip']);
   });
 

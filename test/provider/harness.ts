@@ -1,6 +1,6 @@
 // Test helpers: build encoded requests with the protocol codec and decode answers, so each RPC
 // handler is exercised exactly as the gRPC layer would call it.
-import { type CtyType, type CtyValue } from '../../src/protocol/cty';
+import type { CtyType, CtyValue } from '../../src/protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue, encodeJsonValue } from '../../src/protocol/codec';
 import type { ClientCapabilities, Diagnostic, DynamicValue } from '../../src/protocol/types';
 import type { ObjectSchema } from '../../src/provider/framework';

@@ -17,7 +17,12 @@ export interface ListSuite {
   /** A freshly configured provider server, as Terraform starts one per command; `env` overrides settings. */
   newServer(env?: NodeJS.ProcessEnv): Promise<ProxyAccountServer>;
   /** Reads a data source; returns the decoded state (null on errors) and the diagnostics. */
-  readData(typeName: string, schema: ObjectSchema, config: Record<string, CtyValue>, env?: NodeJS.ProcessEnv): Promise<{ state: Record<string, CtyValue> | null; diagnostics: Diagnostic[] }>;
+  readData(
+    typeName: string,
+    schema: ObjectSchema,
+    config: Record<string, CtyValue>,
+    env?: NodeJS.ProcessEnv,
+  ): Promise<{ state: Record<string, CtyValue> | null; diagnostics: Diagnostic[] }>;
   stop(): Promise<void>;
 }
 

@@ -10,7 +10,10 @@ const ROOT = join(__dirname, '..', '..');
 describe('lazyProviderServer', () => {
   it('loads the provider on the first call, once', async () => {
     let loads = 0;
-    const fake = { getProviderSchema: async () => ({ provider: { version: 0, block: { attributes: [] } }, resourceSchemas: {}, dataSourceSchemas: {}, diagnostics: [] }), stopProvider: async () => ({}) };
+    const fake = {
+      getProviderSchema: async () => ({ provider: { version: 0, block: { attributes: [] } }, resourceSchemas: {}, dataSourceSchemas: {}, diagnostics: [] }),
+      stopProvider: async () => ({}),
+    };
     const server = lazyProviderServer(() => {
       loads++;
       return fake as unknown as ProviderServer;

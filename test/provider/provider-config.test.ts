@@ -29,7 +29,11 @@ function mockApi(status: number, body: (path: string) => unknown = () => ({})) {
     .reply((opts) => {
       const headers = new Headers(opts.headers as Record<string, string>);
       seen.push({ method: opts.method, path: opts.path, authorization: headers.get('authorization') ?? '' });
-      return { statusCode: status, data: status === 200 ? JSON.stringify(body(opts.path)) : 'Unauthorized', responseOptions: { headers: { 'content-type': status === 200 ? 'application/json' : 'text/plain' } } };
+      return {
+        statusCode: status,
+        data: status === 200 ? JSON.stringify(body(opts.path)) : 'Unauthorized',
+        responseOptions: { headers: { 'content-type': status === 200 ? 'application/json' : 'text/plain' } },
+      };
     })
     .persist();
   return { agent, seen };
@@ -112,11 +116,22 @@ describe('provider configuration', () => {
   });
 
   it('configures from the environment alone without sending a request, then uses those credentials', async () => {
-    const { agent, seen } = mockApi(200, () => ({ username: 'alice', active: true, monthly_bandwidth: 0, monthly_bandwidth_limit: 0, total_bandwidth: 0, total_bandwidth_limit: 0 }));
+    const { agent, seen } = mockApi(200, () => ({
+      username: 'alice',
+      active: true,
+      monthly_bandwidth: 0,
+      monthly_bandwidth_limit: 0,
+      total_bandwidth: 0,
+      total_bandwidth_limit: 0,
+    }));
     const { server, diagnostics } = await configure({}, GOOD_ENV, agent);
     expect(diagnostics).toEqual([]);
     expect(seen).toEqual([]);
-    const res = await server.readResource({ typeName: 'proxyaccount_sub_account', currentState: dv(subSchema, obj(subSchema, { id: 'alice', username: 'alice' })), private: NO_PRIVATE });
+    const res = await server.readResource({
+      typeName: 'proxyaccount_sub_account',
+      currentState: dv(subSchema, obj(subSchema, { id: 'alice', username: 'alice' })),
+      private: NO_PRIVATE,
+    });
     expect(errors(res.diagnostics)).toEqual([]);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.authorization).toBe(`Basic ${Buffer.from('demo:s3cret-pw').toString('base64')}`);
@@ -145,7 +160,9 @@ describe('provider configuration', () => {
 describe('ValidateProviderConfig', () => {
   it('checks values known at validation time, on their attributes', async () => {
     const server = createProviderServer({ env: {} });
-    const res = await server.validateProviderConfig({ config: dv(providerSchema, obj(providerSchema, { base_url: 'ftp://x', max_retries: 1.5, request_timeout: 0 })) });
+    const res = await server.validateProviderConfig({
+      config: dv(providerSchema, obj(providerSchema, { base_url: 'ftp://x', max_retries: 1.5, request_timeout: 0 })),
+    });
     expect(paths(res.diagnostics).sort()).toEqual(['base_url', 'max_retries', 'request_timeout']);
   });
 });
@@ -178,7 +195,7 @@ describe('the 401 rule', () => {
 });
 
 describe('account store over the real SDK', () => {
-  it('lists one account\'s IPs once for 500 concurrent refreshes', async () => {
+  it("lists one account's IPs once for 500 concurrent refreshes", async () => {
     const { agent, seen } = mockApi(200, () => [{ ip: '203.0.113.7', label: 'office' }]);
     const { server } = await configure({}, GOOD_ENV, agent);
     const store = server.providerData!;

@@ -32,7 +32,13 @@ describe('an authoritative list created over an account that has entries', () =>
     await p.admin.ips.add({ ip: '198.51.100.10', label: 'by hand', username: 'rel-sub' });
     await p.admin.ips.add({ ip: '198.51.100.11', username: 'rel-sub' });
     const driver = p.driver('proxyaccount_authorized_ips', authorizedIpsResource.schema);
-    const config = { username: 'rel-sub', entries: [{ ip: '198.51.100.11', label: null }, { ip: '203.0.113.9', label: null }] };
+    const config = {
+      username: 'rel-sub',
+      entries: [
+        { ip: '198.51.100.11', label: null },
+        { ip: '203.0.113.9', label: null },
+      ],
+    };
     const { planned, diagnostics } = await driver.plan(null, config);
     expect(planned['removed_entries']).toEqual(['198.51.100.10 (by hand)']);
     const [warning, ...rest] = warnings(diagnostics);
@@ -59,7 +65,10 @@ describe('an expired bearer token', () => {
       const { planned, diagnostics } = await driver.plan(refreshed, config);
       expect(planned).toEqual(refreshed);
       expect(warnings(diagnostics)).toEqual([
-        expect.objectContaining({ summary: 'Bearer token has expired', detail: expect.stringMatching(new RegExp(`'expiring'.*expired on ${config.expires_at}.*set a later expires_at`, 's')) }),
+        expect.objectContaining({
+          summary: 'Bearer token has expired',
+          detail: expect.stringMatching(new RegExp(`'expiring'.*expired on ${config.expires_at}.*set a later expires_at`, 's')),
+        }),
       ]);
       // Rotation is one obvious change: a later expires_at replaces the token.
       const rotated = await driver.plan(refreshed, { ...config, expires_at: ymd(30) });
@@ -71,8 +80,12 @@ describe('an expired bearer token', () => {
 
   it('refuses an expires_at that is not after today at plan time', async () => {
     const driver = p.driver('proxyaccount_bearer_token', bearerTokenResource.schema);
-    const failure = await driver.plan(null, { label: 'late', expires_at: ymd(-1) }).catch((e: unknown) => e as { diagnostics: Array<{ summary: string; detail: string }> });
-    expect(failure).toMatchObject({ diagnostics: [expect.objectContaining({ summary: 'Expiry date not in the future', detail: expect.stringMatching(/is not after today/) })] });
+    const failure = await driver
+      .plan(null, { label: 'late', expires_at: ymd(-1) })
+      .catch((e: unknown) => e as { diagnostics: Array<{ summary: string; detail: string }> });
+    expect(failure).toMatchObject({
+      diagnostics: [expect.objectContaining({ summary: 'Expiry date not in the future', detail: expect.stringMatching(/is not after today/) })],
+    });
   });
 });
 
@@ -85,7 +98,11 @@ describe('an account moved to a plan without bearer tokens', () => {
     await p.emu.control.plan('demo', 'trial');
     try {
       const server = await p.newServer();
-      const read = await server.readResource({ typeName: 'proxyaccount_bearer_token', currentState: dv(bearerTokenResource.schema, state), private: new Uint8Array() });
+      const read = await server.readResource({
+        typeName: 'proxyaccount_bearer_token',
+        currentState: dv(bearerTokenResource.schema, state),
+        private: new Uint8Array(),
+      });
       expect(errors(read.diagnostics)).toEqual([]);
       expect(warnings(read.diagnostics)).toEqual([expect.objectContaining({ summary: "The account's plan does not allow bearer tokens" })]);
       const destroyed = await driver.apply(state, null, null);
@@ -107,7 +124,11 @@ describe('stored state is checked, not trusted', () => {
     const destroyed = await driver.apply(edited, null, null);
     expect(destroyed.state).toEqual(edited);
     expect(errors(destroyed.diagnostics)).toEqual([
-      expect.objectContaining({ summary: 'Inconsistent sub-account state', attribute: [{ attributeName: 'username' }], detail: expect.stringMatching(/nothing was sent to the API.*terraform state rm/s) }),
+      expect.objectContaining({
+        summary: 'Inconsistent sub-account state',
+        attribute: [{ attributeName: 'username' }],
+        detail: expect.stringMatching(/nothing was sent to the API.*terraform state rm/s),
+      }),
     ]);
     await expect(p.admin.subAccounts.get('rel-other')).resolves.toMatchObject({ username: 'rel-other' });
     await expect(p.admin.subAccounts.get('rel-mine')).resolves.toMatchObject({ username: 'rel-mine' });
@@ -118,17 +139,32 @@ describe('stored state is checked, not trusted', () => {
     const state = await driver.create({ label: `bad-id-${String(bad)}` });
     const corrupted = { ...state, token_id: bad };
     const server = await p.newServer();
-    const read = await server.readResource({ typeName: 'proxyaccount_bearer_token', currentState: dv(bearerTokenResource.schema, corrupted), private: new Uint8Array() });
-    expect(errors(read.diagnostics)).toEqual([expect.objectContaining({ summary: 'Inconsistent bearer token state', attribute: [{ attributeName: 'token_id' }] })]);
+    const read = await server.readResource({
+      typeName: 'proxyaccount_bearer_token',
+      currentState: dv(bearerTokenResource.schema, corrupted),
+      private: new Uint8Array(),
+    });
+    expect(errors(read.diagnostics)).toEqual([
+      expect.objectContaining({ summary: 'Inconsistent bearer token state', attribute: [{ attributeName: 'token_id' }] }),
+    ]);
     expect(read.newState).toEqual(dv(bearerTokenResource.schema, corrupted));
   });
 
   it('blames a value of the wrong type on the stored state and names the attribute, not the provider', async () => {
     const server = await p.newServer();
-    const raw = new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(jsonState(subAccountResource.schema, obj(subAccountResource.schema, { id: 'x', username: 'x' })))), monthly_limit: 'lots' }));
+    const raw = new TextEncoder().encode(
+      JSON.stringify({
+        ...JSON.parse(new TextDecoder().decode(jsonState(subAccountResource.schema, obj(subAccountResource.schema, { id: 'x', username: 'x' })))),
+        monthly_limit: 'lots',
+      }),
+    );
     const res = await server.upgradeResourceState({ typeName: 'proxyaccount_sub_account', version: 0, rawState: { json: raw } });
     expect(res.diagnostics).toEqual([
-      expect.objectContaining({ summary: 'Invalid value in stored state', attribute: [{ attributeName: 'monthly_limit' }], detail: expect.not.stringMatching(/bug in the provider/) }),
+      expect.objectContaining({
+        summary: 'Invalid value in stored state',
+        attribute: [{ attributeName: 'monthly_limit' }],
+        detail: expect.not.stringMatching(/bug in the provider/),
+      }),
     ]);
     expect(res.diagnostics[0]!.detail).toMatch(/state file.*monthly_limit/s);
   });
@@ -137,6 +173,7 @@ describe('stored state is checked, not trusted', () => {
 describe('values that used to fail only at apply', () => {
   it.each([
     [{ username: 'lim', monthly_limit: 1e20 }, 'monthly_limit', /must be at most 999999999999999/],
+    // biome-ignore lint/correctness/noPrecisionLoss: the point: 2^53 + 1 is what a user may write, and a JS number cannot hold it.
     [{ username: 'lim', total_limit: 9007199254740993 }, 'total_limit', /must be at most 999999999999999/],
   ])('refuses %p at validation, on %s', async (config, attribute, message) => {
     const diags = errors(await p.driver('proxyaccount_sub_account', subAccountResource.schema).validate(config));
@@ -168,7 +205,10 @@ describe('values that used to fail only at apply', () => {
     const schema = createProvider().schema;
     const res = await server.configureProvider({ terraformVersion: '1.11.4', config: encodeDynamicValue(obj(schema, {}), schema.type) });
     expect(errors(res.diagnostics)).toEqual([
-      expect.objectContaining({ attribute: [{ attributeName: 'request_timeout' }], detail: expect.stringMatching(/PROXYACCOUNT_REQUEST_TIMEOUT must be a number of seconds greater than 0 and at most 3600/) }),
+      expect.objectContaining({
+        attribute: [{ attributeName: 'request_timeout' }],
+        detail: expect.stringMatching(/PROXYACCOUNT_REQUEST_TIMEOUT must be a number of seconds greater than 0 and at most 3600/),
+      }),
     ]);
     expect(JSON.stringify(res.diagnostics)).not.toMatch(/timeoutMs|milli/);
   });
@@ -179,6 +219,8 @@ describe('values that used to fail only at apply', () => {
     const { createProvider } = await import('../../src/provider/provider');
     const schema = createProvider().schema;
     const res = await server.configureProvider({ terraformVersion: '1.11.4', config: encodeDynamicValue(obj(schema, {}), schema.type) });
-    expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', summary: 'TLS certificate verification is off', attribute: [{ attributeName: 'insecure' }] })]);
+    expect(res.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', summary: 'TLS certificate verification is off', attribute: [{ attributeName: 'insecure' }] }),
+    ]);
   });
 });

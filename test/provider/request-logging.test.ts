@@ -35,9 +35,12 @@ describe('API request logging', () => {
   it('logs each request at TF_LOG=DEBUG, in hclog JSON, without secrets', async () => {
     const lines = await readWith({ TF_LOG: 'DEBUG' });
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(entries).toEqual([expect.objectContaining({ '@level': 'debug', method: 'GET', path: '/api/sub/get/', status: 200, attempt: 1, duration_ms: expect.any(Number) })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ '@level': 'debug', method: 'GET', path: '/api/sub/get/', status: 200, attempt: 1, duration_ms: expect.any(Number) }),
+    ]);
     const text = lines.join('');
-    for (const secret of ['log-sub-password', p.env.PROXYACCOUNT_PASSWORD!, Buffer.from(`demo:${p.env.PROXYACCOUNT_PASSWORD}`).toString('base64')]) expect(text).not.toContain(secret);
+    for (const secret of ['log-sub-password', p.env.PROXYACCOUNT_PASSWORD!, Buffer.from(`demo:${p.env.PROXYACCOUNT_PASSWORD}`).toString('base64')])
+      expect(text).not.toContain(secret);
   });
 
   it('writes nothing at the default level', async () => {

@@ -56,7 +56,15 @@ async function canLogIn(username: string, password: string): Promise<boolean> {
 
 describe('proxyaccount_sub_account', () => {
   it('creates (deactivated when active = false), and a second plan is empty', async () => {
-    const config = { username: 'sa-create', password_wo: 'first-pw-1', password_wo_version: 1, first_name: 'Ada', email: 'ada@example.com', monthly_limit: 10, active: false };
+    const config = {
+      username: 'sa-create',
+      password_wo: 'first-pw-1',
+      password_wo_version: 1,
+      first_name: 'Ada',
+      email: 'ada@example.com',
+      monthly_limit: 10,
+      active: false,
+    };
     const { planned } = await driver.plan(null, config);
     expect(isUnknown(planned['id']!)).toBe(true);
     expect(planned['password_wo']).toBeNull();
@@ -83,7 +91,13 @@ describe('proxyaccount_sub_account', () => {
     const remote = await admin.subAccounts.get('sa-update');
     expect(remote).toMatchObject({ firstName: 'Robert', lastName: 'Smith', totalBandwidthLimit: 50, active: true });
     expect(remote.email).toBeUndefined();
-    const again = await driver.plan(await driver.read(updated), { username: 'sa-update', password: 'pw-update-1', first_name: 'Robert', last_name: 'Smith', total_limit: 50 });
+    const again = await driver.plan(await driver.read(updated), {
+      username: 'sa-update',
+      password: 'pw-update-1',
+      first_name: 'Robert',
+      last_name: 'Smith',
+      total_limit: 50,
+    });
     expect(again.planned).toEqual(updated);
   });
 

@@ -38,7 +38,8 @@ export class ResourceDriver {
 
   async validate(config: Record<string, CtyValue>): Promise<Diagnostic[]> {
     const server = await this.newServer();
-    return (await server.validateResourceConfig({ typeName: this.typeName, config: dv(this.schema, obj(this.schema, config)), clientCapabilities: this.caps })).diagnostics;
+    return (await server.validateResourceConfig({ typeName: this.typeName, config: dv(this.schema, obj(this.schema, config)), clientCapabilities: this.caps }))
+      .diagnostics;
   }
 
   async plan(prior: Obj | null, config: Record<string, CtyValue>) {
@@ -91,7 +92,12 @@ export class ResourceDriver {
   /** ReadResource; returns null when the object is gone. */
   async read(state: Obj): Promise<Obj | null> {
     const server = await this.newServer();
-    const res = await server.readResource({ typeName: this.typeName, currentState: dv(this.schema, state), private: NO_PRIVATE, clientCapabilities: this.caps });
+    const res = await server.readResource({
+      typeName: this.typeName,
+      currentState: dv(this.schema, state),
+      private: NO_PRIVATE,
+      clientCapabilities: this.caps,
+    });
     if (errors(res.diagnostics).length > 0) throw new StepFailed('read', res.diagnostics);
     return decode(this.schema, res.newState) as Obj | null;
   }

@@ -32,7 +32,7 @@ export class Progress {
 
   /** A detail line of the current step, indented under its title. */
   line(text: string): void {
-    for (const l of text.split('\n')) this.write(`${INDENT}${l}`.trimEnd() + '\n');
+    for (const l of text.split('\n')) this.write(`${`${INDENT}${l}`.trimEnd()}\n`);
   }
 
   /** Several detail lines. */

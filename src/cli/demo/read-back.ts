@@ -1,6 +1,6 @@
 // Reads the roster's sub-accounts back through the SDK, independently of Terraform, and prints
 // them as a short table: limits, activity, IP and hostname counts, tokens (never their values).
-import { isProxyAccountError, type ProxyAccountClient } from '../../sdk';
+import { isProxyAccountError, type ProxyAccountClient, type SubAccount } from '../../sdk';
 
 /** What the API says about one sub-account of the roster. */
 export interface SubAccountReport {
@@ -25,7 +25,7 @@ export async function readBack(
   const call = { signal: opts.signal };
   return Promise.all(
     usernames.map(async (username): Promise<SubAccountReport> => {
-      let sub;
+      let sub: SubAccount;
       try {
         sub = await client.subAccounts.get(username, call);
       } catch (err) {
@@ -70,7 +70,12 @@ export function formatReadBack(reports: readonly SubAccountReport[]): string[] {
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  return rows.map((row) => row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function gb(limit: number | undefined): string {

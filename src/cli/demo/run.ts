@@ -125,9 +125,12 @@ class DemoRun {
     const tfVersion = await checkTerraform(this.terraformBin, this.env);
     const onAccount = !this.options.emulator && accountConfigured(this.env);
     const destructive = !onAccount || this.options.allowDestructive === true;
-    const work = (this.work = WorkDir.open(this.options.workDir, this.options.keep === true));
+    const work = WorkDir.open(this.options.workDir, this.options.keep === true);
+    this.work = work;
 
-    progress.plain(`proxyaccount demo: the CDKTF example app from code to a converged account, on ${onAccount ? 'the account of PROXYACCOUNT_BASE_URL' : 'the embedded emulator'}`);
+    progress.plain(
+      `proxyaccount demo: the CDKTF example app from code to a converged account, on ${onAccount ? 'the account of PROXYACCOUNT_BASE_URL' : 'the embedded emulator'}`,
+    );
     progress.plain(`terraform ${tfVersion}; app \`${app}\` (cdktf.json); work dir ${work.root}`);
     if (!destructive) progress.plain('Plan only: nothing on the account is changed (--allow-destructive also applies, changes and destroys).');
 
@@ -208,7 +211,8 @@ class DemoRun {
     const cliConfig = work.path('terraform.rc');
     writeFileSync(cliConfig, mirrorCliConfig(mirror));
     const env = terraformEnv(this.env, cliConfig, target.providerEnv);
-    const tf = (this.tf = new Terraform({ bin: this.terraformBin, cwd: synth.stackDir, env, processes: this.processes }));
+    const tf = new Terraform({ bin: this.terraformBin, cwd: synth.stackDir, env, processes: this.processes });
+    this.tf = tf;
     this.progress.line(`${PROVIDER_NAMESPACE}/${PROVIDER_TYPE} ${installed.version} (${installed.platform}) copied into the mirror ${mirror}`);
     this.progress.command([`TF_CLI_CONFIG_FILE=${cliConfig}`, 'terraform init']);
     const init = await tf.run(['init', '-input=false', '-no-color'], [0], this.echo);
@@ -388,5 +392,8 @@ function planLine(stdout: string, plan: PlanJson): string {
 }
 
 function indent(text: string, spaces: number): string {
-  return `${text.split('\n').map((l) => `${' '.repeat(spaces)}${l}`.trimEnd()).join('\n')}\n`;
+  return `${text
+    .split('\n')
+    .map((l) => `${' '.repeat(spaces)}${l}`.trimEnd())
+    .join('\n')}\n`;
 }

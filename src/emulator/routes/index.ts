@@ -7,10 +7,4 @@ import { subAccountRoutes } from './subaccounts';
 import { tokenRoutes } from './tokens';
 
 /** All routes of the account API. */
-export const apiRoutes: readonly Route[] = [
-  ...subAccountRoutes,
-  ...accessListRoutes,
-  ...proxyRoutes,
-  ...tokenRoutes,
-  ...geoIpRoutes,
-];
+export const apiRoutes: readonly Route[] = [...subAccountRoutes, ...accessListRoutes, ...proxyRoutes, ...tokenRoutes, ...geoIpRoutes];

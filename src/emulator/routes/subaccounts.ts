@@ -2,14 +2,7 @@
 import { HttpError, type Params } from '../http';
 import type { Route, RouteContext } from '../router';
 import { currentPeriodStart, type Account, type ProfileChanges, type Store } from '../store';
-import {
-  checkEmail,
-  checkLimit,
-  checkMaxLength,
-  checkPassword,
-  checkUsername,
-  required,
-} from '../validation';
+import { checkEmail, checkLimit, checkMaxLength, checkPassword, checkUsername, required } from '../validation';
 import { ownSubAccount, parentOf, planOf } from './target';
 
 /** Sub-account details as the API returns them (AccountDetails). */

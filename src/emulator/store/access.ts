@@ -47,10 +47,7 @@ export class AccessRepo {
 
   /** Authorizes a hostname; false when it already was. */
   addHostname(accountId: number, domain: string): boolean {
-    return (
-      this.db.prepare('INSERT OR IGNORE INTO hostnames (account_id, domain) VALUES (?, ?)').run(accountId, domain)
-        .changes > 0
-    );
+    return this.db.prepare('INSERT OR IGNORE INTO hostnames (account_id, domain) VALUES (?, ?)').run(accountId, domain).changes > 0;
   }
 
   /** Removes a hostname; false when it was not authorized. */

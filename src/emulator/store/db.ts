@@ -82,9 +82,7 @@ export function openDb(path: string | undefined): Db {
     db.pragma('foreign_keys = ON');
     if (path !== undefined) db.pragma('journal_mode = WAL');
     db.exec(SCHEMA);
-    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as
-      | { value: string }
-      | undefined;
+    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
     if (row === undefined) {
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     } else if (row.value !== String(SCHEMA_VERSION)) {
@@ -139,8 +137,5 @@ export function getMeta(db: Db, key: string): string | undefined {
 
 /** Writes a value of the meta table. */
 export function setMeta(db: Db, key: string, value: string): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
-    key,
-    value,
-  );
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
 }

@@ -61,9 +61,7 @@ export class TokenRepo {
 
   /** The token with this id if it belongs to the account. */
   byId(accountId: number, id: number): Token | undefined {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE account_id = ? AND id = ?`).get(accountId, id) as
-      | TokenRow
-      | undefined;
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE account_id = ? AND id = ?`).get(accountId, id) as TokenRow | undefined;
     return row && toToken(row);
   }
 

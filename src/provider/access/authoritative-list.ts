@@ -148,7 +148,10 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
     async import(ctx, id) {
       if (kind.parentOnly) {
         if (id.trim() !== SELF_ID) {
-          ctx.diagnostics.addError('Invalid import ID', `The ${kind.displayName} belongs to the parent account: import it with the ID "${SELF_ID}", got ${JSON.stringify(id)}.`);
+          ctx.diagnostics.addError(
+            'Invalid import ID',
+            `The ${kind.displayName} belongs to the parent account: import it with the ID "${SELF_ID}", got ${JSON.stringify(id)}.`,
+          );
           return undefined;
         }
         return { id: SELF_ID } as Partial<Model<S>>;

@@ -22,20 +22,18 @@ export interface ParsedEntryId {
  * "Invalid import ID" error that shows `expected` (e.g. `"IP" or "USERNAME/IP"`) and returns
  * undefined.
  */
-export function parseImportId(
-  ctx: Ctx,
-  id: string,
-  expected: string,
-  checkEntry: (entry: string) => string | undefined,
-): ParsedEntryId | undefined {
+export function parseImportId(ctx: Ctx, id: string, expected: string, checkEntry: (entry: string) => string | undefined): ParsedEntryId | undefined {
   const parts = id.trim().split('/');
   const entry = parts[parts.length - 1]!;
   const username = parts.length === 2 ? parts[0]! : null;
   const problem =
-    parts.length > 2 ? 'it has more than one "/"'
-    : entry === '' ? 'the entry is empty'
-    : username !== null && !isUsername(username) ? `${JSON.stringify(username)} is not a sub-account username (1–30 letters, digits and . @ + -)`
-    : checkEntry(entry);
+    parts.length > 2
+      ? 'it has more than one "/"'
+      : entry === ''
+        ? 'the entry is empty'
+        : username !== null && !isUsername(username)
+          ? `${JSON.stringify(username)} is not a sub-account username (1–30 letters, digits and . @ + -)`
+          : checkEntry(entry);
   if (problem !== undefined) {
     ctx.diagnostics.addError('Invalid import ID', `Expected ${expected}, got ${JSON.stringify(id)}: ${problem.replace(/\.$/, '')}.`);
     return undefined;
@@ -51,4 +49,3 @@ export function validationProblem(attribute: { readonly validators: ReadonlyArra
   }
   return undefined;
 }
-

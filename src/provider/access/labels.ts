@@ -21,4 +21,3 @@ export function labelValidators(max: number): ReadonlyArray<Validator<string>> {
 export function labelFromRemote(label: string | undefined): string | null {
   return label === undefined || label === '' ? null : label;
 }
-

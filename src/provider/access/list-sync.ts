@@ -106,7 +106,7 @@ export async function applyListOps(ops: readonly ListOp[]): Promise<ListSyncResu
  * not attempted. `summary` such as "Unable to update authorized IP list".
  */
 export function reportListFailures(ctx: ResourceContext, r: ListSyncResult, summary: string, object: string): void {
-  r.failed.slice(0, MAX_REPORTED).forEach(({ op, error }) => ctx.reportError(error, summary, `${object}: ${op.description}`));
+  for (const { op, error } of r.failed.slice(0, MAX_REPORTED)) ctx.reportError(error, summary, `${object}: ${op.description}`);
   const extra = r.failed.length - MAX_REPORTED;
   const notTried = r.skipped.length;
   if (extra > 0 || notTried > 0) {
@@ -185,6 +185,11 @@ export async function syncList<R>(ctx: ResourceContext, s: ListSync<R>): Promise
     if (now !== undefined && now.length === 0) return { ok: true, changed: true };
   }
   reportListFailures(ctx, result, `Unable to ${s.operation} ${s.displayName}`, s.object);
-  const remote = await listAfterFailure(ctx, () => s.fresh(), () => s.replay(before, result.done), s.object);
+  const remote = await listAfterFailure(
+    ctx,
+    () => s.fresh(),
+    () => s.replay(before, result.done),
+    s.object,
+  );
   return { ok: false, changed, remote };
 }

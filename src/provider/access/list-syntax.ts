@@ -14,7 +14,9 @@ export function isHostname(s: string): boolean {
 /** A host name such as `app.example.com` (at most 253 characters). */
 export function hostname(): Validator<string> {
   return validator('a host name such as app.example.com', (v) =>
-    isHostname(v) ? undefined : `must be a host name such as app.example.com (letters, digits, inner hyphens and dots; not an IP address), got ${JSON.stringify(v)}`,
+    isHostname(v)
+      ? undefined
+      : `must be a host name such as app.example.com (letters, digits, inner hyphens and dots; not an IP address), got ${JSON.stringify(v)}`,
   );
 }
 

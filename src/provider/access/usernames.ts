@@ -14,4 +14,3 @@ export function isUsername(s: string): boolean {
   const chars = [...s];
   return chars.length >= 1 && chars.length <= 30 && chars.every((ch) => USERNAME_CHAR.test(ch));
 }
-

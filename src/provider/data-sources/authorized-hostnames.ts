@@ -7,14 +7,14 @@ import { attr, defineSchema, type Model } from '../framework';
 import type { DataSource } from '../types';
 
 const schema = defineSchema({
-  description: 'Reads the authorized hostnames of the provider\'s account or of one sub-account.',
+  description: "Reads the authorized hostnames of the provider's account or of one sub-account.",
   attributes: {
     username: attr.string({
-      description: 'Sub-account to read (the provider must authenticate as its parent). Omit it for the provider\'s own account.',
+      description: "Sub-account to read (the provider must authenticate as its parent). Omit it for the provider's own account.",
       optional: true,
       validators: usernameValidators(),
     }),
-    id: attr.string({ description: 'The sub-account username, or `_self` for the provider\'s own account.', markdown: true, computed: true }),
+    id: attr.string({ description: "The sub-account username, or `_self` for the provider's own account.", markdown: true, computed: true }),
     domains: attr.list('string', { description: 'The authorized hostnames, sorted.', computed: true }),
   },
 });

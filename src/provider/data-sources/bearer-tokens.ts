@@ -9,17 +9,17 @@ import type { DataSource } from '../types';
 
 const schema = defineSchema({
   description:
-    'Reads the bearer tokens of the provider\'s account or of one sub-account: metadata only, never the token values (the API shows a token only once, when it is created). Needs username and password credentials.',
+    "Reads the bearer tokens of the provider's account or of one sub-account: metadata only, never the token values (the API shows a token only once, when it is created). Needs username and password credentials.",
   attributes: {
     username: attr.string({
-      description: 'Sub-account to read (the provider must authenticate as its parent). Omit it for the provider\'s own account.',
+      description: "Sub-account to read (the provider must authenticate as its parent). Omit it for the provider's own account.",
       optional: true,
       validators: usernameValidators(),
     }),
-    id: attr.string({ description: 'The sub-account username, or `_self` for the provider\'s own account.', markdown: true, computed: true }),
+    id: attr.string({ description: "The sub-account username, or `_self` for the provider's own account.", markdown: true, computed: true }),
     tokens: attr.listNested(
       {
-        token_id: attr.number({ description: 'The token\'s numeric ID.', computed: true }),
+        token_id: attr.number({ description: "The token's numeric ID.", computed: true }),
         label: attr.string({ description: 'Its label; null when none was set.', computed: true }),
         active: attr.bool({ description: 'False when the token is deactivated.', computed: true }),
         expires_at: attr.string({ description: 'When the token expires (RFC 3339, UTC); null when it never does.', computed: true }),

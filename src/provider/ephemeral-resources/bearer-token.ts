@@ -8,7 +8,7 @@ import { labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
 import { attr, capitalize, dateYmd, defineSchema, isUnknown, type EphemeralResourceDefinition } from '../framework';
-import type { AccountStore } from '../../account';
+import type { AccountStore, TokenWrite } from '../../account';
 
 /** Longest label the user gives: the API's 100 characters less the prefix. */
 const LABEL_MAX = 100 - EPHEMERAL_TOKEN_PREFIX.length;
@@ -23,9 +23,14 @@ const schema = defineSchema({
       required: true,
       validators: labelValidators(LABEL_MAX),
     }),
-    username: attr.string({ description: 'The sub-account the token belongs to; omit it for the authenticated account.', optional: true, validators: usernameValidators() }),
+    username: attr.string({
+      description: 'The sub-account the token belongs to; omit it for the authenticated account.',
+      optional: true,
+      validators: usernameValidators(),
+    }),
     expires_at: attr.string({
-      description: 'Expiry date, `YYYY-MM-DD` (UTC), after today. Default: tomorrow, the nearest date the API accepts, so a token whose close never ran expires on its own.',
+      description:
+        'Expiry date, `YYYY-MM-DD` (UTC), after today. Default: tomorrow, the nearest date the API accepts, so a token whose close never ran expires on its own.',
       markdown: true,
       optional: true,
       computed: true,
@@ -51,14 +56,16 @@ export const bearerTokenEphemeral = {
   validateConfig(ctx, config) {
     const expires = config.expires_at;
     if (typeof expires === 'string' && !isUnknown(expires) && expires <= today()) {
-      ctx.diagnostics.addError('Expiry date not in the future', `expires_at ${expires} is not after today (${today()}, UTC).`, [{ attributeName: 'expires_at' }]);
+      ctx.diagnostics.addError('Expiry date not in the future', `expires_at ${expires} is not after today (${today()}, UTC).`, [
+        { attributeName: 'expires_at' },
+      ]);
     }
   },
 
   async open(ctx, { config }) {
     const expiresAt = config.expires_at ?? tomorrow();
     const tokens = ctx.data.account(config.username).tokens;
-    let created;
+    let created: TokenWrite;
     try {
       created = await tokens.create({ label: EPHEMERAL_TOKEN_PREFIX + config.label, expiresAt });
     } catch (err) {
@@ -78,7 +85,10 @@ export const bearerTokenEphemeral = {
   async close(ctx, req) {
     const opened = parseOpened(req.private);
     if (opened === undefined) {
-      ctx.diagnostics.addWarning('Ephemeral token not closed', 'Terraform handed back no record of the token; if one was made, it expires on its own and `proxyaccount tokens prune` deletes it.');
+      ctx.diagnostics.addWarning(
+        'Ephemeral token not closed',
+        'Terraform handed back no record of the token; if one was made, it expires on its own and `proxyaccount tokens prune` deletes it.',
+      );
       return;
     }
     // A stop must not keep the token alive: close runs after Ctrl-C too. Already gone is closed.

@@ -1,7 +1,7 @@
 // The data-source RPCs: validate the config, then read with a wholly known config.
 import { isWhollyKnown } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
-import type { ProviderRequest, ProviderResponse, ProviderServer } from '../../protocol/types';
+import type { ProviderRequest, ProviderResponse } from '../../protocol/types';
 import { describeObject, notConfigured, resourceContext, type Runtime } from './context';
 import type { DataSourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
@@ -9,9 +9,11 @@ import { toModel, toPlanModel } from './model';
 import { encodeState } from './resource-rpc';
 import { validateConfig } from './validate';
 
-
 /** ValidateDataResourceConfig: attribute validators, then the data source's hook. */
-export function validateDataSource(def: DataSourceDefinition, req: ProviderRequest<'validateDataResourceConfig'>): ProviderResponse<'validateDataResourceConfig'> {
+export function validateDataSource(
+  def: DataSourceDefinition,
+  req: ProviderRequest<'validateDataResourceConfig'>,
+): ProviderResponse<'validateDataResourceConfig'> {
   const config = decodeDynamicValue(req.config, def.schema.type);
   const diagnostics = new Diagnostics();
   diagnostics.add(...validateConfig(def.schema.attributes, config));
@@ -31,7 +33,10 @@ export async function readDataSource(
   if (notConfigured(diagnostics, def, rt)) return { diagnostics: diagnostics.toArray() };
   if (!isWhollyKnown(config)) {
     // Terraform defers reads whose config is not yet known; getting one here is a Terraform bug.
-    diagnostics.addError(`Unable to read ${def.displayName}`, `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this read.`);
+    diagnostics.addError(
+      `Unable to read ${def.displayName}`,
+      `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this read.`,
+    );
     return { diagnostics: diagnostics.toArray() };
   }
   const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
@@ -45,7 +50,10 @@ export async function readDataSource(
   }
   if (result === undefined) {
     if (!diagnostics.hasErrors()) {
-      diagnostics.addError(`Unable to read ${def.displayName}`, `${def.typeName} returned no result and no reason. This is a bug in the provider; please report it.`);
+      diagnostics.addError(
+        `Unable to read ${def.displayName}`,
+        `${def.typeName} returned no result and no reason. This is a bug in the provider; please report it.`,
+      );
     }
     return { diagnostics: diagnostics.toArray() };
   }

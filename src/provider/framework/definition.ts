@@ -89,7 +89,7 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
   modifyPlan?(
     ctx: ModifyPlanContext<D>,
     req: { config: PlanModel<S>; prior: Model<S> | null; planned: PlanModel<S> },
-  ): PlanAdjustment<S> | void | Promise<PlanAdjustment<S> | void>;
+  ): PlanAdjustment<S> | undefined | Promise<PlanAdjustment<S> | undefined>;
   /**
    * Creates the object. `planned` holds the plan with unknowns as null; `config` holds
    * write-only values. Returns the new state (every computed attribute filled), or undefined

@@ -12,7 +12,10 @@ import { encodeState } from './resource-rpc';
 import { validateConfig } from './validate';
 
 /** ValidateEphemeralResourceConfig: attribute validators, then the type's hook. */
-export function validateEphemeral(def: EphemeralResourceDefinition, req: ProviderRequest<'validateEphemeralResourceConfig'>): ProviderResponse<'validateEphemeralResourceConfig'> {
+export function validateEphemeral(
+  def: EphemeralResourceDefinition,
+  req: ProviderRequest<'validateEphemeralResourceConfig'>,
+): ProviderResponse<'validateEphemeralResourceConfig'> {
   const config = decodeDynamicValue(req.config, def.schema.type);
   const diagnostics = new Diagnostics();
   diagnostics.add(...validateConfig(def.schema.attributes, config));
@@ -21,21 +24,32 @@ export function validateEphemeral(def: EphemeralResourceDefinition, req: Provide
 }
 
 /** OpenEphemeralResource: the result, and the private bytes close gets back. */
-export async function openEphemeral(def: EphemeralResourceDefinition, rt: Runtime, req: ProviderRequest<'openEphemeralResource'>): Promise<ProviderResponse<'openEphemeralResource'>> {
+export async function openEphemeral(
+  def: EphemeralResourceDefinition,
+  rt: Runtime,
+  req: ProviderRequest<'openEphemeralResource'>,
+): Promise<ProviderResponse<'openEphemeralResource'>> {
   const t = def.schema.type;
   const config = decodeDynamicValue(req.config, t);
   const diagnostics = new Diagnostics();
   if (notConfigured(diagnostics, def, rt)) return { diagnostics: diagnostics.toArray() };
   if (!isWhollyKnown(config)) {
     // Terraform defers an open whose configuration is not yet known; getting one is a Terraform bug.
-    diagnostics.addError(`Unable to open ${def.displayName}`, `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this open.`);
+    diagnostics.addError(
+      `Unable to open ${def.displayName}`,
+      `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this open.`,
+    );
     return { diagnostics: diagnostics.toArray() };
   }
   const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
   try {
     const opened = await def.open(ctx, { config: toModel(def.schema.attributes, config) });
     if (opened === undefined) {
-      if (!diagnostics.hasErrors()) diagnostics.addError(`Unable to open ${def.displayName}`, `${def.typeName} returned no result and no reason. This is a bug in the provider; please report it.`);
+      if (!diagnostics.hasErrors())
+        diagnostics.addError(
+          `Unable to open ${def.displayName}`,
+          `${def.typeName} returned no result and no reason. This is a bug in the provider; please report it.`,
+        );
       return { diagnostics: diagnostics.toArray() };
     }
     return { result: encodeDynamicValue(encodeState(def, diagnostics, opened.result), t), private: opened.private, diagnostics: diagnostics.toArray() };
@@ -46,7 +60,11 @@ export async function openEphemeral(def: EphemeralResourceDefinition, rt: Runtim
 }
 
 /** CloseEphemeralResource: releases what open made; runs after StopProvider too. */
-export async function closeEphemeral(def: EphemeralResourceDefinition, rt: Runtime, req: ProviderRequest<'closeEphemeralResource'>): Promise<ProviderResponse<'closeEphemeralResource'>> {
+export async function closeEphemeral(
+  def: EphemeralResourceDefinition,
+  rt: Runtime,
+  req: ProviderRequest<'closeEphemeralResource'>,
+): Promise<ProviderResponse<'closeEphemeralResource'>> {
   const diagnostics = new Diagnostics();
   if (def.close === undefined) return { diagnostics: [] };
   if (notConfigured(diagnostics, def, rt)) return { diagnostics: diagnostics.toArray() };

@@ -16,7 +16,23 @@ export type {
   ValidatorContext,
 } from './schema';
 export type { Model, PlanModel } from './model';
-export { atMost, charset, noControlCharacters, conflictsWith, dateYmd, eachElement, email, greaterThan, intAtLeast, intBetween, ipv4, lengthBetween, matches, oneOf, validator } from './validators';
+export {
+  atMost,
+  charset,
+  noControlCharacters,
+  conflictsWith,
+  dateYmd,
+  eachElement,
+  email,
+  greaterThan,
+  intAtLeast,
+  intBetween,
+  ipv4,
+  lengthBetween,
+  matches,
+  oneOf,
+  validator,
+} from './validators';
 export { recomputedOnChange, requiresReplace, requiresReplaceIf, useStateForUnknown } from './plan-modifiers';
 export { attributePath, Diagnostics, errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
 export { attributeNamed, capitalize, diagnosticFromError, snakeCase, type ErrorContext, type ErrorDescriber } from './errors';

@@ -29,10 +29,7 @@ export function toModel<A extends AttributeMap>(attributes: A, value: CtyValue):
 }
 
 /** Decodes an object value into a plan model (not wholly known → UNKNOWN). */
-export function toPlanModel<A extends AttributeMap>(
-  attributes: A,
-  value: CtyValue,
-): { [K in keyof A]: ModelOfAttributes<A>[K] | Unknown } {
+export function toPlanModel<A extends AttributeMap>(attributes: A, value: CtyValue): { [K in keyof A]: ModelOfAttributes<A>[K] | Unknown } {
   const obj = isCtyObject(value) ? value : {};
   const out: Record<string, unknown> = {};
   for (const [name, a] of Object.entries(attributes)) {

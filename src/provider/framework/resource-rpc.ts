@@ -3,7 +3,7 @@
 // and other bugs are caught one level up, in server.ts.
 import { isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
-import type { ProviderRequest, ProviderResponse, ProviderServer } from '../../protocol/types';
+import type { ProviderRequest, ProviderResponse } from '../../protocol/types';
 import { describeObject, notConfigured, resourceContext, runCrud, type Runtime } from './context';
 import type { ResourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
@@ -11,7 +11,6 @@ import { fromModel, toModel, toPlanModel } from './model';
 import { planResource, withoutWriteOnly } from './plan';
 import { upgradeState } from './upgrade';
 import { validateConfig } from './validate';
-
 
 /** ValidateResourceConfig: attribute validators, write-only support, then the resource's hook. */
 export function validateResource(def: ResourceDefinition, req: ProviderRequest<'validateResourceConfig'>): ProviderResponse<'validateResourceConfig'> {
@@ -24,7 +23,11 @@ export function validateResource(def: ResourceDefinition, req: ProviderRequest<'
 }
 
 /** PlanResourceChange: see plan.ts. */
-export async function planResourceChange(def: ResourceDefinition, rt: Runtime, req: ProviderRequest<'planResourceChange'>): Promise<ProviderResponse<'planResourceChange'>> {
+export async function planResourceChange(
+  def: ResourceDefinition,
+  rt: Runtime,
+  req: ProviderRequest<'planResourceChange'>,
+): Promise<ProviderResponse<'planResourceChange'>> {
   const t = def.schema.type;
   const out = await planResource(def, {
     data: rt.data,
@@ -97,15 +100,15 @@ export async function applyResourceChange(
 }
 
 /** ReadResource: the remote truth; null when the object is gone (drift → recreate). */
-export async function readResource(
-  def: ResourceDefinition,
-  rt: Runtime,
-  req: ProviderRequest<'readResource'>,
-): Promise<ProviderResponse<'readResource'>> {
+export async function readResource(def: ResourceDefinition, rt: Runtime, req: ProviderRequest<'readResource'>): Promise<ProviderResponse<'readResource'>> {
   const t = def.schema.type;
   const state = decodeDynamicValue(req.currentState, t);
   const diagnostics = new Diagnostics();
-  const answer = (v: CtyValue): ProviderResponse<'readResource'> => ({ newState: encodeDynamicValue(v, t), private: req.private, diagnostics: diagnostics.toArray() });
+  const answer = (v: CtyValue): ProviderResponse<'readResource'> => ({
+    newState: encodeDynamicValue(v, t),
+    private: req.private,
+    diagnostics: diagnostics.toArray(),
+  });
   if (state === null) return answer(null);
   if (notConfigured(diagnostics, def, rt)) return answer(state);
   const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
@@ -171,7 +174,10 @@ export function upgradeResourceState(def: ResourceDefinition, req: ProviderReque
 export function encodeState(def: Pick<ResourceDefinition, 'schema' | 'typeName'>, diagnostics: Diagnostics, model: object): CtyValue {
   const value = withoutWriteOnly(def, fromModel(def.schema.attributes, model as Record<string, unknown>));
   if (!isWhollyKnown(value)) {
-    diagnostics.addError('Provider returned an unknown value', `${def.typeName} returned a state with unknown values. This is a bug in the provider; please report it.`);
+    diagnostics.addError(
+      'Provider returned an unknown value',
+      `${def.typeName} returned a state with unknown values. This is a bug in the provider; please report it.`,
+    );
   }
   return value;
 }
@@ -179,6 +185,9 @@ export function encodeState(def: Pick<ResourceDefinition, 'schema' | 'typeName'>
 function expectError(diagnostics: Diagnostics, def: ResourceDefinition, operation: string): void {
   // Resource code that gives up must say why; a silent failure would leave Terraform guessing.
   if (!diagnostics.hasErrors()) {
-    diagnostics.addError(`Unable to ${operation} ${def.displayName}`, `${def.typeName} ${operation} returned no result and no reason. This is a bug in the provider; please report it.`);
+    diagnostics.addError(
+      `Unable to ${operation} ${def.displayName}`,
+      `${def.typeName} ${operation} returned no result and no reason. This is a bug in the provider; please report it.`,
+    );
   }
 }

@@ -3,14 +3,7 @@
 // into the protocol's Schema and cty type. Attribute names are the schema's snake_case names and
 // the model uses the same keys (no renaming anywhere).
 import { Types, type CtyType, type CtyValue } from '../../protocol/cty';
-import {
-  schemaBlockType,
-  type AttributePath,
-  type Diagnostic,
-  type Schema,
-  type SchemaAttribute,
-  type SchemaBlock,
-} from '../../protocol/types';
+import { schemaBlockType, type AttributePath, type Diagnostic, type Schema, type SchemaAttribute, type SchemaBlock } from '../../protocol/types';
 
 /** The primitive element types a collection attribute may hold. */
 export type PrimitiveKind = 'string' | 'number' | 'bool';
@@ -164,12 +157,17 @@ function build<T, R extends boolean>(type: CtyType, opts: AttributeOptions<T>, n
   const writeOnly = opts.writeOnly === true;
   // Schema mistakes are bugs: fail at load time, where every test sees them.
   const problem =
-    required && (optional || computed) ? 'required cannot be combined with optional or computed'
-    : !required && !optional && !computed ? 'needs one of required, optional or computed'
-    : opts.default !== undefined && !(optional && computed) ? 'a default needs optional and computed'
-    : writeOnly && computed ? 'write-only attributes cannot be computed'
-    : opts.description.trim() === '' ? 'needs a description'
-    : undefined;
+    required && (optional || computed)
+      ? 'required cannot be combined with optional or computed'
+      : !required && !optional && !computed
+        ? 'needs one of required, optional or computed'
+        : opts.default !== undefined && !(optional && computed)
+          ? 'a default needs optional and computed'
+          : writeOnly && computed
+            ? 'write-only attributes cannot be computed'
+            : opts.description.trim() === ''
+              ? 'needs a description'
+              : undefined;
   if (problem !== undefined) throw new Error(`invalid attribute definition: ${problem}`);
   const attr: Attribute<T, boolean> = {
     type,
@@ -214,17 +212,11 @@ export const attr = {
     return build(Types.bool, opts);
   },
   /** A list of primitives. */
-  list<P extends PrimitiveKind, const O extends AttributeOptions<Array<PrimitiveOf<P>>>>(
-    element: P,
-    opts: O,
-  ): Attribute<Array<PrimitiveOf<P>>, RequiredOf<O>> {
+  list<P extends PrimitiveKind, const O extends AttributeOptions<Array<PrimitiveOf<P>>>>(element: P, opts: O): Attribute<Array<PrimitiveOf<P>>, RequiredOf<O>> {
     return build(Types.list(primitiveType(element)), opts);
   },
   /** A set of primitives (an array in the model; order carries no meaning). */
-  set<P extends PrimitiveKind, const O extends AttributeOptions<Array<PrimitiveOf<P>>>>(
-    element: P,
-    opts: O,
-  ): Attribute<Array<PrimitiveOf<P>>, RequiredOf<O>> {
+  set<P extends PrimitiveKind, const O extends AttributeOptions<Array<PrimitiveOf<P>>>>(element: P, opts: O): Attribute<Array<PrimitiveOf<P>>, RequiredOf<O>> {
     return build(Types.set(primitiveType(element)), opts);
   },
   /** A map of primitives keyed by string. */

@@ -13,7 +13,6 @@ import { toPlanModel } from './model';
 import type { Runtime } from './context';
 import { validateConfig } from './validate';
 
-
 /** Serves one provider definition over the protocol's ProviderServer interface. */
 export class FrameworkServer<D = unknown> implements ProviderServer {
   private data: D | undefined;
@@ -86,9 +85,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
 
   /** See validateDataSource in data-source-rpc.ts. */
   async validateDataResourceConfig(req: ProviderRequest<'validateDataResourceConfig'>): Promise<ProviderResponse<'validateDataResourceConfig'>> {
-    return guard('ValidateDataResourceConfig', {}, () =>
-      withType(this.dataSources, 'data source', req.typeName, {}, (def) => validateDataSource(def, req)),
-    );
+    return guard('ValidateDataResourceConfig', {}, () => withType(this.dataSources, 'data source', req.typeName, {}, (def) => validateDataSource(def, req)));
   }
 
   /** See upgradeResourceState in resource-rpc.ts. */
@@ -106,7 +103,9 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   /** See planResourceChange in resource-rpc.ts and plan.ts. */
   async planResourceChange(req: ProviderRequest<'planResourceChange'>): Promise<ProviderResponse<'planResourceChange'>> {
     const empty = { requiresReplace: [] };
-    return guard('PlanResourceChange', empty, () => withType(this.resources, 'resource', req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req)));
+    return guard('PlanResourceChange', empty, () =>
+      withType(this.resources, 'resource', req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req)),
+    );
   }
 
   /** See applyResourceChange in resource-rpc.ts. */
@@ -132,12 +131,16 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
 
   /** See validateEphemeral in ephemeral-rpc.ts. */
   async validateEphemeralResourceConfig(req: ProviderRequest<'validateEphemeralResourceConfig'>): Promise<ProviderResponse<'validateEphemeralResourceConfig'>> {
-    return guard('ValidateEphemeralResourceConfig', {}, () => withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => validateEphemeral(def, req)));
+    return guard('ValidateEphemeralResourceConfig', {}, () =>
+      withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => validateEphemeral(def, req)),
+    );
   }
 
   /** See openEphemeral in ephemeral-rpc.ts. */
   async openEphemeralResource(req: ProviderRequest<'openEphemeralResource'>): Promise<ProviderResponse<'openEphemeralResource'>> {
-    return guard('OpenEphemeralResource', {}, () => withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => openEphemeral(def, this.runtime(), req)));
+    return guard('OpenEphemeralResource', {}, () =>
+      withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => openEphemeral(def, this.runtime(), req)),
+    );
   }
 
   /** Never asked for: open sets no renewal time. */
@@ -147,7 +150,9 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
 
   /** See closeEphemeral in ephemeral-rpc.ts. */
   async closeEphemeralResource(req: ProviderRequest<'closeEphemeralResource'>): Promise<ProviderResponse<'closeEphemeralResource'>> {
-    return guard('CloseEphemeralResource', {}, () => withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => closeEphemeral(def, this.runtime(), req)));
+    return guard('CloseEphemeralResource', {}, () =>
+      withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => closeEphemeral(def, this.runtime(), req)),
+    );
   }
 
   private runtime(): Runtime {

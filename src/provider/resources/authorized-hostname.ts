@@ -14,7 +14,9 @@ function hostname(): Validator<string> {
   return validator<string>('a host name such as app.example.com', (v) => {
     const labels = v.split('.');
     const ok = v.length <= 253 && labels.every((l) => HOST_LABEL.test(l)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
-    return ok ? undefined : `must be a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, at most 253 characters, not an IP address (got ${JSON.stringify(v)})`;
+    return ok
+      ? undefined
+      : `must be a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, at most 253 characters, not an IP address (got ${JSON.stringify(v)})`;
   });
 }
 

@@ -21,7 +21,8 @@ const schema = defineSchema({
       planModifiers: [useStateForUnknown()],
     }),
     username: attr.string({
-      description: 'Sub-account whose list this is (the provider must authenticate as its parent). Omit it for the provider\'s own account. Changing it replaces the resource.',
+      description:
+        "Sub-account whose list this is (the provider must authenticate as its parent). Omit it for the provider's own account. Changing it replaces the resource.",
       optional: true,
       validators: usernameValidators(),
       planModifiers: [requiresReplace()],
@@ -47,7 +48,12 @@ export const authorizedHostnamesResource: Resource<typeof schema> = authoritativ
   schema,
   parentOnly: false,
   entriesOf: (m) => m.domains,
-  model: (username, domains, removed) => ({ id: username ?? '_self', username, domains: [...domains], removed_entries: removed === null ? null : [...removed] }),
+  model: (username, domains, removed) => ({
+    id: username ?? '_self',
+    username,
+    domains: [...domains],
+    removed_entries: removed === null ? null : [...removed],
+  }),
   list: (store, username, fresh) => (fresh ? store.account(username).hostnames.fresh() : store.account(username).hostnames.list()),
   toState: (remote, declared) => asDeclared(remote, declared),
   removals: (remote, desired) => pair(remote, desired).unclaimed,
@@ -64,7 +70,13 @@ export const authorizedHostnamesResource: Resource<typeof schema> = authoritativ
     }));
     for (const domain of desired) {
       if (claimed.has(domain)) continue;
-      ops.push({ kind: 'add', key: domain.toLowerCase(), value: domain, description: `add hostname '${domain}'`, run: async () => void (await hostnames.add(domain)) });
+      ops.push({
+        kind: 'add',
+        key: domain.toLowerCase(),
+        value: domain,
+        description: `add hostname '${domain}'`,
+        run: async () => void (await hostnames.add(domain)),
+      });
     }
     return ops;
   },
@@ -104,7 +116,8 @@ function uniqueIgnoringCase() {
     const seen = new Map<string, string>();
     for (const d of v) {
       const other = seen.get(d.toLowerCase());
-      if (other !== undefined) return `lists ${JSON.stringify(other)} and ${JSON.stringify(d)}, the same hostname (host names are case-insensitive); list it once`;
+      if (other !== undefined)
+        return `lists ${JSON.stringify(other)} and ${JSON.stringify(d)}, the same hostname (host names are case-insensitive); list it once`;
       seen.set(d.toLowerCase(), d);
     }
     return undefined;

@@ -8,6 +8,7 @@ import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
 import { attr, defineSchema, ipv4, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import type { WriteOutcome } from '../../account';
 import type { Resource } from '../types';
 
 /** Longest IP label: API.md gives none, the SDK uses the token label's 100 characters. */
@@ -62,7 +63,7 @@ export const authorizedIpResource = {
   async create(ctx, { planned }) {
     const { ip, label, username } = planned;
     const ips = ctx.data.account(username).ips;
-    let outcome;
+    let outcome: WriteOutcome;
     try {
       outcome = await ips.add(ip, label);
     } catch (err) {

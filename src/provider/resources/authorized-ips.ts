@@ -27,7 +27,8 @@ const schema = defineSchema({
       planModifiers: [useStateForUnknown()],
     }),
     username: attr.string({
-      description: 'Sub-account whose list this is (the provider must authenticate as its parent). Omit it for the provider\'s own account. Changing it replaces the resource.',
+      description:
+        "Sub-account whose list this is (the provider must authenticate as its parent). Omit it for the provider's own account. Changing it replaces the resource.",
       optional: true,
       validators: usernameValidators(),
       planModifiers: [requiresReplace()],
@@ -89,7 +90,8 @@ export const authorizedIpsResource: Resource<typeof schema> = authoritativeList<
     const ops: ListOp[] = [];
     for (const [ip, label] of have) {
       // A label cannot be edited: the address is removed and added again with the new one.
-      if (want.get(ip) !== label) ops.push({ kind: 'remove', key: ip, value: ip, description: `remove IP '${ip}'`, run: async () => void (await ips.delete(ip)) });
+      if (want.get(ip) !== label)
+        ops.push({ kind: 'remove', key: ip, value: ip, description: `remove IP '${ip}'`, run: async () => void (await ips.delete(ip)) });
     }
     for (const [ip, label] of want) {
       if (have.get(ip) !== label) {

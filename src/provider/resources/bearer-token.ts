@@ -18,7 +18,7 @@ const schema = defineSchema({
   markdown: true,
   attributes: {
     id: attr.string({
-      description: 'The token ID, prefixed with `USERNAME/` for a sub-account\'s token (e.g. `42` or `alice/42`); also the import ID.',
+      description: "The token ID, prefixed with `USERNAME/` for a sub-account's token (e.g. `42` or `alice/42`); also the import ID.",
       markdown: true,
       computed: true,
       planModifiers: [useStateForUnknown()],
@@ -52,7 +52,7 @@ const schema = defineSchema({
       planModifiers: [requiresReplace()],
     }),
     token_id: attr.number({
-      description: 'The token\'s numeric identifier.',
+      description: "The token's numeric identifier.",
       computed: true,
       planModifiers: [useStateForUnknown()],
     }),
@@ -64,7 +64,7 @@ const schema = defineSchema({
     }),
     token: attr.string({
       description:
-        'The raw token, beginning with the service\'s token prefix. The API returns it only when the token is created, so it is kept in state (protect the state); it is null after `terraform import`.',
+        "The raw token, beginning with the service's token prefix. The API returns it only when the token is created, so it is kept in state (protect the state); it is null after `terraform import`.",
       markdown: true,
       computed: true,
       sensitive: true,
@@ -140,7 +140,9 @@ export const bearerTokenResource = {
 
   async read(ctx, { state }) {
     const object = describeToken(state.token_id, state.label, state.username);
-    const remote = await basicAuthOnly(ctx, object, () => withPlanLimit(ctx, object, 'read', async () => (await ctx.data.account(state.username).tokens.find(state.token_id!)) ?? null));
+    const remote = await basicAuthOnly(ctx, object, () =>
+      withPlanLimit(ctx, object, 'read', async () => (await ctx.data.account(state.username).tokens.find(state.token_id!)) ?? null),
+    );
     if (remote === undefined) return undefined;
     if (remote === PLAN_LIMIT) return state;
     return remote === null ? null : toState(state, remote, state.token);

@@ -3,7 +3,19 @@
 // change by themselves and would make every drift check noisy); the data source has them.
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import { isUsername, usernameValidators } from '../access/usernames';
-import { atMost, attr, conflictsWith, defineSchema, email, intAtLeast, lengthBetween, noControlCharacters, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import {
+  atMost,
+  attr,
+  conflictsWith,
+  defineSchema,
+  email,
+  intAtLeast,
+  lengthBetween,
+  noControlCharacters,
+  requiresReplace,
+  useStateForUnknown,
+  type Model,
+} from '../framework';
 import type { Resource } from '../types';
 
 /**
@@ -183,10 +195,7 @@ export const subAccountResource = {
   async import(ctx, id) {
     const username = id.trim();
     if (!isUsername(username)) {
-      ctx.diagnostics.addError(
-        'Invalid import ID',
-        `Expected a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}.`,
-      );
+      ctx.diagnostics.addError('Invalid import ID', `Expected a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}.`);
       return undefined;
     }
     return { id: username, username };

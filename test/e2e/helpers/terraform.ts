@@ -117,7 +117,7 @@ export class Workspace {
     return new Promise((resolve, reject) => {
       execFile(
         'terraform',
-        ['-chdir=' + this.dir, ...args],
+        [`-chdir=${this.dir}`, ...args],
         { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 },
         (err, stdout, stderr) => {
           if (err && typeof (err as NodeJS.ErrnoException).code === 'string') return reject(err);
@@ -132,7 +132,9 @@ export class Workspace {
   async expect(args: string[], expected: number[] = [0], extraEnv: NodeJS.ProcessEnv = {}): Promise<TerraformResult> {
     const res = await this.run(args, extraEnv);
     if (!expected.includes(res.code)) {
-      throw new Error(`terraform ${args.join(' ')} exited ${res.code} (expected ${expected.join(' or ')})\n--- stdout\n${res.stdout}\n--- stderr\n${res.stderr}`);
+      throw new Error(
+        `terraform ${args.join(' ')} exited ${res.code} (expected ${expected.join(' or ')})\n--- stdout\n${res.stdout}\n--- stderr\n${res.stderr}`,
+      );
     }
     return res;
   }
@@ -195,7 +197,7 @@ export class Workspace {
    * terminal's Ctrl-C does) and returns the child without waiting for it.
    */
   spawnDetached(args: string[]): ChildProcessWithoutNullStreams {
-    return spawn('terraform', ['-chdir=' + this.dir, ...args], { env: this.env, detached: true, stdio: 'pipe' });
+    return spawn('terraform', [`-chdir=${this.dir}`, ...args], { env: this.env, detached: true, stdio: 'pipe' });
   }
 
   /** Removes the temporary directories. */
