@@ -9,6 +9,23 @@ import { installProvider, mirrorCliConfig } from '../../../src/cli/provider';
 /** The provider `npm run build` bundles (resolved from here: under ts-jest, src/ is not dist/). */
 export const BUNDLED_PROVIDER = path.resolve(__dirname, '..', '..', '..', 'dist', 'provider', 'terraform-provider-proxyaccount');
 
+/** The single executable `npm run build:sea` writes for this platform (Linux x64 here). */
+export const SEA_PROVIDER = path.resolve(__dirname, '..', '..', '..', 'dist', 'sea', 'linux_amd64', 'terraform-provider-proxyaccount');
+
+/**
+ * The provider the suite installs: the bundled script, or with PROXYACCOUNT_E2E_PROVIDER=sea the
+ * single executable, run with a PATH that holds terraform only (no Node).
+ */
+export const E2E_PROVIDER = process.env.PROXYACCOUNT_E2E_PROVIDER === 'sea' ? SEA_PROVIDER : BUNDLED_PROVIDER;
+
+/** A directory holding only a link to terraform: the PATH of a runner without Node. */
+export function pathWithoutNode(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-no-node-'));
+  const tf = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+  fs.symlinkSync(tf, path.join(dir, 'terraform'));
+  return dir;
+}
+
 /** How a terraform command ended. */
 export interface TerraformResult {
   /** Exit code. */
@@ -64,6 +81,8 @@ function cleanEnv(): NodeJS.ProcessEnv {
 export interface WorkspaceOptions {
   /** Extra environment for terraform (PROXYACCOUNT_* settings usually). */
   env?: NodeJS.ProcessEnv;
+  /** The provider executable to install. @default E2E_PROVIDER */
+  provider?: string;
 }
 
 /** A temporary Terraform working directory wired to the built provider through a filesystem mirror. */
@@ -82,7 +101,7 @@ export class Workspace {
     const mirror = path.join(this.root, 'mirror');
     const cliConfig = path.join(this.root, 'terraform.rc');
     try {
-      installProvider(mirror, BUNDLED_PROVIDER);
+      installProvider(mirror, opts.provider ?? E2E_PROVIDER);
       fs.writeFileSync(cliConfig, mirrorCliConfig(mirror));
     } catch (err) {
       // No dispose() will come for a workspace that was never made.
@@ -98,6 +117,7 @@ export class Workspace {
       // The provider remembers rejected credentials across runs: keep that memory in the
       // workspace, never in the user's cache, so one test's 401 cannot refuse another's run.
       PROXYACCOUNT_AUTH_FAILURE_CACHE: path.join(this.root, 'auth-failures.json'),
+      ...((opts.provider ?? E2E_PROVIDER) === SEA_PROVIDER ? { PATH: pathWithoutNode() } : {}),
       ...opts.env,
     };
   }

@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+'use strict';
+// Plan and apply of 200 resources against 200 `terraform_data` resources, measured in turns in
+// one run (the ratio is what counts on a shared machine), plus the provider's spawn-to-handshake
+// time against `node -e 0` and the peak RSS of each provider process during a plan.
+//
+//   npm run bench:plan            (npm run build first; defaults: 7 pairs)
+//   node bench/plan.js [PAIRS]
+//
+// The proxyaccount side: 2 sub-accounts × 99 authorized IPs (200 resources in state), the
+// emulator in this process. Prints the three ratios last.
+
+const { execFile, spawn } = require('node:child_process');
+const { promisify } = require('node:util');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const PAIRS = Number(process.argv[2] || 7);
+const PROVIDER = path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
+for (const f of ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']) {
+  if (!fs.existsSync(path.join(ROOT, f))) {
+    console.error(`bench/plan: ${f} is missing; run \`npm run build\` first`);
+    process.exit(1);
+  }
+}
+const { startEmulator } = require(path.join(ROOT, 'dist/emulator/index.js'));
+const { installProvider, mirrorCliConfig } = require(path.join(ROOT, 'dist/cli/provider.js'));
+const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
+
+const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
+
+function proxyaccountConfig() {
+  const out = [REQUIRED];
+  for (let a = 0; a < 2; a++) {
+    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "plan-bench${a}"\n}\n`);
+    out.push(
+      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
+    );
+  }
+  return out.join('\n');
+}
+
+const BUILTIN = 'resource "terraform_data" "d" {\n  count = 200\n  input = count.index\n}\n';
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Peak RSS (VmHWM, KiB) of every terraform-provider-proxyaccount process seen while `run` runs. */
+async function watchProviders(run) {
+  const peaks = new Map();
+  const timer = setInterval(() => {
+    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      try {
+        const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!cmd.includes('terraform-provider-proxyaccount')) continue;
+        const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (hwm) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, Number(hwm[1])));
+      } catch {
+        // The process ended between the listing and the read.
+      }
+    }
+  }, 5);
+  try {
+    await run();
+  } finally {
+    clearInterval(timer);
+  }
+  return [...peaks.values()];
+}
+
+/** Spawn-to-handshake of the provider (ms): until its one handshake line on stdout. */
+function handshakeMs(env) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(PROVIDER, [], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.once('data', () => {
+      resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+      child.kill('SIGKILL');
+    });
+    child.once('error', reject);
+  });
+}
+
+function nodeMs() {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    child.once('exit', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+    child.once('error', reject);
+  });
+}
+
+async function main() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-plan-bench-'));
+  const emu = await startEmulator({ port: 0, httpPort: 0, adminToken: crypto.randomBytes(16).toString('hex'), log: () => undefined });
+  try {
+    const mirror = path.join(root, 'mirror');
+    installProvider(mirror);
+    fs.writeFileSync(path.join(root, 'terraform.rc'), mirrorCliConfig(mirror));
+    const env = {
+      ...process.env,
+      TF_CLI_CONFIG_FILE: path.join(root, 'terraform.rc'),
+      CHECKPOINT_DISABLE: '1',
+      TF_IN_AUTOMATION: '1',
+      PROXYACCOUNT_BASE_URL: emu.url,
+      PROXYACCOUNT_USERNAME: 'demo',
+      PROXYACCOUNT_PASSWORD: 'demo-password',
+      PROXYACCOUNT_CA_CERT_FILE: emu.caFile,
+      PROXYACCOUNT_AUTH_FAILURE_CACHE: 'off',
+    };
+    delete env.TF_LOG;
+    const tf = (dir, args, ok = [0]) =>
+      promisify(execFile)('terraform', [`-chdir=${dir}`, ...args, '-no-color', '-input=false'], { env, maxBuffer: 256 << 20 }).catch((err) => {
+        if (ok.includes(err.code)) return err;
+        throw new Error(`terraform ${args.join(' ')} failed (exit ${err.code}):\n${err.stderr}`);
+      });
+    const time = async (fn) => {
+      const t0 = process.hrtime.bigint();
+      await fn();
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+
+    const sides = { proxyaccount: proxyaccountConfig(), terraform_data: `${REQUIRED}\n${BUILTIN}` };
+    const dirs = {};
+    for (const [name, config] of Object.entries(sides)) {
+      dirs[name] = path.join(root, name);
+      fs.mkdirSync(dirs[name]);
+      fs.writeFileSync(path.join(dirs[name], 'main.tf'), config);
+      await tf(dirs[name], ['init']);
+    }
+    const plan = { proxyaccount: [], terraform_data: [] };
+    const apply = { proxyaccount: [], terraform_data: [] };
+    let peaks = [];
+    for (let i = 0; i < PAIRS; i++) {
+      for (const name of Object.keys(sides)) {
+        // Apply from empty, then the plan of 200 resources in state.
+        apply[name].push(await time(() => tf(dirs[name], ['apply', '-auto-approve'])));
+        if (name === 'proxyaccount' && i === 0) peaks = await watchProviders(() => tf(dirs[name], ['plan', '-detailed-exitcode']));
+        plan[name].push(await time(() => tf(dirs[name], ['plan', '-detailed-exitcode'])));
+        await tf(dirs[name], ['destroy', '-auto-approve']);
+      }
+      process.stderr.write(`pair ${i + 1}/${PAIRS} done\n`);
+    }
+
+    const cert = createSelfSignedCertificate();
+    const pluginEnv = {
+      ...env,
+      TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2',
+      PLUGIN_CLIENT_CERT: cert.certPem,
+      PLUGIN_PROTOCOL_VERSIONS: '6',
+    };
+    const hs = [];
+    const nd = [];
+    for (let i = 0; i < 15; i++) {
+      hs.push(await handshakeMs(pluginEnv));
+      nd.push(await nodeMs());
+    }
+
+    const m = (xs) => median(xs).toFixed(0);
+    console.log(
+      `Node ${process.version}, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, ${PAIRS} pairs`,
+    );
+    console.log('| Measure | proxyaccount | terraform_data / node -e 0 | ratio |');
+    console.log('|---|---:|---:|---:|');
+    console.log(
+      `| plan, 200 resources in state (ms) | ${m(plan.proxyaccount)} | ${m(plan.terraform_data)} | ${(median(plan.proxyaccount) / median(plan.terraform_data)).toFixed(2)} |`,
+    );
+    console.log(
+      `| apply of 200 from empty (ms) | ${m(apply.proxyaccount)} | ${m(apply.terraform_data)} | ${(median(apply.proxyaccount) / median(apply.terraform_data)).toFixed(2)} |`,
+    );
+    console.log(`| spawn to handshake (ms, 15 runs) | ${m(hs)} | ${m(nd)} | ${(median(hs) / median(nd)).toFixed(2)} |`);
+    console.log(`peak RSS per provider process during a plan: ${peaks.map((k) => `${(k / 1024).toFixed(0)} MiB`).join(', ') || 'not sampled'}`);
+    console.log(
+      `ratios: plan ${(median(plan.proxyaccount) / median(plan.terraform_data)).toFixed(2)}x, apply ${(median(apply.proxyaccount) / median(apply.terraform_data)).toFixed(2)}x, handshake ${(median(hs) / median(nd)).toFixed(2)}x`,
+    );
+  } finally {
+    await emu.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
