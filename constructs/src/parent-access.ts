@@ -45,7 +45,7 @@ export class ParentAccess extends Construct {
   public readonly accessListMode: AccessListMode;
 
   private readonly access: AccessList;
-  private readonly proxyList?: authorizedProxies.AuthorizedProxies;
+  private proxyList?: authorizedProxies.AuthorizedProxies;
   private readonly proxyEntries: string[] = [];
   private readonly provider?: TerraformProvider;
 
@@ -63,12 +63,6 @@ export class ParentAccess extends Construct {
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
     this.provider = props.provider;
     this.access = new AccessList(this, { mode: this.accessListMode, provider: props.provider });
-    if (this.accessListMode === AccessListMode.AUTHORITATIVE) {
-      this.proxyList = new authorizedProxies.AuthorizedProxies(this, 'AuthorizedProxies', {
-        proxies: [],
-        provider: props.provider,
-      });
-    }
     for (const entry of props.ips ?? []) this.access.addIp(entry);
     for (const domain of props.hostnames ?? []) this.access.addHostname(domain);
     for (const proxy of proxies) this.addProxy(proxy);
@@ -126,6 +120,11 @@ export class ParentAccess extends Construct {
 
   private addProxy(proxy: string): TerraformResource {
     this.proxyEntries.push(proxy);
+    // The authoritative proxies list exists only once a proxy is declared: a ParentAccess meant
+    // for IPs must not take over (and empty) the parent's proxies.
+    if (this.accessListMode === AccessListMode.AUTHORITATIVE && this.proxyList === undefined) {
+      this.proxyList = new authorizedProxies.AuthorizedProxies(this, 'AuthorizedProxies', { proxies: [], provider: this.provider });
+    }
     if (this.proxyList) {
       this.proxyList.proxies = [...this.proxyEntries];
       return this.proxyList;

@@ -48,7 +48,10 @@ const USERNAME = /^[A-Za-z0-9.@+-]{1,30}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LABEL = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?`;
-const HOSTNAME = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$`);
+// As the provider: no wildcard, and the last label is not all digits (that would be an IP address).
+const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+// Control characters, DEL and bidi overrides/isolates: refused by the API and the provider too.
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 const PROXY = new RegExp(`^${LABEL}(?:\\.${LABEL})*(?::(\\d{1,5}))?$`);
 
 /** Sub-account usernames: 1 to 30 letters, digits, `.`, `@`, `+` or `-` (API.md). */
@@ -68,8 +71,11 @@ export function checkText(v: Violations, path: string, value: string | undefined
     v.add(path, `must be a string (got ${secret ? typeof value : show(value)})`);
   } else if (value.length === 0) {
     v.add(path, 'must not be empty when set');
-  } else if (value.length > max) {
-    v.add(path, `must be at most ${max} characters (got ${value.length}${secret ? '' : `: ${show(value)}`})`);
+  } else if (Array.from(value).length > max) {
+    // Characters as the API counts them (code points), not UTF-16 units: an emoji is one.
+    v.add(path, `must be at most ${max} characters (got ${Array.from(value).length}${secret ? '' : `: ${show(value)}`})`);
+  } else if (!secret && UNSAFE_TEXT.test(value)) {
+    v.add(path, `must not contain control or bidi-override characters (got ${show(value)})`);
   }
 }
 
@@ -106,8 +112,8 @@ export function checkIpv4(v: Violations, path: string, value: string): void {
 /** Hostnames: dot-separated labels of letters, digits and inner hyphens, optionally `*.`-prefixed. */
 export function checkHostname(v: Violations, path: string, value: string): void {
   if (isUnresolved(value)) return;
-  if (typeof value !== 'string' || value.length > 253 || !HOSTNAME.test(value)) {
-    v.add(path, `must be a hostname such as build.example.com (got ${show(value)})`);
+  if (typeof value !== 'string' || value.length > 253 || !HOSTNAME.test(value) || /^[0-9]+$/.test(value.split('.').pop() ?? '')) {
+    v.add(path, `must be a hostname such as build.example.com: letters, digits and inner hyphens, no wildcard, not an IP address (got ${show(value)})`);
   }
 }
 

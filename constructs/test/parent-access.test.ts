@@ -48,6 +48,23 @@ describe('ParentAccess', () => {
     expect(out.resource.proxyaccount_authorized_proxy).toBeUndefined();
   });
 
+  test('authoritative with only IPs manages no proxies list: the parent\'s proxies are left alone', () => {
+    const out = synth((scope) => {
+      new ParentAccess(scope, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip: '203.0.113.10' }] });
+    });
+    expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ entries: [{ ip: '203.0.113.10' }] }]);
+    expect(out.resource.proxyaccount_authorized_proxies).toBeUndefined();
+  });
+
+  test('refuses the hostnames the provider refuses: wildcards and IP addresses', () => {
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const err = thrown(() => new ParentAccess(stack, 'Parent', { hostnames: ['*.example.com', '203.0.113.7'] }));
+    expect(violationLines(err)).toEqual([
+      expect.stringMatching(/^hostnames\[0\]: must be a hostname .*no wildcard/),
+      expect.stringMatching(/^hostnames\[1\]: must be a hostname .*not an IP address/),
+    ]);
+  });
+
   test('lists every violation at once', () => {
     const stack = new TerraformStack(Testing.app(), 'stack');
     const err = thrown(() => new ParentAccess(stack, 'Parent', {

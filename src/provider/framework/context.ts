@@ -1,5 +1,6 @@
 // Builds the contexts handed to resource and data-source code, and runs their code so that an
 // exception becomes a diagnostic instead of reaching Terraform.
+import type { Logger } from '../../protocol/log';
 import type { ClientCapabilities } from '../../protocol/types';
 import type { DataSourceDefinition, ResourceContext, ResourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
@@ -15,6 +16,8 @@ export interface Runtime {
   readonly providerName: string;
   /** The provider's reading of its own errors. */
   readonly describeError: ErrorDescriber | undefined;
+  /** The process's logger; each RPC's context gets one carrying tf_rpc and tf_resource_type. */
+  readonly logger: Logger;
 }
 
 /** The resource or data source being served, as error messages need it. */
@@ -37,6 +40,7 @@ export function describeObject(def: ServedType, model: Record<string, unknown>):
 export function resourceContext(
   def: ServedType,
   rt: Runtime,
+  rpc: string,
   clientCapabilities: ClientCapabilities | undefined,
   diagnostics = new Diagnostics(),
 ): ResourceContext {
@@ -45,6 +49,7 @@ export function resourceContext(
     data: rt.data,
     diagnostics,
     signal: rt.signal,
+    log: rt.logger.with({ tf_rpc: rpc, tf_resource_type: def.typeName }),
     clientCapabilities,
     reportError(err, summary, object) {
       diagnostics.add(diagnosticFromError(err, { summary, object, attributes }, rt.describeError));

@@ -39,7 +39,7 @@ export async function readDataSource(
     );
     return { diagnostics: diagnostics.toArray() };
   }
-  const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
+  const ctx = resourceContext(def, rt, 'ReadDataSource', req.clientCapabilities, diagnostics);
   const model = toModel(def.schema.attributes, config);
   let result: object | undefined;
   try {

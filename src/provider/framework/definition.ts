@@ -3,6 +3,7 @@
 // appear in the order typeName, displayName, describe, schema, (validateConfig, modifyPlan),
 // create, read, update, delete, import.
 import type { Unknown } from '../../protocol/cty';
+import type { Logger } from '../../protocol/log';
 import type { ClientCapabilities } from '../../protocol/types';
 import type { Diagnostics } from './diagnostics';
 import type { Model, PlanModel } from './model';
@@ -28,6 +29,8 @@ export interface ResourceContext<D = unknown> {
   readonly diagnostics: Diagnostics;
   /** Aborts when Terraform calls StopProvider (Ctrl-C). */
   readonly signal: AbortSignal;
+  /** Logs to Terraform's log at the level TF_LOG sets, with tf_rpc and tf_resource_type; never log a secret. */
+  readonly log: Logger;
   /** What the calling Terraform supports, when it said (Read and Import carry it). */
   readonly clientCapabilities: ClientCapabilities | undefined;
   /**

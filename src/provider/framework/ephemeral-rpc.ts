@@ -41,7 +41,7 @@ export async function openEphemeral(
     );
     return { diagnostics: diagnostics.toArray() };
   }
-  const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
+  const ctx = resourceContext(def, rt, 'OpenEphemeralResource', req.clientCapabilities, diagnostics);
   try {
     const opened = await def.open(ctx, { config: toModel(def.schema.attributes, config) });
     if (opened === undefined) {
@@ -68,7 +68,7 @@ export async function closeEphemeral(
   const diagnostics = new Diagnostics();
   if (def.close === undefined) return { diagnostics: [] };
   if (notConfigured(diagnostics, def, rt)) return { diagnostics: diagnostics.toArray() };
-  const ctx = resourceContext(def, rt, undefined, diagnostics);
+  const ctx = resourceContext(def, rt, 'CloseEphemeralResource', undefined, diagnostics);
   try {
     await def.close(ctx, { private: req.private });
   } catch (err) {

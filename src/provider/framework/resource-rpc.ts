@@ -62,7 +62,7 @@ export async function applyResourceChange(
     diagnostics: diagnostics.toArray(),
   });
   if (notConfigured(diagnostics, def, rt)) return answer(prior);
-  const ctx = resourceContext(def, rt, undefined, diagnostics);
+  const ctx = resourceContext(def, rt, 'ApplyResourceChange', undefined, diagnostics);
   const priorModel = toModel(attrs, prior);
   if (prior !== null && stateProblem(def, priorModel, diagnostics)) return answer(prior);
 
@@ -111,7 +111,7 @@ export async function readResource(def: ResourceDefinition, rt: Runtime, req: Pr
   });
   if (state === null) return answer(null);
   if (notConfigured(diagnostics, def, rt)) return answer(state);
-  const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
+  const ctx = resourceContext(def, rt, 'ReadResource', req.clientCapabilities, diagnostics);
   const model = toModel(def.schema.attributes, state);
   if (stateProblem(def, model, diagnostics)) return answer(state);
   const r = await runCrud(def, ctx, 'read', model, () => def.read(ctx, { state: model }));
@@ -148,7 +148,7 @@ export async function importResourceState(
   const importer = def.import;
   if (importer !== undefined) {
     if (notConfigured(diagnostics, def, rt)) return none();
-    const ctx = resourceContext(def, rt, req.clientCapabilities, diagnostics);
+    const ctx = resourceContext(def, rt, 'ImportResourceState', req.clientCapabilities, diagnostics);
     const r = await runCrud(def, ctx, 'import', { id: req.id }, () => importer.call(def, ctx, req.id));
     partial = r.failed ? undefined : r.value;
   }

@@ -2,6 +2,7 @@
 // data source and never throws (a bug becomes an error diagnostic, not a gRPC failure).
 import { decodeDynamicValue } from '../../protocol/codec';
 import { CodecError } from '../../protocol/codec-error';
+import { createLogger } from '../../protocol/log';
 import type { Diagnostic, ProviderRequest, ProviderResponse, ProviderServer, Schema } from '../../protocol/types';
 import { importResourceState, applyResourceChange, planResourceChange, readResource, upgradeResourceState, validateResource } from './resource-rpc';
 import { readDataSource, validateDataSource } from './data-source-rpc';
@@ -17,6 +18,7 @@ import { validateConfig } from './validate';
 export class FrameworkServer<D = unknown> implements ProviderServer {
   private data: D | undefined;
   private readonly stop = new AbortController();
+  private readonly logger = createLogger();
   private readonly resources = new Map<string, ResourceDefinition>();
   private readonly dataSources = new Map<string, DataSourceDefinition>();
   private readonly ephemeral = new Map<string, EphemeralResourceDefinition>();
@@ -157,7 +159,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
 
   private runtime(): Runtime {
     const p = this.provider;
-    return { data: this.data, signal: this.signal, providerName: p.typeName, describeError: p.describeError };
+    return { data: this.data, signal: this.signal, providerName: p.typeName, describeError: p.describeError, logger: this.logger };
   }
 
   /** Aborts `signal`, which every CRUD context carries. */

@@ -126,6 +126,9 @@ export const bearerTokenResource = {
     const created = await basicAuthOnly(ctx, describeToken(null, label, username), () => tokens.create({ label, expiresAt }));
     if (created === undefined) return undefined;
     const { token } = created;
+    if (created.outcome === 'recovered') {
+      ctx.log.log('warn', 'the answer to the create was lost; the unreadable token it made was deleted and this one created', { token_id: token.id });
+    }
     let remote: BearerToken = token;
     if (planned.active === false) {
       try {

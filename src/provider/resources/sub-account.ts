@@ -141,7 +141,9 @@ export const subAccountResource = {
       monthlyLimit: planned.monthly_limit ?? 0,
       totalLimit: planned.total_limit ?? 0,
     };
-    let remote = (await ctx.data.subAccounts.create(input)).account;
+    const created = await ctx.data.subAccounts.create(input);
+    if (created.outcome === 'recovered') ctx.log.log('warn', 'the answer to the create was lost; reading back found the sub-account made', { username });
+    let remote = created.account;
     if (planned.active === false) {
       try {
         remote = await ctx.data.subAccounts.setActive(username, false);
