@@ -1,9 +1,10 @@
 // ParentAccess: the authenticated (parent) account's own IPs, hostnames and authorized proxies.
 import { TerraformProvider, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
+import { AccessListOwner } from './access-owner';
 import { AccessList, AccessListMode, IpEntry } from './access-list';
 import { authorizedProxies, authorizedProxy } from './gen';
-import { checkAccessListMode, checkHostnames, checkIpEntries, checkNewHostname, checkNewIp } from './access-checks';
+import { checkAccessListMode, checkHostnames, checkIpEntries } from './access-checks';
 import { Violations, checkProxy, checkUnique, isUnresolved, show } from './validation';
 
 /** Properties of a ParentAccess. */
@@ -40,11 +41,10 @@ export interface ParentAccessProps {
  * The access lists of the authenticated (parent) account: authorized IPs, hostnames and proxies.
  * Declare at most one per account and provider: two would fight over the same lists.
  */
-export class ParentAccess extends Construct {
+export class ParentAccess extends AccessListOwner {
   /** How the lists are managed. */
   public readonly accessListMode: AccessListMode;
 
-  private readonly access: AccessList;
   private proxyList?: authorizedProxies.AuthorizedProxies;
   private readonly proxyEntries: string[] = [];
   private readonly provider?: TerraformProvider;
@@ -62,48 +62,21 @@ export class ParentAccess extends Construct {
 
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
     this.provider = props.provider;
-    this.access = new AccessList(this, { mode: this.accessListMode, provider: props.provider });
-    for (const entry of props.ips ?? []) this.access.addIp(entry);
-    for (const domain of props.hostnames ?? []) this.access.addHostname(domain);
+    this._access = new AccessList(this, { mode: this.accessListMode, provider: props.provider });
+    const access = this._access;
+    for (const entry of props.ips ?? []) access.addIp(entry);
+    for (const domain of props.hostnames ?? []) access.addHostname(domain);
     for (const proxy of proxies) this.addProxy(proxy);
   }
 
-  /** The IP entries declared so far. */
-  public get ips(): IpEntry[] {
-    return this.access.ips;
-  }
 
-  /** The hostnames declared so far. */
-  public get hostnames(): string[] {
-    return this.access.hostnames;
-  }
 
   /** The proxies declared so far, as given. */
   public get proxies(): string[] {
     return [...this.proxyEntries];
   }
 
-  /**
-   * Allows an IPv4 address to use the proxies with the parent account.
-   * @returns the resource that carries the entry (its own, or the account's list)
-   */
-  public allowIp(ip: string, label?: string): TerraformResource {
-    const v = new Violations();
-    checkNewIp(v, 'ip', { ip, label }, this.access.ips);
-    v.throwIfAny(`${this.node.path}.allowIp(${show(ip)})`);
-    return this.access.addIp({ ip, label });
-  }
 
-  /**
-   * Allows a hostname to use the proxies with the parent account.
-   * @returns the resource that carries the entry (its own, or the account's list)
-   */
-  public allowHostname(domain: string): TerraformResource {
-    const v = new Violations();
-    checkNewHostname(v, 'domain', domain, this.access.hostnames);
-    v.throwIfAny(`${this.node.path}.allowHostname(${show(domain)})`);
-    return this.access.addHostname(domain);
-  }
 
   /**
    * Authorizes a proxy for the parent account: a bare host, a full domain, or `domain:port`.

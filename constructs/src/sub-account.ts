@@ -1,10 +1,11 @@
 // SubAccount: one sub-account with its limits, activity and access (IPs, hostnames, tokens).
-import { TerraformProvider, TerraformResource } from 'cdktf';
+import { TerraformProvider } from 'cdktf';
 import { Construct } from 'constructs';
+import { AccessListOwner } from './access-owner';
 import { AccessList, AccessListMode, IpEntry } from './access-list';
 import { bearerToken, subAccount } from './gen';
 import {
-  checkAccessListMode, checkHostnames, checkIpEntries, checkNewHostname, checkNewIp, checkTokenSpec,
+  checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec,
 } from './access-checks';
 import {
   Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUnique, checkUsername, show,
@@ -111,7 +112,7 @@ export interface SubAccountProps {
  * The sub-account itself is the child `Resource`; access entries are further children that refer
  * to its username, so Terraform creates them after it and destroys them before it.
  */
-export class SubAccount extends Construct {
+export class SubAccount extends AccessListOwner {
   /** The generated `proxyaccount_sub_account` resource. */
   public readonly resource: subAccount.SubAccount;
   /** The username as given (a plain string unless a token was passed). */
@@ -119,7 +120,6 @@ export class SubAccount extends Construct {
   /** How the IP and hostname lists are managed. */
   public readonly accessListMode: AccessListMode;
 
-  private readonly access: AccessList;
   private readonly tokenResources = new Map<string, bearerToken.BearerToken>();
   private readonly provider?: TerraformProvider;
 
@@ -146,54 +146,25 @@ export class SubAccount extends Construct {
       active: props.active,
       provider: props.provider,
     });
-    this.access = new AccessList(this, {
+    this._access = new AccessList(this, {
       mode: this.accessListMode,
       username: this.resource.username,
       provider: props.provider,
     });
-    for (const entry of props.ips ?? []) this.access.addIp(entry);
-    for (const domain of props.hostnames ?? []) this.access.addHostname(domain);
+    const access = this._access;
+    for (const entry of props.ips ?? []) access.addIp(entry);
+    for (const domain of props.hostnames ?? []) access.addHostname(domain);
     for (const token of props.tokens ?? []) this.createToken(token.label, token);
   }
 
-  /** The IP entries declared so far. */
-  public get ips(): IpEntry[] {
-    return this.access.ips;
-  }
 
-  /** The hostnames declared so far. */
-  public get hostnames(): string[] {
-    return this.access.hostnames;
-  }
 
   /** The labels of the tokens declared so far, in order. */
   public get tokenLabels(): string[] {
     return [...this.tokenResources.keys()];
   }
 
-  /**
-   * Allows an IPv4 address to use the proxies with this sub-account.
-   * @returns the resource that carries the entry: its own `proxyaccount_authorized_ip` in ADDITIVE
-   *   mode, the sub-account's `proxyaccount_authorized_ips` list in AUTHORITATIVE mode
-   */
-  public allowIp(ip: string, label?: string): TerraformResource {
-    const v = new Violations();
-    checkNewIp(v, 'ip', { ip, label }, this.access.ips);
-    v.throwIfAny(`${this.node.path}.allowIp(${show(ip)})`);
-    return this.access.addIp({ ip, label });
-  }
 
-  /**
-   * Allows a hostname to use the proxies with this sub-account.
-   * @returns the resource that carries the entry: its own `proxyaccount_authorized_hostname` in
-   *   ADDITIVE mode, the sub-account's `proxyaccount_authorized_hostnames` list in AUTHORITATIVE mode
-   */
-  public allowHostname(domain: string): TerraformResource {
-    const v = new Violations();
-    checkNewHostname(v, 'domain', domain, this.access.hostnames);
-    v.throwIfAny(`${this.node.path}.allowHostname(${show(domain)})`);
-    return this.access.addHostname(domain);
-  }
 
   /**
    * Creates a bearer token for this sub-account. Its value is the `token` attribute of the returned
