@@ -2,7 +2,12 @@
 // exception becomes a diagnostic instead of reaching Terraform.
 import type { Logger } from '../../protocol/log';
 import type { ClientCapabilities } from '../../protocol/types';
-import type { DataSourceDefinition, ResourceContext, ResourceDefinition } from './definition';
+import { decodeDynamicValue } from '../../protocol/codec';
+import { isWhollyKnown, type CtyValue } from '../../protocol/cty';
+import type { Diagnostic, DynamicValue } from '../../protocol/types';
+import type { DataSourceDefinition, EphemeralResourceDefinition, ResourceContext, ResourceDefinition } from './definition';
+import { toPlanModel } from './model';
+import { validateConfig } from './validate';
 import { Diagnostics } from './diagnostics';
 import { diagnosticFromError, type ErrorDescriber } from './errors';
 
@@ -74,6 +79,28 @@ export async function runCrud<T>(
     ctx.reportError(err, `Unable to ${operation} ${def.displayName}`, describeObject(def, model));
     return { failed: true };
   }
+}
+
+/**
+ * Validate*Config of a data source or an ephemeral resource: attribute validators on the decoded
+ * config, then the type's own hook.
+ */
+export function validateTypeConfig(def: DataSourceDefinition | EphemeralResourceDefinition, raw: DynamicValue): { diagnostics: Diagnostic[] } {
+  const config = decodeDynamicValue(raw, def.schema.type);
+  const diagnostics = new Diagnostics();
+  diagnostics.add(...validateConfig(def.schema.attributes, config));
+  def.validateConfig?.({ diagnostics, clientCapabilities: undefined }, toPlanModel(def.schema.attributes, config));
+  return { diagnostics: diagnostics.toArray() };
+}
+
+/** Adds the error for a config Terraform should have deferred (not yet known); true when so. */
+export function deferredConfigMissing(def: ServedType | DataSourceDefinition, verb: string, config: CtyValue, diagnostics: Diagnostics): boolean {
+  if (isWhollyKnown(config)) return false;
+  diagnostics.addError(
+    `Unable to ${verb} ${def.displayName}`,
+    `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this ${verb}.`,
+  );
+  return true;
 }
 
 /** Adds the error for a CRUD call made before ConfigureProvider succeeded; true when so. */

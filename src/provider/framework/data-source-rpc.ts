@@ -1,24 +1,18 @@
 // The data-source RPCs: validate the config, then read with a wholly known config.
-import { isWhollyKnown } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
 import type { ProviderRequest, ProviderResponse } from '../../protocol/types';
-import { describeObject, notConfigured, resourceContext, type Runtime } from './context';
+import { deferredConfigMissing, describeObject, notConfigured, resourceContext, validateTypeConfig, type Runtime } from './context';
 import type { DataSourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
-import { toModel, toPlanModel } from './model';
+import { toModel } from './model';
 import { encodeState } from './resource-rpc';
-import { validateConfig } from './validate';
 
 /** ValidateDataResourceConfig: attribute validators, then the data source's hook. */
 export function validateDataSource(
   def: DataSourceDefinition,
   req: ProviderRequest<'validateDataResourceConfig'>,
 ): ProviderResponse<'validateDataResourceConfig'> {
-  const config = decodeDynamicValue(req.config, def.schema.type);
-  const diagnostics = new Diagnostics();
-  diagnostics.add(...validateConfig(def.schema.attributes, config));
-  def.validateConfig?.({ diagnostics, clientCapabilities: undefined }, toPlanModel(def.schema.attributes, config));
-  return { diagnostics: diagnostics.toArray() };
+  return validateTypeConfig(def, req.config);
 }
 
 /** ReadDataSource: the full model the data source returns. */
@@ -31,14 +25,8 @@ export async function readDataSource(
   const config = decodeDynamicValue(req.config, t);
   const diagnostics = new Diagnostics();
   if (notConfigured(diagnostics, def, rt)) return { diagnostics: diagnostics.toArray() };
-  if (!isWhollyKnown(config)) {
-    // Terraform defers reads whose config is not yet known; getting one here is a Terraform bug.
-    diagnostics.addError(
-      `Unable to read ${def.displayName}`,
-      `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this read.`,
-    );
-    return { diagnostics: diagnostics.toArray() };
-  }
+  // Terraform defers reads whose config is not yet known; getting one here is a Terraform bug.
+  if (deferredConfigMissing(def, 'read', config, diagnostics)) return { diagnostics: diagnostics.toArray() };
   const ctx = resourceContext(def, rt, 'ReadDataSource', req.clientCapabilities, diagnostics);
   const model = toModel(def.schema.attributes, config);
   let result: object | undefined;

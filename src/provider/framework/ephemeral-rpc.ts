@@ -1,26 +1,20 @@
 // The ephemeral-resource RPCs (Terraform >= 1.10): validate the config; open with a wholly known
 // config and encode the result (which Terraform never writes to plan or state); close with the
 // private bytes open returned. Renewal is not used: results are good for the whole run.
-import { isWhollyKnown } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
 import type { ProviderRequest, ProviderResponse } from '../../protocol/types';
-import { notConfigured, resourceContext, type Runtime } from './context';
+import { deferredConfigMissing, notConfigured, resourceContext, validateTypeConfig, type Runtime } from './context';
 import type { EphemeralResourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
-import { toModel, toPlanModel } from './model';
+import { toModel } from './model';
 import { encodeState } from './resource-rpc';
-import { validateConfig } from './validate';
 
 /** ValidateEphemeralResourceConfig: attribute validators, then the type's hook. */
 export function validateEphemeral(
   def: EphemeralResourceDefinition,
   req: ProviderRequest<'validateEphemeralResourceConfig'>,
 ): ProviderResponse<'validateEphemeralResourceConfig'> {
-  const config = decodeDynamicValue(req.config, def.schema.type);
-  const diagnostics = new Diagnostics();
-  diagnostics.add(...validateConfig(def.schema.attributes, config));
-  def.validateConfig?.({ diagnostics, clientCapabilities: undefined }, toPlanModel(def.schema.attributes, config));
-  return { diagnostics: diagnostics.toArray() };
+  return validateTypeConfig(def, req.config);
 }
 
 /** OpenEphemeralResource: the result, and the private bytes close gets back. */
@@ -33,14 +27,8 @@ export async function openEphemeral(
   const config = decodeDynamicValue(req.config, t);
   const diagnostics = new Diagnostics();
   if (notConfigured(diagnostics, def, rt)) return { diagnostics: diagnostics.toArray() };
-  if (!isWhollyKnown(config)) {
-    // Terraform defers an open whose configuration is not yet known; getting one is a Terraform bug.
-    diagnostics.addError(
-      `Unable to open ${def.displayName}`,
-      `The configuration of ${def.typeName} is not yet known; Terraform should have deferred this open.`,
-    );
-    return { diagnostics: diagnostics.toArray() };
-  }
+  // Terraform defers an open whose configuration is not yet known; getting one is a Terraform bug.
+  if (deferredConfigMissing(def, 'open', config, diagnostics)) return { diagnostics: diagnostics.toArray() };
   const ctx = resourceContext(def, rt, 'OpenEphemeralResource', req.clientCapabilities, diagnostics);
   try {
     const opened = await def.open(ctx, { config: toModel(def.schema.attributes, config) });
