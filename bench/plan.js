@@ -19,7 +19,8 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const PAIRS = Number(process.argv[2] || 7);
-const PROVIDER = path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
+// PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
+const PROVIDER = process.env.PROXYACCOUNT_BENCH_PROVIDER || path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
 for (const f of ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']) {
   if (!fs.existsSync(path.join(ROOT, f))) {
     console.error(`bench/plan: ${f} is missing; run \`npm run build\` first`);
@@ -70,10 +71,10 @@ async function watchProviders(run) {
 }
 
 /** Spawn-to-handshake of the provider (ms): until its one handshake line on stdout. */
-function handshakeMs(env) {
+function handshakeMs(env, binary = PROVIDER) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(PROVIDER, [], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(binary, [], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     child.stdout.once('data', () => {
       resolve(Number(process.hrtime.bigint() - t0) / 1e6);
       child.kill('SIGKILL');
@@ -96,7 +97,7 @@ async function main() {
   const emu = await startEmulator({ port: 0, httpPort: 0, adminToken: crypto.randomBytes(16).toString('hex'), log: () => undefined });
   try {
     const mirror = path.join(root, 'mirror');
-    installProvider(mirror);
+    installProvider(mirror, PROVIDER);
     fs.writeFileSync(path.join(root, 'terraform.rc'), mirrorCliConfig(mirror));
     const env = {
       ...process.env,
@@ -143,7 +144,7 @@ async function main() {
       process.stderr.write(`pair ${i + 1}/${PAIRS} done\n`);
     }
 
-    const cert = createSelfSignedCertificate();
+    const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
     const pluginEnv = {
       ...env,
       TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2',
@@ -152,9 +153,12 @@ async function main() {
     };
     const hs = [];
     const nd = [];
+    const sea = [];
+    const seaBinary = path.join(ROOT, 'dist/sea/linux_amd64/terraform-provider-proxyaccount');
     for (let i = 0; i < 15; i++) {
       hs.push(await handshakeMs(pluginEnv));
       nd.push(await nodeMs());
+      if (fs.existsSync(seaBinary)) sea.push(await handshakeMs(pluginEnv, seaBinary));
     }
 
     const m = (xs) => median(xs).toFixed(0);
@@ -173,6 +177,7 @@ async function main() {
       `| apply of 200 from empty (ms) | ${m(apply.proxyaccount)} | ${m(apply.terraform_data)} | ${(median(apply.proxyaccount) / median(apply.terraform_data)).toFixed(2)} |`,
     );
     console.log(`| spawn to handshake (ms, 15 runs) | ${m(hs)} | ${m(nd)} | ${(median(hs) / median(nd)).toFixed(2)} |`);
+    if (sea.length > 0) console.log(`| spawn to handshake, single executable (ms) | ${m(sea)} | ${m(nd)} | ${(median(sea) / median(nd)).toFixed(2)} |`);
     console.log(`peak RSS per provider process during a plan: ${peaks.map((k) => `${(k / 1024).toFixed(0)} MiB`).join(', ') || 'not sampled'}`);
     console.log(
       `ratios: plan ${(median(plan.proxyaccount) / median(plan.terraform_data)).toFixed(2)}x, apply ${(median(apply.proxyaccount) / median(apply.terraform_data)).toFixed(2)}x, handshake ${(median(hs) / median(nd)).toFixed(2)}x`,

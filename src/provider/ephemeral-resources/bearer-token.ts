@@ -56,9 +56,7 @@ export const bearerTokenEphemeral = {
   validateConfig(ctx, config) {
     const expires = config.expires_at;
     if (typeof expires === 'string' && !isUnknown(expires) && expires <= today()) {
-      ctx.diagnostics.addError('Expiry date not in the future', `expires_at ${expires} is not after today (${today()}, UTC).`, [
-        { attributeName: 'expires_at' },
-      ]);
+      ctx.diagnostics.addAttributeError('expires_at', 'Expiry date not in the future', `expires_at ${expires} is not after today (${today()}, UTC).`);
     }
   },
 

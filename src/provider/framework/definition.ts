@@ -11,9 +11,9 @@ import type { ErrorDescriber } from './errors';
 import type { ObjectSchema } from './schema';
 
 /** Context of validation and planning hooks: pure, no API access. */
-export interface PlanContext {
-  /** Add problems here. */
-  readonly diagnostics: Diagnostics;
+export interface PlanContext<A extends string = string> {
+  /** Add problems here; `addAttributeError(name, …)` takes the schema's attribute names. */
+  readonly diagnostics: Diagnostics<A>;
   /** What the calling Terraform supports (write-only attributes, deferrals). */
   readonly clientCapabilities: ClientCapabilities | undefined;
 }
@@ -22,11 +22,11 @@ export interface PlanContext {
  * Context of create/read/update/delete/import and of data-source reads. `D` is what the
  * provider's configure step returned (the framework never looks inside it).
  */
-export interface ResourceContext<D = unknown> {
+export interface ResourceContext<D = unknown, A extends string = string> {
   /** What the provider's configure step returned, e.g. its API client. */
   readonly data: D;
   /** Add problems here (errors make the RPC fail; warnings are shown). */
-  readonly diagnostics: Diagnostics;
+  readonly diagnostics: Diagnostics<A>;
   /** Aborts when Terraform calls StopProvider (Ctrl-C). */
   readonly signal: AbortSignal;
   /** Logs to Terraform's log at the level TF_LOG sets, with tf_rpc and tf_resource_type; never log a secret. */
@@ -45,7 +45,7 @@ export interface ResourceContext<D = unknown> {
  * show what an apply would remove. `data` is undefined when the provider is not configured
  * (its configuration is not yet known): plan without reading then.
  */
-export interface ModifyPlanContext<D = unknown> extends PlanContext {
+export interface ModifyPlanContext<D = unknown, A extends string = string> extends PlanContext<A> {
   /** What the provider's configure step returned, or undefined. */
   readonly data: D | undefined;
   /** Aborts when Terraform calls StopProvider. */
@@ -78,7 +78,7 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
    * Cross-attribute checks beyond attribute validators; runs in ValidateResourceConfig after
    * them. Values may be UNKNOWN: skip those.
    */
-  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  validateConfig?(ctx: PlanContext<AttributeName<S>>, config: PlanModel<S>): void;
   /**
    * Checks stored state before it is trusted (read, update, delete): the attributes that identify
    * the object must agree and be in range. A problem stops the call, with an error that names the
@@ -90,7 +90,7 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
    * adjust planned values, e.g. mark a value unknown the API will change.
    */
   modifyPlan?(
-    ctx: ModifyPlanContext<D>,
+    ctx: ModifyPlanContext<D, AttributeName<S>>,
     req: { config: PlanModel<S>; prior: Model<S> | null; planned: PlanModel<S> },
   ): PlanAdjustment<S> | undefined | Promise<PlanAdjustment<S> | undefined>;
   /**
@@ -98,25 +98,25 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
    * write-only values. Returns the new state (every computed attribute filled), or undefined
    * after adding an error (nothing is saved).
    */
-  create(ctx: ResourceContext<D>, req: { planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
+  create(ctx: ResourceContext<D, AttributeName<S>>, req: { planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
   /**
    * Refreshes the object. `state` may hold only what `import` filled in. Returns the remote
    * truth, null when the object is gone (Terraform plans to recreate it), or undefined after
    * adding an error (state kept).
    */
-  read(ctx: ResourceContext<D>, req: { state: Model<S> }): Promise<Model<S> | null | undefined>;
+  read(ctx: ResourceContext<D, AttributeName<S>>, req: { state: Model<S> }): Promise<Model<S> | null | undefined>;
   /**
    * Updates the object in place; never called when every attribute requires replacement.
    * Returns the new state, or undefined after adding an error (prior state kept).
    */
-  update?(ctx: ResourceContext<D>, req: { prior: Model<S>; planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
+  update?(ctx: ResourceContext<D, AttributeName<S>>, req: { prior: Model<S>; planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
   /** Deletes the object; an object already gone counts as deleted. */
-  delete(ctx: ResourceContext<D>, req: { prior: Model<S> }): Promise<void>;
+  delete(ctx: ResourceContext<D, AttributeName<S>>, req: { prior: Model<S> }): Promise<void>;
   /**
    * Turns an import ID into a partial state; Terraform then calls `read`. Attributes left out
    * are null. Returns undefined after adding an error. @default `{ id }`
    */
-  import?(ctx: ResourceContext<D>, id: string): Promise<Partial<Model<S>> | undefined>;
+  import?(ctx: ResourceContext<D, AttributeName<S>>, id: string): Promise<Partial<Model<S>> | undefined>;
 }
 
 /** A data source type. */
@@ -130,9 +130,9 @@ export interface DataSourceDefinition<S extends ObjectSchema = ObjectSchema, D =
   /** The schema built with `defineSchema`. */
   readonly schema: S;
   /** Cross-attribute checks; values may be UNKNOWN. */
-  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  validateConfig?(ctx: PlanContext<AttributeName<S>>, config: PlanModel<S>): void;
   /** Reads the data; `config` is wholly known. Returns the full model or undefined after an error. */
-  read(ctx: ResourceContext<D>, req: { config: Model<S> }): Promise<Model<S> | undefined>;
+  read(ctx: ResourceContext<D, AttributeName<S>>, req: { config: Model<S> }): Promise<Model<S> | undefined>;
 }
 
 /**
@@ -148,14 +148,14 @@ export interface EphemeralResourceDefinition<S extends ObjectSchema = ObjectSche
   /** The schema built with `defineSchema` (computed attributes are the result). */
   readonly schema: S;
   /** Cross-attribute checks; values may be UNKNOWN. */
-  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  validateConfig?(ctx: PlanContext<AttributeName<S>>, config: PlanModel<S>): void;
   /**
    * Opens: returns the result (every computed attribute filled) and private bytes Terraform hands
    * back to `close`, or undefined after adding an error.
    */
-  open(ctx: ResourceContext<D>, req: { config: Model<S> }): Promise<{ result: Model<S>; private?: Uint8Array } | undefined>;
+  open(ctx: ResourceContext<D, AttributeName<S>>, req: { config: Model<S> }): Promise<{ result: Model<S>; private?: Uint8Array } | undefined>;
   /** Releases what `open` made; runs even after StopProvider. What is already gone counts as closed. */
-  close?(ctx: ResourceContext<D>, req: { private: Uint8Array | undefined }): Promise<void>;
+  close?(ctx: ResourceContext<D, AttributeName<S>>, req: { private: Uint8Array | undefined }): Promise<void>;
 }
 
 /** Context of the provider's configure step. */
@@ -180,7 +180,7 @@ export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema, D = u
   /** The provider block's schema. */
   readonly schema: S;
   /** Cross-attribute checks of the provider block; values may be UNKNOWN. */
-  validateConfig?(ctx: PlanContext, config: PlanModel<S>): void;
+  validateConfig?(ctx: PlanContext<AttributeName<S>>, config: PlanModel<S>): void;
   /**
    * Builds the shared provider data from the provider block (values may be UNKNOWN). Must not
    * send requests. Returns undefined after adding errors.
@@ -201,6 +201,9 @@ export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema, D = u
   // biome-ignore lint/suspicious/noExplicitAny: as above.
   readonly ephemeralResources?: ReadonlyArray<EphemeralResourceDefinition<any, D>>;
 }
+
+/** The names of a schema's top-level attributes (for typed attribute paths). */
+export type AttributeName<S extends ObjectSchema> = keyof Model<S> & string;
 
 /** Re-exported so hooks can write `value === UNKNOWN` checks with one import. */
 export type { Unknown };

@@ -23,9 +23,22 @@ export function formatPath(path: AttributePath | undefined): string {
   return out;
 }
 
-/** Collects the diagnostics of one RPC. */
-export class Diagnostics {
+/**
+ * Collects the diagnostics of one RPC. `A` names the schema's top-level attributes, so
+ * `addAttributeError('monthly_limit', …)` is checked against the schema at compile time.
+ */
+export class Diagnostics<A extends string = string> {
   private readonly items: Diagnostic[] = [];
+
+  /** Adds an error on top-level attribute `name` (typed by the schema). */
+  addAttributeError(name: A, summary: string, detail?: string): void {
+    this.addError(summary, detail, [{ attributeName: name }]);
+  }
+
+  /** Adds a warning on top-level attribute `name` (typed by the schema). */
+  addAttributeWarning(name: A, summary: string, detail?: string): void {
+    this.addWarning(summary, detail, [{ attributeName: name }]);
+  }
 
   /** Adds an error; `path` ties it to one attribute. */
   addError(summary: string, detail?: string, path?: AttributePath): void {

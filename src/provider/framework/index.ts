@@ -37,6 +37,7 @@ export { recomputedOnChange, requiresReplace, requiresReplaceIf, useStateForUnkn
 export { attributePath, Diagnostics, errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
 export { attributeNamed, capitalize, diagnosticFromError, snakeCase, type ErrorContext, type ErrorDescriber } from './errors';
 export type {
+  AttributeName,
   ConfigureContext,
   ModifyPlanContext,
   DataSourceDefinition,

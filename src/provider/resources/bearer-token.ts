@@ -99,20 +99,20 @@ export const bearerTokenResource = {
   modifyPlan(ctx, { prior, planned }) {
     const expires = planned.expires_at;
     if (typeof expires === 'string' && (prior === null || prior.expires_at !== expires) && !afterToday(expires)) {
-      ctx.diagnostics.addError(
+      ctx.diagnostics.addAttributeError(
+        'expires_at',
         'Expiry date not in the future',
         `expires_at ${expires} is not after today (${today()}, UTC): the API would refuse the token or make one that is already expired. Set a later date, or omit expires_at for a token that never expires.`,
-        [{ attributeName: 'expires_at' }],
       );
       return undefined;
     }
     // An expired token is a state, not drift: it stays as it is, and the plan says why.
     if (prior !== null && prior.active === false && prior.expires_at !== null && !afterNow(prior.expires_at) && planned.expires_at === prior.expires_at) {
       if (planned.active === true || (planned.active !== null && isUnknown(planned.active))) {
-        ctx.diagnostics.addWarning(
+        ctx.diagnostics.addAttributeWarning(
+          'expires_at',
           'Bearer token has expired',
           `${capitalize(describeToken(prior.token_id, prior.label, prior.username))} expired on ${prior.expires_at}; the API cannot activate it again, so it is left as it is. To rotate it, set a later expires_at (the token is replaced by a new one).`,
-          [{ attributeName: 'expires_at' }],
         );
         return { planned: { active: false } };
       }
@@ -165,10 +165,10 @@ export const bearerTokenResource = {
       } catch (err) {
         if (want && refusedAsExpired(err, prior.expires_at)) {
           const message = err instanceof Error ? err.message : String(err);
-          ctx.diagnostics.addError(
+          ctx.diagnostics.addAttributeError(
+            'active',
             'Bearer token has expired',
             `${capitalize(object)} expired on ${prior.expires_at ?? 'its expiry date'}, and the API refuses to activate an expired token (${message}). Set active = false to keep it as it is, or set a later expires_at, which replaces it with a new token.`,
-            [{ attributeName: 'active' }],
           );
           return undefined;
         }

@@ -114,10 +114,10 @@ export const subAccountResource = {
 
   validateConfig(ctx, config) {
     if (typeof config.password_wo === 'string' && config.password_wo_version === null) {
-      ctx.diagnostics.addWarning(
+      ctx.diagnostics.addAttributeWarning(
+        'password_wo',
         'Write-only password without a version',
         'password_wo is sent only when the sub-account is created. Set password_wo_version, and change it whenever password_wo changes, to send a new password.',
-        [{ attributeName: 'password_wo' }],
       );
     }
   },
