@@ -106,7 +106,13 @@ function attentionOf(c: ResourceChange, account: string, usage: { monthly: numbe
   switch (c.type) {
     case 'proxyaccount_sub_account':
       if (kind === 'delete') add('sub_account_deleted', `${who} is deleted: its usage history and credentials are lost for good`);
-      if (kind === 'replace') add('sub_account_replaced', `${who} is replaced: deleted and created again, losing its usage history and credentials`);
+      if (kind === 'replace') {
+        const renamed =
+          typeof c.before.username === 'string' && c.before.username !== account
+            ? `sub-account '${c.before.username}' is replaced by '${account}'`
+            : `${who} is replaced`;
+        add('sub_account_replaced', `${renamed}: deleted and created again, losing its usage history and credentials`);
+      }
       if (kind === 'update' && c.before.active !== false && c.after.active === false) add('deactivation', `${who} is deactivated: its proxy requests get 402`);
       if (kind === 'update' && usage !== undefined) {
         const low = (attr: 'monthly_limit' | 'total_limit', used: number, name: string): void => {
