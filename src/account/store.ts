@@ -3,107 +3,13 @@
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
 // copy on every write, and resolves a write whose answer was lost by reading the account back.
-import type { BearerToken, BearerTokenCreated, CallOptions, GeoIpCounts, LabeledIp, ProxyAccountClient, SubAccount, SubAccountInput } from '../sdk';
-import { isProxyAccountError } from '../sdk';
+import type { BearerToken, BearerTokenCreated, CallOptions, GeoIpCounts, SubAccount, SubAccountInput } from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+import { absentOn404, forAccount, isCode, matchHostname, targetOf } from './store-helpers';
+import type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 
-/** The slice of the SDK client the store uses (ProxyAccountClient satisfies it). */
-export type StoreClient = Pick<ProxyAccountClient, 'subAccounts' | 'ips' | 'hostnames' | 'proxies' | 'tokens' | 'geoIps'> & {
-  /** Closes the client's connections. @default nothing to close */
-  close?(): Promise<void>;
-};
-
-/** Options of {@link AccountStore}. */
-export interface AccountStoreOptions {
-  /** Stops the run: cancels reads in flight, refuses new writes, lets sent writes finish. @default never */
-  readonly signal?: AbortSignal;
-}
-
-/**
- * How a write ended: `done` (the API confirmed it), `unchanged` (nothing to do: an add of an entry
- * already there, a delete of one already gone), `recovered` (the answer was lost and reading back
- * showed the change took effect).
- */
-export type WriteOutcome = 'done' | 'unchanged' | 'recovered';
-
-/** A sub-account's state after a create that may have adopted an existing one. */
-export interface SubAccountWrite {
-  /** The sub-account as the API reports it. */
-  readonly account: SubAccount;
-  /** `done`, or `recovered` when the answer was lost and reading back found it made. */
-  readonly outcome: 'done' | 'recovered';
-}
-
-/** A created token, with the raw value the API shows only once. */
-export interface TokenWrite {
-  /** The token, including its raw value. */
-  readonly token: BearerTokenCreated;
-  /**
-   * `done`, or `recovered`: the first answer was lost, so the token it made (whose value nobody
-   * can ever read) was deleted and this one created in its place.
-   */
-  readonly outcome: 'done' | 'recovered';
-}
-
-/** The authorized IPs of one account. */
-export interface IpList {
-  /** Every entry with its label ('' = none); cached and shared by concurrent callers. */
-  list(): Promise<readonly LabeledIp[]>;
-  /** The list read anew, bypassing the cache. */
-  fresh(): Promise<readonly LabeledIp[]>;
-  /** The entry of `ip`, or undefined when it is not authorized (or the sub-account is gone). */
-  find(ip: string): Promise<LabeledIp | undefined>;
-  /**
-   * Authorizes `ip` with `label` (null = none). An entry already there with the same label is
-   * `unchanged`; one with another label fails with the API's 400 (the API cannot edit labels).
-   */
-  add(ip: string, label: string | null): Promise<WriteOutcome>;
-  /** Removes `ip`; one already gone (or whose sub-account is gone) is `unchanged`. */
-  delete(ip: string): Promise<WriteOutcome>;
-}
-
-/** The authorized hostnames of one account. */
-export interface HostnameList {
-  /** Every hostname, as the API lists them; cached. */
-  list(): Promise<readonly string[]>;
-  /** The list read anew. */
-  fresh(): Promise<readonly string[]>;
-  /** The listed form of `domain` (exact match first, then without case), or undefined. */
-  find(domain: string): Promise<string | undefined>;
-  /** Authorizes `domain`; one already there is `unchanged`. */
-  add(domain: string): Promise<WriteOutcome>;
-  /** Removes `domain`; one already gone is `unchanged`. */
-  delete(domain: string): Promise<WriteOutcome>;
-}
-
-/** The bearer tokens of one account (HTTP Basic credentials only). */
-export interface TokenList {
-  /** Every token's metadata; cached. */
-  list(): Promise<readonly BearerToken[]>;
-  /** The list read anew. */
-  fresh(): Promise<readonly BearerToken[]>;
-  /** The token with `id`, or undefined when it is gone (or the sub-account is). */
-  find(id: number): Promise<BearerToken | undefined>;
-  /** Creates a token; a lost answer is resolved without leaving an unreadable token behind. */
-  create(input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite>;
-  /** Activates or deactivates token `id`; returns its metadata afterwards. */
-  setActive(id: number, active: boolean): Promise<BearerToken>;
-  /** Deletes token `id`; one already gone is `unchanged`. */
-  delete(id: number): Promise<WriteOutcome>;
-}
-
-/** One account's access lists and tokens: the parent (username null) or a sub-account. */
-export interface AccountLists {
-  /** The sub-account, or null for the account the client authenticates as. */
-  readonly username: string | null;
-  /** Authorized IPs. */
-  readonly ips: IpList;
-  /** Authorized hostnames. */
-  readonly hostnames: HostnameList;
-  /** Bearer tokens. */
-  readonly tokens: TokenList;
-}
+export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 
 /** Typed, cached, stop-aware access to one account and its sub-accounts. */
 export class AccountStore {
@@ -432,32 +338,4 @@ export class AccountStore {
   private readOptions(): CallOptions {
     return this.signal === undefined ? {} : { signal: this.signal };
   }
-}
-
-/** The SDK's optional `username` argument: left out for the authenticated account. */
-function targetOf(username: string | null): { username?: string } {
-  return username === null ? {} : { username };
-}
-
-function forAccount(username: string | null): string {
-  return username === null ? '' : ` for sub-account '${username}'`;
-}
-
-function isCode(err: unknown, code: string): boolean {
-  return isProxyAccountError(err) && err.code === code;
-}
-
-/** The value of `read`, or undefined when it fails with 404 (the sub-account does not exist). */
-async function absentOn404<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (err) {
-    if (isCode(err, 'ERR_NOT_FOUND')) return undefined;
-    throw err;
-  }
-}
-
-/** The listed form of `domain`: an exact match, else a match without case (DNS names). */
-function matchHostname(listed: readonly string[], domain: string): string | undefined {
-  return listed.find((d) => d === domain) ?? listed.find((d) => d.toLowerCase() === domain.toLowerCase());
 }
