@@ -12,23 +12,15 @@
 
 const { execFile, spawn } = require('node:child_process');
 const { promisify } = require('node:util');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
+const { ROOT, requireBuild, startBench } = require('./lib');
 const PAIRS = Number(process.argv[2] || 7);
 // PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
 const PROVIDER = process.env.PROXYACCOUNT_BENCH_PROVIDER || path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
-for (const f of ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']) {
-  if (!fs.existsSync(path.join(ROOT, f))) {
-    console.error(`bench/plan: ${f} is missing; run \`npm run build\` first`);
-    process.exit(1);
-  }
-}
-const { startEmulator } = require(path.join(ROOT, 'dist/emulator/index.js'));
-const { installProvider, mirrorCliConfig } = require(path.join(ROOT, 'dist/cli/provider.js'));
+requireBuild('plan', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
 const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
 
 const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
@@ -93,23 +85,9 @@ function nodeMs() {
 }
 
 async function main() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-plan-bench-'));
-  const emu = await startEmulator({ port: 0, httpPort: 0, adminToken: crypto.randomBytes(16).toString('hex'), log: () => undefined });
+  const bench = await startBench({ prefix: 'proxyaccount-plan-bench-', provider: PROVIDER });
+  const { root, env } = bench;
   try {
-    const mirror = path.join(root, 'mirror');
-    installProvider(mirror, PROVIDER);
-    fs.writeFileSync(path.join(root, 'terraform.rc'), mirrorCliConfig(mirror));
-    const env = {
-      ...process.env,
-      TF_CLI_CONFIG_FILE: path.join(root, 'terraform.rc'),
-      CHECKPOINT_DISABLE: '1',
-      TF_IN_AUTOMATION: '1',
-      PROXYACCOUNT_BASE_URL: emu.url,
-      PROXYACCOUNT_USERNAME: 'demo',
-      PROXYACCOUNT_PASSWORD: 'demo-password',
-      PROXYACCOUNT_CA_CERT_FILE: emu.caFile,
-      PROXYACCOUNT_AUTH_FAILURE_CACHE: 'off',
-    };
     delete env.TF_LOG;
     const tf = (dir, args, ok = [0]) =>
       promisify(execFile)('terraform', [`-chdir=${dir}`, ...args, '-no-color', '-input=false'], { env, maxBuffer: 256 << 20 }).catch((err) => {
@@ -183,8 +161,7 @@ async function main() {
       `ratios: plan ${(median(plan.proxyaccount) / median(plan.terraform_data)).toFixed(2)}x, apply ${(median(apply.proxyaccount) / median(apply.terraform_data)).toFixed(2)}x, handshake ${(median(hs) / median(nd)).toFixed(2)}x`,
     );
   } finally {
-    await emu.close();
-    fs.rmSync(root, { recursive: true, force: true });
+    await bench.stop();
   }
 }
 

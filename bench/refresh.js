@@ -10,24 +10,15 @@
 
 const { execFile, execFileSync } = require('node:child_process');
 const { promisify } = require('node:util');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
+const { requireBuild, startBench } = require('./lib');
 const ACCOUNTS = Number(process.argv[2] || 5);
 const PER_ACCOUNT = Number(process.argv[3] || 100);
 const ROUNDS = Number(process.argv[4] || 3);
 
-for (const f of ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount']) {
-  if (!fs.existsSync(path.join(ROOT, f))) {
-    console.error(`bench/refresh: ${f} is missing; run \`npm run build\` first`);
-    process.exit(1);
-  }
-}
-const { startEmulator } = require(path.join(ROOT, 'dist/emulator/index.js'));
-const { installProvider, mirrorCliConfig } = require(path.join(ROOT, 'dist/cli/provider.js'));
+requireBuild('refresh', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount']);
 
 function hcl(accounts, perAccount) {
   const out = ['terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n'];
@@ -42,23 +33,10 @@ function hcl(accounts, perAccount) {
 }
 
 async function main() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-bench-'));
   const lines = [];
-  const emu = await startEmulator({ port: 0, httpPort: 0, adminToken: crypto.randomBytes(16).toString('hex'), log: (l) => lines.push(l) });
+  const bench = await startBench({ prefix: 'proxyaccount-bench-', log: (l) => lines.push(l) });
+  const { root, env } = bench;
   try {
-    const mirror = path.join(root, 'mirror');
-    installProvider(mirror);
-    fs.writeFileSync(path.join(root, 'terraform.rc'), mirrorCliConfig(mirror));
-    const env = {
-      ...process.env,
-      TF_CLI_CONFIG_FILE: path.join(root, 'terraform.rc'),
-      CHECKPOINT_DISABLE: '1',
-      TF_IN_AUTOMATION: '1',
-      PROXYACCOUNT_BASE_URL: emu.url,
-      PROXYACCOUNT_USERNAME: 'demo',
-      PROXYACCOUNT_PASSWORD: 'demo-password',
-      PROXYACCOUNT_CA_CERT_FILE: emu.caFile,
-    };
     // Asynchronous on purpose: the emulator runs in this process and must keep serving.
     const tf = (dir, args) =>
       promisify(execFile)('terraform', [`-chdir=${dir}`, ...args, '-no-color', '-input=false'], { env, maxBuffer: 256 << 20 }).catch((err) => {
@@ -103,8 +81,7 @@ async function main() {
     }
     for (const v of variants) await tf(v.dir, ['destroy', '-auto-approve']);
   } finally {
-    await emu.close();
-    fs.rmSync(root, { recursive: true, force: true });
+    await bench.stop();
   }
 }
 
