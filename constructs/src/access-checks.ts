@@ -10,6 +10,7 @@ export interface TokenFields {
   readonly label: string;
   readonly expiresAt?: string;
   readonly active?: boolean;
+  readonly importId?: number;
 }
 
 /** Checks an access-list mode that may come from untyped data. */
@@ -61,5 +62,9 @@ export function checkTokenSpec(v: Violations, path: string, token: TokenFields, 
   }
   checkDate(v, `${path}.expiresAt`, token.expiresAt);
   checkBoolean(v, `${path}.active`, token.active);
+  const id = token.importId;
+  if (id !== undefined && !isUnresolved(id) && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)) {
+    v.add(`${path}.importId`, `must be the numeric ID of an existing token, a whole number >= 1 (got ${show(id)})`);
+  }
   if (existing.includes(token.label)) v.add(`${path}.label`, `a token labelled ${show(token.label)} already exists`);
 }

@@ -35,6 +35,11 @@ export interface AccessListOptions {
   /** The sub-account's username (usually a reference to its resource); undefined for the parent. */
   readonly username?: string;
   readonly provider?: TerraformProvider;
+  /**
+   * Set when the account's entries already exist: every resource is imported on the next apply.
+   * The account part of the import IDs: the plain username, or '' for the parent.
+   */
+  readonly importAccount?: string;
 }
 
 /**
@@ -61,7 +66,14 @@ export class AccessList {
         domains: [],
         provider: options.provider,
       });
+      this.adopt(this.ipList, listImportId(options.importAccount));
+      this.adopt(this.hostnameList, listImportId(options.importAccount));
     }
+  }
+
+  /** Imports `resource` on the next apply when the account's entries already exist. */
+  public adopt(resource: TerraformResource, id: string): void {
+    if (this.options.importAccount !== undefined) resource.importFrom(id, this.options.provider);
   }
 
   /** The IP entries declared so far, in order. */
@@ -81,12 +93,14 @@ export class AccessList {
       this.ipList.putEntries(this.ipEntries.map((e) => ({ ip: e.ip, label: e.label })));
       return this.ipList;
     }
-    return new authorizedIp.AuthorizedIp(this.scope, `Ip-${entry.ip}`, {
+    const resource = new authorizedIp.AuthorizedIp(this.scope, `Ip-${entry.ip}`, {
       ip: entry.ip,
       label: entry.label,
       username: this.options.username,
       provider: this.options.provider,
     });
+    this.adopt(resource, entryImportId(this.options.importAccount, entry.ip));
+    return resource;
   }
 
   /** Adds a hostname; returns the resource that carries it (its own, or the account's list). */
@@ -96,10 +110,22 @@ export class AccessList {
       this.hostnameList.domains = [...this.domains];
       return this.hostnameList;
     }
-    return new authorizedHostname.AuthorizedHostname(this.scope, `Hostname-${domain}`, {
+    const resource = new authorizedHostname.AuthorizedHostname(this.scope, `Hostname-${domain}`, {
       domain,
       username: this.options.username,
       provider: this.options.provider,
     });
+    this.adopt(resource, entryImportId(this.options.importAccount, domain));
+    return resource;
   }
+}
+
+/** The provider's import ID of one account's whole list: the username, or `_self` for the parent. */
+export function listImportId(account: string | undefined): string {
+  return account === undefined || account === '' ? '_self' : account;
+}
+
+/** The provider's import ID of one entry: `alice/203.0.113.7`, or the bare value for the parent. */
+export function entryImportId(account: string | undefined, value: string): string {
+  return account === undefined || account === '' ? value : `${account}/${value}`;
 }

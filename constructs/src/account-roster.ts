@@ -2,6 +2,7 @@
 import { TerraformProvider } from 'cdktf';
 import { Construct } from 'constructs';
 import { RosterDefinition, readRoster } from './roster-data';
+import { ParentAccess } from './parent-access';
 import { SubAccount } from './sub-account';
 import { Violations, isUnresolved, show } from './validation';
 
@@ -31,7 +32,8 @@ export interface AccountRosterProps {
 }
 
 /**
- * Builds one SubAccount per roster member, each with its team's defaults applied.
+ * Builds one SubAccount per roster member, each with its team's defaults applied, and a
+ * ParentAccess for the roster's `parent` section.
  *
  * Each SubAccount's construct id is its username, so moving a member to another team, or
  * reordering the file, changes no resource address and replaces nothing.
@@ -49,12 +51,14 @@ export class AccountRoster extends Construct {
 
   /** The sub-accounts, in roster order. */
   public readonly subAccounts: SubAccount[];
+  /** The parent account's access lists and tokens, when the roster has a `parent` section. */
+  public readonly parent?: ParentAccess;
 
   private readonly teams = new Map<string, string>();
 
   public constructor(scope: Construct, id: string, props: AccountRosterProps) {
     super(scope, id);
-    const { violations, members } = readRoster(props.roster);
+    const { violations, members, parent } = readRoster(props.roster);
     const v = new Violations();
     v.addAll('', violations);
     const passwords = props.passwords ?? {};
@@ -82,9 +86,14 @@ export class AccountRoster extends Construct {
         ips: member.ips,
         hostnames: member.hostnames,
         tokens: member.tokens,
+        importExisting: member.importExisting,
         provider: props.provider,
       });
     });
+    // Usernames cannot hold `_`, so this id never meets a member's.
+    if (parent !== undefined) {
+      this.parent = new ParentAccess(this, '_Parent', { ...parent, provider: props.provider });
+    }
   }
 
   /** The names of the teams, in roster order. */

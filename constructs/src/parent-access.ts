@@ -1,11 +1,11 @@
-// ParentAccess: the authenticated (parent) account's own IPs, hostnames and authorized proxies.
+// ParentAccess: the authenticated (parent) account's own IPs, hostnames, authorized proxies and tokens.
 import { TerraformProvider, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { AccessListOwner } from './access-owner';
-import { AccessList, AccessListMode, IpEntry } from './access-list';
+import { AccessListOwner, TokenSpec } from './access-owner';
+import { AccessList, AccessListMode, IpEntry, entryImportId, listImportId } from './access-list';
 import { authorizedProxies, authorizedProxy } from './gen';
-import { checkAccessListMode, checkHostnames, checkIpEntries } from './access-checks';
-import { Violations, checkProxy, checkUnique, isUnresolved, show } from './validation';
+import { checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec } from './access-checks';
+import { Violations, checkBoolean, checkProxy, checkUnique, isUnresolved, show } from './validation';
 
 /** Properties of a ParentAccess. */
 export interface ParentAccessProps {
@@ -31,6 +31,19 @@ export interface ParentAccessProps {
    */
   readonly accessList?: AccessListMode;
   /**
+   * Bearer tokens of the parent account.
+   * @default - none; add more with `addToken`
+   */
+  readonly tokens?: TokenSpec[];
+  /**
+   * The declared IPs, hostnames and proxies already exist: the next apply imports (adopts) them
+   * instead of creating them. Tokens are adopted by their own `importId`.
+   * `proxyaccount export --format roster` sets it; it may stay after the adopting apply, but remove
+   * it before adding entries that do not exist yet, or their import fails.
+   * @default false
+   */
+  readonly importExisting?: boolean;
+  /**
    * The provider (or provider alias) for every resource of this construct.
    * @default - the stack's default proxyaccount provider
    */
@@ -38,7 +51,8 @@ export interface ParentAccessProps {
 }
 
 /**
- * The access lists of the authenticated (parent) account: authorized IPs, hostnames and proxies.
+ * The access lists of the authenticated (parent) account: authorized IPs, hostnames and proxies,
+ * and its bearer tokens.
  * Declare at most one per account and provider: two would fight over the same lists.
  */
 export class ParentAccess extends AccessListOwner {
@@ -58,15 +72,20 @@ export class ParentAccess extends AccessListOwner {
     const proxies = props.proxies ?? [];
     proxies.forEach((p, i) => checkProxy(v, `proxies[${i}]`, p));
     checkUnique(v, 'proxies', proxies, 'proxy');
+    checkBoolean(v, 'importExisting', props.importExisting);
+    const tokens = props.tokens ?? [];
+    tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, tokens.slice(0, i).map((p) => p.label)));
     v.throwIfAny(`ParentAccess '${this.node.path}'`);
 
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
     this.provider = props.provider;
-    this._access = new AccessList(this, { mode: this.accessListMode, provider: props.provider });
+    this._access = new AccessList(this, { mode: this.accessListMode, provider: props.provider, importAccount: props.importExisting ? '' : undefined });
+    this._tokenTarget = { importPrefix: '', provider: props.provider };
     const access = this._access;
     for (const entry of props.ips ?? []) access.addIp(entry);
     for (const domain of props.hostnames ?? []) access.addHostname(domain);
     for (const proxy of proxies) this.addProxy(proxy);
+    for (const token of tokens) this._createToken(token.label, token);
   }
 
 
@@ -97,11 +116,14 @@ export class ParentAccess extends AccessListOwner {
     // for IPs must not take over (and empty) the parent's proxies.
     if (this.accessListMode === AccessListMode.AUTHORITATIVE && this.proxyList === undefined) {
       this.proxyList = new authorizedProxies.AuthorizedProxies(this, 'AuthorizedProxies', { proxies: [], provider: this.provider });
+      this._access?.adopt(this.proxyList, listImportId(''));
     }
     if (this.proxyList) {
       this.proxyList.proxies = [...this.proxyEntries];
       return this.proxyList;
     }
-    return new authorizedProxy.AuthorizedProxy(this, `Proxy-${proxy}`, { proxy, provider: this.provider });
+    const resource = new authorizedProxy.AuthorizedProxy(this, `Proxy-${proxy}`, { proxy, provider: this.provider });
+    this._access?.adopt(resource, entryImportId('', proxy));
+    return resource;
   }
 }

@@ -1,8 +1,10 @@
 // The roster file format (what a team keeps in a reviewed JSON or YAML file) and its reader.
 import { AccessListMode, IpEntry } from './access-list';
 import { checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec } from './access-checks';
-import { TokenSpec } from './sub-account';
-import { Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUsername, show } from './validation';
+import { TokenSpec } from './access-owner';
+import {
+  Violations, checkBoolean, checkEmail, checkLimit, checkProxy, checkText, checkUnique, checkUsername, show,
+} from './validation';
 
 /** Settings every member of a team gets unless the member sets its own. */
 export interface RosterDefaults {
@@ -92,6 +94,47 @@ export interface RosterMember {
    * @default - none
    */
   readonly tokens?: TokenSpec[];
+  /**
+   * The sub-account and its IPs and hostnames already exist: the next apply imports them (tokens
+   * by their `importId`). Written by `proxyaccount export --format roster`.
+   * @default false
+   */
+  readonly importExisting?: boolean;
+}
+
+/** The parent (authenticated) account's own access lists and tokens. */
+export interface RosterParent {
+  /**
+   * How the parent's IP, hostname and proxy lists are managed.
+   * @default - the roster's `accessList`
+   */
+  readonly accessList?: AccessListMode;
+  /**
+   * IP addresses allowed to use the proxies with the parent account.
+   * @default - none
+   */
+  readonly ips?: IpEntry[];
+  /**
+   * Hostnames allowed to use the proxies with the parent account.
+   * @default - none
+   */
+  readonly hostnames?: string[];
+  /**
+   * Proxies the parent account may use.
+   * @default - none
+   */
+  readonly proxies?: string[];
+  /**
+   * Bearer tokens of the parent account.
+   * @default - none
+   */
+  readonly tokens?: TokenSpec[];
+  /**
+   * The parent's IPs, hostnames and proxies already exist: the next apply imports them (tokens by
+   * their `importId`). Written by `proxyaccount export --format roster`.
+   * @default false
+   */
+  readonly importExisting?: boolean;
 }
 
 /** A team: a name, defaults for its members, and the members. */
@@ -114,6 +157,11 @@ export interface RosterDefinition {
    * @default AccessListMode.ADDITIVE
    */
   readonly accessList?: AccessListMode;
+  /**
+   * The parent account's own IPs, hostnames, proxies and tokens.
+   * @default - the roster manages nothing of the parent account
+   */
+  readonly parent?: RosterParent;
   /** The teams. */
   readonly teams: RosterTeam[];
 }
@@ -132,15 +180,27 @@ export interface ResolvedMember {
   readonly ips: IpEntry[];
   readonly hostnames: string[];
   readonly tokens: TokenSpec[];
+  readonly importExisting: boolean;
 }
 
-const ROOT_KEYS = ['accessList', 'teams'];
+/** The parent section with the roster's list mode applied. */
+export interface ResolvedParent {
+  readonly accessList: AccessListMode;
+  readonly ips: IpEntry[];
+  readonly hostnames: string[];
+  readonly proxies: string[];
+  readonly tokens: TokenSpec[];
+  readonly importExisting: boolean;
+}
+
+const ROOT_KEYS = ['accessList', 'parent', 'teams'];
+const PARENT_KEYS = ['accessList', 'ips', 'hostnames', 'proxies', 'tokens', 'importExisting'];
 const TEAM_KEYS = ['name', 'defaults', 'members'];
 const DEFAULT_KEYS = ['monthlyLimitGb', 'totalLimitGb', 'active', 'accessList', 'ips', 'hostnames'];
 const MEMBER_KEYS = ['username', 'firstName', 'lastName', 'email', 'monthlyLimitGb', 'totalLimitGb', 'active',
-  'accessList', 'ips', 'hostnames', 'tokens'];
+  'accessList', 'ips', 'hostnames', 'tokens', 'importExisting'];
 const IP_KEYS = ['ip', 'label'];
-const TOKEN_KEYS = ['label', 'expiresAt', 'active'];
+const TOKEN_KEYS = ['label', 'expiresAt', 'active', 'importId'];
 
 type Data = Record<string, unknown>;
 
@@ -148,13 +208,14 @@ type Data = Record<string, unknown>;
  * Checks untyped roster data (parsed JSON or YAML) and applies the team defaults. Every violation
  * is listed with its path in the data, e.g. `teams[1].members[0].username`.
  */
-export function readRoster(data: unknown): { violations: readonly string[]; members: ResolvedMember[] } {
+export function readRoster(data: unknown): { violations: readonly string[]; members: ResolvedMember[]; parent?: ResolvedParent } {
   const v = new Violations();
   const members: ResolvedMember[] = [];
   const root = expectObject(v, '', data, ROOT_KEYS, 'the roster');
   if (!root) return { violations: v.list, members };
   checkAccessListMode(v, 'accessList', root.accessList as AccessListMode);
   const rosterMode = (root.accessList as AccessListMode | undefined) ?? AccessListMode.ADDITIVE;
+  const parent = root.parent === undefined ? undefined : readParent(v, root.parent, rosterMode);
   const teams = expectArray(v, 'teams', root.teams, true);
   const teamNames = new Map<string, string>();
   const usernames = new Map<string, string>();
@@ -195,6 +256,7 @@ export function readRoster(data: unknown): { violations: readonly string[]; memb
       if (ips.length > 100) v.add(`${at}.ips`, `at most 100 IP addresses per account, team defaults included (got ${ips.length})`);
       const hostnames = mergeHostnames(teamHostnames, readHostnames(v, `${at}.hostnames`, member.hostnames));
       const tokens = readTokens(v, `${at}.tokens`, member.tokens);
+      checkBoolean(v, `${at}.importExisting`, member.importExisting as boolean | undefined);
       members.push({
         team: typeof name === 'string' ? name : '',
         username: username as string,
@@ -208,10 +270,29 @@ export function readRoster(data: unknown): { violations: readonly string[]; memb
         ips,
         hostnames,
         tokens,
+        importExisting: member.importExisting === true,
       });
     });
   });
-  return { violations: v.list, members };
+  return { violations: v.list, members, parent };
+}
+
+function readParent(v: Violations, data: unknown, rosterMode: AccessListMode): ResolvedParent | undefined {
+  const parent = expectObject(v, 'parent', data, PARENT_KEYS, 'the parent section');
+  if (!parent) return undefined;
+  checkAccessListMode(v, 'parent.accessList', parent.accessList as AccessListMode | undefined);
+  checkBoolean(v, 'parent.importExisting', parent.importExisting as boolean | undefined);
+  const proxies = expectArray(v, 'parent.proxies', parent.proxies, false) as string[];
+  proxies.forEach((p, i) => checkProxy(v, `parent.proxies[${i}]`, p));
+  checkUnique(v, 'parent.proxies', proxies.filter((p) => typeof p === 'string'), 'proxy');
+  return {
+    accessList: (parent.accessList as AccessListMode | undefined) ?? rosterMode,
+    ips: readIps(v, 'parent.ips', parent.ips),
+    hostnames: readHostnames(v, 'parent.hostnames', parent.hostnames),
+    proxies,
+    tokens: readTokens(v, 'parent.tokens', parent.tokens),
+    importExisting: parent.importExisting === true,
+  };
 }
 
 /** The settings a team default and a member share. */
@@ -243,7 +324,12 @@ function readTokens(v: Violations, path: string, value: unknown): TokenSpec[] {
   expectArray(v, path, value, false).forEach((item, i) => {
     const token = expectObject(v, `${path}[${i}]`, item, TOKEN_KEYS, 'a token ({ label, expiresAt, active })');
     if (!token) return;
-    const spec: TokenSpec = { label: token.label as string, expiresAt: asDate(token.expiresAt), active: token.active as boolean | undefined };
+    const spec: TokenSpec = {
+      label: token.label as string,
+      expiresAt: asDate(token.expiresAt),
+      active: token.active as boolean | undefined,
+      importId: token.importId as number | undefined,
+    };
     checkTokenSpec(v, `${path}[${i}]`, spec, tokens.map((t) => t.label));
     tokens.push(spec);
   });

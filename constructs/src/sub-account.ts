@@ -1,36 +1,15 @@
 // SubAccount: one sub-account with its limits, activity and access (IPs, hostnames, tokens).
 import { TerraformProvider } from 'cdktf';
 import { Construct } from 'constructs';
-import { AccessListOwner } from './access-owner';
+import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry } from './access-list';
-import { bearerToken, subAccount } from './gen';
+import { subAccount } from './gen';
 import {
   checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec,
 } from './access-checks';
 import {
-  Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUnique, checkUsername, show,
+  Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUnique, checkUsername, isUnresolved,
 } from './validation';
-
-/** Options of a bearer token. */
-export interface TokenOptions {
-  /**
-   * Expiry date of the token, written YYYY-MM-DD; the API refuses dates that are not in the future
-   * when the token is created.
-   * @default - the token never expires
-   */
-  readonly expiresAt?: string;
-  /**
-   * Whether the token is active.
-   * @default true
-   */
-  readonly active?: boolean;
-}
-
-/** A bearer token declared by its label. */
-export interface TokenSpec extends TokenOptions {
-  /** Label of the token (1 to 100 characters), unique within its account. */
-  readonly label: string;
-}
 
 /** Properties of a SubAccount. */
 export interface SubAccountProps {
@@ -99,6 +78,15 @@ export interface SubAccountProps {
    */
   readonly accessList?: AccessListMode;
   /**
+   * The sub-account and its declared IPs and hostnames already exist: the next apply imports
+   * (adopts) them instead of creating them. Tokens are adopted by their own `importId`.
+   * `proxyaccount export --format roster` sets it; it may stay after the adopting apply (an import
+   * of an object already in state does nothing), but remove it before adding entries that do not
+   * exist yet, or their import fails.
+   * @default false
+   */
+  readonly importExisting?: boolean;
+  /**
    * The provider (or provider alias) for every resource of this construct.
    * @default - the stack's default proxyaccount provider
    */
@@ -120,9 +108,6 @@ export class SubAccount extends AccessListOwner {
   /** How the IP and hostname lists are managed. */
   public readonly accessListMode: AccessListMode;
 
-  private readonly tokenResources = new Map<string, bearerToken.BearerToken>();
-  private readonly provider?: TerraformProvider;
-
   public constructor(scope: Construct, id: string, props: SubAccountProps) {
     super(scope, id);
     const v = new Violations();
@@ -131,7 +116,7 @@ export class SubAccount extends AccessListOwner {
 
     this.username = props.username;
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
-    this.provider = props.provider;
+    const importAccount = props.importExisting ? props.username : undefined;
     const writeOnly = props.password !== undefined && props.passwordVersion !== undefined;
     this.resource = new subAccount.SubAccount(this, 'Resource', {
       username: props.username,
@@ -146,52 +131,18 @@ export class SubAccount extends AccessListOwner {
       active: props.active,
       provider: props.provider,
     });
+    if (importAccount !== undefined) this.resource.importFrom(importAccount, props.provider);
     this._access = new AccessList(this, {
       mode: this.accessListMode,
       username: this.resource.username,
       provider: props.provider,
+      importAccount,
     });
+    this._tokenTarget = { username: this.resource.username, importPrefix: `${props.username}/`, provider: props.provider };
     const access = this._access;
     for (const entry of props.ips ?? []) access.addIp(entry);
     for (const domain of props.hostnames ?? []) access.addHostname(domain);
-    for (const token of props.tokens ?? []) this.createToken(token.label, token);
-  }
-
-
-
-  /** The labels of the tokens declared so far, in order. */
-  public get tokenLabels(): string[] {
-    return [...this.tokenResources.keys()];
-  }
-
-
-
-  /**
-   * Creates a bearer token for this sub-account. Its value is the `token` attribute of the returned
-   * resource (sensitive; known only after apply).
-   */
-  public addToken(label: string, options: TokenOptions = {}): bearerToken.BearerToken {
-    const v = new Violations();
-    checkTokenSpec(v, 'token', { ...options, label }, this.tokenLabels);
-    v.throwIfAny(`${this.node.path}.addToken(${show(label)})`);
-    return this.createToken(label, options);
-  }
-
-  /** The token resource created with `label`, if any. */
-  public token(label: string): bearerToken.BearerToken | undefined {
-    return this.tokenResources.get(label);
-  }
-
-  private createToken(label: string, options: TokenOptions): bearerToken.BearerToken {
-    const resource = new bearerToken.BearerToken(this, `Token-${label}`, {
-      label,
-      expiresAt: options.expiresAt,
-      active: options.active,
-      username: this.resource.username,
-      provider: this.provider,
-    });
-    this.tokenResources.set(label, resource);
-    return resource;
+    for (const token of props.tokens ?? []) this._createToken(token.label, token);
   }
 }
 
@@ -210,6 +161,13 @@ export function validateSubAccountProps(v: Violations, props: SubAccountProps): 
   checkLimit(v, 'totalLimitGb', props.totalLimitGb);
   checkBoolean(v, 'active', props.active);
   checkAccessListMode(v, 'accessList', props.accessList);
+  checkBoolean(v, 'importExisting', props.importExisting);
+  if (props.importExisting === true && isUnresolved(props.username)) {
+    v.add('importExisting', 'needs a plain username: it is the import ID of the sub-account');
+  }
+  if (isUnresolved(props.username) && (props.tokens ?? []).some((t) => t.importId !== undefined)) {
+    v.add('tokens', 'a token importId needs a plain username: it is part of the import ID');
+  }
   checkIpEntries(v, 'ips', props.ips ?? []);
   checkHostnames(v, 'hostnames', props.hostnames ?? []);
   const tokens = props.tokens ?? [];

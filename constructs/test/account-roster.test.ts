@@ -123,4 +123,82 @@ describe('AccountRoster', () => {
     const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: withDate as unknown as RosterDefinition }));
     expect(out.raw).toHaveResourceWithProperties(l1.bearerToken.BearerToken, { label: 'ci', expires_at: '2027-06-30' });
   });
+
+  describe('adopting what exists (the roster `proxyaccount export` writes)', () => {
+    /** The stack's import blocks as `type <- id`, resource names without their hash. */
+    function imports(raw: string): string[] {
+      const parsed = JSON.parse(raw) as { import?: Array<{ to: string; id: string }> };
+      return (parsed.import ?? []).map((i) => `${i.to.replace(/_[0-9A-F]{8}$/, '')} <- ${i.id}`).sort();
+    }
+    const adopted = (accessList: string): RosterDefinition => ({
+      accessList: accessList as AccessListMode,
+      parent: {
+        importExisting: true,
+        ips: [{ ip: '198.51.100.9', label: 'vpn' }],
+        hostnames: ['parent.example.com'],
+        proxies: ['us-ny'],
+        tokens: [{ label: 'parent-ci', importId: 3 }],
+      },
+      teams: [{ name: 'exported', members: [
+        { username: 'alice', importExisting: true, ips: [{ ip: '203.0.113.7' }], hostnames: ['a.example.com'], tokens: [{ label: 'deploy', importId: 7 }, { label: 'new' }] },
+        { username: 'bob', hostnames: ['b.example.com'] },
+      ] }],
+    });
+
+    test('additive: the account and every entry are imported by the IDs the provider expects; new ones are not', () => {
+      let roster: AccountRoster | undefined;
+      const out = synth((scope) => {
+        roster = new AccountRoster(scope, 'Roster', { roster: adopted('additive') });
+      });
+      expect(imports(out.raw)).toEqual([
+        // (CDKTF drops the dots from logical ids; the import IDs keep them.)
+        'proxyaccount_authorized_hostname.Roster__Parent_Hostname-parentexamplecom <- parent.example.com',
+        'proxyaccount_authorized_hostname.Roster_alice_Hostname-aexamplecom <- alice/a.example.com',
+        'proxyaccount_authorized_ip.Roster__Parent_Ip-198511009 <- 198.51.100.9',
+        'proxyaccount_authorized_ip.Roster_alice_Ip-20301137 <- alice/203.0.113.7',
+        'proxyaccount_authorized_proxy.Roster__Parent_Proxy-us-ny <- us-ny',
+        'proxyaccount_bearer_token.Roster__Parent_Token-parent-ci <- 3',
+        'proxyaccount_bearer_token.Roster_alice_Token-deploy <- alice/7',
+        'proxyaccount_sub_account.Roster_alice <- alice',
+      ]);
+      expect(roster?.parent?.tokenLabels).toEqual(['parent-ci']);
+      expect(roster?.parent?.proxies).toEqual(['us-ny']);
+      // The parent's resources have no username; its token is the parent's.
+      expect(bodies(out, 'proxyaccount_bearer_token').find((b) => b.label === 'parent-ci')).toEqual({ label: 'parent-ci' });
+    });
+
+    test('authoritative: the whole lists are imported (`_self` for the parent)', () => {
+      const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: adopted('authoritative') }));
+      expect(imports(out.raw).filter((i) => !i.includes('bearer_token'))).toEqual([
+        'proxyaccount_authorized_hostnames.Roster__Parent_AuthorizedHostnames <- _self',
+        'proxyaccount_authorized_hostnames.Roster_alice_AuthorizedHostnames <- alice',
+        'proxyaccount_authorized_ips.Roster__Parent_AuthorizedIps <- _self',
+        'proxyaccount_authorized_ips.Roster_alice_AuthorizedIps <- alice',
+        'proxyaccount_authorized_proxies.Roster__Parent_AuthorizedProxies <- _self',
+        'proxyaccount_sub_account.Roster_alice <- alice',
+      ]);
+    });
+
+    test('without importExisting or importId nothing is imported, and a roster without `parent` leaves the parent alone', () => {
+      const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: yamlRoster() }));
+      expect(imports(out.raw)).toEqual([]);
+      expect(out.raw).not.toContain('_Parent_');
+    });
+
+    test('refuses import fields of the wrong shape, naming where', () => {
+      const data = {
+        parent: { importExisting: 'yes', proxies: ['us-ny', 'us-ny'], tokens: [{ label: 'x', importId: 0 }], owner: 'me' },
+        teams: [{ name: 't', members: [{ username: 'alice', importExisting: 1, tokens: [{ label: 'y', importId: '7' }] }] }],
+      };
+      expect(AccountRoster.validate(data)).toEqual([
+        'parent: unknown key "owner" (allowed: accessList, ips, hostnames, proxies, tokens, importExisting)',
+        'parent.importExisting: must be true or false (got "yes")',
+        'parent.proxies: proxy "us-ny" is listed more than once',
+        'parent.tokens[0].importId: must be the numeric ID of an existing token, a whole number >= 1 (got 0)',
+        'teams[0].members[0].tokens[0].importId: must be the numeric ID of an existing token, a whole number >= 1 (got "7")',
+        'teams[0].members[0].importExisting: must be true or false (got 1)',
+      ]);
+    });
+  });
 });
+

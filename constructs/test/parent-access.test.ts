@@ -90,4 +90,22 @@ describe('ParentAccess', () => {
       expect(thrown(() => parent.allowProxy('us-ny')).message).toContain('proxy "us-ny" is already allowed');
     });
   });
+
+  test('tokens: declared or added, no username (the parent\'s own), duplicate labels refused', () => {
+    let parent: ParentAccess | undefined;
+    const out = synth((scope) => {
+      parent = new ParentAccess(scope, 'Parent', { tokens: [{ label: 'ci', expiresAt: '2030-01-31' }] });
+      parent.addToken('ops', { active: false });
+      expect(thrown(() => parent?.addToken('ci')).message).toContain('a token labelled "ci" already exists');
+    });
+    expect(parent?.tokenLabels).toEqual(['ci', 'ops']);
+    expect(parent?.token('ops')).toBeInstanceOf(l1.bearerToken.BearerToken);
+    expect(bodies(out, 'proxyaccount_bearer_token')).toEqual(expect.arrayContaining([
+      { label: 'ci', expires_at: '2030-01-31' }, { label: 'ops', active: false },
+    ]));
+    expect(violationLines(thrown(() => Testing.synthScope((scope) => new ParentAccess(scope, 'P', {
+      tokens: [{ label: 'a' }, { label: 'a' }],
+    }))))).toEqual(['tokens[1].label: a token labelled "a" already exists']);
+  });
 });
+

@@ -158,6 +158,17 @@ describe('SubAccount', () => {
       expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: '${var.name}', monthly_limit: '${var.limit}' }]);
     });
 
+    test('importExisting and token importIds need a plain username: it is their import ID', () => {
+      const err = thrown(() => Testing.synthScope((scope) => {
+        const name = new TerraformVariable(scope, 'name', { type: 'string' });
+        new SubAccount(scope, 'FromVar', { username: name.stringValue, importExisting: true, tokens: [{ label: 'ci', importId: 4 }] });
+      }));
+      expect(violationLines(err)).toEqual([
+        'importExisting: needs a plain username: it is the import ID of the sub-account',
+        'tokens: a token importId needs a plain username: it is part of the import ID',
+      ]);
+    });
+
     test('helpers check their arguments, duplicates included, before creating anything', () => {
       synth((scope) => {
         const sub = new SubAccount(scope, 'A', { username: 'a', ips: [{ ip: '203.0.113.7' }], tokens: [{ label: 'ci' }] });

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { type Command, Option } from 'commander';
 
 interface ExportFlags {
-  format: 'hcl';
+  format: 'hcl' | 'roster';
   out: string;
   subAccount: string[];
   subAccountsFile?: string;
@@ -24,26 +24,42 @@ export function readSubAccountsFile(file: string): string[] {
 export function register(program: Command): void {
   program
     .command('export')
-    .description('Write a live account as Terraform configuration with import blocks, so a plan adopts it (see docs/gitops.md)')
-    .addOption(new Option('--format <format>', 'output format').choices(['hcl']).default('hcl'))
-    .requiredOption('--out <dir>', 'directory to write account.tf and imports.tf to (created if needed)')
+    .description('Write a live account as configuration whose first plan adopts it: HCL with import blocks, or a roster file (see docs/gitops.md)')
+    .addOption(
+      new Option('--format <format>', 'hcl: account.tf and imports.tf; roster: roster.yaml for the AccountRoster construct')
+        .choices(['hcl', 'roster'])
+        .default('hcl'),
+    )
+    .requiredOption('--out <dir>', 'directory to write to (created if needed)')
     .option('--sub-account <name>', 'a sub-account to include (repeatable; the API cannot list them)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--sub-accounts-file <file>', 'a file of sub-account usernames, one per line')
     .addOption(
       new Option('--lists <style>', 'per-entry resources or one authoritative list per account').choices(['per-entry', 'authoritative']).default('per-entry'),
     )
     .action(async (flags: ExportFlags) => {
-      const [{ storeFromEnv }, exporter] = await Promise.all([import('../gitops/credentials'), import('../gitops/export')]);
+      const [{ storeFromEnv }, exporter, { toRoster }] = await Promise.all([
+        import('../gitops/credentials'),
+        import('../gitops/export'),
+        import('../gitops/export-roster'),
+      ]);
       const names = [...flags.subAccount, ...(flags.subAccountsFile === undefined ? [] : readSubAccountsFile(flags.subAccountsFile))];
       const unique = [...new Set(names)];
       const store = storeFromEnv();
       try {
         const live = await exporter.readAccount(store, unique, (what) => process.stderr.write(`proxyaccount: reading ${what}\n`));
-        const files = exporter.toHcl(live, flags.lists);
         mkdirSync(flags.out, { recursive: true });
-        for (const [name, text] of Object.entries(files)) writeFileSync(path.join(flags.out, name), text);
-        const count = (files['imports.tf'].match(/^import \{/gm) ?? []).length;
-        process.stderr.write(`proxyaccount: wrote ${count} resources with import blocks to ${path.join(flags.out, 'account.tf')} and imports.tf\n`);
+        if (flags.format === 'roster') {
+          const roster = toRoster(live, flags.lists);
+          const file = path.join(flags.out, 'roster.yaml');
+          writeFileSync(file, roster['roster.yaml']);
+          process.stderr.write(`proxyaccount: wrote ${file} (${live.accounts.length - 1} sub-accounts and the parent, marked for import)\n`);
+          for (const line of roster.skipped) process.stderr.write(`proxyaccount: warning: not in the roster: ${line}\n`);
+        } else {
+          const files = exporter.toHcl(live, flags.lists);
+          for (const [name, text] of Object.entries(files)) writeFileSync(path.join(flags.out, name), text);
+          const count = (files['imports.tf'].match(/^import \{/gm) ?? []).length;
+          process.stderr.write(`proxyaccount: wrote ${count} resources with import blocks to ${path.join(flags.out, 'account.tf')} and imports.tf\n`);
+        }
       } finally {
         await store.close();
       }

@@ -1,7 +1,8 @@
 // The GitOps commands with the real terraform against the emulator: `review` of a saved plan
 // (per account, attention first, other providers counted, never a secret, exit codes), `drift`
 // (attribute drift, out-of-band delete, unmanaged objects; none; bad credentials) and `export`
-// round trips in both list styles (the plan shows only imports; after apply it is empty).
+// round trips in both formats (HCL, and a roster file through the CDKTF example app) and both list
+// styles (the plan shows only imports; after apply it is empty).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,6 +13,7 @@ import type { Workspace } from './helpers/terraform';
 jest.setTimeout(240_000);
 
 const CLI = path.resolve(__dirname, '..', '..', 'bin', 'proxyaccount.js');
+const EXAMPLE_APP = path.resolve(__dirname, '..', '..', 'examples', 'cdktf-roster', 'run.js');
 const ALICE_PASSWORD = 'alice-secret-password-e2e';
 let account: E2eAccount;
 let ws: Workspace;
@@ -184,6 +186,65 @@ describe('proxyaccount export', () => {
     expect((await out.run(['fmt', '-check', '-no-color'])).code).toBe(0);
     const plan = await out.expect(['plan', '-no-color', '-input=false']);
     expect(plan.stdout).toMatch(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy/);
+    await out.apply();
+    await expectNoChanges(out);
+  });
+});
+
+/** Synthesizes the CDKTF example app (examples/cdktf-roster) for `rosterFile`; returns its stack JSON. */
+function synthRoster(rosterFile: string, outDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ROSTER_FILE: rosterFile, CDKTF_OUTDIR: outDir };
+    execFile(process.execPath, [EXAMPLE_APP], { env, maxBuffer: 64 << 20 }, (err, _stdout, stderr) => {
+      if (err) return reject(new Error(`the example app failed on ${rosterFile}:\n${String(stderr)}`));
+      resolve(fs.readFileSync(path.join(outDir, 'stacks', 'roster', 'cdk.tf.json'), 'utf8'));
+    });
+  });
+}
+
+describe('proxyaccount export --format roster', () => {
+  beforeAll(async () => {
+    // The parent's own lists and a labelled token go into the roster's parent section.
+    await account.client.ips.add({ ip: '198.51.100.9', label: 'vpn' });
+    await account.client.hostnames.add({ domain: 'parent.example.com' });
+    await account.client.proxies.add('us-ny');
+    await account.client.tokens.create({ label: 'parent-ci' });
+  });
+
+  it.each(['per-entry', 'authoritative'])('writes a roster whose CDKTF stack (%s lists) plans imports only, then applies to an empty plan', async (lists) => {
+    // Things a roster cannot hold must be told, not dropped: a parent token without a label.
+    const unlabelled = await account.client.tokens.create({});
+    const out = await account.workspace();
+    const res = await cli(
+      ['export', '--format', 'roster', '--out', path.join(out.dir, 'export'), '--sub-account', 'gitops-alice', '--sub-account', 'gitops-bob', '--lists', lists],
+      out.env,
+    );
+    await account.client.tokens.delete({ id: unlabelled.id });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(`not in the roster: token ${unlabelled.id} of the parent account: it has no label`);
+    const rosterFile = path.join(out.dir, 'export', 'roster.yaml');
+    const text = fs.readFileSync(rosterFile, 'utf8');
+    expect(text).not.toContain(ALICE_PASSWORD);
+    expect(text).toContain(`token ${unlabelled.id} of the parent account`);
+
+    // The roster replaces main.tf: the stack brings its own required_providers and backend.
+    out.remove('main.tf');
+    out.write('cdk.tf.json', await synthRoster(rosterFile, path.join(out.dir, 'cdktf.out')));
+    await out.init();
+    const plan = await out.expect(['plan', '-no-color', '-input=false']);
+    const counts = /Plan: (\d+) to import, 0 to add, 0 to change, 0 to destroy/.exec(plan.stdout);
+    expect(counts).not.toBeNull();
+    // Both sub-accounts, their lists or entries, alice's token; nothing of the account left out.
+    const imports = (plan.stdout.match(/will be imported/g) ?? []).length;
+    expect(imports).toBe(Number(counts?.[1]));
+    expect(plan.stdout).toMatch(/proxyaccount_sub_account\.Roster_gitops-alice_\w+ will be imported/);
+    expect(plan.stdout).toMatch(/proxyaccount_bearer_token\.Roster_gitops-alice_Token-deploy_\w+ will be imported/);
+    expect(plan.stdout).toMatch(/proxyaccount_bearer_token\.Roster__Parent_Token-parent-ci_\w+ will be imported/);
+    const parentLists =
+      lists === 'authoritative'
+        ? ['authorized_ips', 'authorized_hostnames', 'authorized_proxies']
+        : ['authorized_ip', 'authorized_hostname', 'authorized_proxy'];
+    for (const type of parentLists) expect(plan.stdout).toMatch(new RegExp(`proxyaccount_${type}\\.Roster__Parent_\\S+ will be imported`));
     await out.apply();
     await expectNoChanges(out);
   });
