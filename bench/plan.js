@@ -6,6 +6,8 @@
 //
 //   npm run bench:plan            (npm run build first; defaults: 7 pairs)
 //   node bench/plan.js [PAIRS]
+//   PROXYACCOUNT_BENCH_COMPARE=grpc-js node bench/plan.js   also measures the provider with its
+//                                  gRPC server on grpc-js instead of node:http2, in the same turns
 //
 // The proxyaccount side: 2 sub-accounts × 99 authorized IPs (200 resources in state), the
 // emulator in this process. Prints the three ratios last.
@@ -25,10 +27,10 @@ const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.
 
 const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
 
-function proxyaccountConfig() {
+function proxyaccountConfig(prefix = 'plan-bench') {
   const out = [REQUIRED];
   for (let a = 0; a < 2; a++) {
-    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "plan-bench${a}"\n}\n`);
+    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${prefix}${a}"\n}\n`);
     out.push(
       `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
     );
@@ -36,6 +38,8 @@ function proxyaccountConfig() {
   return out.join('\n');
 }
 
+// Terraform's built-in resources alone: no provider block, so no provider process is started (a
+// declared provider would be started, schema'd and configured, and hide its own cost in the baseline).
 const BUILTIN = 'resource "terraform_data" "d" {\n  count = 200\n  input = count.index\n}\n';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -94,13 +98,30 @@ async function main() {
         if (ok.includes(err.code)) return err;
         throw new Error(`terraform ${args.join(' ')} failed (exit ${err.code}):\n${err.stderr}`);
       });
-    const time = async (fn) => {
+    // Wall time, and the CPU time (user + system) of terraform and every provider process it ran
+    // (GNU time reports the waited-for descendants): CPU time hardly moves with the machine's load.
+    const cpuFile = path.join(root, 'cpu.txt');
+    const timed = async (dir, args, extraEnv = {}, ok = [0]) => {
       const t0 = process.hrtime.bigint();
-      await fn();
-      return Number(process.hrtime.bigint() - t0) / 1e6;
+      await promisify(execFile)('/usr/bin/time', ['-q', '-f', '%U %S', '-o', cpuFile, 'terraform', `-chdir=${dir}`, ...args, '-no-color', '-input=false'], {
+        env: { ...env, ...extraEnv },
+        maxBuffer: 256 << 20,
+      }).catch((err) => {
+        if (!ok.includes(err.code)) throw new Error(`terraform ${args.join(' ')} failed (exit ${err.code}):\n${err.stderr}`);
+      });
+      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+      const [user, sys] = fs.readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+      return { wall, cpu: (user + sys) * 1000 };
     };
+    if (!fs.existsSync('/usr/bin/time')) throw new Error('bench/plan needs GNU time at /usr/bin/time (Debian package `time`)');
 
-    const sides = { proxyaccount: proxyaccountConfig(), terraform_data: `${REQUIRED}\n${BUILTIN}` };
+    const sides = { proxyaccount: proxyaccountConfig(), terraform_data: BUILTIN };
+    const sideEnv = { proxyaccount: {}, terraform_data: {} };
+    const compare = process.env.PROXYACCOUNT_BENCH_COMPARE;
+    if (compare) {
+      sides[`proxyaccount (${compare})`] = proxyaccountConfig('plan-cmp');
+      sideEnv[`proxyaccount (${compare})`] = { PROXYACCOUNT_GRPC_SERVER: compare };
+    }
     const dirs = {};
     for (const [name, config] of Object.entries(sides)) {
       dirs[name] = path.join(root, name);
@@ -108,15 +129,15 @@ async function main() {
       fs.writeFileSync(path.join(dirs[name], 'main.tf'), config);
       await tf(dirs[name], ['init']);
     }
-    const plan = { proxyaccount: [], terraform_data: [] };
-    const apply = { proxyaccount: [], terraform_data: [] };
+    const plan = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+    const apply = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
     let peaks = [];
     for (let i = 0; i < PAIRS; i++) {
       for (const name of Object.keys(sides)) {
         // Apply from empty, then the plan of 200 resources in state.
-        apply[name].push(await time(() => tf(dirs[name], ['apply', '-auto-approve'])));
+        apply[name].push(await timed(dirs[name], ['apply', '-auto-approve'], sideEnv[name]));
         if (name === 'proxyaccount' && i === 0) peaks = await watchProviders(() => tf(dirs[name], ['plan', '-detailed-exitcode']));
-        plan[name].push(await time(() => tf(dirs[name], ['plan', '-detailed-exitcode'])));
+        plan[name].push(await timed(dirs[name], ['plan', '-detailed-exitcode'], sideEnv[name]));
         await tf(dirs[name], ['destroy', '-auto-approve']);
       }
       process.stderr.write(`pair ${i + 1}/${PAIRS} done\n`);
@@ -130,16 +151,20 @@ async function main() {
       PLUGIN_PROTOCOL_VERSIONS: '6',
     };
     const hs = [];
+    const hsCmp = [];
     const nd = [];
     const sea = [];
     const seaBinary = path.join(ROOT, 'dist/sea/linux_amd64/terraform-provider-proxyaccount');
     for (let i = 0; i < 15; i++) {
       hs.push(await handshakeMs(pluginEnv));
+      if (compare) hsCmp.push(await handshakeMs({ ...pluginEnv, PROXYACCOUNT_GRPC_SERVER: compare }));
       nd.push(await nodeMs());
       if (fs.existsSync(seaBinary)) sea.push(await handshakeMs(pluginEnv, seaBinary));
     }
 
     const m = (xs) => median(xs).toFixed(0);
+    const of = (runs, key) => runs.map((r) => r[key]);
+    const ratio = (runs, key, side = 'proxyaccount') => median(of(runs[side], key)) / median(of(runs.terraform_data, key));
     console.log(
       `Node ${process.version}, load ${os
         .loadavg()
@@ -148,17 +173,25 @@ async function main() {
     );
     console.log('| Measure | proxyaccount | terraform_data / node -e 0 | ratio |');
     console.log('|---|---:|---:|---:|');
-    console.log(
-      `| plan, 200 resources in state (ms) | ${m(plan.proxyaccount)} | ${m(plan.terraform_data)} | ${(median(plan.proxyaccount) / median(plan.terraform_data)).toFixed(2)} |`,
-    );
-    console.log(
-      `| apply of 200 from empty (ms) | ${m(apply.proxyaccount)} | ${m(apply.terraform_data)} | ${(median(apply.proxyaccount) / median(apply.terraform_data)).toFixed(2)} |`,
-    );
+    for (const [label, runs] of [
+      ['plan, 200 resources in state', plan],
+      ['apply of 200 from empty', apply],
+    ]) {
+      for (const key of ['wall', 'cpu']) {
+        for (const side of Object.keys(sides).filter((k) => k !== 'terraform_data')) {
+          const name = side === 'proxyaccount' ? '' : ` ${side}`;
+          console.log(
+            `| ${label}${name}, ${key} (ms) | ${m(of(runs[side], key))} | ${m(of(runs.terraform_data, key))} | ${ratio(runs, key, side).toFixed(2)} |`,
+          );
+        }
+      }
+    }
     console.log(`| spawn to handshake (ms, 15 runs) | ${m(hs)} | ${m(nd)} | ${(median(hs) / median(nd)).toFixed(2)} |`);
+    if (compare) console.log(`| spawn to handshake, ${compare} (ms) | ${m(hsCmp)} | ${m(nd)} | ${(median(hsCmp) / median(nd)).toFixed(2)} |`);
     if (sea.length > 0) console.log(`| spawn to handshake, single executable (ms) | ${m(sea)} | ${m(nd)} | ${(median(sea) / median(nd)).toFixed(2)} |`);
     console.log(`peak RSS per provider process during a plan: ${peaks.map((k) => `${(k / 1024).toFixed(0)} MiB`).join(', ') || 'not sampled'}`);
     console.log(
-      `ratios: plan ${(median(plan.proxyaccount) / median(plan.terraform_data)).toFixed(2)}x, apply ${(median(apply.proxyaccount) / median(apply.terraform_data)).toFixed(2)}x, handshake ${(median(hs) / median(nd)).toFixed(2)}x`,
+      `ratios: plan ${ratio(plan, 'wall').toFixed(2)}x (cpu ${ratio(plan, 'cpu').toFixed(2)}x), apply ${ratio(apply, 'wall').toFixed(2)}x (cpu ${ratio(apply, 'cpu').toFixed(2)}x), handshake ${(median(hs) / median(nd)).toFixed(2)}x`,
     );
   } finally {
     await bench.stop();
