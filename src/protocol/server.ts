@@ -1,11 +1,12 @@
 // The provider process as go-plugin expects it: check the handshake environment, serve gRPC over
 // mutual TLS on a loopback port, print the one handshake line, and leave promptly when Terraform
 // calls plugin.GRPCController/Shutdown.
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import { createSelfSignedCertificate } from '../util/x509';
 import { GRPCControllerService } from './gen/grpc_controller';
 import { ProviderService } from './gen/tfplugin6';
-import { grpcServiceDefinition } from './grpc-service';
+import { type GeneratedMethod, grpcServiceDefinition } from './grpc-service';
+import { listenUnary, type MutualTls, type UnaryRoute, type UnaryServer } from './h2-server';
 import { checkHandshakeEnv, formatHandshakeLine } from './handshake';
 import { createLogger, levelFromEnv, type LogFn, type LogLevel } from './log';
 import { createProviderHandlers } from './provider-service';
@@ -35,6 +36,8 @@ export interface ServeOptions {
   providerName?: string;
   /** After SIGTERM, how long in-flight RPCs (an apply) may run before the server is closed hard. @default 60000 */
   shutdownGraceMs?: number;
+  /** Extra fields of the DEBUG "plugin serving" line (how the process started, e.g. its code cache). */
+  startupFields?: Readonly<Record<string, string>>;
 }
 
 type UnaryHandler = (request: unknown) => Promise<unknown>;
@@ -49,12 +52,52 @@ function unaryImplementation(handlers: Readonly<Record<string, UnaryHandler>>, l
         (err: unknown) => {
           // Only a bug in this layer gets here; the provider's own errors are diagnostics already.
           log('error', `${name}: internal error: ${err instanceof Error ? err.stack : String(err)}`);
-          callback({ code: grpc.status.INTERNAL, details: err instanceof Error ? err.message : String(err) });
+          callback({ code: 13 /* INTERNAL */, details: err instanceof Error ? err.message : String(err) });
         },
       );
     };
   }
   return impl;
+}
+
+/** Largest message either way: states of large accounts can exceed gRPC's usual 4 MiB. */
+const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+/** Each generated service table with the handlers of its methods. */
+type Services = ReadonlyArray<readonly [Readonly<Record<string, GeneratedMethod>>, Readonly<Record<string, UnaryHandler>>]>;
+
+/** The services as routes for the node:http2 server. */
+function unaryRoutes(services: Services): Map<string, UnaryRoute> {
+  const routes = new Map<string, UnaryRoute>();
+  for (const [table, handlers] of services) {
+    for (const [name, method] of Object.entries(table)) {
+      const handle = handlers[name];
+      if (handle === undefined || method.requestStream || method.responseStream) continue;
+      routes.set(method.path, {
+        decode: (b) => method.request.decode(b),
+        encode: (v) => method.response.encode(v as never),
+        handle,
+      });
+    }
+  }
+  return routes;
+}
+
+/** The same services on grpc-js (PROXYACCOUNT_GRPC_SERVER=grpc-js), kept to measure against. */
+async function listenGrpcJs(services: Services, tls: MutualTls | undefined, log: LogFn): Promise<UnaryServer> {
+  const grpc = await import('@grpc/grpc-js');
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    // channelz keeps per-call statistics for a debugging service Terraform never calls.
+    'grpc.enable_channelz': 0,
+  });
+  for (const [table, handlers] of services) server.addService(grpcServiceDefinition(table), unaryImplementation(handlers, log));
+  const credentials = tls
+    ? grpc.ServerCredentials.createSsl(Buffer.from(tls.clientCertPem), [{ private_key: Buffer.from(tls.keyPem), cert_chain: Buffer.from(tls.certPem) }], true)
+    : grpc.ServerCredentials.createInsecure();
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
+  return { port, close: (done) => server.tryShutdown(() => done()), destroy: () => server.forceShutdown() };
 }
 
 /**
@@ -74,13 +117,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     return;
   }
 
-  const server = new grpc.Server({
-    // States of large accounts can exceed grpc's 4 MiB default.
-    'grpc.max_receive_message_length': 256 * 1024 * 1024,
-    'grpc.max_send_message_length': 256 * 1024 * 1024,
-    // channelz keeps per-call statistics for a debugging service Terraform never calls.
-    'grpc.enable_channelz': 0,
-  });
+  let server: UnaryServer | undefined;
   let stopping = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -88,12 +125,13 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   const onRejection = (reason: unknown): void => log('error', `unhandled promise rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
 
   const shutdown = (reason: string, graceMs: number): void => {
-    if (stopping) return;
+    if (stopping || server === undefined) return;
     stopping = true;
     log('debug', `shutting down: ${reason}`);
-    const force = setTimeout(() => server.forceShutdown(), graceMs);
+    const running = server;
+    const force = setTimeout(() => running.destroy(), graceMs);
     force.unref();
-    server.tryShutdown(() => {
+    running.close(() => {
       clearTimeout(force);
       for (const [sig, fn] of signalHandlers) process.off(sig, fn);
       process.off('unhandledRejection', onRejection);
@@ -102,31 +140,39 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     });
   };
 
-  const handlers = createProviderHandlers(provider, { logger, providerName: opts.providerName });
-  server.addService(grpcServiceDefinition(ProviderService), unaryImplementation(handlers as unknown as Record<string, UnaryHandler>, log));
-  server.addService(grpcServiceDefinition(GRPCControllerService), {
-    Shutdown: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      callback(null, {});
+  const handlers = createProviderHandlers(provider, { logger, providerName: opts.providerName }) as unknown as Record<string, UnaryHandler>;
+  const controller: Record<string, UnaryHandler> = {
+    Shutdown: async () => {
       // Terraform is done with us; go-plugin kills the process if it is still there 2 s later.
       setImmediate(() => shutdown('Shutdown called by Terraform', 250));
+      return {};
     },
-  });
+  };
+  const services: Services = [
+    [ProviderService, handlers],
+    [GRPCControllerService, controller],
+  ];
 
-  let credentials = grpc.ServerCredentials.createInsecure();
+  let tls: MutualTls | undefined;
   let certDer: Uint8Array | undefined;
   if (check.clientCertPem) {
     const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'], validDays: 30 });
     certDer = cert.certDer;
-    credentials = grpc.ServerCredentials.createSsl(
-      Buffer.from(check.clientCertPem),
-      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
-      true,
-    );
+    tls = { keyPem: cert.keyPem, certPem: cert.certPem, clientCertPem: check.clientCertPem };
   } else {
     log('warn', 'PLUGIN_CLIENT_CERT is not set: serving without TLS');
   }
 
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
+  server =
+    env.PROXYACCOUNT_GRPC_SERVER === 'grpc-js'
+      ? await listenGrpcJs(services, tls, log)
+      : await listenUnary({
+          routes: unaryRoutes(services),
+          tls,
+          maxMessageBytes: MAX_MESSAGE_BYTES,
+          onInternalError: (path, err) => log('error', `${path}: internal error: ${err instanceof Error ? err.stack : String(err)}`),
+        });
+  const port = server.port;
 
   if (opts.handleSignals ?? true) {
     const onInt = (): void => log('debug', 'ignoring SIGINT: Terraform sends StopProvider and waits for in-flight work');
@@ -137,6 +183,6 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   }
 
   (opts.stdout ?? process.stdout).write(`${formatHandshakeLine(`127.0.0.1:${port}`, certDer)}\n`);
-  log('debug', 'plugin serving', { address: `127.0.0.1:${port}`, tls: certDer !== undefined });
+  log('debug', 'plugin serving', { address: `127.0.0.1:${port}`, tls: certDer !== undefined, ...opts.startupFields });
   return done;
 }
