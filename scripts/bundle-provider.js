@@ -3,15 +3,23 @@
 // executable JavaScript file: dist/provider/terraform-provider-proxyaccount.
 // One file loads faster than a tree of modules (Terraform starts the provider 3-4 times per
 // command) and is what `proxyaccount provider install` copies into a filesystem mirror.
+//
+// The executable is scripts/provider-launcher.js followed by the bundle inside a closing comment:
+// the launcher compiles the bundle with a per-user V8 code cache (Node 20 has no module compile
+// cache). dist/provider/bundle.js is the plain bundle, the main script of the single executable
+// (scripts/sea.js), which carries its own code cache.
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
 
 const root = path.resolve(__dirname, '..');
+const crypto = require('node:crypto');
 const entry = path.join(root, 'dist', 'main-provider.js');
 const outDir = path.join(root, 'dist', 'provider');
 const outFile = path.join(outDir, 'terraform-provider-proxyaccount');
+const bundleFile = path.join(outDir, 'bundle.js');
+const MARKER = 'PROXYACCOUNT-PROVIDER-BUNDLE';
 
 if (!fs.existsSync(entry)) {
   console.error(`bundle-provider: ${path.relative(root, entry)} is missing; run tsc first (npm run build)`);
@@ -20,17 +28,25 @@ if (!fs.existsSync(entry)) {
 fs.mkdirSync(outDir, { recursive: true });
 const result = esbuild.buildSync({
   entryPoints: [entry],
-  outfile: outFile,
+  outfile: bundleFile,
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  banner: { js: '#!/usr/bin/env node' },
   legalComments: 'linked',
   metafile: true,
   logLevel: 'warning',
 });
-fs.chmodSync(outFile, 0o755);
+const bundle = fs.readFileSync(bundleFile, 'utf8');
+if (bundle.includes('*\u0000/')) throw new Error('bundle-provider: the bundle holds the byte sequence used to escape `*/`; change the escape');
+const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+const launcher = fs
+  .readFileSync(path.join(__dirname, 'provider-launcher.js'), 'utf8')
+  .replace("'__HASH__'", JSON.stringify(hash))
+  .replace("'__MARKER__'", JSON.stringify(MARKER));
+const tmp = `${outFile}.tmp-${process.pid}`;
+fs.writeFileSync(tmp, `#!/usr/bin/env node\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
+fs.renameSync(tmp, outFile);
 const bytes = fs.statSync(outFile).size;
 const inputs = Object.keys(result.metafile.inputs).length;
 console.error(`bundle-provider: ${path.relative(root, outFile)} (${(bytes / 1024).toFixed(0)} KiB from ${inputs} modules)`);

@@ -15,7 +15,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const BUNDLE = path.join(ROOT, 'dist', 'provider', 'terraform-provider-proxyaccount');
+// The plain bundle (the executable script form is the same bundle behind a code-cache launcher).
+const BUNDLE = path.join(ROOT, 'dist', 'provider', 'bundle.js');
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /** Terraform's name for this platform, e.g. linux_amd64. */

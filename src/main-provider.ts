@@ -34,9 +34,15 @@ function loadProvider(): ProviderServer {
   return mod.createProviderServer();
 }
 
+/** What the executable's launcher (scripts/provider-launcher.js) tells the provider. */
+export interface LaunchInfo {
+  /** How the bundle was compiled: with the code cache (`hit`), without one yet (`miss`), with one V8 refused (`rejected`), or with the cache `off`. */
+  readonly codeCache?: 'hit' | 'miss' | 'rejected' | 'off';
+}
+
 /** Serves the provider until Terraform shuts it down, then exits. */
-export function main(): void {
-  serve(lazyProviderServer()).then(
+export function main(launch: LaunchInfo = {}): void {
+  serve(lazyProviderServer(), { startupFields: launch.codeCache === undefined ? {} : { code_cache: launch.codeCache } }).then(
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`terraform-provider-proxyaccount: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,0 +1,107 @@
+// The provider executable's start-up path (scripts/provider-launcher.js, assembled by
+// scripts/bundle-provider.js): the bundle compiled with a per-user V8 code cache. The first start
+// makes the cache when it exits, the next ones use it, a damaged cache is refused by V8 and
+// replaced, and PROXYACCOUNT_CODE_CACHE=off writes nothing. Each case is a real process that
+// completes the go-plugin handshake and exits on SIGTERM as Terraform's shutdown would make it.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const EXECUTABLE = path.resolve(__dirname, '..', '..', 'dist', 'provider', 'terraform-provider-proxyaccount');
+const COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
+
+interface Start {
+  handshake: string;
+  codeCache: string | undefined;
+  exitCode: number | null;
+}
+
+/** Starts the executable, reads its handshake line and DEBUG log, stops it with SIGTERM. */
+function start(env: NodeJS.ProcessEnv): Promise<Start> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(EXECUTABLE, [], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TF_PLUGIN_MAGIC_COOKIE: COOKIE, TF_LOG: 'DEBUG', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (stdout.includes('\n')) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (exitCode) => {
+      const serving = stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l['@message'] === 'plugin serving');
+      resolve({ handshake: stdout.split('\n')[0] ?? '', codeCache: serving?.code_cache as string | undefined, exitCode });
+    });
+  });
+}
+
+let dir: string;
+beforeAll(() => {
+  if (!fs.existsSync(EXECUTABLE)) throw new Error(`${EXECUTABLE} is missing: run \`npm run build\` first`);
+});
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-code-cache-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const cacheFiles = (): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+
+describe('the provider executable', () => {
+  it('makes the code cache on its first start, uses it on the next', async () => {
+    const first = await start({ PROXYACCOUNT_CODE_CACHE: dir });
+    expect(first.handshake).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|$/);
+    expect(first.exitCode).toBe(0);
+    expect(first.codeCache).toBe('miss');
+    const files = cacheFiles();
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^provider-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.bin$`))]);
+    const file = path.join(dir, files[0]!);
+    expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = await start({ PROXYACCOUNT_CODE_CACHE: dir });
+    expect(second.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(second.codeCache).toBe('hit');
+  });
+
+  it('starts normally with a damaged cache, and replaces it', async () => {
+    await start({ PROXYACCOUNT_CODE_CACHE: dir });
+    const file = path.join(dir, cacheFiles()[0]!);
+    const bytes = fs.readFileSync(file);
+    bytes.fill(0x5a, 0, 64);
+    fs.writeFileSync(file, bytes);
+
+    const damaged = await start({ PROXYACCOUNT_CODE_CACHE: dir });
+    expect(damaged.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(damaged.codeCache).toBe('rejected');
+    expect(fs.readFileSync(file).subarray(0, 64).equals(Buffer.alloc(64, 0x5a))).toBe(false);
+    expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('hit');
+  });
+
+  it('writes nothing with PROXYACCOUNT_CODE_CACHE=off, and follows XDG_CACHE_HOME by default', async () => {
+    const off = await start({ PROXYACCOUNT_CODE_CACHE: 'off', XDG_CACHE_HOME: dir });
+    expect(off.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(off.codeCache).toBe('off');
+    expect(cacheFiles()).toEqual([]);
+
+    const byDefault = await start({ XDG_CACHE_HOME: dir });
+    expect(byDefault.codeCache).toBe('miss');
+    expect(fs.readdirSync(path.join(dir, 'proxyaccount', 'code-cache'))).toHaveLength(1);
+  });
+
+  it('still starts when the cache directory cannot be written', async () => {
+    const blocked = path.join(dir, 'not-a-directory');
+    fs.writeFileSync(blocked, '');
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: blocked });
+    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.exitCode).toBe(0);
+    expect(res.codeCache).toBe('miss');
+  });
+});
