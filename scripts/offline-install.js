@@ -71,9 +71,11 @@ function main(argv) {
   const npm = spawnSync('npm', args, { cwd: dir, encoding: 'utf8' });
   if (npm.status !== 0) {
     const notCached = /ENOTCACHED|only-if-cached/.test(npm.stderr);
+    const missing = /request to https?:\/\/[^/\s]+\/(\S+?) failed/.exec(npm.stderr)?.[1];
+    const what = missing ? `${decodeURIComponent(missing)}, a dependency of ${path.basename(tarball)},` : `a dependency of ${path.basename(tarball)}`;
     fail(
       notCached
-        ? `a dependency of ${path.basename(tarball)} is not in the npm cache (run \`npm ci\` in the repository with the network first; this install never downloads):\n${npm.stderr}`
+        ? `${what} is not in the npm cache (run \`npm ci\` in the repository with the network first; this install never downloads):\n${npm.stderr}`
         : `npm ${args.join(' ')} failed (exit ${npm.status}):\n${npm.stderr}`,
     );
   }

@@ -240,8 +240,11 @@ export const wrong = new ProxyAccountClient({ baseUrl: 8443, auth: { token: 't' 
 
 describe('@proxyaccount/emulator and the installed SDK together', () => {
   let emulator: ChildProcessWithoutNullStreams | undefined;
-  afterAll(() => {
-    emulator?.stdin.end();
+  afterAll(async () => {
+    if (!emulator || emulator.exitCode !== null) return;
+    const exited = new Promise((done) => emulator?.once('exit', done));
+    emulator.stdin.end(); // the child closes the emulator and exits
+    await exited;
   });
 
   it('holds better-sqlite3 and none of the SDK, gRPC or CLI packages', () => {
