@@ -303,6 +303,27 @@ describe('proxyaccount, the full package', () => {
     expect(stdout.trim()).toBe(ROOT_PKG.version);
   });
 
+  it('contains the same SDK and emulator files as the packages published alone', () => {
+    const full = join(dirs.full, 'node_modules', 'proxyaccount', 'dist');
+    const alone: Array<[string, string]> = [
+      [join(dirs.sdk, 'node_modules', '@proxyaccount', 'sdk', 'dist'), 'sdk'],
+      [join(dirs.emulator, 'node_modules', '@proxyaccount', 'emulator', 'dist'), 'emulator'],
+      [join(dirs.emulator, 'node_modules', '@proxyaccount', 'emulator', 'dist'), 'util'],
+    ];
+    for (const [dist, part] of alone) {
+      const files = filesUnder(join(dist, part))
+        .map((f) => relative(dist, f))
+        .sort();
+      expect(files.length).toBeGreaterThan(0);
+      expect(
+        filesUnder(join(full, part))
+          .map((f) => relative(full, f))
+          .sort(),
+      ).toEqual(files);
+      for (const f of files) expect(readFileSync(join(full, f)).equals(readFileSync(join(dist, f)))).toBe(true);
+    }
+  });
+
   it('exports the SDK and carries the bundled provider', async () => {
     const { stdout } = await run('node', ['-e', `console.log(typeof require('proxyaccount').ProxyAccountClient)`], { cwd: dirs.full, env: childEnv() });
     expect(stdout.trim()).toBe('function');
