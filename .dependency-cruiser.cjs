@@ -1,7 +1,8 @@
 // The layer arrows of README.md's architecture section, as rules `npm run lint` enforces:
 // protocol knows no API, the SDK knows no Terraform, the framework knows no product, the
-// account store knows no Terraform, the emulator is an independent reading of API.md, and
-// resources never import each other.
+// account store knows no Terraform, the emulator is an independent reading of API.md, the SDK
+// and the emulator keep to the one dependency their own packages have, and resources never
+// import each other.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -19,6 +20,20 @@ module.exports = {
       comment: 'src/sdk is a client of the account API alone (it installs on its own, with undici only).',
       from: { path: '^src/sdk/' },
       to: { path: '^src/(?!sdk/)' },
+    },
+    {
+      name: 'sdk-depends-on-undici-only',
+      severity: 'error',
+      comment: '@proxyaccount/sdk is published with undici as its only dependency (scripts/pack.js): node builtins and undici, nothing else.',
+      from: { path: '^src/sdk/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'], pathNot: '(^|/)node_modules/undici/' },
+    },
+    {
+      name: 'emulator-package-stands-alone',
+      severity: 'error',
+      comment: '@proxyaccount/emulator is published from src/emulator and src/util with better-sqlite3 as its only dependency (scripts/pack.js).',
+      from: { path: '^src/(emulator|util)/' },
+      to: { pathNot: '^src/(emulator|util)/|(^|/)node_modules/(@types/)?better-sqlite3/', dependencyTypes: ['local', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'] },
     },
     {
       name: 'account-store-knows-no-terraform',
