@@ -30,7 +30,8 @@ function mapSource(text, name) {
 /** The README, for the cdktn package: its name and imports mapped, a note on where it comes from. */
 function mapReadme(text) {
   const body = text
-    .replace(/cdktf-provider-proxyaccount/g, 'cdktn-provider-proxyaccount')
+    // Only the examples' imports: the prose names both packages on purpose.
+    .replace(/from 'cdktf-provider-proxyaccount'/g, "from 'cdktn-provider-proxyaccount'")
     .replace(/from 'cdktf'/g, "from 'cdktn'")
     .replace(/^# .*\n/, '');
   return [
