@@ -8,6 +8,7 @@
 //           without the network
 //   java, dotnet, go  generated sources only (--code-only)          their builds need Maven Central,
 //                                                                   the dotnet SDK, the Go proxy
+//   cdktn   the CDK Terrain package's npm tarball (dist/cdktn/js)   after `npm run build:cdktn`
 'use strict';
 
 const { spawnSync } = require('node:child_process');
@@ -72,6 +73,12 @@ function main() {
   if (results.sources.startsWith('ok')) {
     results.python = step('python wheel + sdist', () => buildPythonWheel(path.join(DIST, 'python'), path.join(DIST, 'python-dist')));
   }
+  // The CDK Terrain build (cdktn-provider-proxyaccount), from the assembly `npm run build:cdktn` made.
+  results.cdktn = step('cdktn js (npm tarball)', () => {
+    if (!fs.existsSync(path.join(ROOT, 'cdktn', '.jsii'))) return 'skipped (no cdktn/.jsii: run `npm run build:cdktn` first)';
+    const r = run(PACMAK, ['cdktn', '--targets', 'js', '--outdir', path.join(DIST, 'cdktn')]);
+    return r.ok ? `ok (dist/cdktn/js: ${fs.readdirSync(path.join(DIST, 'cdktn', 'js')).join(', ')})` : `failed:\n${r.output}`;
+  });
   const failed = Object.values(results).some((r) => r.startsWith('failed'));
   process.exit(failed ? 1 : 0);
 }

@@ -1,7 +1,8 @@
-// Checks the jsii assembly that `npm run build` writes (npm test builds first): the contract the
-// Python, Java, C# and Go bindings are generated from.
+// Checks the jsii assembly that `npm run build` (cdktn: `npm run build:cdktn`) writes (npm test
+// builds both first): the contract the Python, Java, C# and Go bindings are generated from.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { FLAVOR } from './flavor';
 
 interface JsiiProperty { name: string; optional?: boolean; docs?: { summary?: string; default?: string } }
 interface JsiiType { kind: string; base?: string; properties?: JsiiProperty[]; methods?: { name: string; static?: boolean }[]; members?: { name: string }[] }
@@ -14,21 +15,21 @@ interface Assembly {
   targets: Record<string, unknown>;
 }
 
-const ASSEMBLY = path.join(__dirname, '..', '.jsii');
-const fqn = (name: string): string => `cdktf-provider-proxyaccount.${name}`;
+const ASSEMBLY = path.join(FLAVOR.dir, '.jsii');
+const fqn = (name: string): string => `${FLAVOR.packageName}.${name}`;
 
 function load(): Assembly {
-  if (!fs.existsSync(ASSEMBLY)) throw new Error(`${ASSEMBLY} does not exist: run \`npm run build\` in constructs/ first`);
+  if (!fs.existsSync(ASSEMBLY)) throw new Error(`${ASSEMBLY} does not exist: run \`npm run build\` (and \`npm run build:cdktn\`) in constructs/ first`);
   return JSON.parse(fs.readFileSync(ASSEMBLY, 'utf8')) as Assembly;
 }
 
 describe('jsii assembly (.jsii)', () => {
   test('names the package, its peer dependencies and every language target', () => {
     const assembly = load();
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
-    expect(assembly.name).toBe('cdktf-provider-proxyaccount');
+    const pkg = JSON.parse(fs.readFileSync(path.join(FLAVOR.dir, 'package.json'), 'utf8')) as { version: string };
+    expect(assembly.name).toBe(FLAVOR.packageName);
     expect(assembly.version).toBe(pkg.version);
-    expect(Object.keys(assembly.dependencies).sort()).toEqual(['cdktf', 'constructs']);
+    expect(Object.keys(assembly.dependencies).sort()).toEqual([FLAVOR.lib, 'constructs']);
     expect(Object.keys(assembly.targets).sort()).toEqual(['dotnet', 'go', 'java', 'js', 'python']);
   });
 
@@ -63,7 +64,7 @@ describe('jsii assembly (.jsii)', () => {
       'authorizedProxy', 'authorizedProxies', 'bearerToken', 'provider', 'dataProxyaccountSubAccount']) {
       expect(submodules).toHaveProperty([fqn(`l1.${ns}`)]);
     }
-    expect(types[fqn('l1.provider.ProxyaccountProvider')]).toMatchObject({ kind: 'class', base: 'cdktf.TerraformProvider' });
-    expect(types[fqn('l1.subAccount.SubAccount')]).toMatchObject({ kind: 'class', base: 'cdktf.TerraformResource' });
+    expect(types[fqn('l1.provider.ProxyaccountProvider')]).toMatchObject({ kind: 'class', base: `${FLAVOR.lib}.TerraformProvider` });
+    expect(types[fqn('l1.subAccount.SubAccount')]).toMatchObject({ kind: 'class', base: `${FLAVOR.lib}.TerraformResource` });
   });
 });

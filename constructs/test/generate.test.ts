@@ -1,14 +1,16 @@
 // The generated bindings are reproducible: regenerating from the committed schema gives exactly the
-// committed src/gen/ (so nobody edited it by hand), and they pin the provider source and version.
+// committed src/gen/ (so nobody edited it by hand; in the cdktn run: exactly what build:cdktn wrote
+// into cdktn/src/gen), and they pin the provider source and version.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TerraformStack, Testing } from 'cdktf';
 import { SubAccount, l1 } from '../src';
+import { FLAVOR } from './flavor';
 
 const ROOT = path.join(__dirname, '..');
-const GEN = path.join(ROOT, 'src', 'gen');
+const GEN = path.join(FLAVOR.dir, 'src', 'gen');
 
 function tree(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -28,9 +30,9 @@ describe('generated L1 bindings', () => {
   beforeEach(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-gen-test-')); });
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  test('`npm run generate` reproduces src/gen byte for byte from schema/proxyaccount.json', () => {
+  test(`\`npm run generate -- --flavor ${FLAVOR.lib}\` reproduces ${path.relative(ROOT, GEN)} byte for byte from schema/proxyaccount.json`, () => {
     const out = path.join(tmp, 'gen');
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'generate.js'), '--out', out], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'generate.js'), '--flavor', FLAVOR.lib, '--out', out], { cwd: ROOT, stdio: 'pipe' });
     const expected = tree(GEN);
     const actual = tree(out);
     expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());

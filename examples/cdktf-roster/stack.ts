@@ -10,7 +10,7 @@ export interface RosterStackProps {
   readonly roster: RosterDefinition;
   /** The roster file's name, for error messages. */
   readonly source: string;
-  /** Local state file, relative to the stack's directory under cdktf.out. */
+  /** The local backend's state path, relative to the stack's directory under cdktf.out (or absolute). */
   readonly stateFile: string;
 }
 

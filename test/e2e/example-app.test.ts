@@ -2,7 +2,10 @@
 // `app` of the root cdktf.json, `terraform init` offline from a filesystem mirror, and a real
 // `terraform plan` against the emulator that plans exactly what roster.yaml declares (expected
 // names, limits, lists and tokens are derived from the file here, independently of the
-// constructs). Also: `cdktf synth` with the repository's cdktf CLI and cdktf.json, offline.
+// constructs). Also: `cdktf synth` with the repository's cdktf CLI and cdktf.json, offline; the
+// same app on CDK Terrain (`run.js --cdktn`, the cdktn build of the constructs); and the offline
+// CLI loop of the README (`npm run cdktf:diff`, `cdktf:deploy`, `cdktf:destroy`: no provider lock,
+// state outside cdktf.out).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,6 +19,8 @@ jest.setTimeout(180_000);
 const REPO = path.resolve(__dirname, '..', '..');
 const ROSTER_FILE = path.join(REPO, 'examples', 'cdktf-roster', 'roster.yaml');
 const CDKTF_CLI = path.join(REPO, 'node_modules', '.bin', 'cdktf');
+const CDKTN_BUILD = path.join(REPO, 'constructs', 'cdktn', 'lib', 'index.js');
+const DEFAULT_STATE = path.join(REPO, 'examples', 'cdktf-roster', '.state', 'terraform.tfstate');
 
 // ---- what the roster declares, read straight from the YAML ----
 
@@ -102,7 +107,8 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 interface StackJson {
-  terraform?: { required_providers?: Record<string, { source?: string; version?: string }> };
+  '//'?: { metadata?: { version?: string } };
+  terraform?: { required_providers?: Record<string, { source?: string; version?: string }>; backend?: { local?: { path?: string } } };
   provider?: Record<string, unknown>;
   resource?: Record<string, Record<string, unknown>>;
 }
@@ -126,10 +132,10 @@ afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Runs the `app` of the root cdktf.json as `cdktf synth` does, into `outDir`; returns the roster stack. */
-async function synthWithApp(outDir: string): Promise<StackJson> {
+/** Runs the `app` of the root cdktf.json (plus `args`) as `cdktf synth` does, into `outDir`; returns the roster stack. */
+async function synthWithApp(outDir: string, args: string[] = []): Promise<StackJson> {
   const { app } = JSON.parse(fs.readFileSync(path.join(REPO, 'cdktf.json'), 'utf8')) as { app: string };
-  const res = await run(app, [], { cwd: REPO, env: cleanEnv({ CDKTF_OUTDIR: outDir }), shell: true });
+  const res = await run([app, ...args].join(' '), [], { cwd: REPO, env: cleanEnv({ CDKTF_OUTDIR: outDir }), shell: true });
   if (res.code !== 0) throw new Error(`the app (${app}) exited ${res.code}:\n${res.stdout}\n${res.stderr}`);
   return JSON.parse(fs.readFileSync(path.join(outDir, 'stacks', 'roster', 'cdk.tf.json'), 'utf8')) as StackJson;
 }
@@ -158,11 +164,8 @@ describe('the CDKTF example app', () => {
       const of = (type: string): Array<Record<string, unknown>> => changes.filter((c) => c.type === type).map((c) => c.change.after);
 
       const authoritative = expected.filter((e) => e.authoritative);
-      const additive = expected.filter((e) => !e.authoritative);
       const tokens = expected.flatMap((e) => e.tokens.map((t) => ({ username: e.username, ...t })));
-      const additiveIps = additive.reduce((n, e) => n + Object.keys(e.ips).length, 0);
-      const additiveHostnames = additive.reduce((n, e) => n + e.hostnames.length, 0);
-      const total = expected.length + 2 * authoritative.length + additiveIps + additiveHostnames + tokens.length;
+      const total = plannedTotal(expected);
       expect(changes).toHaveLength(total);
       expect(plan.stdout).toContain(`Plan: ${total} to add, 0 to change, 0 to destroy.`);
 
@@ -216,7 +219,105 @@ describe('the CDKTF example app', () => {
     const direct = await synthWithApp(path.join(tmp, 'direct.out'));
     expect(stack).toEqual(direct);
   });
+
+  it('keeps the state outside cdktf.out: the local backend path leads to examples/cdktf-roster/.state', async () => {
+    const outDir = path.join(tmp, 'state.out');
+    const stack = await synthWithApp(outDir);
+    const backendPath = stack.terraform?.backend?.local?.path ?? '';
+    expect(path.isAbsolute(backendPath)).toBe(false); // the synthesized JSON holds no machine's absolute path
+    const resolved = path.resolve(outDir, 'stacks', 'roster', backendPath);
+    expect(resolved).toBe(DEFAULT_STATE);
+    expect(path.relative(outDir, resolved).startsWith('..')).toBe(true);
+  });
+
+  it('the same app on CDK Terrain (`run.js --cdktn`) synthesizes the same stack and plans it offline', async () => {
+    if (!fs.existsSync(CDKTN_BUILD)) {
+      throw new Error(
+        `This test needs the cdktn build of the constructs (${path.relative(REPO, CDKTN_BUILD)}): run \`npm run test:constructs\` ` +
+          '(or `npm ci --prefix constructs/cdktn && npm run build:cdktn --prefix constructs`) first.',
+      );
+    }
+    const [cdktf, cdktn] = await Promise.all([synthWithApp(path.join(tmp, 'tf.out')), synthWithApp(path.join(tmp, 'tn.out'), ['--cdktn'])]);
+    expect(cdktf['//']?.metadata?.version).toMatch(/^0\.21\./);
+    expect(cdktn['//']?.metadata?.version).toMatch(/^0\.24\./); // cdktn's own version: the stack really came from cdktn
+    expect(withoutMetadata(cdktn)).toEqual(withoutMetadata(cdktf));
+
+    const ws = new Workspace({ env: account.env });
+    try {
+      ws.write('cdk.tf.json', JSON.stringify({ ...cdktn, terraform: { ...cdktn.terraform, backend: undefined } }));
+      await ws.init();
+      const plan = await ws.expect(['plan', '-no-color', '-input=false']);
+      const total = plannedTotal(expectedSubAccounts(ROSTER_FILE));
+      expect(plan.stdout).toContain(`Plan: ${total} to add, 0 to change, 0 to destroy.`);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('the offline CLI loop: `npm run cdktf:diff`, `cdktf:deploy`, `cdktf:destroy` from a filesystem mirror, state outside cdktf.out', async () => {
+    const expected = expectedSubAccounts(ROSTER_FILE);
+    const outDir = path.join(tmp, 'loop.out');
+    const stateFile = path.join(tmp, 'loop-state', 'terraform.tfstate');
+    // The mirror and its CLI configuration come from a Workspace; the CLI runs in the repository.
+    const ws = new Workspace({ env: account.env });
+    try {
+      const env = {
+        ...Object.fromEntries(Object.entries(ws.env).filter(([k]) => !k.startsWith('CDKTF_') && !k.startsWith('ROSTER_'))),
+        DISABLE_VERSION_CHECK: 'true',
+        CDKTF_HOME: path.join(tmp, 'cdktf-home'),
+        ROSTER_STATE_FILE: stateFile,
+      };
+      const npm = async (script: string, ...args: string[]): Promise<Run> => {
+        const res = await run('npm', ['run', '--silent', script, '--', '--output', outDir, ...args], { cwd: REPO, env });
+        if (res.code !== 0) throw new Error(`npm run ${script} exited ${res.code}:\n${res.stdout}\n${res.stderr}`);
+        // cdktf passes Terraform's colours through.
+        return { ...res, stdout: res.stdout.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') };
+      };
+      const before = await accountSnapshot(account.em);
+
+      // Why the scripts pass --skip-provider-lock: without it cdktf runs `terraform providers lock`,
+      // which asks registry.terraform.io for the provider (unreachable offline, unpublished online).
+      const locked = await run(CDKTF_CLI, ['diff', '--output', path.join(tmp, 'lock.out')], { cwd: REPO, env });
+      expect(locked.code).not.toBe(0);
+      expect(`${locked.stdout}${locked.stderr}`).toContain('Could not retrieve providers for locking');
+
+      const diff = await npm('cdktf:diff');
+      expect(diff.stdout).toContain(`Plan: ${plannedTotal(expected)} to add, 0 to change, 0 to destroy.`);
+      expect(await accountSnapshot(account.em)).toEqual(before);
+
+      await npm('cdktf:deploy', '--auto-approve');
+      const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { resources: Array<{ type: string }> };
+      expect(state.resources.filter((r) => r.type === 'proxyaccount_sub_account')).toHaveLength(expected.length);
+      expect(fs.existsSync(path.join(outDir, 'stacks', 'roster', 'terraform.tfstate'))).toBe(false);
+      const made = await Promise.all(expected.map((e) => account.client.subAccounts.get(e.username)));
+      expect(made.map((s) => s.username)).toEqual(expected.map((e) => e.username));
+
+      const again = await npm('cdktf:diff');
+      expect(again.stdout).toMatch(/No changes/);
+
+      await npm('cdktf:destroy', '--auto-approve');
+      expect(await accountSnapshot(account.em)).toEqual(before);
+    } finally {
+      ws.dispose();
+    }
+  }, 300_000);
 });
+
+/** How many resources the roster makes: sub-accounts, their lists or entries, and tokens. */
+function plannedTotal(expected: Expected[]): number {
+  const authoritative = expected.filter((e) => e.authoritative);
+  const additive = expected.filter((e) => !e.authoritative);
+  const additiveIps = additive.reduce((n, e) => n + Object.keys(e.ips).length, 0);
+  const additiveHostnames = additive.reduce((n, e) => n + e.hostnames.length, 0);
+  const tokens = expected.reduce((n, e) => n + e.tokens.length, 0);
+  return expected.length + 2 * authoritative.length + additiveIps + additiveHostnames + tokens;
+}
+
+/** The stack without its `//` metadata block, which names the library and its version. */
+function withoutMetadata(stack: StackJson): StackJson {
+  const { '//': _metadata, ...rest } = stack;
+  return rest;
+}
 
 function byUsername(a: { username: unknown }, b: { username: unknown }): number {
   return String(a.username).localeCompare(String(b.username));
