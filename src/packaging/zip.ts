@@ -6,12 +6,16 @@ import * as yauzl from 'yauzl';
 export interface ZipEntryInfo {
   /** The entry's path inside the zip. */
   readonly name: string;
-  /** Unix mode bits from the external attributes (0 when the zip was made without them). */
+  /** Unix file type and mode bits from the external attributes (0 when the zip was made without them). */
   readonly mode: number;
   /** The uncompressed size in bytes. */
   readonly size: number;
   /** SHA-256 of the uncompressed contents, lowercase hex. */
   readonly sha256: string;
+  /** The system that made the entry (high byte of "version made by"): 3 is Unix, whose mode bits unzip applies. */
+  readonly madeBy: number;
+  /** The first 64 bytes of the contents (enough to tell an executable's format and machine). */
+  readonly head: Buffer;
 }
 
 /** Every entry of a zip file (directories included), each read through once to hash it. */
@@ -21,10 +25,21 @@ export async function readZipEntries(file: string): Promise<ZipEntryInfo[]> {
     const entries: ZipEntryInfo[] = [];
     for (let entry = await nextEntry(zip); entry !== undefined; entry = await nextEntry(zip)) {
       const hash = createHash('sha256');
+      let head = Buffer.alloc(0);
       if (!entry.fileName.endsWith('/')) {
-        for await (const chunk of await zip.openReadStreamPromise(entry)) hash.update(chunk as Buffer);
+        for await (const chunk of await zip.openReadStreamPromise(entry)) {
+          hash.update(chunk as Buffer);
+          if (head.length < 64) head = Buffer.concat([head, (chunk as Buffer).subarray(0, 64 - head.length)]);
+        }
       }
-      entries.push({ name: entry.fileName, mode: (entry.externalFileAttributes >>> 16) & 0o7777, size: entry.uncompressedSize, sha256: hash.digest('hex') });
+      entries.push({
+        name: entry.fileName,
+        mode: (entry.externalFileAttributes >>> 16) & 0o177777,
+        size: entry.uncompressedSize,
+        sha256: hash.digest('hex'),
+        madeBy: entry.versionMadeBy >> 8,
+        head,
+      });
     }
     return entries;
   } finally {
