@@ -45,6 +45,16 @@ function runRelease(outDir: string): Promise<string> {
   });
 }
 
+/** Removes releases of earlier bundles (about 70 MB each) unless one is being built. */
+function pruneOthers(base: string, keep: string): void {
+  const names = fs.readdirSync(base);
+  for (const name of names) {
+    const key = name.replace(/\.(log|lock|tmp-\d+)$/, '');
+    if (key === keep || names.includes(`${key}.lock`)) continue;
+    fs.rmSync(path.join(base, name), { recursive: true, force: true });
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -74,6 +84,7 @@ export async function sharedRelease(): Promise<BuiltRelease> {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.renameSync(tmp, dir);
       fs.writeFileSync(logFile, log);
+      pruneOthers(base, path.basename(dir));
       return { dir, log };
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
