@@ -150,11 +150,13 @@ function makeBlob(work, useCodeCache) {
 
 /**
  * Builds the single executable for each platform (default: this machine's) into
- * dist/sea/<platform>/. Returns what was written, one entry per platform.
+ * dist/sea/<platform>/ (`outRoot` elsewhere). `codeCache: false` leaves the code cache out of this
+ * machine's executable too (bench/sea-code-cache.js compares). Returns what was written.
  */
 function build(opts = {}) {
   const platforms = opts.platforms ?? [platform()];
   const log = opts.log ?? ((s) => process.stderr.write(s));
+  const outRoot = opts.outRoot ?? path.join(ROOT, 'dist', 'sea');
   if (!fs.existsSync(BUNDLE)) throw new Error(`${path.relative(ROOT, BUNDLE)} is missing: run \`npm run build\` first`);
   // Every binary first, so a platform the registry lacks fails before anything is built.
   const binaries = new Map(platforms.map((name) => [name, nodeBinary(name, log)]));
@@ -163,9 +165,9 @@ function build(opts = {}) {
   const results = [];
   try {
     for (const name of platforms) {
-      const codeCache = name === platform();
+      const codeCache = name === platform() && opts.codeCache !== false;
       if (!blobs.has(codeCache)) blobs.set(codeCache, makeBlob(work, codeCache));
-      const outDir = path.join(ROOT, 'dist', 'sea', name);
+      const outDir = path.join(outRoot, name);
       fs.mkdirSync(outDir, { recursive: true });
       const exe = path.join(outDir, executableName(name));
       const tmp = `${exe}.tmp-${process.pid}`;
