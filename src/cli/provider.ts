@@ -1,19 +1,28 @@
-// `proxyaccount provider install`: lays the bundled provider out as a Terraform filesystem
-// mirror so `terraform init` works offline, and prints the CLI configuration that uses it.
+// `proxyaccount provider install`: lays the bundled provider (or a release's verified zips, for
+// several platforms) out as a Terraform filesystem mirror so `terraform init` works offline, and
+// prints the CLI configuration that uses it. `provider mirror`: a Provider Network Mirror
+// Protocol tree from a release, to serve over HTTPS.
 import type { Command } from 'commander';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { installPackedMirror, openRelease, PLATFORM_PATTERN, type ProviderAddress, releaseFileNames, writeNetworkMirror } from '../packaging';
 
 /** The provider's registry address, as written in `required_providers`. */
 export const PROVIDER_HOST = 'registry.terraform.io';
 export const PROVIDER_NAMESPACE = 'proxyaccount';
 export const PROVIDER_TYPE = 'proxyaccount';
 export const PROVIDER_SOURCE = `${PROVIDER_HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}`;
+const ADDRESS: ProviderAddress = { host: PROVIDER_HOST, namespace: PROVIDER_NAMESPACE, type: PROVIDER_TYPE };
 
 /** Where `npm run build` leaves the bundled, executable provider. */
 export function bundledProviderPath(): string {
   return path.resolve(__dirname, '..', 'provider', `terraform-provider-${PROVIDER_TYPE}`);
+}
+
+/** Where `npm run release` leaves the release (zips, SHA256SUMS, manifest). */
+export function defaultReleaseDir(): string {
+  return path.resolve(__dirname, '..', 'release');
 }
 
 export function packageVersion(): string {
@@ -61,7 +70,87 @@ export function installProvider(mirrorDir: string, source = bundledProviderPath(
   fs.copyFileSync(source, tmp);
   fs.chmodSync(tmp, 0o755);
   fs.renameSync(tmp, executable);
+  // A packed zip of the same version and platform left by `install --from` would compete with it.
+  fs.rmSync(path.join(path.resolve(mirrorDir), PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, releaseFileNames(PROVIDER_TYPE, version).zip(platform)), {
+    force: true,
+  });
   return { mirrorDir: path.resolve(mirrorDir), executable, version, platform };
+}
+
+/** Options of {@link installFromRelease}. */
+export interface InstallFromReleaseOptions {
+  /** The release directory (`npm run release` output). */
+  readonly from: string;
+  /** The filesystem mirror's root. */
+  readonly mirrorDir: string;
+  /** Platforms to install. @default this machine's */
+  readonly platforms?: readonly string[];
+}
+
+/** What {@link installFromRelease} installed. */
+export interface InstallFromReleaseResult {
+  readonly mirrorDir: string;
+  readonly version: string;
+  readonly platforms: readonly string[];
+  /** The zips written, in the packed layout. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Installs a release's zips, each verified against the release's SHA256SUMS, into a filesystem
+ * mirror with the packed layout `HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip`,
+ * which is what lets `terraform providers lock -platform=...` hash every platform.
+ */
+export async function installFromRelease(opts: InstallFromReleaseOptions): Promise<InstallFromReleaseResult> {
+  const platforms = checkPlatforms(opts.platforms && opts.platforms.length > 0 ? opts.platforms : [terraformPlatform()]);
+  const version = packageVersion();
+  const release = await openRelease(opts.from, { type: PROVIDER_TYPE, version, platforms });
+  const mirrorDir = path.resolve(opts.mirrorDir);
+  const typeDir = path.join(mirrorDir, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE);
+  // An unpacked install of the same version and platform (plain `provider install`) would compete with the zip.
+  for (const platform of platforms) fs.rmSync(path.join(typeDir, version, platform), { recursive: true, force: true });
+  const files = installPackedMirror(release, mirrorDir, ADDRESS);
+  return { mirrorDir, version, platforms, files };
+}
+
+function checkPlatforms(platforms: readonly string[]): string[] {
+  const bad = platforms.filter((p) => !PLATFORM_PATTERN.test(p));
+  if (bad.length > 0) throw new Error(`--platform ${bad.join(', ')} is not a Terraform platform name such as linux_amd64 or darwin_arm64`);
+  return [...new Set(platforms)];
+}
+
+/** Options of {@link writeMirror}. */
+export interface WriteMirrorOptions {
+  /** The release directory (`npm run release` output). */
+  readonly from: string;
+  /** The network mirror's root directory (served at the mirror URL). */
+  readonly dir: string;
+  /** Platforms to publish. @default every platform of the release */
+  readonly platforms?: readonly string[];
+}
+
+/** Lays out a Provider Network Mirror Protocol tree from a verified release. Returns the files written. */
+export async function writeMirror(opts: WriteMirrorOptions): Promise<{ files: string[]; platforms: readonly string[]; version: string }> {
+  const platforms = opts.platforms && opts.platforms.length > 0 ? checkPlatforms(opts.platforms) : undefined;
+  const release = await openRelease(opts.from, { type: PROVIDER_TYPE, version: packageVersion(), platforms });
+  const files = await writeNetworkMirror(release, opts.dir, ADDRESS);
+  return { files, platforms: release.archives.map((a) => a.platform), version: release.version };
+}
+
+/** The CLI configuration that makes `terraform init` take this provider from a network mirror. */
+export function networkMirrorCliConfig(url: string): string {
+  return [
+    'provider_installation {',
+    '  network_mirror {',
+    `    url     = ${JSON.stringify(url.endsWith('/') ? url : `${url}/`)}`,
+    `    include = [${JSON.stringify(PROVIDER_SOURCE)}]`,
+    '  }',
+    '  direct {',
+    `    exclude = [${JSON.stringify(PROVIDER_SOURCE)}]`,
+    '  }',
+    '}',
+    '',
+  ].join('\n');
 }
 
 /** The CLI configuration block that makes `terraform init` take the provider from the mirror. */
@@ -93,31 +182,67 @@ export function devOverridesCliConfig(providerDir = path.dirname(bundledProvider
   ].join('\n');
 }
 
+const collect = (value: string, previous: string[]): string[] => [...previous, ...value.split(',').filter(Boolean)];
+
+function writeCliConfig(file: string | undefined, config: string): void {
+  if (!file) return;
+  fs.writeFileSync(file, config);
+  process.stderr.write(`wrote ${file}; export TF_CLI_CONFIG_FILE=${path.resolve(file)}\n`);
+}
+
 export function register(program: Command): void {
-  const provider = program.command('provider').description('Install the Terraform provider for offline use');
+  const provider = program.command('provider').description('Install the Terraform provider for offline use, or lay out a mirror of a release');
   provider
     .command('install')
-    .description('Lay out the built provider as a filesystem mirror and print the Terraform CLI configuration that uses it')
+    .description(
+      'Lay out the built provider (or a release, for several platforms) as a filesystem mirror and print the Terraform CLI configuration that uses it',
+    )
     .option('--dir <dir>', 'mirror directory', path.join(os.homedir(), '.terraform.d', 'plugins'))
     .option('--cli-config <file>', 'also write the CLI configuration to this file (use it with TF_CLI_CONFIG_FILE)')
     .option('--dev-overrides', 'print a dev_overrides configuration pointing at the build output instead of installing')
-    .action((opts: { dir: string; cliConfig?: string; devOverrides?: boolean }) => {
+    .option('--from <dir>', 'install the single executables of a release directory (`npm run release`), each zip verified against its SHA256SUMS')
+    .option('--platform <os_arch>', 'with --from: a platform to install, e.g. linux_arm64 (repeatable; default: this machine)', collect, [])
+    .action(async (opts: { dir: string; cliConfig?: string; devOverrides?: boolean; from?: string; platform: string[] }) => {
       let config: string;
+      if (opts.platform.length > 0 && !opts.from) {
+        throw new Error(
+          '--platform needs --from DIR: without a release only the script form for this machine can be installed (make one with `npm run release`)',
+        );
+      }
       if (opts.devOverrides) {
+        if (opts.from) throw new Error('--dev-overrides runs the build output directly; it cannot be combined with --from');
         if (!fs.existsSync(bundledProviderPath())) {
           throw new Error(`the bundled provider ${bundledProviderPath()} does not exist: run \`npm run build\` first`);
         }
         config = devOverridesCliConfig();
         process.stderr.write('dev_overrides: skip `terraform init` for this provider; Terraform runs the build output directly\n');
+      } else if (opts.from) {
+        const result = await installFromRelease({ from: opts.from, mirrorDir: opts.dir, platforms: opts.platform });
+        for (const file of result.files) process.stderr.write(`installed ${PROVIDER_SOURCE} ${result.version} (verified against SHA256SUMS) to ${file}\n`);
+        config = mirrorCliConfig(result.mirrorDir);
       } else {
         const result = installProvider(opts.dir);
         process.stderr.write(`installed ${PROVIDER_SOURCE} ${result.version} (${result.platform}) to ${result.executable}\n`);
         config = mirrorCliConfig(result.mirrorDir);
       }
-      if (opts.cliConfig) {
-        fs.writeFileSync(opts.cliConfig, config);
-        process.stderr.write(`wrote ${opts.cliConfig}; export TF_CLI_CONFIG_FILE=${path.resolve(opts.cliConfig)}\n`);
-      }
+      writeCliConfig(opts.cliConfig, config);
+      process.stdout.write(config);
+    });
+  provider
+    .command('mirror')
+    .description('Lay out a release as a static Provider Network Mirror Protocol tree and print the CLI configuration for it')
+    .requiredOption('--dir <dir>', 'the mirror tree to write (serve it over HTTPS)')
+    .option('--from <dir>', 'the release directory (`npm run release`)', defaultReleaseDir())
+    .option('--platform <os_arch>', 'a platform to publish (repeatable; default: every platform of the release)', collect, [])
+    .option('--url <url>', 'the HTTPS URL the tree will be served at, for the printed configuration', 'https://mirror.example.com/providers/')
+    .option('--cli-config <file>', 'also write the CLI configuration to this file (use it with TF_CLI_CONFIG_FILE)')
+    .action(async (opts: { dir: string; from: string; platform: string[]; url: string; cliConfig?: string }) => {
+      const result = await writeMirror({ from: opts.from, dir: opts.dir, platforms: opts.platform });
+      process.stderr.write(
+        `wrote a network mirror of ${PROVIDER_SOURCE} ${result.version} (${result.platforms.join(', ')}) to ${path.resolve(opts.dir)}; serve it at ${opts.url}\n`,
+      );
+      const config = networkMirrorCliConfig(opts.url);
+      writeCliConfig(opts.cliConfig, config);
       process.stdout.write(config);
     });
 }

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+'use strict';
+// `npm run release`: the provider's release artifacts, shaped like a registry provider's, in
+// dist/release/ (or --out DIR):
+//
+//   terraform-provider-proxyaccount_<version>_<os>_<arch>.zip   one per platform, the single executable
+//                                                              inside as terraform-provider-proxyaccount_v<version>(.exe), mode 0755
+//   terraform-provider-proxyaccount_<version>_manifest.json     {"version":1,"metadata":{"protocol_versions":["6.0"]}}
+//   terraform-provider-proxyaccount_<version>_SHA256SUMS        sha256sum lines for the zips and the manifest
+//   terraform-provider-proxyaccount_<version>_SHA256SUMS.sig    detached GPG signature, when PROXYACCOUNT_GPG_KEY_ID is set
+//
+// --platform linux_amd64,linux_arm64,... picks platforms (default: every platform scripts/sea.js
+// supports by default). Needs `npm run build` first (the npm script does it).
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const yazl = require('yazl');
+const sea = require('./sea');
+
+const ROOT = path.resolve(__dirname, '..');
+const TYPE = 'proxyaccount';
+
+function packaging() {
+  const file = path.join(ROOT, 'dist', 'packaging', 'index.js');
+  if (!fs.existsSync(file)) throw new Error('dist/packaging is missing: run `npm run build` first');
+  return require(file);
+}
+
+/**
+ * The zips' timestamp: SOURCE_DATE_EPOCH when set (reproducible builds), else a fixed date, so
+ * the same executable always gives the same zip and the same SHA256SUMS line.
+ */
+function zipDate() {
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  return Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date(Date.UTC(2020, 0, 1));
+}
+
+/** Zips one executable as `name` with Unix mode 0755 in the external attributes. */
+function zipExecutable(executable, name, zipFile) {
+  return new Promise((resolve, reject) => {
+    const zip = new yazl.ZipFile();
+    const tmp = `${zipFile}.tmp-${process.pid}`;
+    const out = fs.createWriteStream(tmp);
+    out.on('error', reject);
+    out.on('close', () => {
+      fs.renameSync(tmp, zipFile);
+      resolve();
+    });
+    zip.outputStream.on('error', reject);
+    zip.outputStream.pipe(out);
+    zip.addFile(executable, name, { mode: 0o100755, mtime: zipDate(), compress: true });
+    zip.end();
+  });
+}
+
+/**
+ * Signs SHA256SUMS with the gpg CLI (a binary detached signature, as the registry expects).
+ * The passphrase, if any, goes to gpg on a pipe and is never printed or put in argv.
+ */
+function signSums(sumsFile, keyId, env = process.env) {
+  const args = ['--batch', '--yes', '--local-user', keyId, '--detach-sign', '--output', `${sumsFile}.sig`];
+  const passphrase = env.PROXYACCOUNT_GPG_PASSPHRASE;
+  if (passphrase !== undefined) args.push('--pinentry-mode', 'loopback', '--passphrase-fd', '0');
+  args.push(sumsFile);
+  try {
+    execFileSync('gpg', args, { input: passphrase ?? '', env, stdio: ['pipe', 'ignore', 'pipe'] });
+  } catch (err) {
+    const detail = err.code === 'ENOENT' ? 'the gpg command is not on PATH' : String(err.stderr || err.message).trim();
+    throw new Error(`signing ${path.basename(sumsFile)} with key ${keyId} failed: ${detail}`);
+  }
+  return `${sumsFile}.sig`;
+}
+
+/** Builds the release for `platforms` into `outDir`. Returns what was written. */
+async function release(opts = {}) {
+  const log = opts.log ?? ((s) => process.stderr.write(s));
+  const env = opts.env ?? process.env;
+  const platforms = opts.platforms ?? sea.DEFAULT_PLATFORMS;
+  const outDir = path.resolve(opts.outDir ?? path.join(ROOT, 'dist', 'release'));
+  const { formatSha256Sums, releaseFileNames, releaseManifest, sha256File } = packaging();
+  const version = require(path.join(ROOT, 'package.json')).version;
+  const names = releaseFileNames(TYPE, version);
+
+  const built = sea.build({ platforms, log });
+  fs.mkdirSync(outDir, { recursive: true });
+  // A release directory holds one release: earlier files of this provider would mix in.
+  for (const f of fs.readdirSync(outDir)) if (f.startsWith(`terraform-provider-${TYPE}_`)) fs.rmSync(path.join(outDir, f));
+
+  const sums = new Map();
+  const archives = [];
+  for (const { platform, file, size } of built) {
+    const zipName = names.zip(platform);
+    const zipFile = path.join(outDir, zipName);
+    await zipExecutable(file, names.executable(platform), zipFile);
+    const zipSize = fs.statSync(zipFile).size;
+    sums.set(zipName, await sha256File(zipFile));
+    archives.push({ platform, zip: zipFile, executableSize: size, zipSize });
+    log(`release: ${zipName} (executable ${(size / 1e6).toFixed(1)} MB, zip ${(zipSize / 1e6).toFixed(1)} MB)\n`);
+  }
+  const manifestFile = path.join(outDir, names.manifest);
+  fs.writeFileSync(manifestFile, releaseManifest());
+  sums.set(names.manifest, await sha256File(manifestFile));
+  const sumsFile = path.join(outDir, names.sums);
+  fs.writeFileSync(sumsFile, formatSha256Sums(sums));
+
+  let signature;
+  const keyId = env.PROXYACCOUNT_GPG_KEY_ID;
+  if (keyId) {
+    signature = signSums(sumsFile, keyId, env);
+    log(`release: signed ${names.sums} with key ${keyId} → ${path.basename(signature)}\n`);
+  } else {
+    log(`release: skipped signing: PROXYACCOUNT_GPG_KEY_ID is not set, so no ${names.signature} was written (a registry needs one)\n`);
+  }
+  const darwin = built.filter((b) => b.platform.startsWith('darwin_')).map((b) => names.zip(b.platform));
+  if (darwin.length > 0) {
+    log(
+      `release: ${darwin.join(', ')}: the macOS executables' signatures are invalid after injection; on a Mac, unzip, ` +
+        '`codesign --force --sign -` the executable, zip it again with mode 0755 and remake SHA256SUMS before publishing (docs/release.md)\n',
+    );
+  }
+  log(`release: wrote ${path.relative(process.cwd(), outDir) || '.'}/ (${archives.length} platform${archives.length === 1 ? '' : 's'}, version ${version})\n`);
+  return { outDir, version, archives, sums: sumsFile, manifest: manifestFile, signature };
+}
+
+/** Reads `--platform a,b` (repeatable) and `--out DIR`. */
+function parseArgs(argv) {
+  const platforms = [];
+  let outDir;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (argv[i + 1] === undefined) throw new Error(`${arg} needs a value`);
+      return argv[++i];
+    };
+    if (arg === '--platform') platforms.push(value());
+    else if (arg.startsWith('--platform=')) platforms.push(arg.slice('--platform='.length));
+    else if (arg === '--out') outDir = value();
+    else if (arg.startsWith('--out=')) outDir = arg.slice('--out='.length);
+    else throw new Error(`unknown argument ${arg}; usage: release.js [--platform linux_amd64,linux_arm64,...] [--out DIR]`);
+  }
+  return { platforms: platforms.length > 0 ? sea.parsePlatforms(platforms) : undefined, outDir };
+}
+
+module.exports = { release, signSums, zipExecutable, parseArgs };
+if (require.main === module) {
+  (async () => {
+    await release(parseArgs(process.argv.slice(2)));
+  })().catch((err) => {
+    console.error(`release: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
