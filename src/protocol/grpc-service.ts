@@ -1,6 +1,6 @@
-// Turns the generated method tables (gen/*.ts) into grpc-js service definitions, so grpc-js
-// serialises with our generated code and never loads protobufjs or parses .proto text.
-import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
+// The shape of the generated method tables (gen/*.ts): each gRPC method's path and the codecs of
+// its messages, which the node:http2 server (h2-server.ts) routes by. No .proto text is parsed and
+// no protobuf library is loaded at run time.
 
 /** The encode/decode pair the generator emits for each message. */
 export interface MessageCodec<T, I> {
@@ -16,22 +16,4 @@ export interface GeneratedMethod {
   // Each generated codec is typed for its own message; `never` input accepts all of them.
   readonly request: MessageCodec<unknown, never>;
   readonly response: MessageCodec<unknown, never>;
-}
-
-/** A grpc-js ServiceDefinition (usable by servers and by clients) for a generated service table. */
-export function grpcServiceDefinition(table: Readonly<Record<string, GeneratedMethod>>): ServiceDefinition {
-  const def: Record<string, MethodDefinition<unknown, unknown>> = {};
-  for (const [name, m] of Object.entries(table)) {
-    def[name] = {
-      path: m.path,
-      requestStream: m.requestStream,
-      responseStream: m.responseStream,
-      requestSerialize: (v: unknown) => m.request.encode(v as never),
-      requestDeserialize: (b: Buffer) => m.request.decode(b),
-      responseSerialize: (v: unknown) => m.response.encode(v as never),
-      responseDeserialize: (b: Buffer) => m.response.decode(b),
-      originalName: name.charAt(0).toLowerCase() + name.slice(1),
-    };
-  }
-  return def;
 }

@@ -1,14 +1,13 @@
 // The provider process as go-plugin expects it: check the handshake environment, serve gRPC over
 // mutual TLS on a loopback port, print the one handshake line, and leave promptly when Terraform
 // calls plugin.GRPCController/Shutdown.
-import type * as grpc from '@grpc/grpc-js';
 import { createSelfSignedCertificate } from '../util/x509';
 import { GRPCControllerService } from './gen/grpc_controller';
 import { ProviderService } from './gen/tfplugin6';
-import { type GeneratedMethod, grpcServiceDefinition } from './grpc-service';
+import type { GeneratedMethod } from './grpc-service';
 import { listenUnary, type MutualTls, type UnaryRoute, type UnaryServer } from './h2-server';
 import { checkHandshakeEnv, formatHandshakeLine } from './handshake';
-import { createLogger, levelFromEnv, type LogFn, type LogLevel } from './log';
+import { createLogger, levelFromEnv, type LogLevel } from './log';
 import { createProviderHandlers } from './provider-service';
 import type { ProviderServer } from './types';
 
@@ -42,24 +41,6 @@ export interface ServeOptions {
 
 type UnaryHandler = (request: unknown) => Promise<unknown>;
 
-/** Adapts promise-returning handlers to grpc-js's callback style. Handlers never reject. */
-function unaryImplementation(handlers: Readonly<Record<string, UnaryHandler>>, log: LogFn): grpc.UntypedServiceImplementation {
-  const impl: grpc.UntypedServiceImplementation = {};
-  for (const [name, handler] of Object.entries(handlers)) {
-    impl[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      handler(call.request).then(
-        (response) => callback(null, response),
-        (err: unknown) => {
-          // Only a bug in this layer gets here; the provider's own errors are diagnostics already.
-          log('error', `${name}: internal error: ${err instanceof Error ? err.stack : String(err)}`);
-          callback({ code: 13 /* INTERNAL */, details: err instanceof Error ? err.message : String(err) });
-        },
-      );
-    };
-  }
-  return impl;
-}
-
 /** Largest message either way: states of large accounts can exceed gRPC's usual 4 MiB. */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
@@ -81,23 +62,6 @@ function unaryRoutes(services: Services): Map<string, UnaryRoute> {
     }
   }
   return routes;
-}
-
-/** The same services on grpc-js (PROXYACCOUNT_GRPC_SERVER=grpc-js), kept to measure against. */
-async function listenGrpcJs(services: Services, tls: MutualTls | undefined, log: LogFn): Promise<UnaryServer> {
-  const grpc = await import('@grpc/grpc-js');
-  const server = new grpc.Server({
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
-    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
-    // channelz keeps per-call statistics for a debugging service Terraform never calls.
-    'grpc.enable_channelz': 0,
-  });
-  for (const [table, handlers] of services) server.addService(grpcServiceDefinition(table), unaryImplementation(handlers, log));
-  const credentials = tls
-    ? grpc.ServerCredentials.createSsl(Buffer.from(tls.clientCertPem), [{ private_key: Buffer.from(tls.keyPem), cert_chain: Buffer.from(tls.certPem) }], true)
-    : grpc.ServerCredentials.createInsecure();
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
-  return { port, close: (done) => server.tryShutdown(() => done()), destroy: () => server.forceShutdown() };
 }
 
 /**
@@ -163,15 +127,12 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     log('warn', 'PLUGIN_CLIENT_CERT is not set: serving without TLS');
   }
 
-  server =
-    env.PROXYACCOUNT_GRPC_SERVER === 'grpc-js'
-      ? await listenGrpcJs(services, tls, log)
-      : await listenUnary({
-          routes: unaryRoutes(services),
-          tls,
-          maxMessageBytes: MAX_MESSAGE_BYTES,
-          onInternalError: (path, err) => log('error', `${path}: internal error: ${err instanceof Error ? err.stack : String(err)}`),
-        });
+  server = await listenUnary({
+    routes: unaryRoutes(services),
+    tls,
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    onInternalError: (path, err) => log('error', `${path}: internal error: ${err instanceof Error ? err.stack : String(err)}`),
+  });
   const port = server.port;
 
   if (opts.handleSignals ?? true) {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { GRPCControllerService } from '../../src/protocol/gen/grpc_controller';
 import { ProviderService } from '../../src/protocol/gen/tfplugin6';
-import { grpcServiceDefinition } from '../../src/protocol/grpc-service';
+import type { GeneratedMethod } from '../../src/protocol/grpc-service';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../src/util/x509';
 
 export const HANDSHAKE_LINE = /^1\|6\|tcp\|127\.0\.0\.1:(\d+)\|grpc\|([A-Za-z0-9+/]+)$/;
@@ -76,3 +76,25 @@ export function buildTinyProvider(dir: string, fileName = 'tiny-provider.js'): s
   fs.chmodSync(out, 0o755);
   return out;
 }
+
+/**
+ * A grpc-js service definition for a generated method table: the tests talk to our node:http2
+ * server with grpc-js, an independent gRPC implementation, as the client.
+ */
+export function grpcServiceDefinition(table: Readonly<Record<string, GeneratedMethod>>): grpc.ServiceDefinition {
+  const def: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const [name, m] of Object.entries(table)) {
+    def[name] = {
+      path: m.path,
+      requestStream: m.requestStream,
+      responseStream: m.responseStream,
+      requestSerialize: (v: unknown) => m.request.encode(v as never),
+      requestDeserialize: (b: Buffer) => m.request.decode(b),
+      responseSerialize: (v: unknown) => m.response.encode(v as never),
+      responseDeserialize: (b: Buffer) => m.response.decode(b),
+      originalName: name.charAt(0).toLowerCase() + name.slice(1),
+    };
+  }
+  return def;
+}
+
