@@ -143,6 +143,35 @@ async function main() {
       process.stderr.write(`pair ${i + 1}/${PAIRS} done\n`);
     }
 
+    // Where a plan's CPU goes: the same plan with each provider process run under GNU time
+    // (through dev_overrides, so no init), next to the CPU of the whole command.
+    const wrapDir = path.join(root, 'wrapped');
+    fs.mkdirSync(wrapDir);
+    const providerCpu = path.join(root, 'provider-cpu.txt');
+    fs.writeFileSync(
+      path.join(wrapDir, 'terraform-provider-proxyaccount'),
+      `#!/bin/sh\nexec /usr/bin/time -a -o '${providerCpu}' -f '%U %S' '${PROVIDER}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    fs.writeFileSync(
+      path.join(root, 'wrapped.rc'),
+      `provider_installation {\n  dev_overrides {\n    "proxyaccount/proxyaccount" = "${wrapDir}"\n  }\n  direct {}\n}\n`,
+    );
+    await tf(dirs.proxyaccount, ['apply', '-auto-approve']);
+    const breakdown = [];
+    for (let i = 0; i < 5; i++) {
+      fs.writeFileSync(providerCpu, '');
+      const run = await timed(dirs.proxyaccount, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: path.join(root, 'wrapped.rc') }, [0, 2]);
+      const processes = fs
+        .readFileSync(providerCpu, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ').map(Number))
+        .map(([u, sy]) => (u + sy) * 1000);
+      breakdown.push({ ...run, processes, terraform: run.cpu - processes.reduce((a, b) => a + b, 0) });
+    }
+    await tf(dirs.proxyaccount, ['destroy', '-auto-approve']);
+
     const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
     const pluginEnv = {
       ...env,
@@ -189,6 +218,11 @@ async function main() {
     console.log(`| spawn to handshake (ms, 15 runs) | ${m(hs)} | ${m(nd)} | ${(median(hs) / median(nd)).toFixed(2)} |`);
     if (compare) console.log(`| spawn to handshake, ${compare} (ms) | ${m(hsCmp)} | ${m(nd)} | ${(median(hsCmp) / median(nd)).toFixed(2)} |`);
     if (sea.length > 0) console.log(`| spawn to handshake, single executable (ms) | ${m(sea)} | ${m(nd)} | ${(median(sea) / median(nd)).toFixed(2)} |`);
+    const nProc = Math.max(...breakdown.map((b) => b.processes.length));
+    const perProcess = Array.from({ length: nProc }, (_, k) => m(breakdown.map((b) => b.processes[k] ?? 0)));
+    console.log(
+      `CPU of one plan (median of 5, ms): whole command ${m(of(breakdown, 'cpu'))} = terraform ${m(of(breakdown, 'terraform'))} + provider processes ${perProcess.join(' + ')}`,
+    );
     console.log(`peak RSS per provider process during a plan: ${peaks.map((k) => `${(k / 1024).toFixed(0)} MiB`).join(', ') || 'not sampled'}`);
     console.log(
       `ratios: plan ${ratio(plan, 'wall').toFixed(2)}x (cpu ${ratio(plan, 'cpu').toFixed(2)}x), apply ${ratio(apply, 'wall').toFixed(2)}x (cpu ${ratio(apply, 'cpu').toFixed(2)}x), handshake ${(median(hs) / median(nd)).toFixed(2)}x`,

@@ -18,9 +18,8 @@ import {
   type Refinements,
 } from './cty';
 import { CodecError } from './codec-error';
-import type { AttributePathStep } from './types';
+import { at, type Path, setOwn, shapeOf, steps } from './codec-path';
 
-type Path = readonly AttributePathStep[];
 type Raw = unknown;
 
 const EXT_UNKNOWN = 0;
@@ -33,13 +32,6 @@ const decoder = new Decoder({ useBigInt64: true });
 const encoder = new Encoder({ useBigInt64: true });
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-const at = (path: Path, step: AttributePathStep): Path => [...path, step];
-
-/** Assigns an own property even for keys such as `__proto__`. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 function isRawRecord(raw: Raw): raw is Record<string, Raw> {
   return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !(raw instanceof Uint8Array) && !(raw instanceof ExtData);
 }
@@ -48,7 +40,7 @@ function isRawRecord(raw: Raw): raw is Record<string, Raw> {
 
 function decodeNumber(raw: Raw, path: Path): CtyNumber {
   if (typeof raw === 'number') {
-    if (Number.isNaN(raw)) throw new CodecError('number is required (NaN is not a cty number)', path);
+    if (Number.isNaN(raw)) throw new CodecError('number is required (NaN is not a cty number)', steps(path));
     return raw;
   }
   if (typeof raw === 'bigint') return numberFromBigInt(raw);
@@ -56,7 +48,7 @@ function decodeNumber(raw: Raw, path: Path): CtyNumber {
     const n = numberFromDecimalText(raw);
     if (n !== undefined) return n;
   }
-  throw new CodecError('number is required', path);
+  throw new CodecError('number is required', steps(path));
 }
 
 function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown {
@@ -65,25 +57,25 @@ function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown
   try {
     map = decoder.decode(payload);
   } catch (err) {
-    throw new CodecError('malformed unknown-value refinements', path, { cause: err });
+    throw new CodecError('malformed unknown-value refinements', steps(path), { cause: err });
   }
-  if (!isRawRecord(map)) throw new CodecError('unknown-value refinements must be a map', path);
+  if (!isRawRecord(map)) throw new CodecError('unknown-value refinements must be a map', steps(path));
   const r: { -readonly [K in keyof Refinements]: Refinements[K] } = {};
   const collection = t.kind === 'list' || t.kind === 'set' || t.kind === 'map';
   for (const [key, value] of Object.entries(map)) {
     switch (Number(key)) {
       case REFINE.nullness:
-        if (typeof value !== 'boolean') throw new CodecError('null refinement must be a boolean', path);
+        if (typeof value !== 'boolean') throw new CodecError('null refinement must be a boolean', steps(path));
         r.nullness = value ? 'null' : 'not-null';
         break;
       case REFINE.stringPrefix:
-        if (t.kind !== 'string' || typeof value !== 'string') throw new CodecError('bad string prefix refinement', path);
+        if (t.kind !== 'string' || typeof value !== 'string') throw new CodecError('bad string prefix refinement', steps(path));
         r.stringPrefix = value;
         break;
       case REFINE.numberMin:
       case REFINE.numberMax: {
         if (t.kind !== 'number' || !Array.isArray(value) || value.length !== 2 || typeof value[1] !== 'boolean') {
-          throw new CodecError('number bound refinement must be [number, bool] on a number', path);
+          throw new CodecError('number bound refinement must be [number, bool] on a number', steps(path));
         }
         const bound: readonly [CtyNumber, boolean] = [decodeNumber(value[0], path), value[1]];
         if (Number(key) === REFINE.numberMin) r.numberLowerBound = bound;
@@ -94,7 +86,7 @@ function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown
       case REFINE.lengthMax: {
         const n = typeof value === 'bigint' ? Number(value) : value;
         if (!collection || typeof n !== 'number' || !Number.isInteger(n)) {
-          throw new CodecError('length bound refinement must be an integer on a collection', path);
+          throw new CodecError('length bound refinement must be an integer on a collection', steps(path));
         }
         if (Number(key) === REFINE.lengthMin) r.lengthLowerBound = n;
         else r.lengthUpperBound = n;
@@ -110,8 +102,8 @@ function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown
 function decodeUnknown(ext: ExtData, t: CtyType, path: Path): Unknown {
   const data = typeof ext.data === 'function' ? ext.data(0) : ext.data;
   if (data.length <= 1) return UNKNOWN;
-  if (ext.type !== EXT_REFINED_UNKNOWN) throw new CodecError(`unsupported msgpack extension type ${ext.type}`, path);
-  if (data.length > 1024) throw new CodecError('oversize unknown-value refinements', path);
+  if (ext.type !== EXT_REFINED_UNKNOWN) throw new CodecError(`unsupported msgpack extension type ${ext.type}`, steps(path));
+  if (data.length > 1024) throw new CodecError('oversize unknown-value refinements', steps(path));
   return decodeRefinements(data, t, path);
 }
 
@@ -119,13 +111,13 @@ function fromRaw(raw: Raw, t: CtyType, path: Path): CtyValue {
   if (raw instanceof ExtData) return decodeUnknown(raw, t, path);
   if (t.kind === 'dynamic') {
     if (raw === null) return null;
-    if (!Array.isArray(raw) || raw.length !== 2) throw new CodecError('dynamic value must be [type, value]', path);
+    if (!Array.isArray(raw) || raw.length !== 2) throw new CodecError('dynamic value must be [type, value]', steps(path));
     const [typeRaw, valueRaw] = raw as [Raw, Raw];
     let concrete: CtyType;
     try {
       concrete = typeFromJson(typeRaw instanceof Uint8Array ? utf8.decode(typeRaw) : typeRaw);
     } catch (err) {
-      throw new CodecError(`dynamic value has a bad type: ${(err as Error).message}`, path, { cause: err });
+      throw new CodecError(`dynamic value has a bad type: ${(err as Error).message}`, steps(path), { cause: err });
     }
     return new CtyDynamic(concrete, fromRaw(valueRaw, concrete, path));
   }
@@ -134,40 +126,41 @@ function fromRaw(raw: Raw, t: CtyType, path: Path): CtyValue {
     case 'string':
       if (typeof raw === 'string') return raw;
       if (raw instanceof Uint8Array) return utf8.decode(raw);
-      throw new CodecError('string is required', path);
+      throw new CodecError('string is required', steps(path));
     case 'bool':
-      if (typeof raw !== 'boolean') throw new CodecError('bool is required', path);
+      if (typeof raw !== 'boolean') throw new CodecError('bool is required', steps(path));
       return raw;
     case 'number':
       return decodeNumber(raw, path);
     case 'list':
     case 'set':
-      if (!Array.isArray(raw)) throw new CodecError(`a ${t.kind} is required`, path);
+      if (!Array.isArray(raw)) throw new CodecError(`a ${t.kind} is required`, steps(path));
       return raw.map((e, i) => fromRaw(e, t.element, at(path, { elementKeyInt: i })));
     case 'tuple':
       if (!Array.isArray(raw) || raw.length !== t.elements.length) {
-        throw new CodecError(`a tuple of length ${t.elements.length} is required`, path);
+        throw new CodecError(`a tuple of length ${t.elements.length} is required`, steps(path));
       }
       return raw.map((e, i) => fromRaw(e, t.elements[i]!, at(path, { elementKeyInt: i })));
     case 'map': {
-      if (!isRawRecord(raw)) throw new CodecError('a map is required', path);
+      if (!isRawRecord(raw)) throw new CodecError('a map is required', steps(path));
       const out: { [key: string]: CtyValue } = {};
       for (const [k, v] of Object.entries(raw)) setOwn(out, k, fromRaw(v, t.element, at(path, { elementKeyString: k })));
       return out;
     }
     case 'object': {
-      if (!isRawRecord(raw)) throw new CodecError('an object is required', path);
+      if (!isRawRecord(raw)) throw new CodecError('an object is required', steps(path));
       const out: { [key: string]: CtyValue } = {};
       for (const name of Object.keys(raw)) {
         if (!Object.hasOwn(t.attributes, name)) {
-          throw new CodecError(`unsupported attribute "${name}"`, path);
+          throw new CodecError(`unsupported attribute "${name}"`, steps(path));
         }
       }
-      for (const [name, at_] of Object.entries(t.attributes)) {
+      const shape = shapeOf(t);
+      for (const name of shape.names) {
         const p = at(path, { attributeName: name });
-        if (Object.hasOwn(raw, name)) setOwn(out, name, fromRaw(raw[name], at_, p));
-        else if (t.optional?.includes(name)) setOwn(out, name, null);
-        else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', p);
+        if (Object.hasOwn(raw, name)) setOwn(out, name, fromRaw(raw[name], t.attributes[name]!, p));
+        else if (shape.optional.has(name)) setOwn(out, name, null);
+        else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(p));
       }
       return out;
     }
@@ -182,14 +175,14 @@ export function decodeMsgpack(bytes: Uint8Array, t: CtyType): CtyValue {
   } catch (err) {
     throw new CodecError(`malformed msgpack: ${(err as Error).message}`, [], { cause: err });
   }
-  return fromRaw(raw, t, []);
+  return fromRaw(raw, t, null);
 }
 
 // ---------------------------------------------------------------- encoding
 
 function encodeNumber(v: CtyValue, path: Path): Raw {
   if (typeof v === 'number') {
-    if (Number.isNaN(v)) throw new CodecError('NaN is not a cty number', path);
+    if (Number.isNaN(v)) throw new CodecError('NaN is not a cty number', steps(path));
     // Integers beyond 32 bits go out as int64 rather than float64, as go-cty writes them.
     if (Number.isInteger(v) && Math.abs(v) >= 2 ** 31 && Math.abs(v) < 2 ** 63) return BigInt(v);
     return v;
@@ -201,7 +194,7 @@ function encodeNumber(v: CtyValue, path: Path): Raw {
     }
     return v.text; // go-cty parses decimal text back at full precision
   }
-  throw new CodecError('number is required', path);
+  throw new CodecError('number is required', steps(path));
 }
 
 function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | undefined {
@@ -210,7 +203,7 @@ function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | und
   const entries: Array<[number, Raw]> = [];
   if (r.nullness) entries.push([REFINE.nullness, r.nullness === 'null']);
   if (r.stringPrefix !== undefined) {
-    if (t.kind !== 'string') throw new CodecError('a string prefix refinement needs a string', path);
+    if (t.kind !== 'string') throw new CodecError('a string prefix refinement needs a string', steps(path));
     if (r.stringPrefix !== '') entries.push([REFINE.stringPrefix, r.stringPrefix]);
   }
   for (const [key, bound] of [
@@ -218,7 +211,7 @@ function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | und
     [REFINE.numberMax, r.numberUpperBound],
   ] as const) {
     if (!bound) continue;
-    if (t.kind !== 'number') throw new CodecError('a number bound refinement needs a number', path);
+    if (t.kind !== 'number') throw new CodecError('a number bound refinement needs a number', steps(path));
     entries.push([key, [encodeNumber(bound[0], path), bound[1]]]);
   }
   for (const [key, n] of [
@@ -227,7 +220,7 @@ function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | und
   ] as const) {
     if (n === undefined) continue;
     if (t.kind !== 'list' && t.kind !== 'set' && t.kind !== 'map') {
-      throw new CodecError('a length refinement needs a list, set or map', path);
+      throw new CodecError('a length refinement needs a list, set or map', steps(path));
     }
     entries.push([key, n]);
   }
@@ -239,55 +232,56 @@ function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | und
 }
 
 function toRaw(v: CtyValue | undefined, t: CtyType, path: Path): Raw {
-  if (v === undefined) throw new CodecError('value is missing (use null)', path);
+  if (v === undefined) throw new CodecError('value is missing (use null)', steps(path));
   if (v instanceof Unknown) {
     const payload = refinementPayload(v, t, path);
     return payload ? new ExtData(EXT_REFINED_UNKNOWN, payload) : new ExtData(EXT_UNKNOWN, Uint8Array.of(0));
   }
   if (t.kind === 'dynamic') {
     if (v === null) return null;
-    if (!(v instanceof CtyDynamic)) throw new CodecError('a dynamic value must be a CtyDynamic carrying its type', path);
-    if (v.type.kind === 'dynamic') throw new CodecError('a CtyDynamic needs a concrete type', path);
+    if (!(v instanceof CtyDynamic)) throw new CodecError('a dynamic value must be a CtyDynamic carrying its type', steps(path));
+    if (v.type.kind === 'dynamic') throw new CodecError('a CtyDynamic needs a concrete type', steps(path));
     return [Buffer.from(typeToJson(v.type)), toRaw(v.value, v.type, path)];
   }
   if (v === null) return null;
   switch (t.kind) {
     case 'string':
-      if (typeof v !== 'string') throw new CodecError('string is required', path);
+      if (typeof v !== 'string') throw new CodecError('string is required', steps(path));
       return v;
     case 'bool':
-      if (typeof v !== 'boolean') throw new CodecError('bool is required', path);
+      if (typeof v !== 'boolean') throw new CodecError('bool is required', steps(path));
       return v;
     case 'number':
       return encodeNumber(v, path);
     case 'list':
     case 'set':
-      if (!Array.isArray(v)) throw new CodecError(`a ${t.kind} (array) is required`, path);
+      if (!Array.isArray(v)) throw new CodecError(`a ${t.kind} (array) is required`, steps(path));
       return v.map((e, i) => toRaw(e, t.element, at(path, { elementKeyInt: i })));
     case 'tuple':
       if (!Array.isArray(v) || v.length !== t.elements.length) {
-        throw new CodecError(`a tuple of length ${t.elements.length} is required`, path);
+        throw new CodecError(`a tuple of length ${t.elements.length} is required`, steps(path));
       }
       return v.map((e, i) => toRaw(e, t.elements[i]!, at(path, { elementKeyInt: i })));
     case 'map': {
-      if (!isPlainRecord(v)) throw new CodecError('a map (plain object) is required', path);
+      if (!isPlainRecord(v)) throw new CodecError('a map (plain object) is required', steps(path));
       const out: Record<string, Raw> = {};
       for (const [k, e] of Object.entries(v)) setOwn(out, k, toRaw(e, t.element, at(path, { elementKeyString: k })));
       return out;
     }
     case 'object': {
-      if (!isPlainRecord(v)) throw new CodecError('an object (plain object) is required', path);
+      if (!isPlainRecord(v)) throw new CodecError('an object (plain object) is required', steps(path));
       for (const name of Object.keys(v)) {
         if (!Object.hasOwn(t.attributes, name)) {
-          throw new CodecError(`unsupported attribute "${name}"`, path);
+          throw new CodecError(`unsupported attribute "${name}"`, steps(path));
         }
       }
       const out: Record<string, Raw> = {};
-      for (const name of Object.keys(t.attributes).sort()) {
+      const shape = shapeOf(t);
+      for (const name of shape.sorted) {
         const p = at(path, { attributeName: name });
         let e = Object.hasOwn(v, name) ? v[name] : undefined;
-        if (e === undefined && t.optional?.includes(name)) e = null;
-        if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', p);
+        if (e === undefined && shape.optional.has(name)) e = null;
+        if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(p));
         setOwn(out, name, toRaw(e, t.attributes[name]!, p));
       }
       return out;
@@ -297,6 +291,6 @@ function toRaw(v: CtyValue | undefined, t: CtyType, path: Path): Raw {
 
 /** Encodes a value of type `t` as msgpack; throws CodecError with the path on mismatch. */
 export function encodeMsgpack(v: CtyValue, t: CtyType): Uint8Array {
-  const raw = toRaw(v, t, []);
+  const raw = toRaw(v, t, null);
   return encoder.encode(raw);
 }

@@ -266,6 +266,9 @@ describe('the CDKTF example app', () => {
         DISABLE_VERSION_CHECK: 'true',
         CDKTF_HOME: path.join(tmp, 'cdktf-home'),
         ROSTER_STATE_FILE: stateFile,
+        // npm and the cdktf CLI run on Node, whichever provider build the suite tests (the
+        // single-executable run takes Node off the workspace's PATH).
+        PATH: process.env.PATH,
       };
       const npm = async (script: string, ...args: string[]): Promise<Run> => {
         const res = await run('npm', ['run', '--silent', script, '--', '--output', outDir, ...args], { cwd: REPO, env });
