@@ -137,12 +137,12 @@ export async function writeMirror(opts: WriteMirrorOptions): Promise<{ files: st
   return { files, platforms: release.archives.map((a) => a.platform), version: release.version };
 }
 
-/** The CLI configuration that makes `terraform init` take this provider from a network mirror. */
-export function networkMirrorCliConfig(url: string): string {
+/** A `provider_installation` block: this provider from one mirror, every other provider direct. */
+function installationFrom(kind: 'network_mirror' | 'filesystem_mirror', setting: 'url' | 'path', value: string): string {
   return [
     'provider_installation {',
-    '  network_mirror {',
-    `    url     = ${JSON.stringify(url.endsWith('/') ? url : `${url}/`)}`,
+    `  ${kind} {`,
+    `    ${setting.padEnd(7)} = ${JSON.stringify(value)}`,
     `    include = [${JSON.stringify(PROVIDER_SOURCE)}]`,
     '  }',
     '  direct {',
@@ -153,20 +153,14 @@ export function networkMirrorCliConfig(url: string): string {
   ].join('\n');
 }
 
+/** The CLI configuration that makes `terraform init` take this provider from a network mirror. */
+export function networkMirrorCliConfig(url: string): string {
+  return installationFrom('network_mirror', 'url', url.endsWith('/') ? url : `${url}/`);
+}
+
 /** The CLI configuration block that makes `terraform init` take the provider from the mirror. */
 export function mirrorCliConfig(mirrorDir: string): string {
-  return [
-    'provider_installation {',
-    '  filesystem_mirror {',
-    `    path    = ${JSON.stringify(path.resolve(mirrorDir))}`,
-    `    include = [${JSON.stringify(PROVIDER_SOURCE)}]`,
-    '  }',
-    '  direct {',
-    `    exclude = [${JSON.stringify(PROVIDER_SOURCE)}]`,
-    '  }',
-    '}',
-    '',
-  ].join('\n');
+  return installationFrom('filesystem_mirror', 'path', path.resolve(mirrorDir));
 }
 
 /** The CLI configuration for provider development: Terraform runs the build output directly. */
