@@ -195,7 +195,13 @@ describe('proxyaccount export', () => {
 function synthRoster(rosterFile: string, outDir: string): Promise<string> {
   return new Promise((resolve, reject) => {
     // The state stays in the workspace the stack is copied to (the app's default is beside its sources).
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ROSTER_FILE: rosterFile, CDKTF_OUTDIR: outDir, ROSTER_STATE_FILE: 'terraform.tfstate' };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ROSTER_FILE: rosterFile,
+      CDKTF_OUTDIR: outDir,
+      ROSTER_STATE_FILE: 'terraform.tfstate',
+    };
     execFile(process.execPath, [EXAMPLE_APP], { env, maxBuffer: 64 << 20 }, (err, _stdout, stderr) => {
       if (err) return reject(new Error(`the example app failed on ${rosterFile}:\n${String(stderr)}`));
       resolve(fs.readFileSync(path.join(outDir, 'stacks', 'roster', 'cdk.tf.json'), 'utf8'));

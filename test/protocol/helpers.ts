@@ -97,4 +97,3 @@ export function grpcServiceDefinition(table: Readonly<Record<string, GeneratedMe
   }
   return def;
 }
-

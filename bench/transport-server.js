@@ -1,0 +1,118 @@
+'use strict';
+// One gRPC server for bench/transport.js: `node bench/transport-server.js h2|grpc-js|connect`.
+// Serves /bench.Echo/Call (a bytes message in, a bytes message of RESPONSE_BYTES out) over mutual
+// TLS as the provider does, prints `PORT` on stdout, and answers /bench.Echo/Stats with the CPU
+// time this process has used since it started listening, so the client can take it per round.
+const fs = require('node:fs');
+const http2 = require('node:http2');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const [variant, certDir] = process.argv.slice(2);
+const RESPONSE_BYTES = Number(process.env.RESPONSE_BYTES || 400);
+const tls = {
+  keyPem: fs.readFileSync(path.join(certDir, 'server.key'), 'utf8'),
+  certPem: fs.readFileSync(path.join(certDir, 'server.crt'), 'utf8'),
+  clientCertPem: fs.readFileSync(path.join(certDir, 'client.crt'), 'utf8'),
+};
+
+/** protobuf `message Blob { bytes data = 1; }`, by hand (field 1, wire type 2). */
+function encodeBlob(data) {
+  const len = [];
+  let n = data.length;
+  while (n > 0x7f) {
+    len.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  len.push(n);
+  return Buffer.concat([Buffer.from([0x0a, ...len]), data]);
+}
+function decodeBlob(buf) {
+  let i = 1;
+  let len = 0;
+  let shift = 0;
+  while (buf[i] & 0x80) (len |= (buf[i++] & 0x7f) << shift), (shift += 7);
+  len |= buf[i++] << shift;
+  return buf.subarray(i, i + len);
+}
+
+const response = Buffer.alloc(RESPONSE_BYTES, 0x61);
+let cpuAtStart;
+const stats = () => {
+  const u = process.cpuUsage(cpuAtStart);
+  return Buffer.from(JSON.stringify({ cpuMs: (u.user + u.system) / 1000 }));
+};
+
+async function main() {
+  let port;
+  if (variant === 'h2') {
+    const { listenUnary } = require(path.join(ROOT, 'dist/protocol/h2-server.js'));
+    const routes = new Map([
+      ['/bench.Echo/Call', { decode: decodeBlob, encode: encodeBlob, handle: async () => response }],
+      ['/bench.Echo/Stats', { decode: decodeBlob, encode: encodeBlob, handle: async () => stats() }],
+    ]);
+    port = (await listenUnary({ routes, tls, maxMessageBytes: 1 << 24, onInternalError: () => undefined })).port;
+  } else if (variant === 'grpc-js') {
+    const grpc = require('@grpc/grpc-js');
+    const server = new grpc.Server({ 'grpc.enable_channelz': 0 });
+    const method = (p) => ({
+      path: p,
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: encodeBlob,
+      requestDeserialize: decodeBlob,
+      responseSerialize: encodeBlob,
+      responseDeserialize: decodeBlob,
+    });
+    server.addService(
+      { Call: method('/bench.Echo/Call'), Stats: method('/bench.Echo/Stats') },
+      {
+        Call: (_call, cb) => Promise.resolve(response).then((r) => cb(null, r)),
+        Stats: (_call, cb) => cb(null, stats()),
+      },
+    );
+    const creds = grpc.ServerCredentials.createSsl(
+      Buffer.from(tls.clientCertPem),
+      [{ private_key: Buffer.from(tls.keyPem), cert_chain: Buffer.from(tls.certPem) }],
+      true,
+    );
+    port = await new Promise((resolve, reject) => server.bindAsync('127.0.0.1:0', creds, (err, p) => (err ? reject(err) : resolve(p))));
+  } else if (variant === 'connect') {
+    const { create, createFileRegistry } = require('@bufbuild/protobuf');
+    const { FileDescriptorProtoSchema } = require('@bufbuild/protobuf/wkt');
+    const { connectNodeAdapter } = require('@connectrpc/connect-node');
+    const file = create(FileDescriptorProtoSchema, {
+      name: 'bench.proto',
+      package: 'bench',
+      syntax: 'proto3',
+      messageType: [{ name: 'Blob', field: [{ name: 'data', jsonName: 'data', number: 1, type: 12, label: 1 }] }],
+      service: [
+        {
+          name: 'Echo',
+          method: [
+            { name: 'Call', inputType: '.bench.Blob', outputType: '.bench.Blob' },
+            { name: 'Stats', inputType: '.bench.Blob', outputType: '.bench.Blob' },
+          ],
+        },
+      ],
+    });
+    const service = createFileRegistry(file, () => undefined).getService('bench.Echo');
+    const handler = connectNodeAdapter({
+      routes: (router) => router.service(service, { call: async () => ({ data: response }), stats: async () => ({ data: stats() }) }),
+    });
+    const server = http2.createSecureServer(
+      { key: tls.keyPem, cert: tls.certPem, ca: tls.clientCertPem, requestCert: true, rejectUnauthorized: true, ALPNProtocols: ['h2'] },
+      handler,
+    );
+    port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+  } else {
+    throw new Error(`unknown variant ${variant} (h2, grpc-js, connect)`);
+  }
+  cpuAtStart = process.cpuUsage();
+  process.stdout.write(`${port}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
