@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const http2 = require('node:http2');
 const path = require('node:path');
+const { decodeBlob, encodeBlob } = require('./transport-blob');
 
 const ROOT = path.resolve(__dirname, '..');
 const [variant, certDir] = process.argv.slice(2);
@@ -15,26 +16,6 @@ const tls = {
   certPem: fs.readFileSync(path.join(certDir, 'server.crt'), 'utf8'),
   clientCertPem: fs.readFileSync(path.join(certDir, 'client.crt'), 'utf8'),
 };
-
-/** protobuf `message Blob { bytes data = 1; }`, by hand (field 1, wire type 2). */
-function encodeBlob(data) {
-  const len = [];
-  let n = data.length;
-  while (n > 0x7f) {
-    len.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  len.push(n);
-  return Buffer.concat([Buffer.from([0x0a, ...len]), data]);
-}
-function decodeBlob(buf) {
-  let i = 1;
-  let len = 0;
-  let shift = 0;
-  while (buf[i] & 0x80) (len |= (buf[i++] & 0x7f) << shift), (shift += 7);
-  len |= buf[i++] << shift;
-  return buf.subarray(i, i + len);
-}
 
 const response = Buffer.alloc(RESPONSE_BYTES, 0x61);
 let cpuAtStart;

@@ -14,6 +14,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
+const { decodeBlob, encodeBlob } = require('./transport-blob');
 
 const ROOT = path.resolve(__dirname, '..');
 const ROUNDS = Number(process.argv[2] || 7);
@@ -23,26 +24,6 @@ const REQUEST_BYTES = 300;
 const VARIANTS = ['h2', 'grpc-js', 'connect'];
 const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** protobuf `message Blob { bytes data = 1; }`, by hand (field 1, wire type 2). */
-function encodeBlob(data) {
-  const len = [];
-  let n = data.length;
-  while (n > 0x7f) {
-    len.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  len.push(n);
-  return Buffer.concat([Buffer.from([0x0a, ...len]), data]);
-}
-function decodeBlob(buf) {
-  let i = 1;
-  let len = 0;
-  let shift = 0;
-  while (buf[i] & 0x80) (len |= (buf[i++] & 0x7f) << shift), (shift += 7);
-  len |= buf[i++] << shift;
-  return buf.subarray(i, i + len);
-}
 
 function startServer(variant, certDir) {
   return new Promise((resolve, reject) => {
