@@ -1,6 +1,6 @@
 'use strict';
 // protobuf `message Blob { bytes data = 1; }` by hand (field 1, wire type 2): the one message of
-// bench/transport.js, the same bytes for every server and the client.
+// bench/transport.js, the same bytes for every server and the client, and its grpc-js service.
 
 function encodeBlob(data) {
   const len = [];
@@ -25,4 +25,18 @@ function decodeBlob(buf) {
   return buf.subarray(i, i + len);
 }
 
-module.exports = { encodeBlob, decodeBlob };
+/** The grpc-js definition of the bench service (Call and Stats, both Blob → Blob), for server and client. */
+function echoService() {
+  const method = (path) => ({
+    path,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encodeBlob,
+    requestDeserialize: decodeBlob,
+    responseSerialize: encodeBlob,
+    responseDeserialize: decodeBlob,
+  });
+  return { Call: method('/bench.Echo/Call'), Stats: method('/bench.Echo/Stats') };
+}
+
+module.exports = { encodeBlob, decodeBlob, echoService };

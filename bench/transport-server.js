@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const http2 = require('node:http2');
 const path = require('node:path');
-const { decodeBlob, encodeBlob } = require('./transport-blob');
+const { decodeBlob, echoService, encodeBlob } = require('./transport-blob');
 
 const ROOT = path.resolve(__dirname, '..');
 const [variant, certDir] = process.argv.slice(2);
@@ -36,22 +36,10 @@ async function main() {
   } else if (variant === 'grpc-js') {
     const grpc = require('@grpc/grpc-js');
     const server = new grpc.Server({ 'grpc.enable_channelz': 0 });
-    const method = (p) => ({
-      path: p,
-      requestStream: false,
-      responseStream: false,
-      requestSerialize: encodeBlob,
-      requestDeserialize: decodeBlob,
-      responseSerialize: encodeBlob,
-      responseDeserialize: decodeBlob,
+    server.addService(echoService(), {
+      Call: (_call, cb) => Promise.resolve(response).then((r) => cb(null, r)),
+      Stats: (_call, cb) => cb(null, stats()),
     });
-    server.addService(
-      { Call: method('/bench.Echo/Call'), Stats: method('/bench.Echo/Stats') },
-      {
-        Call: (_call, cb) => Promise.resolve(response).then((r) => cb(null, r)),
-        Stats: (_call, cb) => cb(null, stats()),
-      },
-    );
     const creds = grpc.ServerCredentials.createSsl(
       Buffer.from(tls.clientCertPem),
       [{ private_key: Buffer.from(tls.keyPem), cert_chain: Buffer.from(tls.certPem) }],

@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
-const { decodeBlob, encodeBlob } = require('./transport-blob');
+const { echoService } = require('./transport-blob');
 
 const ROOT = path.resolve(__dirname, '..');
 const ROUNDS = Number(process.argv[2] || 7);
@@ -50,16 +50,7 @@ function startServer(variant, certDir) {
 
 async function measure(variant, certs, certDir) {
   const { child, port, startMs } = await startServer(variant, certDir);
-  const method = (p) => ({
-    path: p,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: encodeBlob,
-    requestDeserialize: decodeBlob,
-    responseSerialize: encodeBlob,
-    responseDeserialize: decodeBlob,
-  });
-  const Client = grpc.makeGenericClientConstructor({ Call: method('/bench.Echo/Call'), Stats: method('/bench.Echo/Stats') }, 'Echo');
+  const Client = grpc.makeGenericClientConstructor(echoService(), 'Echo');
   const creds = grpc.credentials.createSsl(Buffer.from(certs.server.certPem), Buffer.from(certs.client.keyPem), Buffer.from(certs.client.certPem));
   const client = new Client(`127.0.0.1:${port}`, creds, { 'grpc.ssl_target_name_override': 'localhost' });
   const call = (name, data) => new Promise((resolve, reject) => client[name](data, (err, res) => (err ? reject(err) : resolve(res))));
