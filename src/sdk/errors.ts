@@ -141,26 +141,36 @@ export class CredentialsRejectedError extends RequestError {
 }
 
 /**
- * The same credentials were rejected with 401 by an earlier run (another process) against the same
- * API, and that failure is still remembered: nothing was sent, so the address is not banned.
+ * Nothing was sent because of 401s remembered from earlier runs (other processes) against the same
+ * API: either these same credentials were rejected, or the API's origin has rejected so many
+ * requests (whatever the credentials) that a few more could ban the client address. Nothing was
+ * sent, so the address is not banned.
  */
 export class CredentialsRememberedRejectedError extends RequestError {
   /** When the memory of the rejection expires and the credentials will be tried again. */
   readonly until: Date;
   /** The memory file; deleting it (or fixing the credentials) clears the refusal. */
   readonly file: string;
+  /** When the refusal is the origin's budget: how many 401s it gave that are remembered. */
+  readonly originFailures: number | undefined;
 
-  constructor(ctx: RequestContext, until: Date, file: string) {
+  constructor(ctx: RequestContext, until: Date, file: string, budget?: { readonly origin: string; readonly failures: number; readonly banAfter: number }) {
+    const clear = `delete ${file} or set PROXYACCOUNT_AUTH_FAILURE_CACHE=off`;
     super(
       'ERR_CREDENTIALS_REMEMBERED_REJECTED',
       ctx,
-      `not sent: the API rejected these same credentials with 401 in an earlier run; they are not ` +
-        `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
-        `Fix the credentials; if they are right now (e.g. the password was reset), delete ${file} ` +
-        'or set PROXYACCOUNT_AUTH_FAILURE_CACHE=off',
+      budget === undefined
+        ? `not sent: the API rejected these same credentials with 401 in an earlier run; they are not ` +
+            `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
+            `Fix the credentials; if they are right now (e.g. the password was reset), ${clear}`
+        : `not sent: ${budget.origin} rejected ${budget.failures} authentications from this machine in earlier runs ` +
+            `(with any credentials), and the API bans the client address for 3 hours after ${budget.banAfter}; ` +
+            `nothing is sent to it until ${until.toISOString()}, so that another wrong password cannot bring the ban. ` +
+            `Fix the credentials; once they are right, ${clear}`,
     );
     this.until = until;
     this.file = file;
+    this.originFailures = budget?.failures;
   }
 }
 
@@ -253,6 +263,8 @@ export interface ApiErrorDetails extends RequestContext {
   readonly location?: string;
   /** How many attempts were made in total. */
   readonly attempts?: number;
+  /** A sentence added to the message: what the failure likely means here, or what it risks. */
+  readonly hint?: string;
 }
 
 /** Base of every error that carries an HTTP status from the API. */
@@ -272,7 +284,8 @@ export class ApiError extends ProxyAccountError implements RequestContext {
 
   constructor(code: ProxyAccountErrorCode, d: ApiErrorDetails) {
     const text = d.responseText === '' ? '' : `: ${d.responseText}`;
-    super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}`);
+    const hint = d.hint === undefined ? '' : `; ${d.hint}`;
+    super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}${hint}`);
     this.status = d.status;
     this.method = d.method;
     this.path = d.path;

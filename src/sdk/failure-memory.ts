@@ -1,24 +1,38 @@
-// Remembers, across processes, which credentials the API rejected with 401. The API bans a client
-// address after 4 failures (for 3 hours, correct credentials included), and the in-process guard
-// only protects one run: a job that runs `terraform plan` every hour with a wrong password would
-// fail 4 times and get its runner banned. With this memory the first run sends and fails, and the
-// next runs refuse to send the same credentials until the memory expires.
+// Remembers, across processes, which credentials the API rejected with 401, and how many 401s
+// each API origin gave (whatever the credentials). The API bans a client address after 4 failures
+// (for 3 hours, correct credentials included), and the in-process guard only protects one run: a
+// job that runs `terraform plan` every hour with a wrong password would fail 4 times and get its
+// runner banned; so would four different wrong passwords. With this memory the first run sends and
+// fails, the next runs refuse to send the same credentials, and once an origin has rejected
+// AUTH_FAILURE_BUDGET requests nothing more is sent to it until the memory expires, so even a new
+// wrong password (or two runs racing) cannot bring the address to 4.
 //
-// The file holds no secret: each entry is keyed by scrypt(origin + Authorization value) under a
-// random salt created with the file, so equal passwords in two caches do not match and the key
+// The file holds no secret: each credential is keyed by scrypt(origin + Authorization value) under
+// a random salt created with the file, so equal passwords in two caches do not match and the key
 // costs a brute-force attempt per guess. Hashing only happens when the file has live entries (a
-// check) or after a 401 (remember), so the usual run pays one small file read.
+// check) or after a 401 (remember), so the usual run pays one small file read. The file is used
+// only inside a directory of the user's own that nobody else can write to (private-file.ts).
 import { randomBytes, scrypt } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { privateDirProblem, readPrivateFile, writePrivateFile } from './private-file';
 
 /** Default time a rejected credential is remembered: the API's 3-hour ban plus a margin. */
 export const DEFAULT_AUTH_FAILURE_TTL_MS = (3 * 60 + 15) * 60 * 1000;
 /** File name of the memory inside the cache directory. */
 export const AUTH_FAILURE_FILE = 'auth-failures.json';
 
-const FILE_VERSION = 1;
+/** Failed authentications after which the API bans the client address. */
+export const BAN_AFTER_FAILURES = 4;
+/**
+ * 401s remembered at one origin after which nothing more is sent there: with 2, a new wrong
+ * password and a run racing it still leave the address one failure short of the ban.
+ */
+export const AUTH_FAILURE_BUDGET = 2;
+
+const FILE_VERSION = 2;
+// Version 1 (credentials only) is still read, so an upgrade keeps what an older run learnt.
+const READABLE_VERSIONS = new Set([1, 2]);
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 // Node's scrypt defaults (N=2^14, r=8, p=1): tens of milliseconds, paid only on a 401 or a check
@@ -50,6 +64,8 @@ interface MemoryFile {
   readonly salt: Buffer;
   /** Hex key → expiry (ms since the epoch). */
   readonly failures: Map<string, number>;
+  /** API origin → the expiry of each 401 it gave. */
+  readonly origins: Map<string, number[]>;
 }
 
 /** A remembered rejection that still holds. */
@@ -58,12 +74,31 @@ export interface RememberedFailure {
   readonly until: Date;
 }
 
+/** The 401s one origin gave that are still remembered, whatever the credentials. */
+export interface OriginFailures {
+  /** How many. */
+  readonly count: number;
+  /** When the count falls below {@link AUTH_FAILURE_BUDGET} again; undefined when it is below. */
+  readonly budgetBackAt: Date | undefined;
+}
+
+/** What the memory says before a client's first request. */
+export interface MemoryCheck {
+  /** These very credentials were rejected at this origin. */
+  readonly credential: RememberedFailure | undefined;
+  /** The origin's remembered 401s. */
+  readonly origin: OriginFailures;
+  /** Why the memory's directory is not used (another owner, writable by others, a link). */
+  readonly untrusted: string | undefined;
+}
+
 /** The memory file of one client: read once, written after a 401 or a later success. */
 export class AuthFailureMemory {
   /** Path of the JSON file. */
   readonly file: string;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private dirProblem: Promise<string | undefined> | undefined;
 
   constructor(file: string, ttlMs: number, now: () => number = Date.now) {
     this.file = file;
@@ -71,33 +106,45 @@ export class AuthFailureMemory {
     this.now = now;
   }
 
-  /** The live failure remembered for `credential`, if any. Never throws. */
-  async find(credential: string): Promise<RememberedFailure | undefined> {
-    const mem = await this.read();
-    if (mem === undefined) return undefined;
+  /** What is remembered about `origin` and `credential` (keyed with the origin). Never throws. */
+  async check(origin: string, credential: string): Promise<MemoryCheck> {
+    const untrusted = await this.untrusted();
+    const mem = untrusted === undefined ? await this.read() : undefined;
+    const none = { credential: undefined, origin: { count: 0, budgetBackAt: undefined }, untrusted };
+    if (mem === undefined) return none;
     const now = this.now();
-    if (![...mem.failures.values()].some((until) => until > now)) return undefined;
-    const key = await fingerprint(mem.salt, credential);
-    const until = mem.failures.get(key);
-    return until !== undefined && until > now ? { until: new Date(until) } : undefined;
+    const originFailures = this.originFailures(mem, origin, now);
+    if (![...mem.failures.values()].some((until) => until > now)) return { ...none, origin: originFailures };
+    const until = mem.failures.get(await fingerprint(mem.salt, credential));
+    return { credential: until !== undefined && until > now ? { until: new Date(until) } : undefined, origin: originFailures, untrusted };
   }
 
-  /** Records a 401 for `credential` for the configured time. Returns its expiry. Never throws. */
-  async remember(credential: string): Promise<Date> {
-    const until = this.now() + this.ttlMs;
+  /**
+   * Records a 401 of `origin` for `credential` for the configured time. Returns its expiry and
+   * how many 401s the origin now has remembered (counting this one). Never throws.
+   */
+  async remember(origin: string, credential: string): Promise<{ until: Date; originCount: number }> {
+    const now = this.now();
+    const until = now + this.ttlMs;
+    let originCount = 1;
     try {
-      const mem = (await this.read()) ?? { salt: randomBytes(SALT_BYTES), failures: new Map<string, number>() };
+      if ((await this.untrusted()) !== undefined) return { until: new Date(until), originCount };
+      const mem = (await this.read()) ?? { salt: randomBytes(SALT_BYTES), failures: new Map<string, number>(), origins: new Map<string, number[]>() };
       mem.failures.set(await fingerprint(mem.salt, credential), until);
+      const times = [...(mem.origins.get(origin) ?? []).filter((t) => t > now), until];
+      mem.origins.set(origin, times);
+      originCount = times.length;
       await this.write(mem);
     } catch {
       // A read-only home or a full disk must not turn a 401 into a crash; this run's guard still holds.
     }
-    return new Date(until);
+    return { until: new Date(until), originCount };
   }
 
   /** Forgets `credential` after the API accepted it. Cheap when the memory is empty. Never throws. */
   async forget(credential: string): Promise<void> {
     try {
+      if ((await this.untrusted()) !== undefined) return;
       const mem = await this.read();
       if (mem === undefined || mem.failures.size === 0) return;
       if (!mem.failures.delete(await fingerprint(mem.salt, credential))) return;
@@ -107,20 +154,27 @@ export class AuthFailureMemory {
     }
   }
 
+  private originFailures(mem: MemoryFile, origin: string, now: number): OriginFailures {
+    const live = (mem.origins.get(origin) ?? []).filter((t) => t > now).sort((a, b) => a - b);
+    const over = live.length - AUTH_FAILURE_BUDGET;
+    return { count: live.length, budgetBackAt: over < 0 ? undefined : new Date(live[over]!) };
+  }
+
+  /** Why the file's directory must not be used; checked once per memory. */
+  private untrusted(): Promise<string | undefined> {
+    this.dirProblem ??= privateDirProblem(dirname(this.file));
+    return this.dirProblem;
+  }
+
   /** The file's content, or undefined when it is absent, unreadable or not ours. */
   private async read(): Promise<MemoryFile | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      return undefined;
-    }
-    if (text.length > MAX_FILE_BYTES) return undefined;
+    const text = await readPrivateFile(this.file, MAX_FILE_BYTES);
+    if (text === undefined) return undefined;
     try {
       const raw: unknown = JSON.parse(text);
       if (typeof raw !== 'object' || raw === null) return undefined;
       const o = raw as Record<string, unknown>;
-      if (o.version !== FILE_VERSION || typeof o.salt !== 'string' || typeof o.failures !== 'object' || o.failures === null) {
+      if (!READABLE_VERSIONS.has(o.version as number) || typeof o.salt !== 'string' || typeof o.failures !== 'object' || o.failures === null) {
         return undefined;
       }
       const salt = Buffer.from(o.salt, 'base64');
@@ -129,27 +183,34 @@ export class AuthFailureMemory {
       for (const [k, v] of Object.entries(o.failures as Record<string, unknown>)) {
         if (/^[0-9a-f]{64}$/.test(k) && typeof v === 'number' && Number.isFinite(v)) failures.set(k, v);
       }
-      return { salt, failures };
+      const origins = new Map<string, number[]>();
+      if (typeof o.origins === 'object' && o.origins !== null) {
+        for (const [k, v] of Object.entries(o.origins as Record<string, unknown>)) {
+          if (Array.isArray(v))
+            origins.set(
+              k,
+              v.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)),
+            );
+        }
+      }
+      return { salt, failures, origins };
     } catch {
       return undefined;
     }
   }
 
-  /** Writes the live entries atomically (temporary file, then rename), readable by the user only. */
+  /** Writes the live entries atomically, readable by the user only. */
   private async write(mem: MemoryFile): Promise<void> {
     const now = this.now();
     const failures: Record<string, number> = {};
     for (const [k, until] of mem.failures) if (until > now) failures[k] = until;
-    const body = `${JSON.stringify({ version: FILE_VERSION, salt: mem.salt.toString('base64'), failures }, null, 2)}\n`;
-    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(tmp, body, { mode: 0o600, flag: 'wx' });
-      await rename(tmp, this.file);
-    } catch (e) {
-      await rm(tmp, { force: true });
-      throw e;
+    const origins: Record<string, number[]> = {};
+    for (const [k, times] of mem.origins) {
+      const live = times.filter((t) => t > now);
+      if (live.length > 0) origins[k] = live;
     }
+    const body = `${JSON.stringify({ version: FILE_VERSION, salt: mem.salt.toString('base64'), failures, origins }, null, 2)}\n`;
+    await writePrivateFile(this.file, body);
   }
 }
 

@@ -19,7 +19,7 @@ import {
   TimeoutError,
   type RequestContext,
 } from './errors';
-import type { AuthFailureMemory, RememberedFailure } from './failure-memory';
+import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
 import { ShapeError } from './parse';
 import { redactText, wireForms } from './redact';
 import type { CallOptions, RequestLogger } from './types';
@@ -96,7 +96,8 @@ type Attempt<T> =
   | { readonly ok: true; readonly value: T; readonly auth: AuthOutcome; readonly status: number }
   | {
       readonly ok: false;
-      readonly error: (attempts: number) => ProxyAccountError;
+      /** `hint` adds a sentence to an API error's message (other errors ignore it). */
+      readonly error: (attempts: number, hint?: string) => ProxyAccountError;
       readonly retryable: boolean;
       readonly retryAfterMs?: number;
       readonly auth: AuthOutcome;
@@ -121,7 +122,9 @@ export class Transport {
   private closed = false;
   private closing: Promise<void> | undefined;
   private ban: KnownBan | undefined;
-  private remembered: Promise<RememberedFailure | undefined> | undefined;
+  private remembered: Promise<MemoryCheck | undefined> | undefined;
+  /** 401s the address is known to have had: this client's, plus the memory's. */
+  private knownFailures = 0;
   private forgetDone = false;
 
   // True private fields, so inspecting a client never shows the Authorization header.
@@ -148,10 +151,7 @@ export class Transport {
       if (this.closed) throw new ClientClosedError(ctx);
       if (signal?.aborted) throw new AbortedError(ctx, signal.reason);
       this.refuseIfBanned(ctx);
-      const remembered = await this.rememberedFailure();
-      if (remembered !== undefined && this.#cfg.authFailures !== undefined) {
-        throw new CredentialsRememberedRejectedError(ctx, remembered.until, this.#cfg.authFailures.file);
-      }
+      await this.refuseIfRemembered(ctx);
       let release: (outcome: AuthOutcome) => void;
       try {
         release = await this.guard.acquire(signal);
@@ -172,7 +172,7 @@ export class Transport {
       if (this.#cfg.logger !== undefined) this.log(op, result, attempt, performance.now() - started);
       await this.learn(result);
       if (result.ok) return result.value;
-      if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt);
+      if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt, result.auth === 'rejected' ? this.banWarning() : undefined);
       try {
         await this.#cfg.sleep(this.backoff(attempt, result.retryAfterMs), signal);
       } catch (e) {
@@ -193,12 +193,53 @@ export class Transport {
     throw new ClientBannedError(ctx, untilMs === undefined ? undefined : Math.ceil((untilMs - Date.now()) / 1000));
   }
 
-  /** Looks the credentials up in the cross-process memory, once per client. */
-  private rememberedFailure(): Promise<RememberedFailure | undefined> {
+  /**
+   * Throws without sending when the cross-process memory (read once per client) holds a 401 for
+   * these credentials, or as many 401s of this origin as the budget allows, whatever the credentials.
+   */
+  private async refuseIfRemembered(ctx: RequestContext): Promise<void> {
     const memory = this.#cfg.authFailures;
-    if (memory === undefined) return Promise.resolve(undefined);
-    this.remembered ??= memory.find(this.credentialKey());
-    return this.remembered;
+    if (memory === undefined) return;
+    const first = this.remembered === undefined;
+    this.remembered ??= memory.check(this.#cfg.base.origin, this.credentialKey());
+    const check = await this.remembered;
+    if (check === undefined) return;
+    if (first && check.untrusted !== undefined) this.note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
+    if (first) this.knownFailures = check.origin.count;
+    if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, memory.file);
+    if (check.origin.budgetBackAt !== undefined) {
+      const budget = { origin: this.#cfg.base.origin, failures: check.origin.count, banAfter: BAN_AFTER_FAILURES };
+      throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, memory.file, budget);
+    }
+  }
+
+  /** What a 401 risks: how many more failures would ban the address, and what is sent no more. */
+  private banWarning(): string {
+    const left = Math.max(0, BAN_AFTER_FAILURES - this.knownFailures);
+    const origin = this.#cfg.base.origin;
+    const memory = this.#cfg.authFailures;
+    const known = memory === undefined ? 'this client has had 1' : `${this.knownFailures} from this machine are remembered`;
+    const after =
+      memory === undefined
+        ? ''
+        : `; these credentials are not sent again, and nothing is sent to ${origin} once ${AUTH_FAILURE_BUDGET} failures are remembered (in ${memory.file})`;
+    return `the API bans the client address for 3 hours after ${BAN_AFTER_FAILURES} failed authentications: ${known}, so ${left} more would ban it${after}`;
+  }
+
+  /** A DEBUG-level note through the request log, when there is one. */
+  private note(ctx: RequestContext, message: string): void {
+    try {
+      this.#cfg.logger?.debug(message, {
+        method: ctx.method,
+        path: ctx.path,
+        error: 'ERR_UNTRUSTED_FILE',
+        durationMs: 0,
+        attempt: 0,
+        maxRetries: this.#cfg.maxRetries,
+      });
+    } catch {
+      // The log is an aid.
+    }
   }
 
   /** What the memory keys a credential by: the API's origin and the exact Authorization value. */
@@ -212,9 +253,12 @@ export class Transport {
       this.ban = { untilMs: result.retryAfterMs === undefined ? undefined : Date.now() + result.retryAfterMs };
     }
     const memory = this.#cfg.authFailures;
-    if (memory === undefined) return;
+    if (memory === undefined) {
+      if (result.auth === 'rejected') this.knownFailures += 1;
+      return;
+    }
     if (result.auth === 'rejected') {
-      await memory.remember(this.credentialKey());
+      this.knownFailures = (await memory.remember(this.#cfg.base.origin, this.credentialKey())).originCount;
     } else if (result.auth === 'accepted' && !this.forgetDone) {
       this.forgetDone = true;
       await memory.forget(this.credentialKey());
@@ -265,6 +309,12 @@ export class Transport {
       }
     }
     return this.dispatcher;
+  }
+
+  /** A 404 can mean a wrong base URL (every path unknown) as well as a missing object: name the URL. */
+  private notFoundHint(op: Operation<unknown>): string {
+    const url = this.#cfg.base.origin + this.#cfg.base.prefix + op.path;
+    return `the URL was ${url}; if that endpoint should exist, the base URL is probably wrong (it must be the API's root, including any path prefix it is served under)`;
   }
 
   private buildRequest(op: Operation<unknown>): { url: string; body: string | undefined } {
@@ -357,7 +407,8 @@ export class Transport {
     const banned = isBanResponse(status, details.responseText);
     return {
       ok: false,
-      error: (attempts) => apiErrorFor({ ...details, attempts }),
+      error: (attempts, hint) =>
+        apiErrorFor({ ...details, attempts, hint: hint ?? (status === 404 && isGenericNotFound(details.responseText) ? this.notFoundHint(op) : undefined) }),
       retryable: op.repeatable && (status === 500 || status === 503),
       retryAfterMs,
       auth: authOutcomeOf(status, banned),
@@ -394,6 +445,15 @@ export class Transport {
     const detail = redactText(code !== undefined && !message.includes(code) ? `${message} (${code})` : message, secrets);
     return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable, auth: 'unknown', failure: code ?? 'ERR_NETWORK' };
   }
+}
+
+/**
+ * A 404 that names no object (no text, a bare "not found", an HTML page): what a server says for a
+ * path it does not serve at all, rather than for a sub-account or token that does not exist.
+ */
+function isGenericNotFound(text: string): boolean {
+  const t = text.trim();
+  return t === '' || /^(404\b.*|not found\.?)$/i.test(t) || t.startsWith('<');
 }
 
 function toParams(fields: Readonly<Record<string, string | undefined>> | undefined): URLSearchParams {

@@ -110,12 +110,12 @@ describe('across clients (as across scheduled runs)', () => {
   it('a credential that succeeds is forgotten (memory written by another process meanwhile)', async () => {
     const key = `${new URL(BASE).origin}\n${`Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`}`;
     const memory = new AuthFailureMemory(file, 60_000);
-    await memory.remember(key);
-    await memory.remember('https://x.test\nBearer other');
-    expect(await memory.find(key)).toBeDefined();
+    await memory.remember(BASE, key);
+    await memory.remember('https://x.test', 'https://x.test\nBearer other');
+    expect((await memory.check(BASE, key)).credential).toBeDefined();
     await memory.forget(key);
-    expect(await memory.find(key)).toBeUndefined();
-    expect(await memory.find('https://x.test\nBearer other')).toBeDefined();
+    expect((await memory.check(BASE, key)).credential).toBeUndefined();
+    expect((await memory.check('https://x.test', 'https://x.test\nBearer other')).credential).toBeDefined();
   });
 
   it('with authFailureCache: false writes nothing and refuses nothing', async () => {
@@ -173,7 +173,7 @@ describe('configuration', () => {
   it('env PROXYACCOUNT_AUTH_FAILURE_TTL is in seconds; bad values are refused by name', async () => {
     const memory = authFailureMemoryFrom(file, undefined, { PROXYACCOUNT_AUTH_FAILURE_TTL: '120' });
     const before = Date.now();
-    const until = await memory?.remember('k');
+    const until = (await memory?.remember('https://x.test', 'k'))?.until;
     expect(until?.getTime()).toBeGreaterThanOrEqual(before + 120_000);
     expect(until?.getTime()).toBeLessThan(before + 125_000);
     for (const bad of ['1e9', '-1', 'ten', '99999999']) {

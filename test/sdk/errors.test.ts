@@ -51,7 +51,11 @@ describe('status mapping', () => {
     expect(err.path).toBe('/api/sub/create/');
     expect(err.operation).toBe("create sub-account 'alice'");
     expect(err.responseText).toBe('server says no');
-    expect(err.message).toMatch(new RegExp(`^POST /api/sub/create/ \\(create sub-account 'alice'\\) failed with ${code} [A-Z][A-Za-z ]+: server says no$`));
+    // A 401 adds what it risks (how many more failures would ban the address): auth-failure-memory.test.ts.
+    const warning = code === 401 ? '; the API bans the client address .*' : '';
+    expect(err.message).toMatch(
+      new RegExp(`^POST /api/sub/create/ \\(create sub-account 'alice'\\) failed with ${code} [A-Z][A-Za-z ]+: server says no${warning}$`),
+    );
     expect(h.seen()).toHaveLength(1);
     await h.done();
   });
@@ -192,9 +196,27 @@ describe('server text in messages', () => {
 
   it('omits the colon part when the body is empty', async () => {
     const h = harness();
-    h.reply(status(404, ''));
+    h.reply(status(403, ''));
     const err = await caught(() => h.client.subAccounts.get('ghost'));
-    expect(err.message).toBe("GET /api/sub/get/ (get sub-account 'ghost') failed with 404 Not Found");
+    expect(err.message).toBe("GET /api/sub/get/ (get sub-account 'ghost') failed with 403 Forbidden");
+    await h.done();
+  });
+
+  it.each(['not found', '', '<html><body>404</body></html>'])('a 404 that names no object (%j) gives the URL and suspects the base URL', async (text) => {
+    const h = harness({ baseUrl: 'https://api.example.test/wrong-prefix' });
+    h.reply(status(404, text));
+    const err = await caught(() => h.client.ips.list());
+    expect(err.message).toContain('failed with 404 Not Found');
+    expect(err.message).toContain('the URL was https://api.example.test/wrong-prefix/api/ips/');
+    expect(err.message).toContain('the base URL is probably wrong');
+    await h.done();
+  });
+
+  it('a 404 about a missing object says only that', async () => {
+    const h = harness();
+    h.reply(status(404, 'sub-account not found'));
+    const err = await caught(() => h.client.subAccounts.get('ghost'));
+    expect(err.message).toBe("GET /api/sub/get/ (get sub-account 'ghost') failed with 404 Not Found: sub-account not found");
     await h.done();
   });
 });
