@@ -3,9 +3,9 @@
 // code cache, kept per user: Terraform starts the provider 3 times per plan and 4 per apply, and
 // compiling 2.5 MB of JavaScript was the largest part of each start (bench/RESULTS.md). Node 20
 // has no module compile cache of its own (that came in Node 22). Without a usable cache (first
-// run, another Node version, PROXYACCOUNT_CODE_CACHE=off, an unwritable directory) it compiles as
-// usual and nothing else changes. The cache file is only ever read back by V8, which checks it
-// against this very source and ignores it when it does not match.
+// run, another Node version, PROXYACCOUNT_CODE_CACHE=off, an unwritable directory, or one another
+// user could have written to) it compiles as usual and nothing else changes. V8 checks a cache
+// file only against this source's length, so it is read only from a private directory.
 'use strict';
 (function launch(self, hash, marker) {
   const fs = require('node:fs');
@@ -41,10 +41,14 @@
               );
     cacheFile = path.join(dir, `provider-${hash}-${process.version}-${process.arch}.bin`);
   }
+  // V8 checks a cache only against the source's length, so a planted one would run as this user:
+  // the cache is used only from a directory of the user's own that nobody else can write to.
+  const cacheProblem = cacheFile === undefined ? undefined : privateDirProblem(path.dirname(cacheFile));
+  if (cacheProblem !== undefined) cacheFile = undefined;
   let cachedData;
   if (cacheFile !== undefined) {
     try {
-      cachedData = fs.readFileSync(cacheFile);
+      cachedData = readPrivateFile(cacheFile);
     } catch {
       // No cache yet: this run makes it.
     }
@@ -67,15 +71,75 @@
     // Written at exit, so the functions this run compiled lazily are in it too.
     process.once('exit', () => {
       try {
-        fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        fs.renameSync(tmp, cacheFile);
+        writePrivateFile(cacheFile, script.createCachedData());
       } catch {
         // A cache that cannot be written only costs the next start its compile time.
       }
     });
   }
-  const codeCache = cacheFile === undefined ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
-  mod.exports.main({ codeCache });
+  const codeCache =
+    cacheProblem !== undefined
+      ? 'untrusted'
+      : cacheFile === undefined
+        ? 'off'
+        : cachedData === undefined
+          ? 'miss'
+          : script.cachedDataRejected
+            ? 'rejected'
+            : 'hit';
+  mod.exports.main(cacheProblem === undefined ? { codeCache } : { codeCache, codeCacheNote: `code cache not used: ${cacheProblem}` });
+
+  // Private files (OpenSSH's habit): a directory of the user's own, not writable by group or
+  // others, checked with lstat; files opened without following a symbolic link; writes through a
+  // fresh temporary file (O_EXCL) renamed into place, which replaces a planted link, never its target.
+  function privateDirProblem(dir) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      // An existing path of another kind is reported below.
+    }
+    let st;
+    try {
+      st = fs.lstatSync(dir);
+    } catch (err) {
+      return `${dir} cannot be read (${err.code})`;
+    }
+    if (st.isSymbolicLink()) return `${dir} is a symbolic link`;
+    if (!st.isDirectory()) return `${dir} is not a directory`;
+    return ownershipProblem(dir, st);
+  }
+
+  function ownershipProblem(name, st) {
+    const uid = process.getuid?.();
+    if (uid !== undefined && st.uid !== uid) return `${name} is owned by uid ${st.uid}, not by the current user (uid ${uid})`;
+    if ((st.mode & 0o022) !== 0) return `${name} is writable by group or others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`;
+    return undefined;
+  }
+
+  function readPrivateFile(file) {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    try {
+      const st = fs.fstatSync(fd);
+      return st.isFile() && ownershipProblem(file, st) === undefined ? fs.readFileSync(fd) : undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  function writePrivateFile(file, data) {
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+    const fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o600);
+    try {
+      try {
+        fs.writeFileSync(fd, data);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, file);
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
+  }
 })(__filename, '__HASH__', '__MARKER__');

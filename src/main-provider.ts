@@ -37,12 +37,18 @@ function loadProvider(): ProviderServer {
 /** What the executable's launcher (scripts/provider-launcher.js) tells the provider. */
 export interface LaunchInfo {
   /** How the bundle was compiled: with the code cache (`hit`), without one yet (`miss`), with one V8 refused (`rejected`), or with the cache `off`. */
-  readonly codeCache?: 'hit' | 'miss' | 'rejected' | 'off';
+  readonly codeCache?: 'hit' | 'miss' | 'rejected' | 'off' | 'untrusted';
+  /** Why the code cache was not used (`untrusted`: its directory is another user's, or shared, or a link). */
+  readonly codeCacheNote?: string;
 }
 
 /** Serves the provider until Terraform shuts it down, then exits. */
 export function main(launch: LaunchInfo = {}): void {
-  serve(lazyProviderServer(), { startupFields: launch.codeCache === undefined ? {} : { code_cache: launch.codeCache } }).then(
+  const startupFields = {
+    ...(launch.codeCache === undefined ? {} : { code_cache: launch.codeCache }),
+    ...(launch.codeCacheNote === undefined ? {} : { code_cache_note: launch.codeCacheNote }),
+  };
+  serve(lazyProviderServer(), { startupFields }).then(
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`terraform-provider-proxyaccount: ${err instanceof Error ? err.message : String(err)}\n`);

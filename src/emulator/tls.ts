@@ -3,11 +3,11 @@
 // restarted emulator serves the same certificate and clients that trust it keep working. The
 // certificate clients should trust is written to --ca-out, or to a temporary file removed on
 // shutdown.
-import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { X509Certificate, createPrivateKey, randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, constants, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createSelfSignedCertificate } from '../util/x509';
 
 /** A certificate given on the command line. */
@@ -114,11 +114,20 @@ function readKept(path: string, names: { dnsNames: string[]; ipAddresses: string
   return { ok: true, certPem: `${certPem}\n`, keyPem: `${keyPem}\n` };
 }
 
-/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+/**
+ * Writes through a temporary file and a rename, so a reader never sees half a file. The temporary
+ * file has an unguessable name and is created with O_EXCL | O_NOFOLLOW: a link planted beside the
+ * file is never written through (the rename replaces a link at `path` itself, not its target).
+ */
 function writeAtomically(path: string, content: string, mode: number, what: string): void {
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(temp, content, { mode });
+    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
+    try {
+      writeFileSync(fd, content);
+    } finally {
+      closeSync(fd);
+    }
     chmodSync(temp, mode);
     renameSync(temp, path);
   } catch (err) {

@@ -14,6 +14,7 @@ const COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2
 interface Start {
   handshake: string;
   codeCache: string | undefined;
+  codeCacheNote: string | undefined;
   exitCode: number | null;
 }
 
@@ -38,7 +39,12 @@ function start(env: NodeJS.ProcessEnv): Promise<Start> {
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as Record<string, unknown>)
         .find((l) => l['@message'] === 'plugin serving');
-      resolve({ handshake: stdout.split('\n')[0] ?? '', codeCache: serving?.code_cache as string | undefined, exitCode });
+      resolve({
+        handshake: stdout.split('\n')[0] ?? '',
+        codeCache: serving?.code_cache as string | undefined,
+        codeCacheNote: serving?.code_cache_note as string | undefined,
+        exitCode,
+      });
     });
   });
 }
@@ -96,12 +102,77 @@ describe('the provider executable', () => {
     expect(fs.readdirSync(path.join(dir, 'proxyaccount', 'code-cache'))).toHaveLength(1);
   });
 
-  it('still starts when the cache directory cannot be written', async () => {
+  it('still starts when the cache directory cannot be used', async () => {
     const blocked = path.join(dir, 'not-a-directory');
     fs.writeFileSync(blocked, '');
     const res = await start({ PROXYACCOUNT_CODE_CACHE: blocked });
     expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
     expect(res.exitCode).toBe(0);
+    expect(res.codeCache).toBe('untrusted');
+    expect(res.codeCacheNote).toContain('is not a directory');
+  });
+});
+
+describe('a code cache another user could have planted is never run', () => {
+  /** A valid cache made by a first start, then moved into `where`; returns its path. */
+  async function cacheIn(where: string): Promise<string> {
+    const made = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-code-cache-made-'));
+    try {
+      expect((await start({ PROXYACCOUNT_CODE_CACHE: made })).codeCache).toBe('miss');
+      const name = fs.readdirSync(made)[0]!;
+      fs.mkdirSync(where, { recursive: true });
+      fs.copyFileSync(path.join(made, name), path.join(where, name));
+      return path.join(where, name);
+    } finally {
+      fs.rmSync(made, { recursive: true, force: true });
+    }
+  }
+
+  it('a directory of another uid: not read, not written, and a DEBUG note says why', async () => {
+    const theirs = path.join(dir, 'theirs');
+    const file = await cacheIn(theirs);
+    fs.chownSync(file, 12345, 12345);
+    fs.chownSync(theirs, 12345, 12345);
+    const before = fs.readFileSync(file);
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: theirs });
+    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.codeCache).toBe('untrusted');
+    expect(res.codeCacheNote).toContain('owned by uid 12345');
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.readdirSync(theirs)).toEqual([path.basename(file)]);
+  });
+
+  it('a directory writable by group or others (0777), even our own: not used', async () => {
+    const shared = path.join(dir, 'shared');
+    await cacheIn(shared);
+    fs.chmodSync(shared, 0o777);
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: shared });
+    expect(res.codeCache).toBe('untrusted');
+    expect(res.codeCacheNote).toContain('writable by group or others (mode 0777)');
+  });
+
+  it('a planted symbolic link: not followed to read, and its root-owned target is not overwritten', async () => {
+    const target = await cacheIn(path.join(dir, 'elsewhere'));
+    const before = fs.readFileSync(target);
+    const mine = path.join(dir, 'mine');
+    fs.mkdirSync(mine, { mode: 0o700 });
+    const link = path.join(mine, path.basename(target));
+    fs.symlinkSync(target, link);
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: mine });
+    // Through the link the cache would have been a hit.
     expect(res.codeCache).toBe('miss');
+    expect(fs.readFileSync(target).equals(before)).toBe(true);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(false);
+    expect(fs.lstatSync(link).mode & 0o777).toBe(0o600);
+  });
+
+  it('a cache directory that is itself a symbolic link: not used', async () => {
+    const real = path.join(dir, 'real');
+    await cacheIn(real);
+    const link = path.join(dir, 'link');
+    fs.symlinkSync(real, link);
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: link });
+    expect(res.codeCache).toBe('untrusted');
+    expect(res.codeCacheNote).toContain('is a symbolic link');
   });
 });
