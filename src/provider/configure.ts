@@ -1,10 +1,10 @@
 // The provider's configure step: resolves every setting, reports each problem on its attribute
 // (with the environment variable that can supply it), and builds the one SDK client and account
-// store of the process. Sends no request.
+// store of the process. Sends no request; verifyCredentials, before the first plan, sends at most one.
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
-import type { ProxyAccountClientOptions } from '../sdk';
+import type { ProxyAccountClient, ProxyAccountClientOptions } from '../sdk';
 import { createLogger, levelFromEnv } from '../protocol/log';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
 import { MAX_REQUEST_TIMEOUT_SECONDS, PROVIDER_ENV, PROVIDER_VERSION, Settings, settingPath as path, type ProviderConfig, type Setting } from './settings';
@@ -136,11 +136,29 @@ export async function configure(
   const [{ ProxyAccountClient }, { AccountStore }] = await Promise.all([import('../sdk'), import('../account')]);
   try {
     const client = new ProxyAccountClient(options);
-    return new AccountStore(client, { signal: ctx.signal });
+    const store = new AccountStore(client, { signal: ctx.signal });
+    clients.set(store, client);
+    return store;
   } catch (err) {
     reportClientOptionError(d, s, err);
     return undefined;
   }
+}
+
+/** The client of each configured store, for what only the client knows (the credentials' state). */
+const clients = new WeakMap<AccountStore, Pick<ProxyAccountClient, 'credentialState' | 'verifyCredentials'>>();
+
+/**
+ * Before the first plan of a configured process: proves the credentials with one cheap read,
+ * unless an answer already proved them (a refresh, also one still out) or rejected them (that
+ * error is already reported). Without it a plan whose objects all need no request (an empty
+ * state) passes with a wrong password, and the apply after review fails. The SDK's 401 guard and
+ * ban budget apply to it like to any request.
+ */
+export async function verifyCredentials(store: AccountStore, signal: AbortSignal): Promise<void> {
+  const client = clients.get(store);
+  if (client === undefined || client.credentialState === 'rejected') return;
+  await client.verifyCredentials({ signal });
 }
 
 const FIELD_SETTING: Readonly<Record<string, Setting>> = {

@@ -10,7 +10,7 @@ import { bearerTokensDataSource } from './data-sources/bearer-tokens';
 import { geoIpsDataSource } from './data-sources/geoips';
 import { proxiesDataSource } from './data-sources/proxies';
 import { FrameworkServer, type ProviderDefinition } from './framework';
-import { configure } from './configure';
+import { configure, verifyCredentials } from './configure';
 import { bearerTokenEphemeral } from './ephemeral-resources/bearer-token';
 import { describeProxyAccountError } from './errors';
 import { providerSchema } from './settings';
@@ -65,6 +65,7 @@ export function createProvider(opts: ProviderOptions = {}): ProviderDefinition<t
     typeName: 'proxyaccount',
     schema: providerSchema,
     configure: (ctx, config) => configure(ctx, config, env, opts.dispatcher),
+    beforePlan: (store, signal) => verifyCredentials(store, signal),
     describeError: describeProxyAccountError,
     resources: RESOURCES,
     dataSources: DATA_SOURCES,

@@ -11,7 +11,7 @@ import { ProxiesApi } from './proxies';
 import { SubAccountsApi } from './sub-accounts';
 import { TokensApi } from './tokens';
 import { Transport } from './transport';
-import type { ProxyAccountClientOptions, RequestLogger } from './types';
+import type { CallOptions, ProxyAccountClientOptions, RequestLogger } from './types';
 import { SDK_VERSION } from './version';
 
 /** Default per-attempt timeout (ms). */
@@ -116,6 +116,15 @@ export class ProxyAccountClient {
    */
   get credentialState(): 'unverified' | 'accepted' | 'rejected' {
     return this.#transport.credentialState;
+  }
+
+  /**
+   * Proves the credentials with one cheap read (the account's own IP list), unless an answer
+   * already proved them; a request already out to do so is waited for instead. Rejects like any
+   * call (e.g. `AuthenticationError` on 401, unsent errors when an earlier 401 is known).
+   */
+  async verifyCredentials(opts?: CallOptions): Promise<void> {
+    await this.#transport.call({ method: 'GET', path: '/api/ips/', operation: 'verify the credentials', repeatable: true, onlyToProveCredentials: true }, opts);
   }
 
   /** Closes the client's own keep-alive agent (never a caller's `dispatcher`); later calls fail. */

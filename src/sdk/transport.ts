@@ -45,6 +45,8 @@ export interface Operation<T> {
   readonly secrets?: readonly string[];
   /** Reads the JSON body of a success; absent = the body is ignored and the call returns void. */
   readonly parse?: (body: unknown) => T;
+  /** Sent only while no answer has proved the credentials; otherwise the call resolves unsent. */
+  readonly onlyToProveCredentials?: boolean;
 }
 
 /** Settings of a {@link Transport}, already validated by the client. */
@@ -158,6 +160,11 @@ export class Transport {
       } catch (e) {
         if (e instanceof CredentialsRejectedSignal) throw new CredentialsRejectedError(ctx);
         throw new AbortedError(ctx, e);
+      }
+      // Decided after acquiring: a probe that was out meanwhile has settled the question.
+      if (op.onlyToProveCredentials === true && this.guard.credentialState === 'accepted') {
+        release('unknown');
+        return undefined as T;
       }
       let result: Attempt<T> | undefined;
       const started = this.#cfg.logger === undefined ? 0 : performance.now();

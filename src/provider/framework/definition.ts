@@ -187,6 +187,13 @@ export interface ProviderDefinition<S extends ObjectSchema = ObjectSchema, D = u
    */
   configure(ctx: ConfigureContext, config: PlanModel<S>): Promise<D | undefined>;
   /**
+   * Called before the first PlanResourceChange of a configured process (once; concurrent plans
+   * wait on the same call), e.g. to prove the credentials, so that a plan whose objects need no
+   * request still fails on what the apply would fail on. A rejection is reported on every plan of
+   * the process. @default none
+   */
+  beforePlan?(data: D, signal: AbortSignal): Promise<void>;
+  /**
    * Reads the provider's own errors (e.g. its API client's) as diagnostics; undefined for an
    * error it does not recognise, which the framework reports as a bug. @default none recognised
    */

@@ -10,6 +10,7 @@ import type { DataSourceDefinition, EphemeralResourceDefinition, ProviderDefinit
 import { closeEphemeral, openEphemeral, validateEphemeral } from './ephemeral-rpc';
 import type { ObjectSchema } from './schema';
 import { Diagnostics, errorDiagnostic } from './diagnostics';
+import { diagnosticFromError } from './errors';
 import { toPlanModel } from './model';
 import type { Runtime } from './context';
 import { validateConfig } from './validate';
@@ -17,6 +18,8 @@ import { validateConfig } from './validate';
 /** Serves one provider definition over the protocol's ProviderServer interface. */
 export class FrameworkServer<D = unknown> implements ProviderServer {
   private data: D | undefined;
+  /** The provider's beforePlan, run once per process. */
+  private beforePlan: Promise<Diagnostic | undefined> | undefined;
   private readonly stop = new AbortController();
   private readonly logger = createLogger();
   private readonly resources = new Map<string, ResourceDefinition>();
@@ -105,9 +108,24 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   /** See planResourceChange in resource-rpc.ts and plan.ts. */
   async planResourceChange(req: ProviderRequest<'planResourceChange'>): Promise<ProviderResponse<'planResourceChange'>> {
     const empty = { requiresReplace: [] };
-    return guard('PlanResourceChange', empty, () =>
-      withType(this.resources, 'resource', req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req)),
+    return guard('PlanResourceChange', empty, async () => {
+      const failed = await this.runBeforePlan();
+      if (failed !== undefined) return { ...empty, diagnostics: [failed] };
+      return withType(this.resources, 'resource', req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req));
+    });
+  }
+
+  /** The provider's beforePlan hook, once per configured process; its failure as a diagnostic. */
+  private runBeforePlan(): Promise<Diagnostic | undefined> {
+    const hook = this.provider.beforePlan;
+    const data = this.data;
+    if (hook === undefined || data === undefined) return Promise.resolve(undefined);
+    this.beforePlan ??= hook(data, this.signal).then(
+      () => undefined,
+      (err: unknown) =>
+        diagnosticFromError(err, { summary: 'Unable to verify the provider credentials', object: 'the provider credentials' }, this.provider.describeError),
     );
+    return this.beforePlan;
   }
 
   /** See applyResourceChange in resource-rpc.ts. */
