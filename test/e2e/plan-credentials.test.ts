@@ -54,15 +54,15 @@ it('an empty state with the right password: one request proves it, and the plan 
 });
 
 it('once a refresh has proved the credentials, the plan makes no extra request', async () => {
-  ws.config('resource "proxyaccount_sub_account" "kept" {\n  username = "plan-cred-kept"\n}\n');
+  // Each object in state is refreshed before it is planned, so its read has proved the
+  // credentials by the time the first plan asks. (A new object planned while the first read is
+  // not yet out may still pay the one request: Terraform runs the two at once.)
+  const kept = 'resource "proxyaccount_sub_account" "kept" {\n  username = "plan-cred-kept"\n}\n';
+  ws.config(kept, 'resource "proxyaccount_authorized_hostname" "kept" {\n  domain = "kept.example.com"\n}\n');
   await ws.apply();
-  ws.config(
-    'resource "proxyaccount_sub_account" "kept" {\n  username = "plan-cred-kept"\n}\n',
-    'resource "proxyaccount_sub_account" "new" {\n  username = "plan-cred-new"\n}\n',
-  );
   const { result: res, lines } = await requestLogOf(account, () => ws.run(['plan', '-no-color', '-input=false', '-detailed-exitcode']));
-  expect(res.code).toBe(2);
-  // The refresh of the kept sub-account, and nothing else.
-  expect(lines).toEqual([expect.stringMatching(/^GET \/api\/sub\/get\/\S* 200 /)]);
+  expect(res.code).toBe(0);
+  // The two refreshes, and nothing else.
+  expect(lines.map((l) => l.split(' ').slice(0, 3).join(' ')).sort()).toEqual(['GET /api/hostnames/ 200', 'GET /api/sub/get/ 200']);
   await ws.destroy();
 });
