@@ -85,3 +85,59 @@ describe('the three jobs', () => {
     expect(REVIEW_MARKER).toBe('<!-- proxyaccount-review -->');
   });
 });
+
+describe('what a template may not do', () => {
+  it.each(TEMPLATES)('%s: no unpinned npx, and the pinned tarball is checked against its SHA-256 before install', (file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    expect(text).not.toMatch(/npx\s+(--yes\s+)?proxyaccount/);
+    expect(text).toMatch(/PROXYACCOUNT_TARBALL: https:\/\/\S+\/v\d+\.\d+\.\d+\/proxyaccount-\d+\.\d+\.\d+\.tgz/);
+    expect(text).toMatch(/sha256sum -c -/);
+    expect(text).toMatch(/PROXYACCOUNT_AUTH_FAILURE_CACHE: /);
+  });
+
+  it.each(TEMPLATES.slice(0, 3))('%s: secrets only in the steps that use them, never workflow- or job-wide', (file) => {
+    const wf = parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as {
+      env?: Record<string, string>;
+      jobs: Record<string, { env?: Record<string, string>; steps: Array<{ name?: string; env?: Record<string, string>; run?: string }> }>;
+    };
+    const secretIn = (env: Record<string, string> | undefined): boolean => Object.values(env ?? {}).some((v) => /secrets\./.test(String(v)));
+    expect(secretIn(wf.env)).toBe(false);
+    for (const job of Object.values(wf.jobs)) {
+      expect(secretIn(job.env)).toBe(false);
+      const install = job.steps.find((s) => s.run?.includes('npm install'));
+      expect(install).toBeDefined();
+      expect(secretIn(install?.env)).toBe(false);
+    }
+  });
+
+  it('GitHub: the failed-authentication memory is restored, and saved even when the job failed', () => {
+    for (const file of TEMPLATES.slice(0, 3)) {
+      const wf = parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as { jobs: Record<string, { steps: Array<{ uses?: string; if?: string }> }> };
+      for (const job of Object.values(wf.jobs)) {
+        expect(job.steps.some((s) => s.uses?.startsWith('actions/cache/restore@'))).toBe(true);
+        expect(job.steps.find((s) => s.uses?.startsWith('actions/cache/save@'))?.if).toBe('always()');
+      }
+    }
+  });
+
+  it('GitLab: the memory is cached with when: always, and the install runs without the secrets', () => {
+    const gl = parse(fs.readFileSync(path.join(ROOT, TEMPLATES[3]!), 'utf8')) as {
+      default: { cache: { when: string; paths: string[] }; before_script: string[] };
+    };
+    expect(gl.default.cache.when).toBe('always');
+    expect(gl.default.cache.paths).toContain('.proxyaccount-auth/');
+    const install = gl.default.before_script.find((l) => l.includes('npm install'));
+    for (const secret of ['PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_TOKEN', 'GITLAB_TOKEN', 'CI_JOB_TOKEN', 'TF_HTTP_PASSWORD'])
+      expect(install).toContain(`-u ${secret}`);
+  });
+
+  it('applies the reviewed plan artifact, never a new plan', () => {
+    const apply = fs.readFileSync(path.join(ROOT, TEMPLATES[1]!), 'utf8');
+    expect(apply).toMatch(/actions\/download-artifact@v4/);
+    expect(apply).toMatch(/terraform apply -input=false plan\.tfplan/);
+    expect(apply).not.toMatch(/terraform plan/);
+    const gl = parse(fs.readFileSync(path.join(ROOT, TEMPLATES[3]!), 'utf8')) as { apply: { script: string[] }; review: { artifacts: { paths: string[] } } };
+    expect(gl.apply.script.join('\n')).not.toMatch(/terraform plan/);
+    expect(gl.review.artifacts.paths).toContain('infra/plan.tfplan');
+  });
+});

@@ -1,0 +1,237 @@
+// The CI templates run as written on fresh runners (ci-runner.ts: bash, a new HOME per job, the
+// emulator, no Docker), with the install step pointed at this build: review, apply of the
+// reviewed plan, drift, on GitHub Actions and on GitLab. And the ban budget holds on runners that
+// keep nothing but what the template caches: six drift runs with a wrong password, each on a
+// fresh machine, and four different wrong passwords on one machine, leave the emulator unbanned.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ProxyAccountClient } from '../../src/sdk';
+import { startEmulator, type RunningEmulator } from '../helpers/emulator';
+import { requireTerraform } from '../e2e/helpers/terraform';
+import { freshRunner, installs, packThisBuild, ROOT, writeShims, type Service } from './ci-runner';
+import { startFakeForge, type FakeForge } from './fake-forge';
+import { runGithubJob } from './github-runner';
+import { runGitlabJob } from './gitlab-runner';
+
+jest.setTimeout(600_000);
+
+const PARENT = { username: 'ci-parent', password: 'ci-parent-password' };
+const GH = 'examples/ci/github-actions';
+
+let base: string;
+let em: RunningEmulator;
+let forge: FakeForge;
+let override: Record<string, string>;
+/** The API's request log since the last call of `take`. */
+let apiLines: string[] = [];
+let stopListening: () => void;
+
+/** A service (caches, artifacts, secrets) shared by the runs of one scenario. */
+function service(name: string, secrets: Record<string, string>): Service {
+  const dir = path.join(base, name);
+  const s: Service = {
+    caches: path.join(dir, 'caches'),
+    artifacts: path.join(dir, 'artifacts'),
+    installLog: path.join(dir, 'installs.jsonl'),
+    shims: path.join(dir, 'shims'),
+    repository: path.join(base, 'repository'),
+    secrets,
+    runnerEnv: { PROXYACCOUNT_CA_CERT_FILE: em.caFile, CHECKPOINT_DISABLE: '1' },
+  };
+  fs.mkdirSync(s.caches, { recursive: true });
+  fs.mkdirSync(s.artifacts, { recursive: true });
+  writeShims(s.shims, s.installLog);
+  return s;
+}
+
+function githubSecrets(password: string, state: string): Record<string, string> {
+  return {
+    PROXYACCOUNT_BASE_URL: em.url,
+    PROXYACCOUNT_USERNAME: PARENT.username,
+    PROXYACCOUNT_PASSWORD: password,
+    TF_HTTP_ADDRESS: `${forge.url}/state/${state}`,
+    TF_HTTP_USERNAME: 'state-user',
+    TF_HTTP_PASSWORD: 'state-password',
+  };
+}
+
+function take(): string[] {
+  const lines = apiLines.filter((l) => /^[A-Z]+ \/api\//.test(l));
+  apiLines = [];
+  return lines;
+}
+
+/** The API still answers the right password: the address is not banned. */
+async function expectNotBanned(): Promise<void> {
+  const client = new ProxyAccountClient({ baseUrl: em.url, auth: PARENT, dispatcher: em.dispatcher, maxRetries: 0, authFailureCache: false });
+  await expect(client.ips.list()).resolves.toBeDefined();
+  await client.close();
+  take();
+}
+
+beforeAll(async () => {
+  requireTerraform();
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-proxyaccount'))) throw new Error('run `npm run build` first');
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-run-'));
+  em = await startEmulator({ accounts: { accounts: [{ ...PARENT, plan: 'plan50' }] } });
+  stopListening = em.onStderrLine((l) => apiLines.push(l));
+  forge = await startFakeForge();
+  const tarball = packThisBuild(path.join(base, 'pack'));
+  override = {
+    PROXYACCOUNT_TARBALL: `file://${tarball}`,
+    PROXYACCOUNT_TARBALL_SHA256: createHash('sha256').update(fs.readFileSync(tarball)).digest('hex'),
+  };
+  const infra = path.join(base, 'repository', 'infra');
+  fs.mkdirSync(infra, { recursive: true });
+  fs.writeFileSync(
+    path.join(infra, 'main.tf'),
+    `terraform {
+  required_providers {
+    proxyaccount = {
+      source  = "proxyaccount/proxyaccount"
+      version = "~> 0.1"
+    }
+  }
+  backend "http" {}
+}
+
+resource "proxyaccount_authorized_ip" "office" {
+  ip    = "203.0.113.10"
+  label = "office"
+}
+`,
+  );
+});
+
+afterAll(async () => {
+  stopListening?.();
+  await em?.stop();
+  await forge?.close();
+  if (base !== undefined) fs.rmSync(base, { recursive: true, force: true });
+});
+
+describe('GitHub Actions templates on fresh runners', () => {
+  let gh: Service;
+  beforeAll(() => {
+    gh = service('github', githubSecrets(PARENT.password, 'github'));
+  });
+
+  it('pull request: plans, reviews, keeps the plan; the install step never saw a secret', async () => {
+    const r = await runGithubJob({ file: `${GH}/pull-request.yml`, job: 'review', service: gh, base, override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-plan', 'review.md'), 'utf8')).toContain('<!-- proxyaccount-review -->');
+    expect(fs.existsSync(path.join(gh.artifacts, 'proxyaccount-plan', 'plan.tfplan'))).toBe(true);
+    // A plan only: nothing in the remote state yet, nothing created.
+    expect(forge.states.get('/state/github')).toBeUndefined();
+    const seen = installs(gh);
+    expect(seen).toHaveLength(1);
+    for (const name of ['PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_USERNAME', 'PROXYACCOUNT_BASE_URL', 'TF_HTTP_PASSWORD'])
+      expect(seen[0]!.env).not.toContain(name);
+  });
+
+  it('merge: applies the reviewed plan on another fresh runner, into the remote state', async () => {
+    const r = await runGithubJob({ file: `${GH}/apply.yml`, job: 'apply', service: gh, base, override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    // The saved plan is applied as it is: no new plan is shown, and it is the reviewed one.
+    expect(r.log).not.toMatch(/Plan: \d+ to add/);
+    expect(r.log).toMatch(/Apply complete! Resources: 1 added/);
+    expect(JSON.parse(forge.states.get('/state/github') ?? '{}').resources).toHaveLength(1);
+    const client = new ProxyAccountClient({ baseUrl: em.url, auth: PARENT, dispatcher: em.dispatcher, authFailureCache: false });
+    expect(await client.ips.list()).toContain('203.0.113.10');
+    await client.close();
+  });
+
+  it('nightly: the drift job finds no drift on a third fresh runner', async () => {
+    const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: gh, base, override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(r.log).toMatch(/-- skipped: Open or update the drift issue/);
+  });
+
+  it('six drift runs with a wrong password, each on a fresh runner with only the cache, send one request and leave the address unbanned', async () => {
+    const wrong = service('github-wrong', githubSecrets('rotated-wrong-password', 'github'));
+    take();
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push(await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: wrong, base, override }));
+    const lines = take();
+    for (const r of results) {
+      expect(r.ok).toBe(false);
+      expect(r.log).toMatch(/-- cache saved as /);
+      expect(r.log).not.toContain('rotated-wrong-password');
+    }
+    expect(results[0]!.log).toMatch(/so 3 more would ban it/);
+    for (const r of results.slice(1)) expect(r.log.replace(/\s+/g, ' ')).toMatch(/rejected these same credentials with 401 in an earlier run/);
+    expect(lines.filter((l) => / 401 /.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / 429 /.test(l))).toHaveLength(0);
+    await expectNotBanned();
+  });
+
+  it('four different wrong passwords on one machine: two reach the API, the address stays unbanned', async () => {
+    const runner = freshRunner(base);
+    const results = [];
+    take();
+    for (const password of ['wrong-1-aaaa', 'wrong-2-bbbb', 'wrong-3-cccc', 'wrong-4-dddd']) {
+      const s = service(`github-four-${password}`, githubSecrets(password, 'github'));
+      // One machine: the same HOME and workspace (and so the same memory) for all four.
+      results.push(await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: s, base, override, runner }));
+    }
+    const lines = take();
+    for (const r of results) expect(r.ok).toBe(false);
+    expect(lines.filter((l) => / 401 /.test(l))).toHaveLength(2);
+    expect(results[3]!.log.replace(/\s+/g, ' ')).toMatch(/rejected 2 authentications from this machine/);
+    await expectNotBanned();
+  });
+});
+
+describe('the GitLab template on fresh runners', () => {
+  let gl: Service;
+  let predefined: Record<string, string>;
+  beforeAll(async () => {
+    await em.control.reset();
+    take();
+    gl = service('gitlab', {
+      PROXYACCOUNT_BASE_URL: em.url,
+      PROXYACCOUNT_USERNAME: PARENT.username,
+      PROXYACCOUNT_PASSWORD: PARENT.password,
+      GITLAB_TOKEN: 'glpat-test',
+    });
+    predefined = {
+      CI_API_V4_URL: `${forge.url}/api/v4`,
+      CI_PROJECT_ID: '7',
+      CI_JOB_TOKEN: 'job-token',
+      CI_MERGE_REQUEST_IID: '3',
+      CI_COMMIT_SHA: 'abc123',
+    };
+  });
+
+  it('review on the merge request: plans, reviews, posts the note, keeps the plan; the install saw no secret', async () => {
+    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined, override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(forge.calls).toContain('POST /api/v4/projects/7/merge_requests/3/notes');
+    expect(fs.existsSync(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan'))).toBe(true);
+    const seen = installs(gl);
+    expect(seen).toHaveLength(1);
+    for (const name of ['PROXYACCOUNT_PASSWORD', 'GITLAB_TOKEN', 'CI_JOB_TOKEN', 'TF_HTTP_PASSWORD']) expect(seen[0]!.env).not.toContain(name);
+  });
+
+  it('apply on main: the reviewed plan, into GitLab-managed state; then drift finds none', async () => {
+    const r = await runGitlabJob({ job: 'apply', service: gl, base, predefined, override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(r.log).toMatch(/Apply complete! Resources: 1 added/);
+    expect(forge.states.get('/api/v4/projects/7/terraform/state/proxyaccount')).toBeDefined();
+    const d = await runGitlabJob({ job: 'drift', service: gl, base, predefined, override });
+    expect({ ok: d.ok, log: d.ok ? '' : d.log }).toEqual({ ok: true, log: '' });
+  });
+
+  it('drift with a wrong password on fresh runners: the cache is saved on failure, one request in all', async () => {
+    const wrong = service('gitlab-wrong', { ...gl.secrets, PROXYACCOUNT_PASSWORD: 'gitlab-wrong-password' });
+    take();
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await runGitlabJob({ job: 'drift', service: wrong, base, predefined, override }));
+    const lines = take();
+    for (const r of results) expect(r.ok).toBe(false);
+    expect(lines.filter((l) => / 401 /.test(l))).toHaveLength(1);
+    await expectNotBanned();
+  });
+});

@@ -1,0 +1,182 @@
+// One GitHub Actions job of a template, run as a fresh hosted runner would (see ci-runner.ts):
+// workflow, job and step `env`, `${{ }}` expressions the templates use, `if:` conditions,
+// GITHUB_OUTPUT / GITHUB_PATH, and the actions whose effect matters here (checkout, cache
+// restore/save, artifact upload/download). An expression or action it does not know fails the
+// run, so a template cannot silently depend on something this test does not model.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { ROOT, baseEnv, bash, copy, freshRunner, type JobResult, type Service } from './ci-runner';
+
+interface Step {
+  readonly name?: string;
+  readonly id?: string;
+  readonly if?: string;
+  readonly uses?: string;
+  readonly run?: string;
+  readonly with?: Record<string, unknown>;
+  readonly env?: Record<string, unknown>;
+  readonly 'working-directory'?: string;
+}
+
+interface Workflow {
+  readonly env?: Record<string, unknown>;
+  readonly jobs: Record<string, { readonly env?: Record<string, unknown>; readonly steps: Step[] }>;
+}
+
+/** Options of one run. */
+export interface GithubRunOptions {
+  readonly file: string;
+  readonly job: string;
+  readonly service: Service;
+  readonly base: string;
+  /** Workflow-level `env` values to replace (e.g. the tarball URL pointed at this build). */
+  readonly override?: Readonly<Record<string, string>>;
+  /** Repository variables (`vars.*`). */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Reuse this runner (HOME and workspace) instead of a fresh one. */
+  readonly runner?: ReturnType<typeof freshRunner>;
+}
+
+let runId = 1000;
+
+/** Runs one job of a workflow file; returns its outcome. */
+export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
+  const wf = parse(fs.readFileSync(path.join(ROOT, o.file), 'utf8')) as Workflow;
+  const job = wf.jobs[o.job];
+  if (job === undefined) throw new Error(`${o.file} has no job ${o.job}`);
+  const runner = o.runner ?? freshRunner(o.base);
+  const ws = runner.workspace;
+  const id = String(++runId);
+  const outputs = new Map<string, Record<string, string>>();
+  const ctx = { ws, temp: runner.temp, id, vars: o.vars ?? {}, secrets: o.service.secrets, outputs };
+  const env: Record<string, string> = { ...baseEnv(o.service, runner), GITHUB_WORKSPACE: ws, RUNNER_TEMP: runner.temp };
+  for (const [k, v] of Object.entries(wf.env ?? {})) env[k] = o.override?.[k] ?? expand(String(v), ctx);
+  for (const [k, v] of Object.entries(job.env ?? {})) env[k] = expand(String(v), ctx);
+  const extraPath: string[] = [];
+  let failed = false;
+  let log = '';
+  for (const step of job.steps) {
+    const label = step.name ?? step.uses ?? step.run?.split('\n')[0] ?? '?';
+    if (!shouldRun(step.if, failed, ctx)) {
+      log += `-- skipped: ${label}\n`;
+      continue;
+    }
+    if (step.uses !== undefined) {
+      const done = useAction(step, o, ctx);
+      log += `-- ${done}: ${label}\n`;
+      continue;
+    }
+    const outFile = path.join(runner.temp, `output-${step.id ?? 'x'}`);
+    const pathFile = path.join(runner.temp, 'path');
+    fs.writeFileSync(outFile, '');
+    if (!fs.existsSync(pathFile)) fs.writeFileSync(pathFile, '');
+    const stepEnv: Record<string, string> = { ...env, GITHUB_OUTPUT: outFile, GITHUB_PATH: pathFile };
+    for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = expand(String(v), ctx);
+    stepEnv.PATH = [...extraPath, env.PATH].join(path.delimiter);
+    const cwd = path.join(ws, step['working-directory'] ?? '.');
+    const r = await bash(expand(step.run ?? '', ctx), cwd, stepEnv);
+    log += `-- ran (${r.code}): ${label}\n${r.output}`;
+    if (step.id !== undefined) outputs.set(step.id, parseOutputs(fs.readFileSync(outFile, 'utf8')));
+    for (const line of fs.readFileSync(pathFile, 'utf8').split('\n')) if (line !== '' && !extraPath.includes(line)) extraPath.unshift(line);
+    if (r.code !== 0) failed = true;
+  }
+  return { ok: !failed, log, workspace: ws };
+}
+
+interface ExprContext {
+  readonly ws: string;
+  readonly temp: string;
+  readonly id: string;
+  readonly vars: Readonly<Record<string, string>>;
+  readonly secrets: Readonly<Record<string, string>>;
+  readonly outputs: Map<string, Record<string, string>>;
+}
+
+/** The value of one expression the templates use. */
+function value(expr: string, c: ExprContext): string {
+  const e = expr.trim();
+  let m: RegExpMatchArray | null;
+  if (e === 'github.workspace') return c.ws;
+  if (e === 'github.run_id') return c.id;
+  if (e === 'github.run_attempt') return '1';
+  if (e === 'github.token') return 'test-github-token';
+  if ((m = /^secrets\.(\w+)$/.exec(e))) return c.secrets[m[1]!] ?? '';
+  if ((m = /^vars\.(\w+)$/.exec(e))) return c.vars[m[1]!] ?? '';
+  if ((m = /^steps\.([\w-]+)\.outputs\.(\w+)$/.exec(e))) return c.outputs.get(m[1]!)?.[m[2]!] ?? '';
+  throw new Error(`the test's runner does not know the expression \${{ ${e} }}`);
+}
+
+function expand(text: string, c: ExprContext): string {
+  return text.replace(/\$\{\{(.*?)\}\}/g, (_, e: string) => value(e, c));
+}
+
+function shouldRun(cond: string | undefined, failed: boolean, c: ExprContext): boolean {
+  if (cond === undefined) return !failed;
+  const e = cond.trim();
+  if (e === 'always()') return true;
+  const m = /^(steps\.[\w-]+\.outputs\.\w+) == '([^']*)'$/.exec(e);
+  if (m) return !failed && value(m[1]!, c) === m[2];
+  throw new Error(`the test's runner does not know the condition ${e}`);
+}
+
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq > 0) out[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The effect of one `uses:` step; returns what was done. */
+function useAction(step: Step, o: GithubRunOptions, c: ExprContext): string {
+  const action = (step.uses ?? '').replace(/@.*$/, '');
+  const w = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v), c)]));
+  switch (action) {
+    case 'actions/checkout':
+      fs.cpSync(o.service.repository, c.ws, { recursive: true });
+      return 'checked out';
+    case 'actions/setup-node':
+    case 'hashicorp/setup-terraform':
+      return 'on PATH already';
+    case 'actions/github-script':
+      return 'skipped (talks to GitHub)';
+    case 'actions/cache/restore': {
+      // Exact key first, then the newest entry whose key starts with a restore key.
+      const keys = fs.readdirSync(o.service.caches);
+      const prefixes = String(w['restore-keys'] ?? '')
+        .split('\n')
+        .filter((p) => p !== '');
+      const hit =
+        keys.find((k) => k === w.key) ??
+        keys
+          .filter((k) => prefixes.some((p) => k.startsWith(p)))
+          .sort((a, b) => fs.statSync(path.join(o.service.caches, b)).mtimeMs - fs.statSync(path.join(o.service.caches, a)).mtimeMs)[0];
+      if (hit === undefined) return 'cache miss';
+      copy(path.join(o.service.caches, hit), path.join(c.ws, String(w.path)));
+      return `cache restored from ${hit}`;
+    }
+    case 'actions/cache/save': {
+      const from = path.join(c.ws, String(w.path));
+      if (!fs.existsSync(from)) return 'nothing to cache';
+      copy(from, path.join(o.service.caches, String(w.key)));
+      return `cache saved as ${w.key}`;
+    }
+    case 'actions/upload-artifact': {
+      const files = String(w.path)
+        .split('\n')
+        .filter((p) => p.trim() !== '')
+        .map((p) => p.trim());
+      // v4 stores the files relative to their least common ancestor directory.
+      const root = files.map((f) => path.dirname(f)).reduce((a, b) => (a === b ? a : '.'));
+      for (const f of files) copy(path.join(c.ws, f), path.join(o.service.artifacts, String(w.name), path.relative(root, f)));
+      return 'artifact uploaded';
+    }
+    case 'actions/download-artifact':
+      copy(path.join(o.service.artifacts, String(w.name)), path.join(c.ws, String(w.path)));
+      return 'artifact downloaded';
+    default:
+      throw new Error(`the test's runner does not know the action ${step.uses}`);
+  }
+}

@@ -1,0 +1,75 @@
+// One GitLab CI job of the template, run as a fresh runner would (see ci-runner.ts): global
+// `variables` (expanded as GitLab expands them), `default` before_script and cache, the job's
+// script in one bash session, the cache restored before and saved after (`when: always`: also
+// after a failure), artifacts of earlier jobs present and this job's kept.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { ROOT, baseEnv, bash, copy, freshRunner, type JobResult, type Service } from './ci-runner';
+
+interface Cache {
+  readonly key: string;
+  readonly paths: string[];
+  readonly when?: string;
+}
+
+interface Job {
+  readonly script: string[];
+  readonly before_script?: string[];
+  readonly artifacts?: { readonly paths: string[]; readonly when?: string };
+  readonly cache?: Cache;
+}
+
+interface Pipeline {
+  readonly variables?: Record<string, string>;
+  readonly default?: { readonly before_script?: string[]; readonly cache?: Cache };
+  readonly [job: string]: unknown;
+}
+
+const FILE = 'examples/ci/gitlab/.gitlab-ci.yml';
+
+/** Options of one job run. */
+export interface GitlabRunOptions {
+  readonly job: string;
+  readonly service: Service;
+  readonly base: string;
+  /** Predefined variables of the CI service (CI_API_V4_URL, CI_JOB_TOKEN…). */
+  readonly predefined: Readonly<Record<string, string>>;
+  /** Pipeline `variables` to replace (e.g. the tarball URL pointed at this build). */
+  readonly override?: Readonly<Record<string, string>>;
+}
+
+/** Runs one job; returns its outcome. */
+export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
+  const doc = parse(fs.readFileSync(path.join(ROOT, FILE), 'utf8')) as Pipeline;
+  const job = doc[o.job] as Job | undefined;
+  if (job === undefined) throw new Error(`${FILE} has no job ${o.job}`);
+  const runner = freshRunner(o.base);
+  const dir = runner.workspace;
+  fs.cpSync(o.service.repository, dir, { recursive: true });
+  const env: Record<string, string> = { ...baseEnv(o.service, runner), ...o.predefined, CI_PROJECT_DIR: dir, ...o.service.secrets };
+  for (const [k, v] of Object.entries(doc.variables ?? {})) env[k] = o.override?.[k] ?? expandVars(String(v), env);
+
+  // Artifacts of earlier jobs of the pipeline, as GitLab passes them to later stages.
+  for (const earlier of fs.readdirSync(o.service.artifacts)) fs.cpSync(path.join(o.service.artifacts, earlier), dir, { recursive: true });
+  const cache = job.cache ?? doc.default?.cache;
+  const cacheDir = cache === undefined ? undefined : path.join(o.service.caches, `gitlab-${cache.key}`);
+  if (cacheDir !== undefined && fs.existsSync(cacheDir)) fs.cpSync(cacheDir, dir, { recursive: true });
+
+  const lines = [...(job.before_script ?? doc.default?.before_script ?? []), ...job.script];
+  const r = await bash(lines.join('\n'), dir, env);
+  const ok = r.code === 0;
+
+  if (cache !== undefined && cacheDir !== undefined && (ok || cache.when === 'always')) {
+    for (const p of cache.paths) if (fs.existsSync(path.join(dir, p))) copy(path.join(dir, p), path.join(cacheDir, p));
+  }
+  if (job.artifacts !== undefined && (ok || job.artifacts.when === 'always')) {
+    for (const p of job.artifacts.paths) if (fs.existsSync(path.join(dir, p))) copy(path.join(dir, p), path.join(o.service.artifacts, o.job, p));
+  }
+  return { ok, log: r.output, workspace: dir };
+}
+
+/** `$NAME` and `${NAME}` replaced from `env`, as GitLab expands variables in `variables`. */
+function expandVars(text: string, env: Record<string, string>): string {
+  return text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? '');
+}
