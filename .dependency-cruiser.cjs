@@ -1,6 +1,6 @@
 // The layer arrows of README.md's architecture section, as rules `npm run lint` enforces:
 // protocol knows no API, the SDK knows no Terraform, the framework knows no product, the
-// account store knows no Terraform, the emulator is an independent reading of API.md, the SDK
+// account store knows no Terraform, the emulator is an independent reading of the API contract, the SDK
 // and the emulator keep to the one dependency their own packages have, and resources never
 // import each other.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -52,7 +52,7 @@ module.exports = {
     {
       name: 'emulator-is-independent',
       severity: 'error',
-      comment: 'The emulator is a second reading of API.md, so SDK tests against it compare two readings.',
+      comment: 'The emulator is a second reading of the API contract, so SDK tests against it compare two readings.',
       from: { path: '^src/emulator/' },
       to: { path: '^src/(sdk|account|protocol|provider|cli|gitops)/' },
     },

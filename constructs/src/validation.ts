@@ -1,5 +1,5 @@
 // Input checks shared by the L2 constructs and the roster reader. Internal: not exported from the
-// package index. The rules mirror the provider's validators (PROVIDER-SCHEMA.md, API.md limits) so
+// package index. The rules mirror the provider's validators (the provider schema and the API contract's limits) so
 // a mistake fails at synth time with every problem listed, before Terraform runs.
 import { Token } from 'cdktf';
 
@@ -54,7 +54,7 @@ const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 const PROXY = new RegExp(`^${LABEL}(?:\\.${LABEL})*(?::(\\d{1,5}))?$`);
 
-/** Sub-account usernames: 1 to 30 letters, digits, `.`, `@`, `+` or `-` (API.md). */
+/** Sub-account usernames: 1 to 30 letters, digits, `.`, `@`, `+` or `-` (the API contract). */
 export function checkUsername(v: Violations, path: string, value: string): void {
   if (isUnresolved(value)) return;
   if (value === undefined || value === null) {

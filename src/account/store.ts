@@ -101,13 +101,13 @@ export class AccountStore {
     },
     /**
      * Authorizes `proxy` (any accepted form); returns its full domain. Adding one already there
-     * changes nothing (API.md), so an add is safe to send again after a lost answer.
+     * changes nothing (the API contract), so an add is safe to send again after a lost answer.
      */
     add: async (proxy: string): Promise<string> => {
       const op = `add proxy '${proxy}'`;
       return this.write('proxies', null, op, async () => (await this.client.proxies.add(proxy)).proxy, undefined, true);
     },
-    /** Removes `proxy`; deleting one not authorized changes nothing (API.md). */
+    /** Removes `proxy`; deleting one not authorized changes nothing (the API contract). */
     delete: async (proxy: string): Promise<void> => {
       await this.write('proxies', null, `delete proxy '${proxy}'`, () => this.client.proxies.delete(proxy), undefined, true);
     },

@@ -1,5 +1,5 @@
 // Authentication of API requests (Basic or Bearer, parent or sub-account) and the ban that four
-// failures from one client address within 15 minutes earn (EMULATOR-CHOICES).
+// failures from one client address within 15 minutes earn (docs/emulator.md).
 import type { Clock } from './clock';
 import { hashToken } from './secrets';
 import { isExpired, type Account, type Store } from './store';

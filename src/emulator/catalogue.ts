@@ -96,7 +96,7 @@ const GEO_COUNTS: ReadonlyArray<readonly [string, number, number]> = [
 /** The proxy pools that have geo-IP maps. */
 export type GeoPool = 'open' | 'world';
 
-/** The geo-IP map of a pool: country code → IP count, as a JSON string (EMULATOR-CHOICES). */
+/** The geo-IP map of a pool: country code → IP count, as a JSON string (docs/emulator.md). */
 export function geoIpMap(pool: GeoPool): Record<string, string> {
   const map: Record<string, string> = {};
   for (const [code, open, world] of GEO_COUNTS) map[code] = String(pool === 'open' ? open : world);

@@ -114,7 +114,7 @@ function recordUsage(body: Body, deps: ControlDeps): Reply {
   const now = deps.clock.now();
   deps.store.transaction(() => {
     deps.store.accounts.recordUsage(account.id, bytes, now);
-    // Sub-account usage counts toward the parent's too (API.md).
+    // Sub-account usage counts toward the parent's too (the API contract).
     if (account.parentId !== null) deps.store.accounts.recordUsage(account.parentId, bytes, now);
   });
   return { status: 200, json: accountDetails(deps.store, account, now) };

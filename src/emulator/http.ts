@@ -75,7 +75,7 @@ function tooLarge(): HttpError {
 }
 
 /**
- * Checks that a POST body is form-encoded (JSON and other types get 400, EMULATOR-CHOICES) and
+ * Checks that a POST body is form-encoded (JSON and other types get 400, docs/emulator.md) and
  * decodes it. A missing Content-Type is fine only with an empty body.
  */
 export function decodeFormBody(contentType: string | undefined, body: string): Params {

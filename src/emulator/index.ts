@@ -1,4 +1,4 @@
-// The account-API emulator: an independent implementation of API.md for tests, demos and CI.
+// The account-API emulator: an independent implementation of the API contract for tests, demos and CI.
 export { PortInUseError, startEmulator, tlsStorePath, type EmulatorOptions, type EmulatorServer } from './server';
 export { DEFAULT_ACCOUNTS, loadAccountsFile, parseAccounts, type AccountSeed } from './config';
 export { PLAN_NAMES, PLANS, type PlanName, type PlanLimits } from './plans';

@@ -1,4 +1,4 @@
-// Subscription plans and what each allows. Token allowances come from API.md; the other numbers
+// Subscription plans and what each allows. Token allowances come from the API contract; the other numbers
 // are the emulator's documented choices (docs/emulator.md).
 
 /** The plan names accepted in the accounts file and by the control API. */
@@ -26,7 +26,7 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   plan100: { tokens: 100, subAccounts: 100, proxies: 100 },
 };
 
-/** Authorized IP addresses per account (API.md). */
+/** Authorized IP addresses per account (the API contract). */
 export const MAX_AUTHORIZED_IPS = 100;
 
 /** True when `name` is a known plan. */

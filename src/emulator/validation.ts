@@ -9,9 +9,9 @@ const IPV4_RE = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);
 const HOST_LABEL_RE = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const DATE_RE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
-/** Longest label accepted for an authorized IP (API.md leaves it open; docs/emulator.md). */
+/** Longest label accepted for an authorized IP (the API contract leaves it open; docs/emulator.md). */
 export const MAX_IP_LABEL = 100;
-/** Longest bearer-token label (API.md). */
+/** Longest bearer-token label (the API contract). */
 export const MAX_TOKEN_LABEL = 100;
 
 function invalid(field: string, problem: string): HttpError {

@@ -36,7 +36,7 @@ const KINDS = Symbol.for('proxyaccount.sdk.error.kinds');
 export interface RequestContext {
   /** HTTP method, e.g. `POST`. */
   readonly method: string;
-  /** API path as in API.md, without base-URL prefix or query, e.g. `/api/sub/create/`. */
+  /** API path as in the API contract, without base-URL prefix or query, e.g. `/api/sub/create/`. */
   readonly path: string;
   /** What the call was doing, e.g. `create sub-account 'alice'`. */
   readonly operation: string;
@@ -385,14 +385,14 @@ export class UnexpectedStatusError extends ApiError {
 }
 
 /**
- * Whether a response means the caller's address is banned. API.md does not show the ban status:
+ * Whether a response means the caller's address is banned. The API contract does not show the ban status:
  * the emulator answers 429; a 403 whose text talks about a ban is read as one too.
  */
 export function isBanResponse(status: number, text: string): boolean {
   return status === 429 || (status === 403 && /\bban(ned)?\b/i.test(text));
 }
 
-/** Builds the error class that API.md's table gives for `status` (and the ban rules). */
+/** Builds the error class that the API contract's table gives for `status` (and the ban rules). */
 export function apiErrorFor(d: ApiErrorDetails): ApiError {
   switch (d.status) {
     case 400:

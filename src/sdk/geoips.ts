@@ -3,7 +3,7 @@ import { asObject, count } from './parse';
 import type { Transport } from './transport';
 import type { CallOptions, GeoIpCounts } from './types';
 
-/** Reads a geo-IP map; counts may arrive as JSON numbers or numeric strings (API.md leaves it open). */
+/** Reads a geo-IP map; counts may arrive as JSON numbers or numeric strings (the API contract leaves it open). */
 export function parseGeoIps(body: unknown): GeoIpCounts {
   const o = asObject(body, 'geo-IP map');
   const out: GeoIpCounts = {};

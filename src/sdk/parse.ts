@@ -1,4 +1,4 @@
-// Tolerant readers of response bodies. Where API.md leaves an encoding open they accept every
+// Tolerant readers of response bodies. Where the API contract leaves an encoding open they accept every
 // plausible form (numbers as JSON numbers or numeric strings, date-times with or without a
 // timezone and fractional seconds, a missing label); anything else throws ShapeError, which the
 // transport turns into ResponseParseError. Unknown fields are ignored: outputs are built field by
@@ -90,7 +90,7 @@ export function strings(obj: JsonObject, key: string): string[] {
 const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
- * Reads a date-time. Without a timezone it is UTC (API.md's example has none); a bare date is
+ * Reads a date-time. Without a timezone it is UTC (the API contract's example has none); a bare date is
  * midnight UTC; fractional seconds beyond milliseconds are truncated.
  */
 export function dateTime(value: unknown, what: string): Date {

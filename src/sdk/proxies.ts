@@ -25,7 +25,7 @@ export class ProxiesApi {
 
   /**
    * Authorizes a proxy given as a bare host, a full domain or `domain:port`; returns the full
-   * domain. Retried: API.md says adding an authorized proxy changes nothing.
+   * domain. Retried: the API contract says adding an authorized proxy changes nothing.
    */
   async add(proxy: string, opts?: CallOptions): Promise<{ proxy: string }> {
     const p = checkProxy(proxy);
@@ -42,7 +42,7 @@ export class ProxiesApi {
     );
   }
 
-  /** Removes a proxy. Retried: API.md says deleting an unauthorized proxy changes nothing. */
+  /** Removes a proxy. Retried: the API contract says deleting an unauthorized proxy changes nothing. */
   async delete(proxy: string, opts?: CallOptions): Promise<void> {
     const p = checkProxy(proxy);
     await this.transport.call(

@@ -19,7 +19,7 @@ const SECRET_PAIR_RE = /\b(password|passwd|token|secret|api[_-]?key)(?:("?\s*=\s
 /** A token-like string: a short lowercase prefix, `_`, and a long random tail with a digit (`pxa_…`). */
 const PREFIXED_TOKEN_RE = /\b[a-z]{2,8}_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
 
-// Shorter secrets would mask ordinary words of the message; API.md's secrets are never that short.
+// Shorter secrets would mask ordinary words of the message; the API contract's secrets are never that short.
 const MIN_SECRET_LENGTH = 3;
 
 /**

@@ -28,7 +28,7 @@ import type { CallOptions, RequestLogger } from './types';
 export interface Operation<T> {
   /** HTTP method. */
   readonly method: 'GET' | 'POST';
-  /** API path exactly as in API.md, with its trailing slash. */
+  /** API path exactly as in the API contract, with its trailing slash. */
   readonly path: string;
   /** Human description naming the object, e.g. `create sub-account 'alice'`. */
   readonly operation: string;

@@ -1,4 +1,4 @@
-// Public data types of the SDK. camelCase in TypeScript; the snake_case wire names of API.md are
+// Public data types of the SDK. camelCase in TypeScript; the snake_case wire names of the API contract are
 // mapped in the per-area modules and nowhere else.
 import type { Dispatcher } from 'undici';
 
@@ -110,7 +110,7 @@ export interface ProxyAccountClientOptions {
 export interface RequestLogFields {
   /** HTTP method. */
   readonly method: string;
-  /** API path as in API.md, without base-URL prefix or query. */
+  /** API path as in the API contract, without base-URL prefix or query. */
   readonly path: string;
   /** HTTP status, when an answer came. */
   readonly status?: number;

@@ -1,8 +1,8 @@
-// Client-side checks of every constraint API.md documents, run before any I/O. Each failure names
+// Client-side checks of every constraint the API contract documents, run before any I/O. Each failure names
 // the field (camelCase, as the caller wrote it) and says why. Secret values are never echoed.
 import { InvalidArgumentError } from './errors';
 
-/** Longest username API.md allows. */
+/** Longest username the API contract allows. */
 export const USERNAME_MAX = 30;
 /** Longest password. */
 export const PASSWORD_MAX = 128;
@@ -10,10 +10,10 @@ export const PASSWORD_MAX = 128;
 export const NAME_MAX = 20;
 /** Longest email address. */
 export const EMAIL_MAX = 255;
-/** Longest token label (API.md). */
+/** Longest token label (the API contract). */
 export const TOKEN_LABEL_MAX = 100;
 /**
- * Longest IP label. API.md gives no limit; we reuse the token label's 100 characters so a label
+ * Longest IP label. The API contract gives no limit; we reuse the token label's 100 characters so a label
  * that works for one works for the other, and nothing absurdly long reaches the server.
  */
 export const IP_LABEL_MAX = 100;

@@ -1,5 +1,5 @@
 // /api/ip*/ and /api/hostname*/: authorized IPs and hostnames of the caller or of one of its
-// sub-accounts (`username`). Duplicate adds and deletes of absent entries are 400s (API.md).
+// sub-accounts (`username`). Duplicate adds and deletes of absent entries are 400s (the API contract).
 import { HttpError } from '../http';
 import { MAX_AUTHORIZED_IPS } from '../plans';
 import type { Route, RouteContext } from '../router';

@@ -1,4 +1,4 @@
-// Every API route, in API.md's order.
+// Every API route, in the API contract's order.
 import type { Route } from '../router';
 import { accessListRoutes } from './access-lists';
 import { geoIpRoutes } from './geoips';

@@ -1,5 +1,5 @@
 // /api/proxies/ and /api/proxy/*: authorized proxies of the calling parent, chosen from the
-// catalogue. Duplicate adds and deletes of absent proxies change nothing (API.md).
+// catalogue. Duplicate adds and deletes of absent proxies change nothing (the API contract).
 import { fullProxyDomain, lookupProxy, PROXY_CATALOGUE, type CatalogueProxy } from '../catalogue';
 import { HttpError } from '../http';
 import type { Route, RouteContext } from '../router';

@@ -1,7 +1,7 @@
-// Sub-account usernames as API.md defines them: 1–30 letters, digits and `.` `@` `+` `-`.
+// Sub-account usernames as the API contract defines them: 1–30 letters, digits and `.` `@` `+` `-`.
 import { charset, lengthBetween, type Validator } from '../framework';
 
-/** One character a sub-account username may contain (API.md). */
+/** One character a sub-account username may contain (the API contract). */
 export const USERNAME_CHAR = /[A-Za-z0-9.@+-]/;
 
 /** Validators of a `username` attribute: 1–30 characters of letters, digits and `.` `@` `+` `-`. */

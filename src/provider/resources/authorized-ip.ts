@@ -11,7 +11,7 @@ import { attr, defineSchema, ipv4, requiresReplace, useStateForUnknown, type Mod
 import type { WriteOutcome } from '../../account';
 import type { Resource } from '../types';
 
-/** Longest IP label: API.md gives none, the SDK uses the token label's 100 characters. */
+/** Longest IP label: the API contract gives none, the SDK uses the token label's 100 characters. */
 const LABEL_MAX = 100;
 
 const schema = defineSchema({

@@ -12,7 +12,7 @@ const BARE_HOST = new RegExp(`^${HOST_LABEL}$`);
 const FULL_DOMAIN = new RegExp(`^${HOST_LABEL}(?:\\.${HOST_LABEL})+$`);
 const WITH_PORT = new RegExp(`^(${HOST_LABEL}(?:\\.${HOST_LABEL})+):([0-9]{1,5})$`);
 
-/** The three forms API.md accepts: `us-ny`, `us-ny.proxy.example.net`, `us-ny.proxy.example.net:8080`. */
+/** The three forms the API contract accepts: `us-ny`, `us-ny.proxy.example.net`, `us-ny.proxy.example.net:8080`. */
 function proxyForm(): Validator<string> {
   return validator('a bare host, a full domain or domain:port', (v) => {
     const port = WITH_PORT.exec(v)?.[2];
@@ -76,7 +76,7 @@ export const authorizedProxyResource = {
 
   async delete(ctx, { prior }) {
     try {
-      // Deleting a proxy that is not authorized changes nothing (API.md), so a retry is safe.
+      // Deleting a proxy that is not authorized changes nothing (the API contract), so a retry is safe.
       await ctx.data.proxies.delete(prior.domain ?? prior.proxy);
     } catch (err) {
       // 400 means the API no longer recognizes the proxy; if the listing has no such entry, it

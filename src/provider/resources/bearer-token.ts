@@ -271,7 +271,7 @@ function today(): string {
 }
 
 /**
- * Whether a refused activation is the API's refusal of an expired token. API.md does not show
+ * Whether a refused activation is the API's refusal of an expired token. The API contract does not show
  * that status (the emulator sends 400), so any client error on a token that has an expiry date
  * counts when the message or the local clock says it has passed.
  */
