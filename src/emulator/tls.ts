@@ -8,6 +8,7 @@ import { chmodSync, closeSync, constants, mkdtempSync, openSync, readFileSync, r
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { privateDirProblemSync } from '../util/private-dir';
 import { createSelfSignedCertificate } from '../util/x509';
 
 /** A certificate given on the command line. */
@@ -77,6 +78,12 @@ function selfSigned(options: TlsOptions): { certPem: string; keyPem: string } {
   if (store === undefined) {
     return createSelfSignedCertificate({ commonName: 'proxyaccount emulator', ...names, validDays: 30 });
   }
+  // A key kept where someone else could have written it would let them read the emulator's traffic.
+  const unsafe = privateDirProblem(store);
+  if (unsafe !== undefined) {
+    options.log(`emulator: not keeping the certificate key beside the state: ${unsafe}; made a new certificate for this run`);
+    return createSelfSignedCertificate({ commonName: 'proxyaccount emulator', ...names, validDays: 30 });
+  }
   const kept = readKept(store, names);
   if (kept.ok) {
     tightenMode(store);
@@ -95,9 +102,16 @@ type Kept = { ok: true; certPem: string; keyPem: string } | { ok: false; why: st
 function readKept(path: string, names: { dnsNames: string[]; ipAddresses: string[] }): Kept {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return { ok: false, why: 'absent' };
+    // Never through a link: a planted one would hand the emulator someone else's key.
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { ok: false, why: code === 'ELOOP' ? `${path} is a symbolic link` : 'absent' };
   }
   const keyPem = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----/.exec(text)?.[0];
   const certPem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(text)?.[0];
@@ -134,6 +148,10 @@ function writeAtomically(path: string, content: string, mode: number, what: stri
     rmSync(temp, { force: true });
     throw new Error(`cannot write ${what} to ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
+}
+
+function privateDirProblem(file: string): string | undefined {
+  return privateDirProblemSync(dirname(file));
 }
 
 function tightenMode(path: string): void {
