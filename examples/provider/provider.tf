@@ -15,6 +15,12 @@ terraform {
 #   export PROXYACCOUNT_CA_CERT_FILE=ca.pem   # only for a private certificate, e.g. the emulator's
 #
 # Bearer tokens (proxyaccount_bearer_token) can only be managed with username and password.
+#
+# A plan proves the credentials with one request even when nothing else needs the API, so a wrong
+# password fails the plan, not the apply after review. The API bans an address after 4 failed
+# authentications: rejected credentials are remembered across runs (PROXYACCOUNT_AUTH_FAILURE_CACHE,
+# ~/.cache/proxyaccount by default; CI runners must keep it, see docs/gitops.md) and are not sent
+# again, nor anything else once the API has rejected 2.
 provider "proxyaccount" {}
 
 # The same settings written out (values here override the environment):
