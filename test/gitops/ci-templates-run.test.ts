@@ -3,6 +3,7 @@
 // reviewed plan, drift, on GitHub Actions and on GitLab. And the ban budget holds on runners that
 // keep nothing but what the template caches: six drift runs with a wrong password, each on a
 // fresh machine, and four different wrong passwords on one machine, leave the emulator unbanned.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -73,6 +74,10 @@ async function expectNotBanned(): Promise<void> {
 
 beforeAll(async () => {
   requireTerraform();
+  for (const tool of ['curl', 'sha256sum', 'tar']) {
+    // The templates' install step uses them as a hosted runner has them; fail clearly, never skip.
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`${tool} is needed on PATH to run the CI templates`);
+  }
   if (!fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-proxyaccount'))) throw new Error('run `npm run build` first');
   base = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-run-'));
   em = await startEmulator({ accounts: { accounts: [{ ...PARENT, plan: 'plan50' }] } });
