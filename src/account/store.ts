@@ -3,10 +3,18 @@
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
 // copy on every write, and resolves a write whose answer was lost by reading the account back.
-import type { BearerToken, BearerTokenCreated, CallOptions, GeoIpCounts, SubAccount, SubAccountInput } from '../sdk';
+import {
+  type BearerToken,
+  type BearerTokenCreated,
+  type CallOptions,
+  type GeoIpCounts,
+  isProxyAccountError,
+  type SubAccount,
+  type SubAccountInput,
+} from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
-import { absentOn404, forAccount, isCode, matchHostname, targetOf } from './store-helpers';
+import { absentOn404, forAccount, matchHostname, targetOf } from './store-helpers';
 import type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
@@ -82,7 +90,7 @@ export class AccountStore {
           async () => ((await absentOn404(() => this.client.subAccounts.get(username))) === undefined ? ('recovered' as const) : undefined),
         );
       } catch (err) {
-        if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
+        if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return 'unchanged';
         throw err;
       } finally {
         this.cache.invalidateAccount(username);
@@ -157,7 +165,7 @@ export class AccountStore {
           async () => ((await matches()) ? 'recovered' : undefined),
           false,
           // "Already authorized" is a 400 like any form error: only the listing tells them apart.
-          async (err) => (isCode(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
+          async (err) => (isProxyAccountError(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
         );
       },
       delete: (ip: string) =>
@@ -193,7 +201,7 @@ export class AccountStore {
           },
           async () => ((await present()) ? 'recovered' : undefined),
           false,
-          async (err) => (isCode(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
+          async (err) => (isProxyAccountError(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
         );
       },
       delete: (domain: string) =>
@@ -271,7 +279,7 @@ export class AccountStore {
       try {
         return await gone();
       } catch (err) {
-        if (isCode(err, 'ERR_NOT_FOUND')) return true;
+        if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return true;
         throw err;
       }
     };
@@ -288,10 +296,11 @@ export class AccountStore {
         false,
         // The API answers 400 for an entry that is not there, but also for other form errors:
         // only the listing can confirm it is gone.
-        async (err) => ((isCode(err, 'ERR_VALIDATION') || isCode(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined),
+        async (err) =>
+          (isProxyAccountError(err, 'ERR_VALIDATION') || isProxyAccountError(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined,
       );
     } catch (err) {
-      if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
+      if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return 'unchanged';
       throw err;
     }
   }

@@ -41,7 +41,7 @@ export {
   UnexpectedStatusError,
   ValidationError,
 } from './errors';
-export type { ApiErrorDetails, ProxyAccountErrorCode, RequestContext } from './errors';
+export type { ApiErrorDetails, ErrorFacts, ProxyAccountErrorCode, RequestContext } from './errors';
 export type {
   AuthorizedIp,
   BasicAuth,

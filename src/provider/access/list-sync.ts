@@ -2,7 +2,7 @@
 // removals and additions (removals first, so a full list never hits the API's size limit
 // mid-update), keep going past ordinary failures, and report what failed so the resource can
 // return the state that reflects what actually happened.
-import { hasErrorCode } from '../errors';
+import { isProxyAccountError } from '../errors';
 import type { Ctx as ResourceContext } from '../types';
 
 /** How many writes of one list run at once: fast on big lists, gentle on the API. */
@@ -48,21 +48,19 @@ export function succeeded(r: ListSyncResult): boolean {
   return r.failed.length === 0 && r.skipped.length === 0;
 }
 
-// After these, further requests would fail the same way (or must not be sent at all: more
-// 401s would ban the account), so no further write is started.
-const FATAL_CODES: ReadonlyArray<Parameters<typeof hasErrorCode>[1]> = [
-  'ERR_AUTHENTICATION',
-  'ERR_CREDENTIALS_REJECTED',
-  'ERR_BANNED',
+/** Failures after which every further write of the same list would fail the same way. */
+const SAME_FOR_EVERY_ENTRY: ReadonlySet<string> = new Set([
+  // The run is stopping (the store starts no new write).
   'ERR_ABORTED',
+  // The account is gone or not the caller's, or tokens need Basic credentials.
   'ERR_FORBIDDEN',
   'ERR_NOT_FOUND',
   'ERR_BASIC_AUTH_REQUIRED',
-  'ERR_CLIENT_CLOSED',
-];
+]);
 
+/** True when no further write should be started: the client sends nothing more, or all would fail alike. */
 function isFatal(err: unknown): boolean {
-  return FATAL_CODES.some((code) => hasErrorCode(err, code));
+  return isProxyAccountError(err) && (err.clientRefusesRequests || SAME_FOR_EVERY_ENTRY.has(err.code));
 }
 
 /** Runs the removals, then the additions, {@link LIST_WRITE_CONCURRENCY} at a time. Never throws. */
