@@ -15,7 +15,7 @@ export type {
   Validator,
   ValidatorContext,
 } from './schema';
-export type { Model, PlanModel } from './model';
+export { isKnown, type Model, type PlanModel } from './model';
 export {
   atMost,
   charset,
@@ -49,4 +49,4 @@ export type {
   ResourceDefinition,
 } from './definition';
 export { FrameworkServer } from './server';
-export { UNKNOWN, isUnknown } from '../../protocol/cty';
+export { UNKNOWN, isUnknown, type Unknown } from '../../protocol/cty';
