@@ -48,5 +48,6 @@ export type {
   ResourceContext,
   ResourceDefinition,
 } from './definition';
+export type { JsonState, StateUpgrader, StateUpgraders } from './upgrade';
 export { FrameworkServer } from './server';
 export { UNKNOWN, isUnknown, type Unknown } from '../../protocol/cty';
