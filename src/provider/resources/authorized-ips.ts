@@ -4,6 +4,7 @@
 import type { LabeledIp } from '../../sdk';
 import { accountId } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
+import { labelFromRemote } from '../access/labels';
 import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, ipv4, noControlCharacters, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
@@ -106,7 +107,7 @@ function describeEntry(e: Entry): string {
 
 /** The API's "" (no label) is null in state, matching an omitted label. */
 function toEntry(e: LabeledIp): Entry {
-  return { ip: e.ip, label: e.label === '' ? null : e.label };
+  return { ip: e.ip, label: labelFromRemote(e.label) };
 }
 
 function duplicateIp(entries: readonly { ip: string }[]): string | undefined {
