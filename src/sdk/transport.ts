@@ -397,33 +397,27 @@ export class Transport {
       };
     }
     const message = errorMessage(e);
+    // The TLS handshake failed: no HTTP request went out on this attempt, and retrying cannot help.
+    const handshakeFailed = (detail: string): Attempt<T> => ({
+      ok: false,
+      error: (n, before) => new NetworkError(ctx, detail, code, n, e, before),
+      sent: false,
+      retryable: false,
+      auth: 'unknown',
+      failure: code,
+    });
     if ((code !== undefined && NOT_TLS_CODES.has(code)) || NOT_TLS_MESSAGE_RE.test(message)) {
       const detail =
         `the address does not speak TLS (${code ?? 'TLS handshake failed'}); check base_url's scheme and port: ` +
         'https:// must point at an HTTPS port, and a plain-HTTP server needs http:// (loopback only, with allowHttp)';
-      // The TLS handshake failed: no HTTP request went out on this attempt.
-      return {
-        ok: false,
-        error: (n, before) => new NetworkError(ctx, detail, code, n, e, before),
-        sent: false,
-        retryable: false,
-        auth: 'unknown',
-        failure: code,
-      };
+      return handshakeFailed(detail);
     }
     if (code !== undefined && TLS_CODE_RE.test(code)) {
       const fix = this.#cfg.insecure
         ? "the server's TLS settings are at fault, not its certificate (certificate checks are already off)"
         : "trust the server's certificate with the caCert option, or (test servers only) set insecure: true";
       const detail = `TLS ${this.#cfg.insecure ? 'handshake' : 'certificate verification'} failed (${code}); ${fix}`;
-      return {
-        ok: false,
-        error: (n, before) => new NetworkError(ctx, detail, code, n, e, before),
-        sent: false,
-        retryable: false,
-        auth: 'unknown',
-        failure: code,
-      };
+      return handshakeFailed(detail);
     }
     const detail = redactText(code !== undefined && !message.includes(code) ? `${message} (${code})` : message, secrets);
     return {
