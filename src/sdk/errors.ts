@@ -1,5 +1,9 @@
 // The SDK's error hierarchy: one base class with a stable `code`, one small subclass per failure.
 // Messages never contain a secret: server text is redacted before it gets here (see redact.ts).
+// What each error says about its call (ErrorFacts) is decided in error-facts.ts.
+import { apiErrorFacts, type ErrorFacts, NOTHING_SENT, provesNotSent, REFUSED_CREDENTIALS, sentFacts } from './error-facts';
+
+export type { ErrorFacts } from './error-facts';
 
 /** Every stable error code the SDK produces. */
 export type ProxyAccountErrorCode =
@@ -42,39 +46,6 @@ export interface RequestContext {
 }
 
 /**
- * What an error says about the call it ended. The SDK decides these once, where it knows what
- * happened on the wire; callers read them instead of matching codes.
- */
-export interface ErrorFacts {
-  /**
-   * False only when the SDK knows the request never reached the API: refused before sending
-   * (bad argument, rejected credentials, ban, closed client), or the connection was never made
-   * (refused, DNS failure, unreachable, connect timeout, failed TLS handshake). Then the call had
-   * no effect, and sending it again is safe. True for every answer and every failure after sending.
-   */
-  readonly mayHaveReachedServer: boolean;
-  /**
-   * True when the call may have taken effect and no answer says whether or how: a timeout, a
-   * dropped connection or an abort after sending, a 500, a 503, a success whose body was
-   * unreadable. Read the account back before deciding; never assume a write failed.
-   */
-  readonly outcomeUnknown: boolean;
-  /**
-   * True when the API rejected the credentials: a 401 now, earlier in this client, or remembered
-   * from an earlier run. Never retry with the same credentials: 4 failures ban the address.
-   */
-  readonly credentialsRejected: boolean;
-  /**
-   * True when this client now refuses every further call without sending it: its credentials
-   * were rejected, its address is banned, or it was closed. Start no more calls with it.
-   */
-  readonly clientRefusesRequests: boolean;
-}
-
-/** What the errors that do not say otherwise state: nothing was sent, nothing is unknown. */
-const NOT_SENT: ErrorFacts = { mayHaveReachedServer: false, outcomeUnknown: false, credentialsRejected: false, clientRefusesRequests: false };
-
-/**
  * Base class of every error the SDK throws. `instanceof` works across copies of the SDK: an
  * instance from another copy matches this class and each class it was built from (by class name).
  * Layers above the SDK (the account store) derive their own errors from it, with codes of their own.
@@ -91,7 +62,7 @@ export class ProxyAccountError<C extends string = ProxyAccountErrorCode> extends
   constructor(code: C, message: string, options?: { cause?: unknown; facts?: Partial<ErrorFacts> }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    const facts = { ...NOT_SENT, ...options?.facts };
+    const facts = { ...NOTHING_SENT, ...options?.facts };
     this.mayHaveReachedServer = facts.mayHaveReachedServer;
     this.outcomeUnknown = facts.outcomeUnknown;
     this.credentialsRejected = facts.credentialsRejected;
@@ -496,36 +467,6 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 /** Standard reason phrase of a status, or `Unknown Status`. */
 export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? 'Unknown Status';
-}
-
-// Connection failures that prove the request never reached the server: safe to retry any call.
-const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
-/** True when a system or undici error code proves the request never reached the server. */
-export function provesNotSent(errorCode: string | undefined): boolean {
-  return errorCode !== undefined && NOT_SENT_CODES.has(errorCode);
-}
-
-/** Rejected credentials: the client refuses every further call (see the 401 guard). */
-const REFUSED_CREDENTIALS: Partial<ErrorFacts> = { credentialsRejected: true, clientRefusesRequests: true };
-
-/** A failure with no usable answer: if the request went out, what it did is unknown. */
-function sentFacts(sent: boolean): Partial<ErrorFacts> {
-  return { mayHaveReachedServer: sent, outcomeUnknown: sent };
-}
-
-/**
- * An answer with an error status reached the server, by definition. A 500 or 503 does not say
- * whether the change was made before the failure; every other status says it was not.
- */
-function apiErrorFacts(code: ProxyAccountErrorCode): Partial<ErrorFacts> {
-  return {
-    mayHaveReachedServer: true,
-    outcomeUnknown: code === 'ERR_SERVER' || code === 'ERR_SERVICE_UNAVAILABLE',
-    credentialsRejected: code === 'ERR_AUTHENTICATION',
-    // The 401 guard and the ban memory refuse everything after these answers.
-    clientRefusesRequests: code === 'ERR_AUTHENTICATION' || code === 'ERR_BANNED',
-  };
 }
 
 function attemptsSuffix(attempts: number): string {

@@ -15,11 +15,11 @@ import {
   isBanResponse,
   NetworkError,
   type ProxyAccountError,
-  provesNotSent,
   ResponseParseError,
   TimeoutError,
   type RequestContext,
 } from './errors';
+import { provesNotSent } from './error-facts';
 import type { AuthFailureMemory, RememberedFailure } from './failure-memory';
 import { ShapeError } from './parse';
 import { redactText, wireForms } from './redact';
