@@ -3,7 +3,7 @@
 // outside Terraform show as drift. Do not combine it with proxyaccount_authorized_hostname.
 import { accountId } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
-import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
+import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { hostname } from '../access/list-syntax';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, eachElement, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
@@ -56,7 +56,7 @@ export const authorizedHostnamesResource: Resource<typeof schema> = authoritativ
     domains: [...entries],
     removed_entries: removed === null ? null : [...removed],
   }),
-  toPlan: ({ id, removed }) => ({ ...(id === undefined ? {} : { id }), ...(removed === undefined ? {} : { removed_entries: [...removed] }) }),
+  toPlan: listPlanValues,
   access(store, username) {
     const hostnames = store.account(username).hostnames;
     return { list: () => hostnames.list(), fresh: () => hostnames.fresh(), add: (d) => hostnames.add(d), remove: (d) => hostnames.delete(d) };

@@ -5,7 +5,7 @@ import type { LabeledIp } from '../../sdk';
 import { accountId } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
 import { labelFromRemote } from '../access/labels';
-import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
+import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, ipv4, noControlCharacters, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
 import type { Resource } from '../types';
@@ -76,7 +76,7 @@ export const authorizedIpsResource: Resource<typeof schema> = authoritativeList<
     entries: entries.map((e) => ({ ip: e.ip, label: e.label })),
     removed_entries: removed === null ? null : [...removed],
   }),
-  toPlan: ({ id, removed }) => ({ ...(id === undefined ? {} : { id }), ...(removed === undefined ? {} : { removed_entries: [...removed] }) }),
+  toPlan: listPlanValues,
   access(store, username) {
     const ips = store.account(username).ips;
     return { list: () => ips.list(), fresh: () => ips.fresh(), add: (e) => ips.add(e.ip, e.label), remove: (r) => ips.delete(r.ip) };

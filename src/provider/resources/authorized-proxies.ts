@@ -4,7 +4,7 @@
 // each listed proxy back to the declared forms that stand for it.
 import { SELF_ID } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
-import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
+import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { denotes, proxyForm } from '../access/list-syntax';
 import { attr, defineSchema, eachElement, useStateForUnknown, type Model } from '../framework';
 import type { Resource } from '../types';
@@ -44,7 +44,7 @@ export const authorizedProxiesResource: Resource<typeof schema> = authoritativeL
   fromModel: (m) => ({ username: null, entries: m.proxies ?? [], removed: m.removed_entries ?? null }),
   fromPlan: (m) => ({ username: null, entries: m.proxies }),
   toModel: ({ entries, removed }) => ({ id: SELF_ID, proxies: [...entries], removed_entries: removed === null ? null : [...removed] }),
-  toPlan: ({ id, removed }) => ({ ...(id === undefined ? {} : { id }), ...(removed === undefined ? {} : { removed_entries: [...removed] }) }),
+  toPlan: listPlanValues,
   access: (store) => ({
     list: () => store.proxies.list(),
     fresh: () => store.proxies.fresh(),
