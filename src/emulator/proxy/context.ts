@@ -45,8 +45,17 @@ export function recordTraffic(ctx: ProxyContext, who: Admitted, bytes: number): 
   if (bytes <= 0) return;
   const scaled = bytes * (1e9 / ctx.settings.bytesPerGb);
   const now = ctx.clock.now();
-  ctx.store.transaction(() => {
-    ctx.store.accounts.recordUsage(who.account.id, scaled, now);
-    if (who.parent.id !== who.account.id) ctx.store.accounts.recordUsage(who.parent.id, scaled, now);
-  });
+  try {
+    ctx.store.transaction(() => {
+      // A tunnel can outlive its account (deleted, or the whole state reset, which reuses ids):
+      // its bytes then belong to nobody.
+      const current = ctx.store.accounts.byId(who.account.id);
+      if (current?.username !== who.account.username || current.createdAt !== who.account.createdAt) return;
+      ctx.store.accounts.recordUsage(who.account.id, scaled, now);
+      if (who.parent.id !== who.account.id) ctx.store.accounts.recordUsage(who.parent.id, scaled, now);
+    });
+  } catch (err) {
+    // The emulator is stopping (store closed) while a tunnel closes: nothing left to count into.
+    ctx.log(`proxy: usage of ${bytes} bytes not recorded: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
