@@ -125,8 +125,8 @@ export function limitReached(store: Store, account: Account, parent: Account, no
   const check = (who: Account, whose: string): string | undefined => {
     if (who.monthlyLimit === 0 && who.totalLimit === 0) return undefined;
     const used = store.accounts.usage(who.id, since);
-    if (who.monthlyLimit > 0 && used.periodBytes >= who.monthlyLimit * 1e9) return `${whose} monthly bandwidth limit reached`;
-    if (who.totalLimit > 0 && used.totalBytes >= who.totalLimit * 1e9) return `${whose} total bandwidth limit reached`;
+    if (who.monthlyLimit > 0 && used.periodBytes >= who.monthlyLimit * 1e9) return `${whose} monthly bandwidth limit is reached`;
+    if (who.totalLimit > 0 && used.totalBytes >= who.totalLimit * 1e9) return `${whose} total bandwidth limit is reached`;
     return undefined;
   };
   return (
