@@ -18,6 +18,10 @@ export const BYTES_PER_GB = 1000;
 /** A hostname only the emulator's resolver knows: it resolves to 127.0.0.3. */
 export const RUNNER_HOST = 'runner.example.test';
 
+/** A parsed JSON answer, read loosely by the tests (their assertions check its shape). */
+// biome-ignore lint/suspicious/noExplicitAny: the tests index answers freely and assert on them
+type Json = any;
+
 /** What the HTTP and HTTPS targets saw of the last request. */
 export interface Seen {
   method: string;
@@ -46,9 +50,9 @@ export interface ProxyWorld {
     path: string,
     form?: Record<string, string>,
     auth?: { username: string; password: string },
-  ): Promise<{ status: number; json: any }>;
+  ): Promise<{ status: number; json: Json }>;
   /** POST with a JSON body, or GET without one. */
-  control(path: string, body?: object): Promise<{ status: number; json: any }>;
+  control(path: string, body?: object): Promise<{ status: number; json: Json }>;
   close(): Promise<void>;
 }
 
