@@ -9,14 +9,14 @@
 //   npm run build && node bench/proxy-load.js [CLIENTS] [REQUESTS] [SECONDS]
 //   (defaults 20 clients, 6000 requests, 20 s; whichever bound comes first ends the run)
 
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { Agent, ProxyAgent, request } = require('undici');
+const { boundedArg, percentile, requireBuild, spawnEmulator } = require('./lib');
 
-const ROOT = path.resolve(__dirname, '..');
+const bounded = (text, fallback, min, max, name) => boundedArg('proxy-load', text, fallback, min, max, name);
 const CLIENTS = bounded(process.argv[2], 20, 1, 200, 'CLIENTS');
 const REQUESTS = bounded(process.argv[3], 6000, 1, 100_000, 'REQUESTS');
 const SECONDS = bounded(process.argv[4], 20, 1, 120, 'SECONDS');
@@ -24,38 +24,6 @@ const SECONDS = bounded(process.argv[4], 20, 1, 120, 'SECONDS');
 const BYTES_PER_GB = 1000;
 const MAX_UP = 2048;
 const MAX_DOWN = 8192;
-
-function bounded(text, fallback, min, max, name) {
-  const value = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    console.error(`bench/proxy-load: ${name} must be an integer from ${min} to ${max}`);
-    process.exit(2);
-  }
-  return value;
-}
-
-/** Starts `proxyaccount emulator` on loopback; resolves with its ready line and the child. */
-function startEmulator(accountsFile) {
-  const args = ['emulator', '--host', '127.0.0.1', '--port', '0', '--http-port', '0', '--accounts', accountsFile, '--bytes-per-gb', String(BYTES_PER_GB)];
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/proxyaccount.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = { lines: 0, errors: [] };
-  let partial = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk) => {
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop();
-    log.lines += lines.length;
-    for (const line of lines) if (/internal error|^error:/.test(line)) log.errors.push(line);
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`emulator exited early (code ${code})`)));
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve({ child, log, info: JSON.parse(out.slice(0, nl)) });
-    });
-  });
-}
 
 /** The target: answers `?size=` bytes after reading the whole body. */
 function startTarget() {
@@ -71,19 +39,13 @@ function startTarget() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function percentile(sorted, p) {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 async function main() {
-  if (!fs.existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
-    console.error('bench/proxy-load: dist/ is missing; run `npm run build` first');
-    process.exit(1);
-  }
+  requireBuild('proxy-load', ['dist/cli/main.js']);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-bench-proxy-'));
   const accountsFile = path.join(dir, 'accounts.json');
   fs.writeFileSync(accountsFile, JSON.stringify({ accounts: [{ username: 'bench', password: 'bench-password', plan: 'plan100', subAccountLimit: CLIENTS }] }));
-  const { child, log, info } = await startEmulator(accountsFile);
+  const emulatorArgs = ['--accounts', accountsFile, '--bytes-per-gb', String(BYTES_PER_GB)];
+  const { child, log, info } = await spawnEmulator(emulatorArgs, (line) => /internal error|^error:/.test(line));
   const target = await startTarget();
   const guard = setTimeout(
     () => {

@@ -4,31 +4,25 @@
 // replacement kept. Clients: curl (Bearer token:ip_hash) and undici's ProxyAgent (Basic with ip_hash).
 import { ProxyAgent, request } from 'undici';
 import { ExitPool, exitAddress } from '../../src/emulator/proxy/exits';
-import { authorizeProxies, createToken } from './proxy-fixtures';
-import { basicHeader, curl, headerOf, PARENT, startProxyWorld, type ProxyWorld } from './proxy-world';
+import { useProxyWorld, createToken } from './proxy-fixtures';
+import { basicHeader, curl, headerOf, PARENT } from './proxy-world';
 
-let world: ProxyWorld;
+const world = useProxyWorld();
 let token: string;
-beforeAll(async () => {
-  world = await startProxyWorld();
-});
-afterAll(() => world?.close());
 beforeEach(async () => {
-  await world.control('/_emulator/reset', {});
-  await authorizeProxies(world, 'us-ny');
-  token = (await createToken(world)).raw;
+  token = (await createToken(world())).raw;
 });
 
 /** The exit IP of one curl request with `Bearer <token>[:<ipHash>]` and an optional country. */
 async function exitOf(ipHash?: string, country?: string): Promise<string> {
-  const args = ['-x', world.proxyUrl('us-ny'), '--proxy-header', `Proxy-Authorization: Bearer ${token}${ipHash === undefined ? '' : `:${ipHash}`}`];
-  if (country !== undefined) args.push('--proxy-header', `${world.emulator.countryHeader}: ${country}`);
-  const res = await curl([...args, `${world.httpTarget}/e?size=1`]);
+  const args = ['-x', world().proxyUrl('us-ny'), '--proxy-header', `Proxy-Authorization: Bearer ${token}${ipHash === undefined ? '' : `:${ipHash}`}`];
+  if (country !== undefined) args.push('--proxy-header', `${world().emulator.countryHeader}: ${country}`);
+  const res = await curl([...args, `${world().httpTarget}/e?size=1`]);
   expect(res.status).toBe(200);
-  return headerOf(res.headers, world.emulator.exitIpHeader)!;
+  return headerOf(res.headers, world().emulator.exitIpHeader)!;
 }
 
-const advance = (seconds: number) => world.control('/_emulator/clock', { advanceSeconds: seconds });
+const advance = (seconds: number) => world().control('/_emulator/clock', { advanceSeconds: seconds });
 
 test('the same ip_hash keeps its exit while requests come within five minutes, and gets a new one after a longer pause', async () => {
   const first = await exitOf('session-a', 'NO');
@@ -55,22 +49,22 @@ test('without ip_hash every request draws again; another ip_hash is another sess
 
 test('when the exit leaves the pool, the session gets a new one and keeps it', async () => {
   const first = await exitOf('session-r');
-  expect((await world.control('/_emulator/exits/retire', { ip: first })).status).toBe(200);
+  expect((await world().control('/_emulator/exits/retire', { ip: first })).status).toBe(200);
   const replaced = await exitOf('session-r');
   expect(replaced).not.toBe(first);
   expect(await exitOf('session-r')).toBe(replaced);
-  expect((await world.control('/_emulator/exits/retire', { ip: '2001:db8:5a5a::0:1' })).status).toBe(404);
+  expect((await world().control('/_emulator/exits/retire', { ip: '2001:db8:5a5a::0:1' })).status).toBe(404);
 });
 
 test('Basic username:ip_hash:password is sticky too (undici ProxyAgent)', async () => {
-  const agent = new ProxyAgent({ uri: world.proxyUrl('us-ny'), token: basicHeader(PARENT.username, `hash-9:${PARENT.password}`), proxyTunnel: false });
+  const agent = new ProxyAgent({ uri: world().proxyUrl('us-ny'), token: basicHeader(PARENT.username, `hash-9:${PARENT.password}`), proxyTunnel: false });
   try {
     const exits = new Set<string>();
     for (let i = 0; i < 3; i += 1) {
-      const res = await request(`${world.httpTarget}/b?size=1`, { dispatcher: agent, headers: { [world.emulator.countryHeader]: 'SE' } });
+      const res = await request(`${world().httpTarget}/b?size=1`, { dispatcher: agent, headers: { [world().emulator.countryHeader]: 'SE' } });
       await res.body.text();
       expect(res.statusCode).toBe(200);
-      exits.add(String(res.headers[world.emulator.exitIpHeader.toLowerCase()]));
+      exits.add(String(res.headers[world().emulator.exitIpHeader.toLowerCase()]));
     }
     expect(exits.size).toBe(1);
     expect([...exits][0]).toMatch(/^2001:db8:5345::/);
@@ -80,7 +74,7 @@ test('Basic username:ip_hash:password is sticky too (undici ProxyAgent)', async 
 });
 
 test('each country has exactly as many exits as the world geo-IP count the API reports', async () => {
-  const res = await world.api('GET', '/api/geoips/world/');
+  const res = await world().api('GET', '/api/geoips/world/');
   expect(res.status).toBe(200);
   const pool = new ExitPool();
   for (const [code, count] of Object.entries(res.json as Record<string, string>)) {

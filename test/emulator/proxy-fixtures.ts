@@ -1,5 +1,5 @@
 // Account set-up through the API for the proxy-server tests: sub-accounts, tokens, proxies.
-import type { ProxyWorld } from './proxy-world';
+import { startProxyWorld, type ProxyWorld } from './proxy-world';
 
 /** Creates a sub-account of acme with a password and optional limits (GB). */
 export async function createSub(world: ProxyWorld, username: string, extra: Record<string, string> = {}): Promise<{ username: string; password: string }> {
@@ -44,4 +44,25 @@ export async function emulatorDate(world: ProxyWorld, days: number): Promise<str
 export async function parentBytes(world: ProxyWorld, bytesPerGb: number): Promise<number> {
   const res = await world.control('/_emulator/state');
   return Math.round((res.json.accounts[0].total_bandwidth as number) * bytesPerGb);
+}
+
+/**
+ * One proxy world per test file, reset before every test with `us-ny` authorized for acme;
+ * returns the getter of the running world.
+ */
+export function useProxyWorld(): () => ProxyWorld {
+  let world: ProxyWorld | undefined;
+  const current = (): ProxyWorld => {
+    if (world === undefined) throw new Error('proxy world not started');
+    return world;
+  };
+  beforeAll(async () => {
+    world = await startProxyWorld();
+  });
+  afterAll(() => world?.close());
+  beforeEach(async () => {
+    await current().control('/_emulator/reset', {});
+    await authorizeProxies(current(), 'us-ny');
+  });
+  return current;
 }

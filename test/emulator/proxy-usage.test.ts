@@ -3,54 +3,44 @@
 // CONNECT) count toward the account and its parent, and crossing a monthly, total or parent limit
 // gives 509 on the next request.
 import { ProxyAgent, request } from 'undici';
-import { authorizeProxies, createSub, createToken, parentBytes, usedBytes } from './proxy-fixtures';
-import { basicHeader, BYTES_PER_GB, python, startProxyWorld, type ProxyWorld } from './proxy-world';
+import { useProxyWorld, createSub, createToken, parentBytes, usedBytes } from './proxy-fixtures';
+import { basicHeader, BYTES_PER_GB, python } from './proxy-world';
 
-let world: ProxyWorld;
+const world = useProxyWorld();
 const agents: ProxyAgent[] = [];
-beforeAll(async () => {
-  world = await startProxyWorld();
-});
-afterAll(async () => {
-  await Promise.all(agents.map((a) => a.close()));
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.control('/_emulator/reset', {});
-  await authorizeProxies(world, 'us-ny');
-});
+afterAll(() => Promise.all(agents.map((a) => a.close())));
 
 /**
  * An undici ProxyAgent on us-ny sending `Bearer <token>`: absolute-form requests for http targets
  * (proxyTunnel: false), a CONNECT tunnel for https ones.
  */
 function agentFor(token: string): ProxyAgent {
-  const agent = new ProxyAgent({ uri: world.proxyUrl('us-ny'), token: `Bearer ${token}`, proxyTunnel: false });
+  const agent = new ProxyAgent({ uri: world().proxyUrl('us-ny'), token: `Bearer ${token}`, proxyTunnel: false });
   agents.push(agent);
   return agent;
 }
 
 /** POSTs `sent` bytes through the agent and asks for `size` bytes back; resolves to the status. */
 async function exchange(agent: ProxyAgent, sent: number, size: number): Promise<number> {
-  const res = await request(`${world.httpTarget}/up?size=${size}`, { method: 'POST', body: 'y'.repeat(sent), dispatcher: agent });
+  const res = await request(`${world().httpTarget}/up?size=${size}`, { method: 'POST', body: 'y'.repeat(sent), dispatcher: agent });
   const text = await res.body.text();
   if (res.statusCode === 200) expect(text.length).toBe(size);
   return res.statusCode;
 }
 
 test('HTTP: request body + response body count exactly, toward the sub-account and its parent', async () => {
-  const sub = await createSub(world, 'count1');
-  const agent = agentFor((await createToken(world, sub.username)).raw);
+  const sub = await createSub(world(), 'count1');
+  const agent = agentFor((await createToken(world(), sub.username)).raw);
   expect(await exchange(agent, 700, 1300)).toBe(200);
-  expect(world.lastSeen()?.bodyBytes).toBe(700);
+  expect(world().lastSeen()?.bodyBytes).toBe(700);
   expect(await exchange(agent, 0, 45)).toBe(200);
-  expect(await usedBytes(world, sub.username, BYTES_PER_GB)).toEqual({ total: 2045, monthly: 2045 });
-  expect(await parentBytes(world, BYTES_PER_GB)).toBe(2045);
+  expect(await usedBytes(world(), sub.username, BYTES_PER_GB)).toEqual({ total: 2045, monthly: 2045 });
+  expect(await parentBytes(world(), BYTES_PER_GB)).toBe(2045);
 });
 
 test('CONNECT: every tunnelled byte counts (Python http.client set_tunnel to a TCP echo)', async () => {
-  const sub = await createSub(world, 'tunnel1');
-  const token = await createToken(world, sub.username);
+  const sub = await createSub(world(), 'tunnel1');
+  const token = await createToken(world(), sub.username);
   const script = `
 import http.client, sys
 host, port = sys.argv[1].split(':')
@@ -67,72 +57,72 @@ while len(got) < len(data):
 conn.close()
 print(len(got))
 `;
-  const out = await python(script, [world.emulator.proxies['us-ny']!, world.echoTarget, token.raw]);
+  const out = await python(script, [world().emulator.proxies['us-ny']!, world().echoTarget, token.raw]);
   expect(out.trim()).toBe('1234');
   // The tunnel's bytes are recorded when it closes: wait for the emulator to see the close.
-  await waitFor(async () => (await usedBytes(world, sub.username, BYTES_PER_GB)).total === 2468);
-  expect(await usedBytes(world, sub.username, BYTES_PER_GB)).toEqual({ total: 2468, monthly: 2468 });
+  await waitFor(async () => (await usedBytes(world(), sub.username, BYTES_PER_GB)).total === 2468);
+  expect(await usedBytes(world(), sub.username, BYTES_PER_GB)).toEqual({ total: 2468, monthly: 2468 });
 });
 
 test('a monthly limit crossed by traffic gives 509 on the next request, and the next period lets it pass again', async () => {
-  const sub = await createSub(world, 'month1', { monthly_limit: '2' });
-  const agent = agentFor((await createToken(world, sub.username)).raw);
+  const sub = await createSub(world(), 'month1', { monthly_limit: '2' });
+  const agent = agentFor((await createToken(world(), sub.username)).raw);
   expect(await exchange(agent, 0, 1999)).toBe(200);
   expect(await exchange(agent, 0, 1)).toBe(200); // exactly 2000 bytes = the limit
   expect(await exchange(agent, 0, 1)).toBe(509);
-  await world.control('/_emulator/clock', { advanceSeconds: 31 * 86_400 });
+  await world().control('/_emulator/clock', { advanceSeconds: 31 * 86_400 });
   expect(await exchange(agent, 0, 1)).toBe(200);
 });
 
 test('a total limit crossed by traffic gives 509, also on CONNECT, and a new period does not lift it', async () => {
-  const sub = await createSub(world, 'total1', { total_limit: '1' });
-  const agent = agentFor((await createToken(world, sub.username)).raw);
+  const sub = await createSub(world(), 'total1', { total_limit: '1' });
+  const agent = agentFor((await createToken(world(), sub.username)).raw);
   expect(await exchange(agent, 500, 600)).toBe(200);
   expect(await exchange(agent, 0, 1)).toBe(509);
-  await expect(request(`${world.httpsTarget}/`, { dispatcher: agent })).rejects.toThrow(/509/);
-  await world.control('/_emulator/clock', { advanceSeconds: 31 * 86_400 });
+  await expect(request(`${world().httpsTarget}/`, { dispatcher: agent })).rejects.toThrow(/509/);
+  await world().control('/_emulator/clock', { advanceSeconds: 31 * 86_400 });
   expect(await exchange(agent, 0, 1)).toBe(509);
 });
 
 test("the parent's own limit (control API) stops every sub-account once the family's traffic reaches it", async () => {
-  const a = await createSub(world, 'fam-a');
-  const b = await createSub(world, 'fam-b');
-  expect((await world.control('/_emulator/limits', { username: 'acme', monthlyLimit: 3 })).status).toBe(200);
-  const agentA = agentFor((await createToken(world, a.username)).raw);
-  const agentB = agentFor((await createToken(world, b.username)).raw);
+  const a = await createSub(world(), 'fam-a');
+  const b = await createSub(world(), 'fam-b');
+  expect((await world().control('/_emulator/limits', { username: 'acme', monthlyLimit: 3 })).status).toBe(200);
+  const agentA = agentFor((await createToken(world(), a.username)).raw);
+  const agentB = agentFor((await createToken(world(), b.username)).raw);
   expect(await exchange(agentA, 1000, 1000)).toBe(200);
   expect(await exchange(agentB, 0, 1000)).toBe(200);
   expect(await exchange(agentA, 0, 1)).toBe(509);
   expect(await exchange(agentB, 0, 1)).toBe(509);
-  expect((await world.control('/_emulator/limits', { username: 'acme', monthlyLimit: 0 })).status).toBe(200);
+  expect((await world().control('/_emulator/limits', { username: 'acme', monthlyLimit: 0 })).status).toBe(200);
   expect(await exchange(agentB, 0, 1)).toBe(200);
 });
 
 test("the control API's usage setter still counts toward the limits", async () => {
-  const sub = await createSub(world, 'set1', { total_limit: '5' });
-  const agent = agentFor((await createToken(world, sub.username)).raw);
+  const sub = await createSub(world(), 'set1', { total_limit: '5' });
+  const agent = agentFor((await createToken(world(), sub.username)).raw);
   expect(await exchange(agent, 0, 1)).toBe(200);
   // 5 GB recorded by hand: with 1000 bytes per GB of traffic, this is the whole limit.
-  expect((await world.control('/_emulator/usage', { username: sub.username, gb: 5 })).status).toBe(200);
+  expect((await world().control('/_emulator/usage', { username: sub.username, gb: 5 })).status).toBe(200);
   expect(await exchange(agent, 0, 1)).toBe(509);
 });
 
 test('Python urllib with a ProxyHandler (Basic from the proxy URL) is served and counted', async () => {
-  const sub = await createSub(world, 'py1');
+  const sub = await createSub(world(), 'py1');
   const script = `
 import sys, urllib.request
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({'http': sys.argv[1]}))
 with opener.open(sys.argv[2], timeout=10) as res:
     print(res.status, len(res.read()))
 `;
-  const proxy = `http://${sub.username}:${sub.password}@${world.emulator.proxies['us-ny']}`;
-  expect((await python(script, [proxy, `${world.httpTarget}/py?size=321`])).trim()).toBe('200 321');
-  expect(world.lastSeen()?.headers['proxy-authorization']).toBeUndefined();
-  expect((await usedBytes(world, sub.username, BYTES_PER_GB)).total).toBe(321);
+  const proxy = `http://${sub.username}:${sub.password}@${world().emulator.proxies['us-ny']}`;
+  expect((await python(script, [proxy, `${world().httpTarget}/py?size=321`])).trim()).toBe('200 321');
+  expect(world().lastSeen()?.headers['proxy-authorization']).toBeUndefined();
+  expect((await usedBytes(world(), sub.username, BYTES_PER_GB)).total).toBe(321);
 });
 
 test('Python http.client through CONNECT to an HTTPS target, Basic username:ip_hash:password', async () => {
-  const sub = await createSub(world, 'py2');
+  const sub = await createSub(world(), 'py2');
   const script = `
 import http.client, ssl, sys
 host, port = sys.argv[1].split(':')
@@ -145,9 +135,9 @@ res = conn.getresponse()
 print(res.status, len(res.read()))
 `;
   const out = await python(script, [
-    world.emulator.proxies['us-ny']!,
-    world.httpsTarget.slice('https://'.length),
-    world.targetCaFile,
+    world().emulator.proxies['us-ny']!,
+    world().httpsTarget.slice('https://'.length),
+    world().targetCaFile,
     basicHeader(sub.username, `sess-7:${sub.password}`),
   ]);
   expect(out.trim()).toBe('200 55');

@@ -2,6 +2,7 @@
 // clients that can only send that), Basic `username[:ip_hash]:password` or Bearer
 // `token[:ip_hash]`. Nothing here is ever logged or echoed.
 import type { IncomingHttpHeaders } from 'node:http';
+import { splitAuthorization } from '../auth';
 
 /** Credentials found on a proxy request. */
 export type ProxyCredentials =
@@ -43,9 +44,7 @@ export function readCredentials(headers: IncomingHttpHeaders): CredentialsResult
 }
 
 function parse(header: string, name: 'proxy-authorization' | 'authorization'): CredentialsResult {
-  const space = header.indexOf(' ');
-  const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
-  const value = space === -1 ? '' : header.slice(space + 1).trim();
+  const { scheme, value } = splitAuthorization(header);
   if (scheme === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');

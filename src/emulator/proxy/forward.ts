@@ -6,7 +6,7 @@ import { Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpR
 import { connect, type Socket } from 'node:net';
 import { countryHeader, exitIpHeader, recordTraffic, type ProxyContext } from './context';
 import { gate, type Passed } from './gate';
-import { checkDestination, DestinationError, parseAuthority, type Destination } from './target';
+import { parseAuthority } from './target';
 
 /** Connecting to the target, and silence on an established exchange, end it after this. */
 const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -35,21 +35,13 @@ export async function forwardHttp(ctx: ProxyContext, proxyHost: string, req: Inc
     return;
   }
   const target = `${url.hostname}:${url.port || 80}`;
-  const passed = await gate(ctx, proxyHost, req);
+  const passed = await gate(ctx, proxyHost, req, url.hostname, Number(url.port || 80));
   if (!passed.ok) {
     refuseHttp(res, passed.status, passed.message);
     log(passed.status, target);
     return;
   }
-  let dest: Destination;
-  try {
-    dest = await checkDestination(url.hostname, Number(url.port || 80), ctx.settings.allowAnyTarget);
-  } catch (err) {
-    const status = err instanceof DestinationError ? err.status : 502;
-    refuseHttp(res, status, (err as Error).message);
-    log(status, target);
-    return;
-  }
+  const { dest } = passed;
   let sent = 0;
   let received = 0;
   let recorded = false;
@@ -111,21 +103,13 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
     return;
   }
   const target = `${parsed.host}:${parsed.port}`;
-  const passed = await gate(ctx, proxyHost, req);
+  const passed = await gate(ctx, proxyHost, req, parsed.host, parsed.port);
   if (!passed.ok) {
     refuseSocket(client, passed.status, passed.message);
     log(passed.status, target);
     return;
   }
-  let dest: Destination;
-  try {
-    dest = await checkDestination(parsed.host, parsed.port, ctx.settings.allowAnyTarget);
-  } catch (err) {
-    const status = err instanceof DestinationError ? err.status : 502;
-    refuseSocket(client, status, (err as Error).message);
-    log(status, target);
-    return;
-  }
+  const { dest } = passed;
   const upstream = connect({ host: dest.address, port: dest.port });
   upstream.setTimeout(UPSTREAM_TIMEOUT_MS, () => upstream.destroy(new Error('target timed out')));
   let bytes = 0;

@@ -1,9 +1,11 @@
 // The checks every proxied request goes through, HTTP or CONNECT: credentials, admission, exit
-// country and exit IP. Returns the account and the exit, or the refusal to send.
+// country, target and exit IP. Returns the account, the checked target and the exit, or the
+// refusal to send.
 import type { IncomingMessage } from 'node:http';
 import { admit, unmapIpv4, type Admitted } from './admission';
 import { countryHeader, type ProxyContext } from './context';
 import { readCredentials, type ProxyCredentials } from './credentials';
+import { checkDestination, type Destination, DestinationError } from './target';
 
 /** A request that may pass. */
 export interface Passed {
@@ -12,6 +14,8 @@ export interface Passed {
   readonly exitIp: string;
   /** The header that carried the credentials: not forwarded to the target. */
   readonly credentialHeader: ProxyCredentials['header'] | undefined;
+  /** Where to connect. */
+  readonly dest: Destination;
 }
 
 /** A request that may not, with what to answer. */
@@ -21,8 +25,8 @@ export interface Stopped {
   readonly message: string;
 }
 
-/** Runs the checks for a request received by the proxy of `proxyHost`. */
-export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMessage): Promise<Passed | Stopped> {
+/** Runs the checks for a request to `host:port` received by the proxy of `proxyHost`. */
+export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMessage, host: string, port: number): Promise<Passed | Stopped> {
   const read = readCredentials(req.headers);
   if (read.kind === 'malformed') return { ok: false, status: 407, message: read.reason };
   const credentials = read.kind === 'ok' ? read.credentials : undefined;
@@ -44,6 +48,13 @@ export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMe
       return { ok: false, status: 400, message: `${countryHeader(ctx.settings.operator)}: no exit IPs in that country (send an ISO code of the geo-IP map)` };
     }
   }
+  let dest: Destination;
+  try {
+    dest = await checkDestination(host, port, ctx.settings.allowAnyTarget);
+  } catch (err) {
+    if (!(err instanceof DestinationError)) throw err;
+    return { ok: false, status: err.status, message: err.message };
+  }
   const session = who.ipHash === undefined ? undefined : `${who.account.id}\u0000${who.ipHash}`;
-  return { ok: true, who, exitIp: ctx.exits.pick(country, session, now), credentialHeader: credentials?.header };
+  return { ok: true, who, exitIp: ctx.exits.pick(country, session, now), credentialHeader: credentials?.header, dest };
 }
