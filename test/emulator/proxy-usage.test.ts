@@ -64,6 +64,50 @@ print(len(got))
   expect(await usedBytes(world(), sub.username, BYTES_PER_GB)).toEqual({ total: 2468, monthly: 2468 });
 });
 
+test('a tunnel that outruns a limit is counted as it runs and closed; the next CONNECT gets 509', async () => {
+  // 100 GB = 100 000 bytes here; the client pushes 400 000 bytes through an echo.
+  const sub = await createSub(world(), 'longtunnel', { total_limit: '100' });
+  const token = await createToken(world(), sub.username);
+  const script = `
+import http.client, sys, threading
+host, port = sys.argv[1].split(':')
+t_host, t_port = sys.argv[2].split(':')
+conn = http.client.HTTPConnection(host, int(port), timeout=10)
+conn.set_tunnel(t_host, int(t_port), headers={'Proxy-Authorization': 'Bearer ' + sys.argv[3]})
+conn.connect()
+got = 0
+def reader():
+    global got
+    while True:
+        try:
+            chunk = conn.sock.recv(65536)
+        except OSError:
+            break
+        if not chunk: break
+        got += len(chunk)
+t = threading.Thread(target=reader); t.start()
+try:
+    for _ in range(100):
+        conn.sock.sendall(b'z' * 4000)
+except OSError:
+    pass
+t.join()
+print(got)
+try:
+    again = http.client.HTTPConnection(host, int(port), timeout=10)
+    again.set_tunnel(t_host, int(t_port), headers={'Proxy-Authorization': 'Bearer ' + sys.argv[3]})
+    again.connect()
+    print('connected')
+except OSError as err:
+    print(str(err))
+`;
+  const [got, next] = (await python(script, [world().emulator.proxies['us-ny']!, world().echoTarget, token.raw])).trim().split('\n');
+  expect(Number(got)).toBeLessThan(400_000);
+  expect(next).toMatch(/509/);
+  const used = await usedBytes(world(), sub.username, BYTES_PER_GB);
+  expect(used.total).toBeGreaterThanOrEqual(100_000);
+});
+
 test('a monthly limit crossed by traffic gives 509 on the next request, and the next period lets it pass again', async () => {
   const sub = await createSub(world(), 'month1', { monthly_limit: '2' });
   const agent = agentFor((await createToken(world(), sub.username)).raw);

@@ -134,6 +134,17 @@ export function limitReached(store: Store, account: Account, parent: Account, no
   );
 }
 
+/**
+ * Whether an admitted account may go on (for a tunnel already open): it still exists, is active,
+ * and no limit of its own or of its parent is reached now.
+ */
+export function stillAllowed(store: Store, who: Admitted, now: number): boolean {
+  const account = store.accounts.byId(who.account.id);
+  const parent = store.accounts.byId(who.parent.id);
+  if (!account || !parent || !account.active) return false;
+  return limitReached(store, account, parent, now) === undefined;
+}
+
 /** `::ffff:127.0.0.2` → `127.0.0.2`: IPv4 clients of a dual-stack socket. */
 export function unmapIpv4(address: string): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;

@@ -39,10 +39,11 @@ export function exitIpHeader(operator: string): string {
 
 /**
  * Records `bytes` proxied for an admitted request as usage of its account and, for a
- * sub-account, of its parent too. Scaled so that `bytesPerGb` bytes are one GB.
+ * sub-account, of its parent too. Scaled so that `bytesPerGb` bytes are one GB. False when the
+ * state could not take them (the emulator is stopping).
  */
-export function recordTraffic(ctx: ProxyContext, who: Admitted, bytes: number): void {
-  if (bytes <= 0) return;
+export function recordTraffic(ctx: ProxyContext, who: Admitted, bytes: number): boolean {
+  if (bytes <= 0) return true;
   const scaled = bytes * (1e9 / ctx.settings.bytesPerGb);
   const now = ctx.clock.now();
   try {
@@ -54,8 +55,10 @@ export function recordTraffic(ctx: ProxyContext, who: Admitted, bytes: number): 
       ctx.store.accounts.recordUsage(who.account.id, scaled, now);
       if (who.parent.id !== who.account.id) ctx.store.accounts.recordUsage(who.parent.id, scaled, now);
     });
+    return true;
   } catch (err) {
     // The emulator is stopping (store closed) while a tunnel closes: nothing left to count into.
     ctx.log(`proxy: usage of ${bytes} bytes not recorded: ${err instanceof Error ? err.message : String(err)}`);
+    return false;
   }
 }

@@ -5,8 +5,12 @@
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { countryHeader, exitIpHeader, recordTraffic, type ProxyContext } from './context';
+import { stillAllowed } from './admission';
 import { gate, type Passed } from './gate';
 import { parseAuthority } from './target';
+
+/** A tunnel's bytes are recorded whenever this many have accumulated, and when it closes. */
+const TUNNEL_FLUSH_BYTES = 64 * 1024;
 
 /** Connecting to the target, and silence on an established exchange, end it after this. */
 const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -113,16 +117,33 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
   const upstream = connect({ host: dest.address, port: dest.port });
   upstream.setTimeout(UPSTREAM_TIMEOUT_MS, () => upstream.destroy(new Error('target timed out')));
   let bytes = 0;
+  let pending = 0;
   let established = false;
+  // Usage is recorded as the tunnel runs, not only when it closes, so that a long tunnel cannot
+  // outrun a limit: past one, or once its sub-account is deactivated, the tunnel is closed.
+  const flush = (closing: boolean): void => {
+    if (pending === 0) return;
+    const recorded = recordTraffic(ctx, passed.who, pending);
+    pending = 0;
+    if (recorded && !closing && !stillAllowed(ctx.store, passed.who, ctx.clock.now())) {
+      client.destroy();
+      upstream.destroy();
+    }
+  };
+  const count = (chunk: Buffer): void => {
+    bytes += chunk.length;
+    pending += chunk.length;
+    if (pending >= TUNNEL_FLUSH_BYTES) flush(false);
+  };
   upstream.once('connect', () => {
     established = true;
     client.write(`HTTP/1.1 200 Connection Established\r\n${exitIpHeader(ctx.settings.operator)}: ${passed.exitIp}\r\n\r\n`);
     if (head.length > 0) {
-      bytes += head.length;
+      count(head);
       upstream.write(head);
     }
-    client.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    upstream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    client.on('data', count);
+    upstream.on('data', count);
     client.pipe(upstream);
     upstream.pipe(client);
     client.setTimeout(UPSTREAM_TIMEOUT_MS, () => client.destroy());
@@ -143,7 +164,7 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
       return;
     }
     if (!established) return;
-    recordTraffic(ctx, passed.who, bytes);
+    flush(true);
     log(200, `${target} as ${passed.who.account.username} (${passed.who.via}) exit ${passed.exitIp} bytes ${bytes}`);
   };
   client.once('close', onClose);
