@@ -150,6 +150,10 @@ export function curl(args: string[]): Promise<CurlResult> {
   return new Promise<CurlResult>((resolve, reject) => {
     execFile('curl', ['-s', '-S', '-D', '-', '-o', bodyFile, '-w', format, '--max-time', '15', ...args], { encoding: 'utf8' }, (err, stdout, stderr) => {
       // 56: curl's exit code when the proxy refuses a CONNECT; the status is still reported.
+      if ((err as { code?: unknown } | null)?.code === 'ENOENT') {
+        reject(new Error('curl is not installed: the proxy tests use it as a real client (apt-get install curl)'));
+        return;
+      }
       if (err && (err as { code?: unknown }).code !== 56) {
         reject(new Error(`curl failed (${String((err as { code?: unknown }).code)}): ${stderr}`));
         return;
@@ -175,7 +179,9 @@ export function headerOf(dump: string, name: string): string | undefined {
 export function python(script: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('python3', ['-c', script, ...args], { encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`python3 failed: ${stderr || err.message}`));
+      if ((err as { code?: unknown } | null)?.code === 'ENOENT')
+        reject(new Error('python3 is not installed: the proxy tests use its standard library as a real client'));
+      else if (err) reject(new Error(`python3 failed: ${stderr || err.message}`));
       else resolve(stdout);
     });
   });
