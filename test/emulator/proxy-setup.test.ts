@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parseAccounts } from '../../src/emulator';
+import { systemResolver } from '../../src/emulator/proxy/servers';
 import { openDb } from '../../src/emulator/store/db';
 import { runCli, spawnCli } from './cli';
 import { authorizeProxies, createSub, createToken } from './proxy-fixtures';
@@ -97,4 +98,9 @@ test('a state file written before tokens had a deactivation time is upgraded in 
   } finally {
     db.close();
   }
+});
+
+test('the default resolver of authorized hostnames gives every address of a name, and fails for an unknown one', async () => {
+  expect((await systemResolver('localhost')).some((a) => a === '127.0.0.1' || a === '::1')).toBe(true);
+  await expect(systemResolver('no-such-host.invalid')).rejects.toThrow();
 });

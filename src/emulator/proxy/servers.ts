@@ -18,8 +18,21 @@ export interface ProxyServers {
   close(): Promise<void>;
 }
 
-/** The default resolver: every address the system resolver gives. */
-export const systemResolver: HostResolver = async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address);
+/** An authorized hostname that does not resolve within this long authorizes nobody. */
+const RESOLVE_TIMEOUT_MS = 2_000;
+
+/** The default resolver: every address the system resolver gives, within RESOLVE_TIMEOUT_MS. */
+export const systemResolver: HostResolver = async (hostname) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${hostname} did not resolve in time`)), RESOLVE_TIMEOUT_MS);
+  });
+  try {
+    return (await Promise.race([lookup(hostname, { all: true }), timeout])).map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 /**
  * Starts one proxy per catalogue host on `host`: on `firstPort + i` for the i-th host of the
