@@ -19,11 +19,13 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 
 const PROXY_AUTHENTICATE = ['Basic realm="proxyaccount emulator"', 'Bearer realm="proxyaccount emulator"'];
 
-/** One keep-alive pool for all forwarded HTTP requests of a process. */
-const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 256, timeout: UPSTREAM_TIMEOUT_MS });
+/** A keep-alive pool for the forwarded HTTP requests of one emulator's proxies (destroy it on close). */
+export function createUpstreamAgent(): Agent {
+  return new Agent({ keepAlive: true, maxSockets: 256, timeout: UPSTREAM_TIMEOUT_MS });
+}
 
 /** Serves an absolute-form request received by the proxy of `proxyHost`. */
-export async function forwardHttp(ctx: ProxyContext, proxyHost: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxyHost: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const log = (status: number | string, note: string): void => ctx.log(`proxy ${proxyHost}: ${req.method ?? '-'} ${note} ${status}`);
   let url: URL;
   try {

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { PROXY_CATALOGUE } from '../catalogue';
 import type { HostResolver } from './admission';
 import type { ProxyContext } from './context';
-import { forwardConnect, forwardHttp } from './forward';
+import { createUpstreamAgent, forwardConnect, forwardHttp } from './forward';
 
 /** Bytes of request headers accepted at most (Node answers 431 beyond). */
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -43,9 +43,11 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
   const addresses: Record<string, string> = {};
   // Tunnels leave the HTTP server's bookkeeping once established: closing must end them itself.
   const tunnels = new Set<Socket>();
+  const upstreamAgent = createUpstreamAgent();
   const close = async (): Promise<void> => {
     for (const socket of tunnels) socket.destroy();
     await Promise.all(servers.splice(0).map(stop));
+    upstreamAgent.destroy();
   };
   try {
     for (const [i, proxy] of PROXY_CATALOGUE.entries()) {
@@ -53,7 +55,7 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
       server.maxConnections = ctx.settings.maxConnections;
       const failed = (err: unknown): void => ctx.log(`proxy ${proxy.host}: internal error: ${err instanceof Error ? err.message : String(err)}`);
       server.on('request', (req, res) => {
-        forwardHttp(ctx, proxy.host, req, res).catch((err: unknown) => {
+        forwardHttp(ctx, upstreamAgent, proxy.host, req, res).catch((err: unknown) => {
           failed(err);
           if (!res.headersSent) res.writeHead(500).end();
           else res.destroy();
