@@ -3,15 +3,9 @@
 // terraform exactly one SIGINT (one lets terraform stop gracefully; a second makes it abandon its
 // state). Whatever way the demo ends, no child outlives it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { RunResult } from '../../gitops/terraform';
 
-/** How a child process ended, with its whole output. */
-export interface RunResult {
-  /** Exit code, or null when a signal ended it. */
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { RunResult } from '../../gitops/terraform';
 
 /** Options of {@link ProcessGroup.run}. */
 export interface RunOptions {
