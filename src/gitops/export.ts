@@ -58,7 +58,8 @@ function block(header: string, attrs: ReadonlyArray<[string, string]>, comments:
 }
 
 function q(s: string): string {
-  return JSON.stringify(s).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
+  // In a replacement string `$$` is one `$`: '$$$${' writes HCL's escape `$${`.
+  return JSON.stringify(s).replace(/\$\{/g, '$$$${').replace(/%\{/g, '%%{');
 }
 
 /** A value as HCL: strings quoted, lists one element a line, objects inline (`{ ip = "…", label = null }`). */
