@@ -17,17 +17,20 @@ const USERNAME_RULE = '1–30 letters, digits and . @ + -';
 /** The ID of a list that belongs to the authenticated account itself. */
 export const SELF_ID = '_self';
 
+/** What separates the account from the entry in an entry's ID. "/" is no username character. */
+export const ENTRY_SEPARATOR = '/';
+
 /** "ENTRY" for the authenticated account, "USERNAME/ENTRY" for a sub-account's. */
 export function entryIdFormat(entry: string, example: string): ImportIdFormat {
   return {
-    syntax: `"${entry}" or "USERNAME/${entry}"`,
-    examples: [example, `alice/${example}`],
-    format: (username, key) => (username === null ? key : `${username}/${key}`),
+    syntax: `"${entry}" or "USERNAME${ENTRY_SEPARATOR}${entry}"`,
+    examples: [example, `alice${ENTRY_SEPARATOR}${example}`],
+    format: (username, key) => (username === null ? key : `${username}${ENTRY_SEPARATOR}${key}`),
     parse: (id) => {
-      const parts = id.trim().split('/');
+      const parts = id.trim().split(ENTRY_SEPARATOR);
       const key = parts[parts.length - 1]!;
       const username = parts.length === 2 ? parts[0]! : null;
-      if (parts.length > 2) return 'it has more than one "/"';
+      if (parts.length > 2) return `it has more than one "${ENTRY_SEPARATOR}"`;
       if (key === '') return 'the entry is empty';
       if (username !== null && !isUsername(username)) return `${JSON.stringify(username)} is not a sub-account username (${USERNAME_RULE})`;
       return { username, key };

@@ -72,7 +72,7 @@ describe('toHcl', () => {
 
   it('quotes what HCL would interpolate, and names resources validly', () => {
     const l = live();
-    const files = toHcl({ ...l, accounts: [{ ...l.accounts[0]!, ips: [{ ip: '198.51.100.9', label: '${var.x} %{y}' }] }] }, 'per-entry');
+    const files = toHcl({ ...l, accounts: [{ ...l.accounts[0]!, ips: [{ ip: '198.51.100.9', label: ['$', '{var.x} %{y}'].join('') }] }] }, 'per-entry');
     expect(files['account.tf']).toContain('label = "$${var.x} %%{y}"');
     expect(resourceName('9lives', 'a.b')).toBe('x_9lives_a_b');
   });
