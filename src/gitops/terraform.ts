@@ -1,7 +1,7 @@
 // The one terraform runner, for review, drift and the demo: `terraform ARGS` in one working
 // directory with a given environment, the output kept, and a failure that carries terraform's
 // diagnostics whole (from the first "Error:" on), so that the line naming the cause is never cut.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /** How a child process ended, with its whole output. */
 export interface RunResult {
@@ -12,34 +12,61 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** Starts a process and resolves when it ends; rejects only when it cannot be started. */
-export type Launcher = (
-  command: string,
-  args: readonly string[],
-  opts: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly onStdoutLine?: (line: string) => void },
-) => Promise<RunResult>;
+/** Options of a {@link Launcher}. */
+export interface LaunchOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Called with each complete line of stdout as it arrives. @default none */
+  readonly onStdoutLine?: (line: string) => void;
+  /** Run `command` through the shell. @default false */
+  readonly shell?: boolean;
+  /** Start the child in its own process group (the demo's, so a terminal Ctrl-C reaches only it). @default false */
+  readonly detached?: boolean;
+  /** Called once the child is started, and again (with `ended`) when it has ended. */
+  readonly onChild?: (child: ChildProcess, ended: boolean) => void;
+}
 
-/** A launcher without process groups: the child ends with the command that started it. */
+/** Starts a process and resolves when it ends; rejects only when it cannot be started. */
+export type Launcher = (command: string, args: readonly string[], opts: LaunchOptions) => Promise<RunResult>;
+
+/** Runs `command` to completion with its output kept; never rejects on an exit code. */
 export const launch: Launcher = (command, args, opts) =>
   new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let child: ChildProcess;
+    try {
+      child = spawn(command, [...args], {
+        cwd: opts.cwd,
+        env: opts.env,
+        shell: opts.shell ?? false,
+        detached: opts.detached ?? false,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    opts.onChild?.(child, false);
     let stdout = '';
     let stderr = '';
     let partial = '';
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
       stdout += chunk;
       if (opts.onStdoutLine === undefined) return;
       const lines = (partial + chunk).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) opts.onStdoutLine(line);
     });
-    child.stderr.on('data', (chunk: string) => {
+    child.stderr?.on('data', (chunk: string) => {
       stderr += chunk;
     });
-    child.once('error', reject);
+    child.once('error', (err) => {
+      opts.onChild?.(child, true);
+      reject(err);
+    });
     child.once('close', (code, signal) => {
+      opts.onChild?.(child, true);
       if (partial !== '' && opts.onStdoutLine !== undefined) opts.onStdoutLine(partial);
       resolve({ code, signal, stdout, stderr });
     });
