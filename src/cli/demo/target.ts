@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { AccountStore, clientOptions, type ConnectionSettings, connectionFromEnv } from '../../account';
 import { ProxyAccountClient } from '../../sdk';
 
-/** Where the demo's Terraform and SDK calls go. */
+/** Where the demo's Terraform and account-store calls go. */
 export interface DemoTarget {
   /** `emulator`: throwaway, every step runs. `account`: real, destructive steps need consent. */
   readonly kind: 'emulator' | 'account';
