@@ -81,7 +81,7 @@ const MAX_DIAGNOSTIC_CHARS = 6000;
  * at a line end, saying so: the beginning names the cause.
  */
 export function diagnosticsOf(result: Pick<RunResult, 'stdout' | 'stderr'>): string {
-  const lines = `${result.stderr}\n${result.stdout}`.split('\n').map((l) => l.trimEnd());
+  const lines = `${result.stdout}\n${result.stderr}`.split('\n').map((l) => l.trimEnd());
   const first = lines.findIndex((l) => /^(│\s*)?Error: /.test(l));
   const kept = (first === -1 ? lines.filter((l) => l !== '').slice(-40) : lines.slice(first)).join('\n').trim();
   if (kept.length <= MAX_DIAGNOSTIC_CHARS) return kept;
