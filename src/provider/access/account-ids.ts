@@ -2,10 +2,10 @@
 // sub-account's USERNAME, or "_self" for the account the provider authenticates as (the format
 // is the resource-type catalogue's, src/resource-types).
 import type { Ctx } from '../types';
-import { ACCOUNT_LIST_ID } from '../../resource-types';
+import { ACCOUNT_LIST_ID } from '../../resource-types/import-ids';
 
 /** The ID of a list that belongs to the authenticated account itself. */
-export { SELF_ID } from '../../resource-types';
+export { SELF_ID } from '../../resource-types/import-ids';
 
 /** The ID of the list of `username` (null = the authenticated account). */
 export function accountId(username: string | null): string {

@@ -3,7 +3,7 @@
 // format, src/resource-types), and their import.
 import type { Ctx } from '../types';
 import type { Validator } from '../framework';
-import { entryIdFormat } from '../../resource-types';
+import { entryIdFormat } from '../../resource-types/import-ids';
 
 const ENTRY_ID = entryIdFormat('ENTRY', 'x');
 
