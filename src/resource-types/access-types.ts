@@ -1,20 +1,31 @@
 // The access-list types: an authorized IP, hostname or proxy, one per resource ("entry") or the
 // whole list of one account ("list", authoritative: what it does not declare is removed).
 import { ACCOUNT_LIST_ID, entryIdFormat, PROXY_ID } from './import-ids';
-import type { ChangeView, Collection, ExportBlock, ExportValue, LiveAccountView, Owner, ResourceTypeDescriptor, Risk, Values } from './types';
+import type { ChangeView, Collection, ExportBlock, ExportValue, ImportIdFormat, LiveAccountView, Owner, ResourceTypeDescriptor, Risk, Values } from './types';
 import { counted, ipEntry, sign, str, subjectValues, verb } from './words';
 
 /** What the entry and list types of one collection share. */
 interface AccessKind {
   readonly collection: Extract<Collection, 'ips' | 'hostnames' | 'proxies'>;
   readonly noun: { readonly one: string; readonly many: string };
-  /** The entry resource's attribute holding the entry, and the list resource's set of entries. */
-  readonly entryAttribute: string;
+  /** The list resource's set of entries. */
   readonly listAttribute: string;
-  /** An entry of the list attribute (or the entry resource's values) as a reviewer reads it. */
+  /** An entry of the list attribute as a reviewer reads it. */
   show(v: unknown): string;
-  /** The collection's key an entry manages (what the API lists). */
+  /** The collection's key an entry of the list manages (what the API lists). */
   key(v: unknown): string | undefined;
+  /** The key an entry resource manages, from its values. */
+  entryKey(v: Values): string | undefined;
+  /** An entry resource's values as a reviewer reads them. */
+  entryShown(v: Values): string | undefined;
+  /** The live entries of one account, as list elements for export. */
+  live(a: LiveAccountView): ExportValue[];
+  /** A live entry's key as the API gave it (the import ID's and the name's part). */
+  liveKey(e: ExportValue): string;
+  /** The attributes of an entry resource for one live entry (the username is added by the caller). */
+  entryAttributes(e: ExportValue): Array<readonly [string, ExportValue]>;
+  /** The entry resource's name parts for the key of `owner` ('self' for the parent). */
+  entryName(owner: string, key: string): string[];
   /** Granting to the parent's list opens its proxies to an IP without credentials. */
   readonly opensParent: boolean;
 }
@@ -22,30 +33,54 @@ interface AccessKind {
 const IPS: AccessKind = {
   collection: 'ips',
   noun: { one: 'IP', many: 'IPs' },
-  entryAttribute: 'ip',
   listAttribute: 'entries',
   show: ipEntry,
   key: (v) => (typeof v === 'object' && v !== null ? str((v as { ip?: unknown }).ip) : str(v)),
+  entryKey: (v) => str(v.ip),
+  entryShown: (v) => ipEntry({ ip: v.ip, label: v.label }),
+  live: (a) => a.ips.map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label })),
+  liveKey: (e) => (e as { ip: string }).ip,
+  entryAttributes: (e) => {
+    const { ip, label } = e as { ip: string; label: string | null };
+    return label === null
+      ? [['ip', ip]]
+      : [
+          ['ip', ip],
+          ['label', label],
+        ];
+  },
+  entryName: (owner, key) => [owner, 'ip', key],
   opensParent: true,
 };
 
 const HOSTNAMES: AccessKind = {
   collection: 'hostnames',
   noun: { one: 'hostname', many: 'hostnames' },
-  entryAttribute: 'domain',
   listAttribute: 'domains',
   show: (v) => String(v),
   key: (v) => str(v)?.toLowerCase(),
+  entryKey: (v) => str(v.domain)?.toLowerCase(),
+  entryShown: (v) => str(v.domain),
+  live: (a) => [...a.hostnames],
+  liveKey: String,
+  entryAttributes: (e) => [['domain', String(e)]],
+  entryName: (owner, key) => [owner, 'host', key],
   opensParent: false,
 };
 
 const PROXIES: AccessKind = {
   collection: 'proxies',
   noun: { one: 'proxy', many: 'proxies' },
-  entryAttribute: 'proxy',
   listAttribute: 'proxies',
   show: (v) => String(v),
   key: (v) => str(v),
+  // A proxy is matched by its configured form; `domain` (the listing's) when the provider resolved it.
+  entryKey: (v) => str(v.domain) ?? str(v.proxy),
+  entryShown: (v) => str(v.proxy),
+  live: (a) => [...a.proxies],
+  liveKey: String,
+  entryAttributes: (e) => [['proxy', String(e)]],
+  entryName: (_owner, key) => ['proxy', key],
   opensParent: false,
 };
 
@@ -74,18 +109,11 @@ function shortList(items: readonly string[], empty: string): string {
   return shown.join(', ');
 }
 
-/** The entries of one live account in `k`'s collection. */
-function liveEntries(k: AccessKind, a: LiveAccountView): ExportValue[] {
-  if (k === IPS) return a.ips.map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label }));
-  return k === HOSTNAMES ? [...a.hostnames] : [...a.proxies];
-}
-
 function userAttribute(a: LiveAccountView): Array<readonly [string, ExportValue]> {
   return a.username === null ? [] : [['username', a.username]];
 }
 
-function entryType(typeName: string, k: AccessKind, entry: string, example: string): ResourceTypeDescriptor {
-  const importId = k === PROXIES ? PROXY_ID : entryIdFormat(entry, example);
+function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): ResourceTypeDescriptor {
   return {
     typeName,
     noun: k.noun,
@@ -94,39 +122,24 @@ function entryType(typeName: string, k: AccessKind, entry: string, example: stri
     ownerAttribute: 'username',
     importId,
     managedKeys: (v) => {
-      // A proxy is matched by its configured form; `domain` (the listing's) when the provider resolved it.
-      const key = k === PROXIES ? (str(v.domain) ?? str(v.proxy)) : k.key(k === IPS ? v : v[k.entryAttribute]);
+      const key = k.entryKey(v);
       return key === undefined ? [] : [key];
     },
-    describeChange: (c) => {
-      const v = subjectValues(c);
-      const shown = k === IPS ? ipEntry(v) : (str(v[k.entryAttribute]) ?? '?');
-      return `${sign(c.kind)}${k.noun.one} ${shown}${c.kind === 'replace' ? ' replaced' : ''}`;
-    },
-    summarize: (v) => (k === IPS ? ipEntry({ ip: v.ip, label: v.label }) : (str(v[k.entryAttribute]) ?? '')),
+    describeChange: (c) => `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : ''}`,
+    summarize: (v) => k.entryShown(v) ?? '',
     risks: (c, owner) =>
       k.opensParent && owner.username === null && (c.kind === 'create' || c.kind === 'replace')
-        ? [{ kind: 'parent_access_opened', message: `${k.noun.one} ${ipEntry(c.after)} may use the parent account's proxies without credentials` }]
+        ? [{ kind: 'parent_access_opened', message: `${k.noun.one} ${k.entryShown(c.after) ?? '?'} may use the parent account's proxies without credentials` }]
         : [],
     export: {
       lists: 'per-entry',
       blocks: (a) =>
-        liveEntries(k, a).map((e): ExportBlock => {
-          const key = k.key(e)!;
-          const attrs: Array<readonly [string, ExportValue]> =
-            k === IPS
-              ? [
-                  ['ip', key],
-                  ...(typeof e === 'object' && e !== null && (e as { label?: unknown }).label !== null
-                    ? [['label', (e as { label: string }).label] as const]
-                    : []),
-                ]
-              : [[k.entryAttribute, String(e)]];
-          const owner = a.username ?? 'self';
+        k.live(a).map((e): ExportBlock => {
+          const key = k.liveKey(e);
           return {
-            name: k === PROXIES ? ['proxy', key] : [owner, k === IPS ? 'ip' : 'host', key],
+            name: k.entryName(a.username ?? 'self', key),
             importId: importId.format(a.username, key),
-            attributes: [...attrs, ...userAttribute(a)],
+            attributes: [...k.entryAttributes(e), ...userAttribute(a)],
           };
         }),
     },
@@ -179,7 +192,7 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
               {
                 name: k === PROXIES ? ['proxies'] : [a.username ?? 'self', k.collection],
                 importId: ACCOUNT_LIST_ID.format(a.username, ''),
-                attributes: [...userAttribute(a), [k.listAttribute, liveEntries(k, a)]],
+                attributes: [...userAttribute(a), [k.listAttribute, k.live(a)]],
               },
             ],
     },
@@ -188,10 +201,10 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
 
 /** The six access-list types. */
 export const ACCESS_TYPES: readonly ResourceTypeDescriptor[] = [
-  entryType('proxyaccount_authorized_ip', IPS, 'IP', '203.0.113.7'),
+  entryType('proxyaccount_authorized_ip', IPS, entryIdFormat('IP', '203.0.113.7')),
   listType('proxyaccount_authorized_ips', IPS),
-  entryType('proxyaccount_authorized_hostname', HOSTNAMES, 'HOSTNAME', 'ci.example.com'),
+  entryType('proxyaccount_authorized_hostname', HOSTNAMES, entryIdFormat('HOSTNAME', 'ci.example.com')),
   listType('proxyaccount_authorized_hostnames', HOSTNAMES),
-  entryType('proxyaccount_authorized_proxy', PROXIES, 'PROXY', 'us-ny'),
+  entryType('proxyaccount_authorized_proxy', PROXIES, PROXY_ID),
   listType('proxyaccount_authorized_proxies', PROXIES),
 ];
