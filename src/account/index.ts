@@ -5,3 +5,12 @@ export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClie
 export { CoalescingCache, COLLECTIONS, type Collection } from './cache';
 export { type AccountErrorCode, isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from './ephemeral';
+export {
+  clientOptions,
+  type ConnectionSettings,
+  connectionFromEnv,
+  MAX_REQUEST_TIMEOUT_SECONDS,
+  PROVIDER_ENV,
+  resolveConnection,
+  type SettingProblem,
+} from './connection-settings';

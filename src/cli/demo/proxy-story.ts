@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { request } from 'undici';
 import { parse as parseYaml } from 'yaml';
+import type { AccountStore } from '../../account';
 import { proxyDispatcher } from '../../sdk';
 import type { ProcessGroup } from './processes';
 import type { Progress } from './progress';
@@ -51,8 +52,9 @@ export async function proxyStory(input: ProxyStoryInput): Promise<void> {
   }
   progress.line('');
   progress.line('What the configuration decides, at the proxy servers:');
-  await target.client.proxies.add(PROXY_HOST, { signal: input.signal });
-  const listed = await target.client.proxies.list({ signal: input.signal });
+  const store = target.openStore(input.signal);
+  await store.proxies.add(PROXY_HOST);
+  const listed = await store.proxies.fresh();
   progress.line(`the parent authorizes ${PROXY_HOST} (the roster does not manage proxies): proxies.list() = ${listed.join(', ')}`);
   const tokens = await tokenOutputs(input.tf);
   const first = tokens[0];
@@ -81,7 +83,7 @@ export async function proxyStory(input: ProxyStoryInput): Promise<void> {
     const who = (t: TokenOutput): string => `${t.username}'s token "${t.label}"`;
     progress.line(`GET ${site.url} via ${PROXY_HOST} with ${who(first)}: ${await send(first)}`);
 
-    const limited = await overLimitCandidate(input, tokens, first);
+    const limited = await overLimitCandidate(store, tokens, first);
     if (limited !== undefined) {
       await proxies.recordUsage(limited.token.username, limited.limit);
       progress.line(`${limited.token.username} reaches its monthly limit of ${limited.limit} GB (usage recorded through the emulator's control API)`);
@@ -127,13 +129,13 @@ async function tokenOutputs(tf: Terraform): Promise<TokenOutput[]> {
 
 /** A token of another sub-account that has a monthly limit, with that limit. */
 async function overLimitCandidate(
-  input: ProxyStoryInput,
+  store: AccountStore,
   tokens: readonly TokenOutput[],
   not: TokenOutput,
 ): Promise<{ token: TokenOutput; limit: number } | undefined> {
   for (const token of tokens) {
     if (token.username === not.username) continue;
-    const sub = await input.target.client.subAccounts.get(token.username, { signal: input.signal });
+    const sub = await store.subAccounts.get(token.username);
     if (sub.active && sub.monthlyBandwidthLimit > 0) return { token, limit: sub.monthlyBandwidthLimit };
   }
   return undefined;
