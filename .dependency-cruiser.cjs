@@ -1,6 +1,6 @@
 // The layer arrows of README.md's architecture section, as rules `npm run lint` enforces:
 // protocol knows no API, the SDK knows no Terraform, the framework knows no product, the
-// account store knows no Terraform, the emulator is an independent reading of the API contract, the SDK
+// account store knows no Terraform, the resource-type catalogue imports nothing of ours, the emulator is an independent reading of the API contract, the SDK
 // and the emulator keep to the one dependency their own packages have, and resources never
 // import each other.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -76,6 +76,13 @@ module.exports = {
       comment: 'src/packaging (release file names, SHA256SUMS, zip hashes, mirror layouts) knows no protocol and no API: the CLI and scripts/release.js use it.',
       from: { path: '^src/packaging/' },
       to: { path: '^src/(?!packaging/)' },
+    },
+    {
+      name: 'resource-types-on-the-ground-floor',
+      severity: 'error',
+      comment: 'src/resource-types (the resource-type catalogue) imports nothing of ours: the provider, the store, the GitOps commands and the constructs generator all read it.',
+      from: { path: '^src/resource-types/' },
+      to: { path: '^src/(?!resource-types/)' },
     },
     {
       name: 'gitops-reads-through-the-store',

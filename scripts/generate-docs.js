@@ -73,7 +73,7 @@ function renderProvider(provider, env) {
   out.push(
     '## Environment variables',
     '',
-    'Every setting may be left out of the provider block and given in the environment instead; a value in the block wins.',
+    'Every setting may be left out of the provider block and given in the environment instead; a value in the block wins. Credentials in the block, of either kind, replace those of the environment: a `token` in the block is used even when `PROXYACCOUNT_USERNAME` is set, and a `username` in the block takes its `password` from the block or `PROXYACCOUNT_PASSWORD`, never a `PROXYACCOUNT_TOKEN`. A token together with a username or password is refused only when one place, the block or the environment, gives both.',
     '',
     '| Setting | Environment variable |',
     '|---|---|',

@@ -2,6 +2,10 @@
 import { TerraformProvider, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { authorizedHostname, authorizedHostnames, authorizedIp, authorizedIps } from './gen';
+import { entryImportId, listImportId } from './import-ids';
+
+// Generated from the provider's resource-type catalogue (scripts/generate-import-ids.js).
+export { entryImportId, listImportId } from './import-ids';
 
 /** How a construct manages an account's allow-lists. */
 export enum AccessListMode {
@@ -118,14 +122,4 @@ export class AccessList {
     this.adopt(resource, entryImportId(this.options.importAccount, domain));
     return resource;
   }
-}
-
-/** The provider's import ID of one account's whole list: the username, or `_self` for the parent. */
-export function listImportId(account: string | undefined): string {
-  return account === undefined || account === '' ? '_self' : account;
-}
-
-/** The provider's import ID of one entry: `alice/203.0.113.7`, or the bare value for the parent. */
-export function entryImportId(account: string | undefined, value: string): string {
-  return account === undefined || account === '' ? value : `${account}/${value}`;
 }

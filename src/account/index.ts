@@ -3,5 +3,14 @@
 export { AccountStore } from './store';
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './store';
 export { CoalescingCache, COLLECTIONS, type Collection } from './cache';
-export { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+export { type AccountErrorCode, isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from './ephemeral';
+export {
+  clientOptions,
+  type ConnectionSettings,
+  connectionFromEnv,
+  MAX_REQUEST_TIMEOUT_SECONDS,
+  PROVIDER_ENV,
+  resolveConnection,
+  type SettingProblem,
+} from './connection-settings';

@@ -17,7 +17,7 @@ export function register(program: Command): void {
   program
     .command('demo')
     .description(
-      'Run the example app end to end: emulator, synth, offline terraform init, plan, apply, SDK read-back, ' +
+      'Run the example app end to end: emulator, synth, offline terraform init, plan, apply, read-back, ' +
         'out-of-band change and drift detection, converge, clean up (see docs/demo.md)',
     )
     .option('--keep', 'keep the work dir (stack, state, provider mirror) and print its path')

@@ -37,31 +37,25 @@ export function register(program: Command): void {
       new Option('--lists <style>', 'per-entry resources or one authoritative list per account').choices(['per-entry', 'authoritative']).default('per-entry'),
     )
     .action(async (flags: ExportFlags) => {
-      const [{ storeFromEnv }, exporter, { toRoster }] = await Promise.all([
-        import('../gitops/credentials'),
+      const [{ exportAccount }, { toHcl }, { toRoster }] = await Promise.all([
+        import('../gitops/use-cases'),
         import('../gitops/export'),
         import('../gitops/export-roster'),
       ]);
       const names = [...flags.subAccount, ...(flags.subAccountsFile === undefined ? [] : readSubAccountsFile(flags.subAccountsFile))];
-      const unique = [...new Set(names)];
-      const store = storeFromEnv();
-      try {
-        const live = await exporter.readAccount(store, unique, (what) => process.stderr.write(`proxyaccount: reading ${what}\n`));
-        mkdirSync(flags.out, { recursive: true });
-        if (flags.format === 'roster') {
-          const roster = toRoster(live, flags.lists);
-          const file = path.join(flags.out, 'roster.yaml');
-          writeFileSync(file, roster['roster.yaml']);
-          process.stderr.write(`proxyaccount: wrote ${file} (${live.accounts.length - 1} sub-accounts and the parent, marked for import)\n`);
-          for (const line of roster.skipped) process.stderr.write(`proxyaccount: warning: not in the roster: ${line}\n`);
-        } else {
-          const files = exporter.toHcl(live, flags.lists);
-          for (const [name, text] of Object.entries(files)) writeFileSync(path.join(flags.out, name), text);
-          const count = (files['imports.tf'].match(/^import \{/gm) ?? []).length;
-          process.stderr.write(`proxyaccount: wrote ${count} resources with import blocks to ${path.join(flags.out, 'account.tf')} and imports.tf\n`);
-        }
-      } finally {
-        await store.close();
+      const live = await exportAccount(names, { onStep: (what) => process.stderr.write(`proxyaccount: reading ${what}\n`) });
+      mkdirSync(flags.out, { recursive: true });
+      if (flags.format === 'roster') {
+        const roster = toRoster(live, flags.lists);
+        const file = path.join(flags.out, 'roster.yaml');
+        writeFileSync(file, roster['roster.yaml']);
+        process.stderr.write(`proxyaccount: wrote ${file} (${live.accounts.length - 1} sub-accounts and the parent, marked for import)\n`);
+        for (const line of roster.skipped) process.stderr.write(`proxyaccount: warning: not in the roster: ${line}\n`);
+      } else {
+        const files = toHcl(live, flags.lists);
+        for (const [name, text] of Object.entries(files)) writeFileSync(path.join(flags.out, name), text);
+        const count = (files['imports.tf'].match(/^import \{/gm) ?? []).length;
+        process.stderr.write(`proxyaccount: wrote ${count} resources with import blocks to ${path.join(flags.out, 'account.tf')} and imports.tf\n`);
       }
     });
 }

@@ -23,13 +23,12 @@ export function register(program: Command): void {
     .addOption(new Option('--fail-on <what>', 'exit 3 when the plan holds such a change').choices(['destroy', 'replace', 'attention']))
     .option('--terraform <path>', 'the terraform executable', 'terraform')
     .action(async (source: string, flags: ReviewFlags) => {
-      const [{ loadPlan }, { parsePlanJson }, review, render] = await Promise.all([
-        import('../gitops/plan-input'),
-        import('../gitops/plan-json'),
+      const [{ reviewPlanSource }, review, render] = await Promise.all([
+        import('../gitops/use-cases'),
         import('../gitops/review'),
         import('../gitops/review-render'),
       ]);
-      const r = review.reviewPlan(parsePlanJson(await loadPlan(source, { dir: flags.dir, terraform: flags.terraform })));
+      const r = await reviewPlanSource(source, { ...(flags.dir !== undefined ? { dir: flags.dir } : {}), terraform: flags.terraform });
       const text = flags.format === 'json' ? render.reviewJson(r) : render.reviewMarkdown(r);
       if (flags.out !== undefined) writeFileSync(flags.out, text);
       else process.stdout.write(text);

@@ -1,5 +1,5 @@
 // `proxyaccount tokens prune`: deletes leftover ephemeral tokens (a provider killed before it could
-// close them), by label prefix and age, through the account store. Credentials: PROXYACCOUNT_*.
+// close them), by label prefix and age: the pruneTokens use case (src/gitops/use-cases.ts), rendered.
 import type { Command } from 'commander';
 
 interface PruneFlags {
@@ -28,28 +28,18 @@ export function register(program: Command): void {
     .option('--username <name>', 'also prune this sub-account (repeatable; the API cannot list sub-accounts)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--dry-run', 'list what would be deleted, delete nothing')
     .action(async (flags: PruneFlags) => {
-      const [{ storeFromEnv }, { EPHEMERAL_TOKEN_PREFIX }] = await Promise.all([import('../gitops/credentials'), import('../account')]);
-      const prefix = flags.prefix ?? EPHEMERAL_TOKEN_PREFIX;
-      if (prefix === '') throw new Error('--prefix must not be empty: it would delete every token');
-      const cutoff = Date.now() - parseDuration(flags.olderThan);
-      const store = storeFromEnv();
-      let count = 0;
-      try {
-        for (const username of [null, ...flags.username]) {
-          const list = store.account(username).tokens;
-          for (const t of await list.list()) {
-            if (!t.label.startsWith(prefix) || t.createdAt.getTime() > cutoff) continue;
-            const who = username === null ? 'parent account' : `sub-account '${username}'`;
-            if (flags.dryRun !== true) await list.delete(t.id);
-            process.stdout.write(
-              `${flags.dryRun === true ? 'would delete' : 'deleted'} token ${t.id} '${t.label}' of the ${who} (created ${t.createdAt.toISOString()})\n`,
-            );
-            count++;
-          }
-        }
-      } finally {
-        await store.close();
-      }
-      process.stderr.write(`proxyaccount: ${count} token(s) ${flags.dryRun === true ? 'would be ' : ''}deleted\n`);
+      const { pruneTokens } = await import('../gitops/use-cases');
+      const dryRun = flags.dryRun === true;
+      const pruned = await pruneTokens({
+        ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+        olderThanMs: parseDuration(flags.olderThan),
+        usernames: flags.username,
+        dryRun,
+        onToken: (t) => {
+          const who = t.username === null ? 'parent account' : `sub-account '${t.username}'`;
+          process.stdout.write(`${dryRun ? 'would delete' : 'deleted'} token ${t.id} '${t.label}' of the ${who} (created ${t.createdAt.toISOString()})\n`);
+        },
+      });
+      process.stderr.write(`proxyaccount: ${pruned.length} token(s) ${dryRun ? 'would be ' : ''}deleted\n`);
     });
 }

@@ -1,9 +1,11 @@
 // `proxyaccount drift`: what a refresh-only plan says changed or vanished outside Terraform, and
 // beyond Terraform, what the account holds that no resource in the state manages ("who added
 // this IP?"), read through the account store: each (account, collection) once. The API cannot
-// list sub-accounts, so only the parent and the sub-accounts the state names are scanned.
+// list sub-accounts, so only the parent and the sub-accounts the state names are scanned. What
+// each resource manages comes from the resource-type catalogue.
 import { isEphemeralTokenLabel, type AccountStore } from '../account';
-import { kindOf, type Plan, type StateResource } from './plan-json';
+import { type Catalogue, type Collection, describeType, RESOURCE_TYPES } from '../resource-types';
+import { isProxyAccount, kindOf, type Plan, type StateResource } from './plan-json';
 
 /** One attribute that changed outside Terraform. */
 export interface AttributeDrift {
@@ -76,54 +78,27 @@ export function planDrift(plan: Plan): { changed: AttributeDrift[]; deleted: Arr
   return { changed, deleted };
 }
 
-/** What the state manages, per account: the keys the scan compares live objects with. */
-interface Managed {
-  ips: Set<string>;
-  hostnames: Set<string>;
-  proxies: string[];
-  tokens: Set<number>;
-}
+/** What the state manages, per account (null: the parent) and collection: the keys the scan compares live objects with. */
+type Managed = Map<string | null, Map<Collection, Set<string>>>;
 
-function managedByAccount(state: readonly StateResource[]): Map<string | null, Managed> {
-  const out = new Map<string | null, Managed>([[null, { ips: new Set(), hostnames: new Set(), proxies: [], tokens: new Set() }]]);
-  const of = (username: unknown): Managed => {
-    const key = typeof username === 'string' ? username : null;
-    let m = out.get(key);
-    if (m === undefined) {
-      m = { ips: new Set(), hostnames: new Set(), proxies: [], tokens: new Set() };
-      out.set(key, m);
-    }
-    return m;
-  };
+/** Reads the state through the catalogue; a type of this provider the catalogue lacks is an error, never "unmanaged". */
+export function managedByAccount(state: readonly StateResource[], catalogue: Catalogue = RESOURCE_TYPES): Managed {
+  const out: Managed = new Map([[null, new Map()]]);
   for (const r of state) {
-    if (r.mode !== 'managed' || !r.type.startsWith('proxyaccount_')) continue;
-    const v = r.values;
-    const m = of(v.username);
-    switch (r.type) {
-      case 'proxyaccount_authorized_ip':
-        if (typeof v.ip === 'string') m.ips.add(v.ip);
-        break;
-      case 'proxyaccount_authorized_ips':
-        for (const e of Array.isArray(v.entries) ? v.entries : []) if (typeof (e as { ip?: unknown }).ip === 'string') m.ips.add((e as { ip: string }).ip);
-        break;
-      case 'proxyaccount_authorized_hostname':
-        if (typeof v.domain === 'string') m.hostnames.add(v.domain.toLowerCase());
-        break;
-      case 'proxyaccount_authorized_hostnames':
-        for (const d of Array.isArray(v.domains) ? v.domains : []) m.hostnames.add(String(d).toLowerCase());
-        break;
-      case 'proxyaccount_authorized_proxy':
-        m.proxies.push(String(v.domain ?? v.proxy ?? ''));
-        break;
-      case 'proxyaccount_authorized_proxies':
-        for (const p of Array.isArray(v.proxies) ? v.proxies : []) m.proxies.push(String(p));
-        break;
-      case 'proxyaccount_bearer_token':
-        if (typeof v.token_id === 'number') m.tokens.add(v.token_id);
-        break;
-      case 'proxyaccount_sub_account':
-        break;
+    if (r.mode !== 'managed' || !isProxyAccount(r.type)) continue;
+    const d = describeType(catalogue, r.type);
+    if (d.shape === 'account') {
+      // A sub-account is an account, not an object of one: it is scanned, with its lists.
+      for (const name of d.managedKeys(r.values)) if (!out.has(name)) out.set(name, new Map());
+      continue;
     }
+    const owner = r.values[d.ownerAttribute];
+    const username = typeof owner === 'string' ? owner : null;
+    const byCollection = out.get(username) ?? new Map<Collection, Set<string>>();
+    out.set(username, byCollection);
+    const keys = byCollection.get(d.collection) ?? new Set<string>();
+    for (const k of d.managedKeys(r.values)) keys.add(k);
+    byCollection.set(d.collection, keys);
   }
   return out;
 }
@@ -145,15 +120,16 @@ export async function scanUnmanaged(
   state: readonly StateResource[],
   progress: ScanProgress,
   now = Date.now(),
+  catalogue: Catalogue = RESOURCE_TYPES,
 ): Promise<{ unmanaged: UnmanagedObject[]; expired: ExpiredToken[]; leftovers: UnmanagedObject[] }> {
-  const managed = managedByAccount(state);
+  const managed = managedByAccount(state, catalogue);
   const unmanaged: UnmanagedObject[] = [];
   const expired: ExpiredToken[] = [];
   const leftovers: UnmanagedObject[] = [];
+  const keys = (username: string | null, c: Collection): ReadonlySet<string> => managed.get(username)?.get(c) ?? new Set();
   const accounts = [...managed.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
   progress.start(accounts.length * 3 + 1);
   for (const username of accounts) {
-    const m = managed.get(username)!;
     const name = username ?? PARENT;
     const lists = store.account(username);
     // A sub-account deleted out of band has no lists: its deletion shows as drift already.
@@ -162,13 +138,15 @@ export async function scanUnmanaged(
       continue;
     }
     progress.step(name, 'IPs');
-    for (const e of await lists.ips.list()) if (!m.ips.has(e.ip)) unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
+    const ips = keys(username, 'ips');
+    for (const e of await lists.ips.list()) if (!ips.has(e.ip)) unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
     progress.step(name, 'hostnames');
-    for (const d of await lists.hostnames.list())
-      if (!m.hostnames.has(d.toLowerCase())) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
+    const hostnames = keys(username, 'hostnames');
+    for (const d of await lists.hostnames.list()) if (!hostnames.has(d.toLowerCase())) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
     progress.step(name, 'tokens');
+    const tokens = keys(username, 'tokens');
     for (const t of await lists.tokens.list()) {
-      const isManaged = m.tokens.has(t.id);
+      const isManaged = tokens.has(String(t.id));
       if (t.expiresAt !== null && t.expiresAt.getTime() <= now) {
         expired.push({ account: name, token_id: t.id, label: t.label, expired_at: t.expiresAt.toISOString(), managed: isManaged });
       }
@@ -179,8 +157,8 @@ export async function scanUnmanaged(
     }
   }
   progress.step(PARENT, 'proxies');
-  const parent = managed.get(null)!;
-  for (const p of await store.proxies.list()) if (!proxyManaged(parent.proxies, p)) unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
+  const proxies = [...keys(null, 'proxies')];
+  for (const p of await store.proxies.list()) if (!proxyManaged(proxies, p)) unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
   progress.stop();
   return { unmanaged, expired, leftovers };
 }

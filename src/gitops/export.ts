@@ -1,7 +1,9 @@
 // `proxyaccount export`: a live account written out as configuration that adopts it, with one
 // import block per object, so `terraform plan` shows only imports. Read through the account
-// store. Passwords and raw token values cannot be read back: comments say how to set them.
+// store; what each type writes comes from the resource-type catalogue. Passwords and raw token
+// values cannot be read back: comments say how to set them.
 import type { AccountStore } from '../account';
+import { type Catalogue, type ExportValue, type LiveAccountView, RESOURCE_TYPES } from '../resource-types';
 import type { BearerToken, LabeledIp, SubAccount } from '../sdk';
 
 /** How access lists are written. */
@@ -56,7 +58,22 @@ function block(header: string, attrs: ReadonlyArray<[string, string]>, comments:
 }
 
 function q(s: string): string {
-  return JSON.stringify(s).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
+  // In a replacement string `$$` is one `$`: '$$$${' writes HCL's escape `$${`.
+  return JSON.stringify(s).replace(/\$\{/g, '$$$${').replace(/%\{/g, '%%{');
+}
+
+/** A value as HCL: strings quoted, lists one element a line, objects inline (`{ ip = "…", label = null }`). */
+function hcl(v: ExportValue, depth = 1): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return q(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    const pad = '  '.repeat(depth + 1);
+    return `[\n${v.map((e) => `${pad}${hcl(e, depth + 1)},`).join('\n')}\n${'  '.repeat(depth)}]`;
+  }
+  const entries = Object.entries(v as { readonly [key: string]: ExportValue });
+  return `{ ${entries.map(([k, e]) => `${k} = ${hcl(e, depth + 1)}`).join(', ')} }`;
 }
 
 /** The written files: resources and import blocks. */
@@ -65,70 +82,38 @@ export interface HclExport {
   readonly 'imports.tf': string;
 }
 
-/** The live account as HCL resources plus import blocks. */
-export function toHcl(live: LiveAccount, lists: ListStyle): HclExport {
+/** What the catalogue's descriptors read of one account. */
+function accountView(live: LiveAccount, a: AccountExport): LiveAccountView {
+  return { ...a, details: a.details, proxies: a.username === null ? live.proxies : [] };
+}
+
+/**
+ * The live account as HCL resources plus import blocks: each type the catalogue exports in the
+ * chosen list style writes its blocks, account by account.
+ */
+export function toHcl(live: LiveAccount, lists: ListStyle, catalogue: Catalogue = RESOURCE_TYPES): HclExport {
   const resources: string[] = [];
   const imports: string[] = [];
-  const add = (type: string, name: string, id: string, attrs: ReadonlyArray<[string, string]>, comments: readonly string[] = []): void => {
-    resources.push(block(`resource "${type}" "${name}"`, attrs, comments));
-    imports.push(
-      block('import', [
-        ['to', `${type}.${name}`],
-        ['id', q(id)],
-      ]),
-    );
-  };
   for (const a of live.accounts) {
-    const owner = a.username ?? 'self';
-    const userAttr: Array<[string, string]> = a.username === null ? [] : [['username', q(a.username)]];
-    if (a.details !== undefined) {
-      const d = a.details;
-      const attrs: Array<[string, string]> = [['username', q(d.username)]];
-      if (d.firstName !== undefined) attrs.push(['first_name', q(d.firstName)]);
-      if (d.lastName !== undefined) attrs.push(['last_name', q(d.lastName)]);
-      if (d.email !== undefined) attrs.push(['email', q(d.email)]);
-      attrs.push(['monthly_limit', String(d.monthlyBandwidthLimit)], ['total_limit', String(d.totalBandwidthLimit)]);
-      if (!d.active) attrs.push(['active', 'false']);
-      add('proxyaccount_sub_account', resourceName(d.username), d.username, attrs, [
-        'The password cannot be read back from the API. To manage it, set password_wo and',
-        'password_wo_version (Terraform >= 1.11), or password; left out, the current one is kept.',
-      ]);
-    }
-    const prefix = a.username === null ? '' : `${a.username}/`;
-    if (lists === 'authoritative') {
-      const entries = a.ips.map((e) => `    { ip = ${q(e.ip)}, label = ${e.label === '' ? 'null' : q(e.label)} },`);
-      add('proxyaccount_authorized_ips', resourceName(owner, 'ips'), a.username ?? '_self', [
-        ...userAttr,
-        ['entries', entries.length === 0 ? '[]' : `[\n${entries.join('\n')}\n  ]`],
-      ]);
-      const domains = a.hostnames.map((d) => `    ${q(d)},`);
-      add('proxyaccount_authorized_hostnames', resourceName(owner, 'hostnames'), a.username ?? '_self', [
-        ...userAttr,
-        ['domains', domains.length === 0 ? '[]' : `[\n${domains.join('\n')}\n  ]`],
-      ]);
-    } else {
-      for (const e of a.ips) {
-        const attrs: Array<[string, string]> = [['ip', q(e.ip)], ...(e.label === '' ? [] : [['label', q(e.label)] as [string, string]]), ...userAttr];
-        add('proxyaccount_authorized_ip', resourceName(owner, 'ip', e.ip), `${prefix}${e.ip}`, attrs);
+    for (const d of catalogue.values()) {
+      if (d.export === undefined || (d.export.lists !== 'any' && d.export.lists !== lists)) continue;
+      for (const b of d.export.blocks(accountView(live, a))) {
+        const name = resourceName(...b.name);
+        resources.push(
+          block(
+            `resource "${d.typeName}" "${name}"`,
+            b.attributes.map(([k, v]) => [k, hcl(v)] as [string, string]),
+            b.comments ?? [],
+          ),
+        );
+        imports.push(
+          block('import', [
+            ['to', `${d.typeName}.${name}`],
+            ['id', q(b.importId)],
+          ]),
+        );
       }
-      for (const d of a.hostnames) add('proxyaccount_authorized_hostname', resourceName(owner, 'host', d), `${prefix}${d}`, [['domain', q(d)], ...userAttr]);
     }
-    for (const t of a.tokens) {
-      const attrs: Array<[string, string]> = [];
-      if (t.label !== '') attrs.push(['label', q(t.label)]);
-      if (t.expiresAt !== null) attrs.push(['expires_at', q(t.expiresAt.toISOString().slice(0, 10))]);
-      if (!t.isActive) attrs.push(['active', 'false']);
-      attrs.push(...userAttr);
-      add('proxyaccount_bearer_token', resourceName(owner, 'token', String(t.id)), `${prefix}${t.id}`, attrs, [
-        'The raw token cannot be read back: after import, its `token` attribute is null.',
-      ]);
-    }
-  }
-  if (lists === 'authoritative') {
-    const proxies = live.proxies.map((p) => `    ${q(p)},`);
-    add('proxyaccount_authorized_proxies', 'proxies', '_self', [['proxies', proxies.length === 0 ? '[]' : `[\n${proxies.join('\n')}\n  ]`]]);
-  } else {
-    for (const p of live.proxies) add('proxyaccount_authorized_proxy', resourceName('proxy', p), p, [['proxy', q(p)]]);
   }
   const head = '# Written by `proxyaccount export` from the live account. Review it, then `terraform plan`: it should show only imports.\n\n';
   return { 'account.tf': head + resources.join('\n'), 'imports.tf': head + imports.join('\n') };

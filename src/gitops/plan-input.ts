@@ -2,7 +2,7 @@
 // saved binary plan that `terraform show -json` turns into JSON in the plan's working directory.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { showPlanJson } from './terraform';
+import { describeFailure, Terraform } from './terraform';
 
 /** Reads standard input to the end. */
 async function readStdin(): Promise<string> {
@@ -27,7 +27,10 @@ export async function loadPlan(source: string, opts: { dir?: string; terraform?:
   const text = bytes.toString('utf8').trimStart();
   if (text.startsWith('{')) return parseJson(text, source);
   const dir = opts.dir ?? path.dirname(path.resolve(source));
-  return showPlanJson(path.resolve(source), dir, opts.terraform);
+  const tf = new Terraform({ bin: opts.terraform, cwd: dir });
+  return tf.showPlan(path.resolve(source)).catch((err: unknown) => {
+    throw describeFailure(err, dir);
+  });
 }
 
 function parseJson(text: string, where: string): unknown {

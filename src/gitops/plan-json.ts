@@ -1,6 +1,8 @@
 // The parts of Terraform's JSON plan format (`terraform show -json PLANFILE`) that review and drift
 // read, parsed defensively, and the one rule about secrets: a value Terraform marks sensitive, or
 // an attribute that holds a credential, is never copied out of a plan, whatever the JSON carries.
+// The one plan reader: review, drift and the demo's summaries all read plans through it.
+import type { ChangeKind, ChangeView } from '../resource-types';
 
 /** One entry of `resource_changes` or `resource_drift`. */
 export interface ResourceChange {
@@ -45,7 +47,7 @@ export interface Plan {
 export const SECRET_ATTRIBUTES: ReadonlySet<string> = new Set(['token', 'password', 'password_wo', 'password_wo_version']);
 
 /** The kind of a change, as a reviewer reads it. */
-export type ChangeKind = 'create' | 'update' | 'delete' | 'replace' | 'import' | 'read' | 'no-op';
+export type { ChangeKind } from '../resource-types';
 
 /** Classifies Terraform's action list; an import with no other change is `import`. */
 export function kindOf(c: Pick<ResourceChange, 'actions' | 'importing'>): ChangeKind {
@@ -137,6 +139,9 @@ export function parsePlanJson(json: unknown): Plan {
 }
 
 /** True for a resource of this provider (any registry host or namespace). */
-export function isProxyAccount(type: string): boolean {
-  return type.startsWith('proxyaccount_');
+export { isProviderType as isProxyAccount } from '../resource-types';
+
+/** A change as the catalogue's descriptors read it. */
+export function changeView(c: ResourceChange): ChangeView {
+  return { kind: kindOf(c), before: c.before, after: c.after, secretsChanged: c.secretsChanged };
 }

@@ -1,27 +1,9 @@
-// Reads a saved plan (`terraform show -json`) and describes it in a few lines: one per resource
-// change or drifted object, named by type and account rather than by CDKTF's hashed addresses.
-// Shared by the demo and the review and drift commands. The JSON of a plan holds sensitive values
-// in clear: only attributes Terraform does not mark sensitive, and never a token or password, reach the output.
-
-/** One entry of `resource_changes` or `resource_drift` in Terraform's JSON plan format. */
-export interface PlannedChange {
-  readonly address: string;
-  readonly type: string;
-  readonly change: {
-    readonly actions: readonly string[];
-    readonly before?: unknown;
-    readonly after?: unknown;
-    readonly after_unknown?: unknown;
-    readonly before_sensitive?: unknown;
-    readonly after_sensitive?: unknown;
-  };
-}
-
-/** The parts of Terraform's JSON plan format the demo reads. */
-export interface PlanJson {
-  readonly resource_changes: readonly PlannedChange[];
-  readonly resource_drift: readonly PlannedChange[];
-}
+// A plan in a few lines: one per resource change or drifted object, named by type and account
+// rather than by CDKTF's hashed addresses (the demo's view). Reads plans parsed by plan-json.ts,
+// the one plan reader, so the one secrets rule holds here too; objects are summarized by the
+// resource-type catalogue.
+import { type Catalogue, RESOURCE_TYPES } from '../resource-types';
+import { kindOf, type Plan, type ResourceChange, SECRET_ATTRIBUTES, type Values } from './plan-json';
 
 /** Counts as in terraform's "Plan: N to add, N to change, N to destroy." line. */
 export interface PlanCounts {
@@ -30,77 +12,57 @@ export interface PlanCounts {
   readonly destroy: number;
 }
 
-/** Attributes never shown, whatever the plan says about their sensitivity. */
-const SECRET_ATTRIBUTES = new Set(['token', 'password', 'password_wo']);
 /** Attributes that only repeat what the subject already says. */
 const QUIET_ATTRIBUTES = new Set(['id', 'username']);
-const MAX_ITEMS = 6;
 
-type Attrs = Readonly<Record<string, unknown>>;
-
-function isRecord(value: unknown): value is Attrs {
+function isRecord(value: unknown): value is Values {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function readChanges(value: unknown): PlannedChange[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (c): c is PlannedChange =>
-      isRecord(c) && typeof c.address === 'string' && typeof c.type === 'string' && isRecord(c.change) && Array.isArray(c.change.actions),
-  );
-}
-
-/** Picks the resource changes and drift out of `terraform show -json PLANFILE` output. */
-export function parsePlan(json: unknown): PlanJson {
-  if (!isRecord(json)) throw new Error('terraform show -json did not print a JSON object');
-  return { resource_changes: readChanges(json.resource_changes), resource_drift: readChanges(json.resource_drift) };
+function doesSomething(c: ResourceChange): boolean {
+  const kind = kindOf(c);
+  return kind !== 'no-op' && kind !== 'read' && kind !== 'import';
 }
 
 /** The changes that do something (no no-ops, no reads). */
-export function effectiveChanges(plan: PlanJson): PlannedChange[] {
-  return plan.resource_changes.filter((c) => !isNoop(c.change.actions));
-}
-
-function isNoop(actions: readonly string[]): boolean {
-  return actions.length === 0 || actions.every((a) => a === 'no-op' || a === 'read');
+export function effectiveChanges(plan: Plan): ResourceChange[] {
+  return plan.changes.filter(doesSomething);
 }
 
 /** What terraform's summary line would say about this plan. */
-export function countChanges(plan: PlanJson): PlanCounts {
+export function countChanges(plan: Plan): PlanCounts {
   let add = 0;
   let change = 0;
   let destroy = 0;
-  for (const c of plan.resource_changes) {
-    const a = c.change.actions;
-    if (a.includes('create')) add++;
-    if (a.includes('delete')) destroy++;
-    if (a.includes('update')) change++;
+  for (const c of plan.changes) {
+    if (c.actions.includes('create')) add++;
+    if (c.actions.includes('delete')) destroy++;
+    if (c.actions.includes('update')) change++;
   }
   return { add, change, destroy };
 }
 
 /** One line per resource the plan creates, changes or destroys, grouped by account. */
-export function describeChanges(plan: PlanJson): string[] {
-  return rows(effectiveChanges(plan));
+export function describeChanges(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): string[] {
+  return rows(effectiveChanges(plan), catalogue);
 }
 
 /** One line per object that changed outside Terraform, saying how. */
-export function describeDrift(plan: PlanJson): string[] {
-  return rows(plan.resource_drift.filter((c) => !isNoop(c.change.actions)));
+export function describeDrift(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): string[] {
+  return rows(plan.drift.filter(doesSomething), catalogue);
 }
 
-/** The order of types within one account: the account first, then its access, then its tokens. */
-const TYPE_ORDER = ['sub_account', 'authorized_ips', 'authorized_ip', 'authorized_hostnames', 'authorized_hostname', 'bearer_token'];
-
-function rows(changes: readonly PlannedChange[]): string[] {
+function rows(changes: readonly ResourceChange[], catalogue: Catalogue): string[] {
+  // Within one account: the catalogue's order (the account, then its access, then its tokens).
+  const order = [...catalogue.keys()];
   const rank = (type: string): number => {
-    const i = TYPE_ORDER.indexOf(type.replace(/^proxyaccount_/, ''));
-    return i === -1 ? TYPE_ORDER.length : i;
+    const i = order.indexOf(type);
+    return i === -1 ? order.length : i;
   };
   const sorted = changes
     .map((c) => ({ c, account: account(c) }))
     .sort((a, b) => a.account.localeCompare(b.account) || rank(a.c.type) - rank(b.c.type) || a.c.address.localeCompare(b.c.address));
-  return table(sorted.map(({ c }) => [symbol(c.change.actions), c.type, subject(c), detail(c)]));
+  return table(sorted.map(({ c }) => [symbol(c.actions), c.type, subject(c, catalogue), detail(c, catalogue)]));
 }
 
 function symbol(actions: readonly string[]): string {
@@ -111,77 +73,39 @@ function symbol(actions: readonly string[]): string {
   return '?';
 }
 
-function values(c: PlannedChange): Attrs {
-  return isRecord(c.change.after) ? c.change.after : isRecord(c.change.before) ? c.change.before : {};
+function values(c: ResourceChange): Values {
+  return kindOf(c) === 'delete' ? c.before : c.after;
 }
 
 /** The account a resource belongs to, as the roster names it. */
-function account(c: PlannedChange): string {
+function account(c: ResourceChange): string {
   const v = values(c);
   return typeof v.username === 'string' ? v.username : '(parent account)';
 }
 
-/** The account, and for a token its label. */
-function subject(c: PlannedChange): string {
+/** The account, and for a token (an entry of the tokens collection) its label. */
+function subject(c: ResourceChange, catalogue: Catalogue): string {
   const label = values(c).label;
-  return c.type.endsWith('_bearer_token') && typeof label === 'string' ? `${account(c)} / "${label}"` : account(c);
+  return catalogue.get(c.type)?.collection === 'tokens' && typeof label === 'string' ? `${account(c)} / "${label}"` : account(c);
 }
 
 /** A create or delete shows the object; anything else shows what differs. */
-function detail(c: PlannedChange): string {
-  const { actions, before, after } = c.change;
-  if (actions.includes('delete') && !actions.includes('create')) return isRecord(before) ? describeObject(c.type, before) : '';
-  if (actions.includes('create') && !isRecord(before)) return isRecord(after) ? describeObject(c.type, after) : '';
+function detail(c: ResourceChange, catalogue: Catalogue): string {
+  const kind = kindOf(c);
+  const d = catalogue.get(c.type);
+  if (kind === 'delete') return d?.summarize(c.before) ?? '';
+  if (kind === 'create') return d?.summarize(c.after) ?? '';
   return describeDiff(c);
 }
 
-function describeObject(type: string, v: Attrs): string {
-  const name = type.replace(/^proxyaccount_/, '');
-  switch (name) {
-    case 'sub_account': {
-      const parts = [`monthly ${gb(v.monthly_limit)}`, `total ${gb(v.total_limit)}`];
-      if (v.active === false) parts.push('inactive');
-      return parts.join(', ');
-    }
-    case 'authorized_ips':
-      return Array.isArray(v.entries) ? list(v.entries, 'no IPs') : '';
-    case 'authorized_hostnames':
-      return Array.isArray(v.domains) ? list(v.domains, 'no hostnames') : '';
-    case 'authorized_proxies':
-      return Array.isArray(v.proxies) ? list(v.proxies, 'no proxies') : '';
-    case 'authorized_ip':
-      return item({ ip: v.ip, label: v.label });
-    case 'authorized_hostname':
-      return typeof v.domain === 'string' ? v.domain : '';
-    case 'authorized_proxy':
-      return typeof v.proxy === 'string' ? v.proxy : '';
-    case 'bearer_token': {
-      const parts = [typeof v.expires_at === 'string' ? `expires ${v.expires_at}` : 'no expiry'];
-      if (v.active === false) parts.push('inactive');
-      return parts.join(', ');
-    }
-    default:
-      return '';
-  }
-}
-
-function gb(value: unknown): string {
-  if (typeof value !== 'number') return '? GB';
-  return value === 0 ? 'unlimited' : `${value} GB`;
-}
-
 /** `attribute: old → new` for scalars, `attribute: +added -removed` for lists and sets. */
-function describeDiff(c: PlannedChange): string {
-  const before = isRecord(c.change.before) ? c.change.before : {};
-  const after = isRecord(c.change.after) ? c.change.after : {};
-  const unknown = isRecord(c.change.after_unknown) ? c.change.after_unknown : {};
-  const hidden = new Set([...sensitiveKeys(c.change.before_sensitive), ...sensitiveKeys(c.change.after_sensitive)]);
+function describeDiff(c: ResourceChange): string {
   const parts: string[] = [];
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (SECRET_ATTRIBUTES.has(key) || QUIET_ATTRIBUTES.has(key) || hidden.has(key)) continue;
-    const b = before[key];
-    const a = after[key];
-    if (unknown[key] === true) {
+  for (const key of new Set([...Object.keys(c.before), ...Object.keys(c.after)])) {
+    if (QUIET_ATTRIBUTES.has(key)) continue;
+    const b = c.before[key];
+    const a = c.after[key];
+    if (c.afterUnknown.has(key)) {
       parts.push(`${key}: (known after apply)`);
     } else if (Array.isArray(a) || Array.isArray(b)) {
       const bItems = (Array.isArray(b) ? b : []).map((x) => JSON.stringify(x));
@@ -194,19 +118,6 @@ function describeDiff(c: PlannedChange): string {
     }
   }
   return parts.join('; ');
-}
-
-/** Top-level attributes that the `*_sensitive` structure marks, wholly or in part. */
-function sensitiveKeys(marks: unknown): string[] {
-  if (!isRecord(marks)) return [];
-  return Object.keys(marks).filter((k) => JSON.stringify(marks[k]).includes('true'));
-}
-
-function list(items: readonly unknown[], empty: string): string {
-  if (items.length === 0) return empty;
-  const shown = items.slice(0, MAX_ITEMS).map(item);
-  if (items.length > MAX_ITEMS) shown.push(`… ${items.length - MAX_ITEMS} more`);
-  return shown.join(', ');
 }
 
 /** An element of a list attribute: an IP entry reads `203.0.113.7 (office)`. */
@@ -229,10 +140,10 @@ function scalar(value: unknown): string {
 /** Aligns the first three columns; the last one runs free. */
 function table(rows: string[][]): string[] {
   const widths = [0, 0, 0];
-  for (const row of rows) for (let i = 0; i < 3; i++) widths[i] = Math.max(widths[i], row[i].length);
+  for (const row of rows) for (let i = 0; i < 3; i++) widths[i] = Math.max(widths[i]!, row[i]!.length);
   return rows.map((row) =>
     row
-      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell))
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell))
       .join('  ')
       .trimEnd(),
   );

@@ -1,8 +1,10 @@
 // `proxyaccount review`: a saved plan as a reviewer reads it. Grouped by account (the parent,
 // then each sub-account), in domain words, the risky changes first ("needs attention"), other
-// providers' resources counted and listed by address, never a secret.
-import { accountOf, counted, describeChange, ipEntry, listDelta, PARENT } from './describe';
-import { isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
+// providers' resources counted and listed by address, never a secret. What a type's change means
+// comes from the resource-type catalogue.
+import { type Catalogue, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
+import { accountOf, describeChange, PARENT } from './describe';
+import { changeView, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
 
 /** Counts as in terraform's plan line, plus replacements and imports. */
 export interface ReviewSummary {
@@ -23,15 +25,7 @@ export interface ReviewChange {
 
 /** A change that needs a reviewer's attention. */
 export interface Attention {
-  readonly kind:
-    | 'sub_account_deleted'
-    | 'sub_account_replaced'
-    | 'token_deleted'
-    | 'token_replaced'
-    | 'list_removes_entries'
-    | 'parent_access_opened'
-    | 'limit_below_usage'
-    | 'deactivation';
+  readonly kind: Risk['kind'];
   readonly address: string;
   readonly message: string;
 }
@@ -44,8 +38,8 @@ export interface Review {
   readonly other_resources: string[];
 }
 
-/** Builds the review of a plan. */
-export function reviewPlan(plan: Plan): Review {
+/** Builds the review of a plan; each type's words and risks come from the catalogue. */
+export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Review {
   const summary: ReviewSummary = { add: 0, change: 0, destroy: 0, replace: 0, import: 0 };
   const accounts = new Map<string, ReviewChange[]>();
   const attention: Attention[] = [];
@@ -69,11 +63,11 @@ export function reviewPlan(plan: Plan): Review {
       other.push(c.address);
       continue;
     }
-    const account = accountOf(c);
+    const account = accountOf(c, catalogue);
     const list = accounts.get(account) ?? [];
-    list.push({ address: c.address, type: c.type, action: kind, description: describeChange(c) });
+    list.push({ address: c.address, type: c.type, action: kind, description: describeChange(c, catalogue) });
     accounts.set(account, list);
-    attention.push(...attentionOf(c, account, usage.get(account)));
+    attention.push(...attentionOf(c, account, usage.get(account), catalogue));
   }
 
   const order = [...accounts.keys()].sort((a, b) => (a === PARENT ? -1 : b === PARENT ? 1 : a.localeCompare(b)));
@@ -85,71 +79,23 @@ export function reviewPlan(plan: Plan): Review {
   };
 }
 
-/** Usage figures the plan knows: from `proxyaccount_sub_account` data sources in the prior state. */
+/** Usage figures the plan knows: from the usage data sources in the prior state. */
 function usageByAccount(plan: Plan): Map<string, { monthly: number; total: number }> {
   const out = new Map<string, { monthly: number; total: number }>();
   for (const r of plan.priorState) {
-    if (r.mode !== 'data' || r.type !== 'proxyaccount_sub_account') continue;
+    if (r.mode !== 'data' || r.type !== USAGE_DATA_SOURCE) continue;
     const { username, monthly_bandwidth: monthly, total_bandwidth: total } = r.values;
     if (typeof username === 'string' && typeof monthly === 'number' && typeof total === 'number') out.set(username, { monthly, total });
   }
   return out;
 }
 
-function attentionOf(c: ResourceChange, account: string, usage: { monthly: number; total: number } | undefined): Attention[] {
-  const kind = kindOf(c);
-  const who = account === PARENT ? 'the parent account' : `sub-account '${account}'`;
-  const out: Attention[] = [];
-  const add = (k: Attention['kind'], message: string): void => {
-    out.push({ kind: k, address: c.address, message });
-  };
-  switch (c.type) {
-    case 'proxyaccount_sub_account':
-      if (kind === 'delete') add('sub_account_deleted', `${who} is deleted: its usage history and credentials are lost for good`);
-      if (kind === 'replace') {
-        const renamed =
-          typeof c.before.username === 'string' && c.before.username !== account
-            ? `sub-account '${c.before.username}' is replaced by '${account}'`
-            : `${who} is replaced`;
-        add('sub_account_replaced', `${renamed}: deleted and created again, losing its usage history and credentials`);
-      }
-      if (kind === 'update' && c.before.active !== false && c.after.active === false) add('deactivation', `${who} is deactivated: its proxy requests get 402`);
-      if (kind === 'update' && usage !== undefined) {
-        const low = (attr: 'monthly_limit' | 'total_limit', used: number, name: string): void => {
-          const limit = c.after[attr];
-          if (typeof limit === 'number' && limit > 0 && limit !== c.before[attr] && limit < used) {
-            add('limit_below_usage', `${who}: ${name} limit ${limit} GB is below the ${used} GB already used; its proxy requests get 509 at once`);
-          }
-        };
-        low('monthly_limit', usage.monthly, 'monthly');
-        low('total_limit', usage.total, 'total');
-      }
-      break;
-    case 'proxyaccount_bearer_token': {
-      const name = `token '${String(c.before.label ?? c.after.label ?? '(no label)')}' of ${who}`;
-      if (kind === 'delete') add('token_deleted', `${name} is deleted: clients using it stop working`);
-      if (kind === 'replace') add('token_replaced', `${name} is replaced by a new token: clients using it must be given the new one`);
-      if (kind === 'update' && c.before.active === true && c.after.active === false)
-        add('deactivation', `${name} is deactivated: clients using it stop working`);
-      break;
-    }
-    case 'proxyaccount_authorized_ips':
-    case 'proxyaccount_authorized_hostnames':
-    case 'proxyaccount_authorized_proxies': {
-      const d = listDelta(c);
-      if (d !== undefined && d.removed.length > 0) add('list_removes_entries', `the list of ${who} removes ${counted(c.type, d.removed)}`);
-      if (c.type === 'proxyaccount_authorized_ips' && account === PARENT && d !== undefined && d.added.length > 0) {
-        add('parent_access_opened', `${counted(c.type, d.added)} may use the parent account's proxies without credentials`);
-      }
-      break;
-    }
-    case 'proxyaccount_authorized_ip':
-      if (account === PARENT && (kind === 'create' || kind === 'replace')) {
-        add('parent_access_opened', `IP ${ipEntry(c.after)} may use the parent account's proxies without credentials`);
-      }
-      break;
-  }
-  return out;
+function attentionOf(c: ResourceChange, account: string, usage: { monthly: number; total: number } | undefined, catalogue: Catalogue): Attention[] {
+  const d = catalogue.get(c.type);
+  if (d === undefined) return [];
+  const username = account === PARENT ? null : account;
+  const owner = { username, phrase: username === null ? 'the parent account' : `sub-account '${username}'`, ...(usage !== undefined ? { usage } : {}) };
+  return d.risks(changeView(c), owner).map((r) => ({ kind: r.kind, address: c.address, message: r.message }));
 }
 
 /** True when the review holds any change (other providers' included). */

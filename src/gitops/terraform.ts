@@ -1,38 +1,167 @@
-// Runs the terraform CLI for review and drift: one command at a time in the user's working
-// directory, with the user's own environment (their CLI configuration, mirrors, credentials),
-// output kept for the error message.
-import { execFile } from 'node:child_process';
+// The one terraform runner, for review, drift and the demo: `terraform ARGS` in one working
+// directory with a given environment, the output kept, and a failure that carries terraform's
+// diagnostics whole (from the first "Error:" on), so that the line naming the cause is never cut.
+import { type ChildProcess, spawn } from 'node:child_process';
 
-/** Runs `terraform ARGS` in `dir`; resolves with stdout, rejects with what terraform said. */
-export function terraform(
-  args: readonly string[],
-  dir: string,
-  opts: { bin?: string; env?: NodeJS.ProcessEnv; okCodes?: readonly number[] } = {},
-): Promise<{ stdout: string; code: number }> {
-  const bin = opts.bin ?? 'terraform';
-  const ok = opts.okCodes ?? [0];
-  return new Promise((resolve, reject) => {
-    execFile(
-      bin,
-      [`-chdir=${dir}`, ...args],
-      { env: { ...(opts.env ?? process.env), TF_IN_AUTOMATION: '1', TF_INPUT: '0' }, maxBuffer: 256 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
-        if (err !== null && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-          reject(new Error(`${bin} was not found on PATH: install Terraform 1.5 or later`));
-        } else if (!ok.includes(code)) {
-          const said = `${String(stderr).trim() || String(stdout).trim()}`.split('\n').slice(-15).join('\n');
-          reject(new Error(`\`terraform ${args.join(' ')}\` in ${dir} exited ${code}:\n${said}`));
-        } else {
-          resolve({ stdout: String(stdout), code });
-        }
-      },
-    );
-  });
+/** How a child process ended, with its whole output. */
+export interface RunResult {
+  /** Exit code, or null when a signal ended it. */
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
-/** `terraform show -json PLANFILE`, parsed. */
-export async function showPlanJson(planFile: string, dir: string, bin?: string): Promise<unknown> {
-  const { stdout } = await terraform(['show', '-json', '-no-color', planFile], dir, { bin });
-  return JSON.parse(stdout) as unknown;
+/** Options of a {@link Launcher}. */
+export interface LaunchOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Called with each complete line of stdout as it arrives. @default none */
+  readonly onStdoutLine?: (line: string) => void;
+  /** Run `command` through the shell. @default false */
+  readonly shell?: boolean;
+  /** Start the child in its own process group (the demo's, so a terminal Ctrl-C reaches only it). @default false */
+  readonly detached?: boolean;
+  /** Called once the child is started, and again (with `ended`) when it has ended. */
+  readonly onChild?: (child: ChildProcess, ended: boolean) => void;
+}
+
+/** Starts a process and resolves when it ends; rejects only when it cannot be started. */
+export type Launcher = (command: string, args: readonly string[], opts: LaunchOptions) => Promise<RunResult>;
+
+/** Runs `command` to completion with its output kept; never rejects on an exit code. */
+export const launch: Launcher = (command, args, opts) =>
+  new Promise((resolve, reject) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(command, [...args], {
+        cwd: opts.cwd,
+        env: opts.env,
+        shell: opts.shell ?? false,
+        detached: opts.detached ?? false,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    opts.onChild?.(child, false);
+    let stdout = '';
+    let stderr = '';
+    let partial = '';
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      stdout += chunk;
+      if (opts.onStdoutLine === undefined) return;
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) opts.onStdoutLine(line);
+    });
+    child.stderr?.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once('error', (err) => {
+      opts.onChild?.(child, true);
+      reject(err);
+    });
+    child.once('close', (code, signal) => {
+      opts.onChild?.(child, true);
+      if (partial !== '' && opts.onStdoutLine !== undefined) opts.onStdoutLine(partial);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+
+/** The most of terraform's output a message carries (a plan of many failing resources repeats itself). */
+const MAX_DIAGNOSTIC_CHARS = 6000;
+
+/**
+ * What terraform said about a failure: its diagnostics whole, from the first "Error:" line (boxed
+ * or not) to the end; without one, the last 40 lines. Cut only past {@link MAX_DIAGNOSTIC_CHARS},
+ * at a line end, saying so: the beginning names the cause.
+ */
+export function diagnosticsOf(result: Pick<RunResult, 'stdout' | 'stderr'>): string {
+  const lines = `${result.stdout}\n${result.stderr}`.split('\n').map((l) => l.trimEnd());
+  const first = lines.findIndex((l) => /^(│\s*)?Error: /.test(l));
+  const kept = (first === -1 ? lines.filter((l) => l !== '').slice(-40) : lines.slice(first)).join('\n').trim();
+  if (kept.length <= MAX_DIAGNOSTIC_CHARS) return kept;
+  const cut = kept.lastIndexOf('\n', MAX_DIAGNOSTIC_CHARS);
+  const head = kept.slice(0, cut === -1 ? MAX_DIAGNOSTIC_CHARS : cut);
+  return `${head}\n… (${kept.split('\n').length - head.split('\n').length} more lines of terraform's output)`;
+}
+
+/** A terraform command that ended with an exit code the caller did not expect. */
+export class TerraformError extends Error {
+  /** @param reason what the exit code means, when it is not a plain failure */
+  constructor(
+    readonly args: readonly string[],
+    readonly result: RunResult,
+    reason?: string,
+  ) {
+    const ended = result.code === null ? `was stopped by ${result.signal ?? 'a signal'}` : `exited with ${result.code}`;
+    super(`${reason !== undefined ? `${reason}: ` : ''}terraform ${args.join(' ')} ${ended}`);
+    this.name = 'TerraformError';
+  }
+
+  /** Terraform's diagnostics, for the failure message. */
+  get outputTail(): string {
+    return diagnosticsOf(this.result);
+  }
+}
+
+/** Options of a {@link Terraform} runner. */
+export interface TerraformOptions {
+  /** The terraform executable. @default 'terraform' */
+  readonly bin?: string;
+  /** The working directory. */
+  readonly cwd: string;
+  /** The complete environment. @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+  /** How children are started (the demo's process group, so an interrupt reaches them). @default {@link launch} */
+  readonly launcher?: Launcher;
+}
+
+/** Runs terraform commands in one working directory. */
+export class Terraform {
+  readonly bin: string;
+
+  constructor(private readonly opts: TerraformOptions) {
+    this.bin = opts.bin ?? 'terraform';
+  }
+
+  /** The working directory. */
+  get cwd(): string {
+    return this.opts.cwd;
+  }
+
+  /**
+   * Runs `terraform ARGS` and resolves with its result when the exit code is in `ok`; otherwise
+   * rejects with a {@link TerraformError} carrying the output. A missing executable says what to install.
+   */
+  async run(args: readonly string[], ok: readonly number[] = [0], onStdoutLine?: (line: string) => void): Promise<RunResult> {
+    const env = { ...(this.opts.env ?? process.env), TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+    let result: RunResult;
+    try {
+      result = await (this.opts.launcher ?? launch)(this.bin, args, { cwd: this.opts.cwd, env, ...(onStdoutLine !== undefined ? { onStdoutLine } : {}) });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${this.bin} was not found: install Terraform 1.5 or later`);
+      throw err;
+    }
+    if (result.code === null || !ok.includes(result.code)) throw new TerraformError(args, result);
+    return result;
+  }
+
+  /** `terraform show -json FILE`: a saved plan as JSON (which holds secrets: never print it). */
+  async showPlan(planFile: string): Promise<unknown> {
+    const result = await this.run(['show', '-json', '-no-color', planFile]);
+    return JSON.parse(result.stdout) as unknown;
+  }
+}
+
+/** A failure of the CLI's own terraform runs: the command, its directory, and terraform's diagnostics whole. */
+export function describeFailure(err: unknown, dir: string): Error {
+  if (!(err instanceof TerraformError)) return err instanceof Error ? err : new Error(String(err));
+  const r = err.result;
+  const ended = r.code === null ? `was stopped by ${r.signal ?? 'a signal'}` : `exited ${r.code}`;
+  return new Error(`\`terraform ${err.args.join(' ')}\` in ${dir} ${ended}:\n${err.outputTail}`);
 }

@@ -1,13 +1,13 @@
 // The provider's configure step: resolves every setting, reports each problem on its attribute
 // (with the environment variable that can supply it), and builds the one SDK client and account
 // store of the process. Sends no request; verifyCredentials, before the first plan, sends at most one.
-import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
 import type { ProxyAccountClient, ProxyAccountClientOptions } from '../sdk';
 import { createLogger, levelFromEnv } from '../protocol/log';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
-import { MAX_REQUEST_TIMEOUT_SECONDS, PROVIDER_ENV, PROVIDER_VERSION, Settings, settingPath as path, type ProviderConfig, type Setting } from './settings';
+import { type BlockValues, clientOptions, type ResolvedConnection, resolveConnection } from '../account/connection-settings';
+import { PROVIDER_ENV, PROVIDER_VERSION, settingPath as path, type ProviderConfig, type Setting } from './settings';
 
 /** At TF_LOG=DEBUG (or the provider's own variables), each API attempt goes to Terraform's log; below it, nothing. */
 function requestLogger(env: NodeJS.ProcessEnv): Pick<ProxyAccountClientOptions, 'logger'> {
@@ -49,86 +49,22 @@ export async function configure(
     }
   }
   if (d.hasErrors()) return undefined;
-  const s = new Settings(config as Readonly<Record<Setting, string | number | boolean | null>>, env);
-
-  const baseUrl = s.string('base_url');
-  if (baseUrl === undefined) {
-    d.addError(
-      'Missing API base URL',
-      `Set base_url in the provider block or the ${PROVIDER_ENV.base_url} environment variable, e.g. https://api.example.com.`,
-      path('base_url'),
-    );
-  }
-  const token = s.string('token');
-  const username = s.string('username');
-  const password = s.string('password');
-  if (token !== undefined && (username !== undefined || password !== undefined)) {
-    const other = username !== undefined ? 'username' : 'password';
-    d.addError(
-      'Conflicting credentials',
-      `token (${s.origin('token')}) cannot be combined with ${other} (${s.origin(other)}): use either a bearer token or username and password.`,
-      path('token'),
-    );
-  } else if (token === undefined) {
-    if (username !== undefined && password === undefined) {
-      d.addError(
-        'Missing password',
-        `username is set (${s.origin('username')}) but no password: set password in the provider block or ${PROVIDER_ENV.password}.`,
-        path('password'),
-      );
-    } else if (password !== undefined && username === undefined) {
-      d.addError(
-        'Missing username',
-        `password is set (${s.origin('password')}) but no username: set username in the provider block or ${PROVIDER_ENV.username}.`,
-        path('username'),
-      );
-    } else if (username === undefined) {
-      d.addError(
-        'Missing credentials',
-        `Set username and password (${PROVIDER_ENV.username}, ${PROVIDER_ENV.password}) or token (${PROVIDER_ENV.token}), in the provider block or the environment.`,
-        path('username'),
-      );
-    }
-  }
-  const insecure = s.bool(d, 'insecure');
-  const timeout = s.number(
-    d,
-    'request_timeout',
-    (n) => n > 0 && n <= MAX_REQUEST_TIMEOUT_SECONDS,
-    `a number of seconds greater than 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS}`,
-  );
-  const maxRetries = s.number(d, 'max_retries', (n) => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
-  const caFile = s.string('ca_cert_file');
-  let caCert: string | undefined;
-  if (caFile !== undefined) {
-    try {
-      caCert = readFileSync(caFile, 'utf8');
-    } catch (err) {
-      const reason = err instanceof Error && 'code' in err ? String((err as NodeJS.ErrnoException).code) : String(err);
-      d.addError(
-        'Unreadable CA certificate file',
-        `Cannot read ca_cert_file ${JSON.stringify(caFile)} (${s.origin('ca_cert_file')}): ${reason}.`,
-        path('ca_cert_file'),
-      );
-    }
-  }
-  if (d.hasErrors() || baseUrl === undefined) return undefined;
+  const resolved = resolveConnection(config as BlockValues, env);
+  for (const p of resolved.problems) d.addError(p.summary, p.detail, path(p.setting));
+  const connection = resolved.settings;
+  if (d.hasErrors() || connection === undefined) return undefined;
 
   const options: ProxyAccountClientOptions = {
-    baseUrl,
-    auth: token !== undefined ? { token } : { username: username ?? '', password: password ?? '' },
+    ...clientOptions(connection),
     userAgent: `terraform-provider-proxyaccount/${PROVIDER_VERSION} terraform/${ctx.terraformVersion || 'unknown'}`,
-    ...(caCert !== undefined ? { caCert } : {}),
-    ...(insecure === true ? { insecure } : {}),
-    ...(timeout !== undefined ? { timeoutMs: Math.round(timeout * 1000) } : {}),
-    ...(maxRetries !== undefined ? { maxRetries } : {}),
     ...(dispatcher !== undefined ? { dispatcher } : {}),
     ...requestLogger(env),
   };
+  const insecure = connection.insecure;
   if (insecure === true) {
     d.addWarning(
       'TLS certificate verification is off',
-      `insecure is true (${s.origin('insecure')}): the provider accepts any certificate, so anyone on the network path can read the credentials. Use it only with throwaway test servers; trust a private certificate with ca_cert_file instead.`,
+      `insecure is true (${resolved.origin('insecure')}): the provider accepts any certificate, so anyone on the network path can read the credentials. Use it only with throwaway test servers; trust a private certificate with ca_cert_file instead.`,
       path('insecure'),
     );
   }
@@ -140,7 +76,7 @@ export async function configure(
     clients.set(store, client);
     return store;
   } catch (err) {
-    reportClientOptionError(d, s, err);
+    reportClientOptionError(d, resolved, err);
     return undefined;
   }
 }
@@ -175,7 +111,7 @@ const FIELD_SETTING: Readonly<Record<string, Setting>> = {
   token: 'token',
 };
 
-function reportClientOptionError(d: Diagnostics, s: Settings, err: unknown): void {
+function reportClientOptionError(d: Diagnostics, s: Pick<ResolvedConnection, 'origin'>, err: unknown): void {
   const field = typeof err === 'object' && err !== null && typeof (err as { field?: unknown }).field === 'string' ? (err as { field: string }).field : '';
   const setting = FIELD_SETTING[field];
   // SDK argument errors never contain a secret (it redacts them), so the message is safe to show.

@@ -1,28 +1,14 @@
 // The provider block: its schema, the environment variable each setting falls back to, and how
-// a setting is resolved from the block or the environment. Messages name settings in Terraform's
+// a setting is resolved (src/account/connection-settings.ts, shared with the CLI). Messages name settings in Terraform's
 // words (seconds, ca_cert_file), never the SDK's.
-import { atMost, attr, defineSchema, greaterThan, intBetween, lengthBetween, matches, type Diagnostics, type PlanModel } from './framework';
+import { MAX_REQUEST_TIMEOUT_SECONDS, type Setting } from '../account/connection-settings';
+import { atMost, attr, defineSchema, greaterThan, intBetween, lengthBetween, matches, type PlanModel } from './framework';
 
 /** The provider's version (also in package.json, checked by a test; kept here so the binary reads no files of its own). */
 export const PROVIDER_VERSION = '0.1.0';
 
-/** The environment variable each provider setting falls back to. */
-export const PROVIDER_ENV = {
-  base_url: 'PROXYACCOUNT_BASE_URL',
-  username: 'PROXYACCOUNT_USERNAME',
-  password: 'PROXYACCOUNT_PASSWORD',
-  token: 'PROXYACCOUNT_TOKEN',
-  ca_cert_file: 'PROXYACCOUNT_CA_CERT_FILE',
-  insecure: 'PROXYACCOUNT_INSECURE',
-  request_timeout: 'PROXYACCOUNT_REQUEST_TIMEOUT',
-  max_retries: 'PROXYACCOUNT_MAX_RETRIES',
-} as const;
-
-/** A provider setting's name. */
-export type Setting = keyof typeof PROVIDER_ENV;
-
-/** The longest request_timeout, in seconds (an hour; Node's timers cannot go past ~24 days). */
-export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+// The environment variables and the rules that read them are shared with the CLI (src/account).
+export { MAX_REQUEST_TIMEOUT_SECONDS, PROVIDER_ENV, type Setting } from '../account/connection-settings';
 
 /** The provider block's schema. */
 export const providerSchema = defineSchema({
@@ -86,50 +72,3 @@ export type ProviderConfig = PlanModel<typeof providerSchema>;
 
 /** The attribute path of a setting. */
 export const settingPath = (name: Setting): [{ attributeName: string }] => [{ attributeName: name }];
-
-/** Resolves each setting from the provider block, else its environment variable. */
-export class Settings {
-  /** `config` is the provider block (known values only). */
-  constructor(
-    private readonly config: Readonly<Record<Setting, string | number | boolean | null>>,
-    private readonly env: NodeJS.ProcessEnv,
-  ) {}
-
-  /** Where a setting's value comes from, for messages (never the value itself). */
-  origin(name: Setting): string {
-    return this.config[name] !== null ? 'set in the provider block' : `from ${PROVIDER_ENV[name]}`;
-  }
-
-  /** The setting's string value, from the block or the environment ('' counts as unset). */
-  string(name: Setting): string | undefined {
-    const v = this.config[name];
-    if (typeof v === 'string') return v;
-    const e = this.env[PROVIDER_ENV[name]];
-    // An empty variable counts as unset, as shells make it easy to export one by accident.
-    return e === undefined || e === '' ? undefined : e;
-  }
-
-  /** The setting's boolean value (environment: true/false/1/0). */
-  bool(d: Diagnostics, name: Setting): boolean | undefined {
-    const v = this.config[name];
-    if (typeof v === 'boolean') return v;
-    const e = this.env[PROVIDER_ENV[name]]?.trim().toLowerCase();
-    if (e === undefined || e === '') return undefined;
-    if (e === 'true' || e === '1') return true;
-    if (e === 'false' || e === '0') return false;
-    d.addError('Invalid environment variable', `${PROVIDER_ENV[name]} must be true or false (or 1 or 0) for ${name}.`, settingPath(name));
-    return undefined;
-  }
-
-  /** The setting's number, checked with `ok` when it comes from the environment. */
-  number(d: Diagnostics, name: Setting, ok: (n: number) => boolean, expectation: string): number | undefined {
-    const v = this.config[name];
-    if (typeof v === 'number') return v; // already checked by the schema's validators
-    const e = this.env[PROVIDER_ENV[name]]?.trim();
-    if (e === undefined || e === '') return undefined;
-    const n = Number(e);
-    if (Number.isFinite(n) && ok(n)) return n;
-    d.addError('Invalid environment variable', `${PROVIDER_ENV[name]} must be ${expectation} for ${name}, got ${JSON.stringify(e)}.`, settingPath(name));
-    return undefined;
-  }
-}

@@ -1,6 +1,8 @@
 // The demo's plan summaries: what they show of a change, and that secrets in the plan's JSON
-// (which Terraform writes in clear) never reach them.
-import { countChanges, describeChanges, describeDrift, parsePlan } from '../../src/gitops/plan-summary';
+// (which Terraform writes in clear) never reach them: they read plans through plan-json.ts, the one
+// plan reader, whose one secrets rule covers password_wo_version too.
+import { parsePlanJson as parsePlan } from '../../src/gitops/plan-json';
+import { countChanges, describeChanges, describeDrift } from '../../src/gitops/plan-summary';
 
 const SECRET = 'pxa_s3cr3tV4lu3ThatMustNeverBePrinted000000000';
 
@@ -71,8 +73,13 @@ describe('demo plan report', () => {
             active: true,
           },
         ),
-        // Unmarked, but a password all the same.
-        change('proxyaccount_sub_account', ['update'], { username: 'ada', password: `${SECRET}3` }, { username: 'ada', password: `${SECRET}4` }),
+        // Unmarked, but a password all the same; and its write-only version, which says when it changed.
+        change(
+          'proxyaccount_sub_account',
+          ['update'],
+          { username: 'ada', password: `${SECRET}3`, password_wo_version: `${SECRET}7` },
+          { username: 'ada', password: `${SECRET}4`, password_wo_version: `${SECRET}8` },
+        ),
         // Marked sensitive by the configuration (a sensitive variable), partly within a list.
         change(
           'proxyaccount_authorized_ips',
@@ -104,6 +111,6 @@ describe('demo plan report', () => {
   });
 
   it('refuses output that is not a plan object', () => {
-    expect(() => parsePlan('not json')).toThrow('terraform show -json did not print a JSON object');
+    expect(() => parsePlan('not json')).toThrow('not a Terraform plan in JSON form');
   });
 });

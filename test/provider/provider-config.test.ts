@@ -78,13 +78,33 @@ describe('provider configuration', () => {
     expect(b.detail).toContain('from PROXYACCOUNT_PASSWORD');
   });
 
-  it('reports a token combined with username/password on token, saying where each came from, without values', async () => {
-    const { diagnostics } = await configure({ base_url: BASE, token: 'pxa_tokenvalue' }, { PROXYACCOUNT_USERNAME: 'demo', PROXYACCOUNT_PASSWORD: 'envpw' });
-    const d = only(diagnostics);
-    expect(d).toMatchObject({ summary: 'Conflicting credentials', attribute: [{ attributeName: 'token' }] });
-    expect(d.detail).toContain('set in the provider block');
-    expect(d.detail).toContain('from PROXYACCOUNT_USERNAME');
-    expect(JSON.stringify(d)).not.toMatch(/pxa_tokenvalue|envpw/);
+  it('reports a token combined with username/password within one source, saying where each came from, without values', async () => {
+    const inBlock = only((await configure({ base_url: BASE, token: 'pxa_tokenvalue', username: 'demo' })).diagnostics);
+    expect(inBlock).toMatchObject({ summary: 'Conflicting credentials', attribute: [{ attributeName: 'token' }] });
+    expect(inBlock.detail).toContain('set in the provider block');
+    const inEnv = only(
+      (await configure({ base_url: BASE }, { PROXYACCOUNT_TOKEN: 'pxa_tokenvalue', PROXYACCOUNT_USERNAME: 'demo', PROXYACCOUNT_PASSWORD: 'envpw' }))
+        .diagnostics,
+    );
+    expect(inEnv).toMatchObject({ summary: 'Conflicting credentials', attribute: [{ attributeName: 'token' }] });
+    expect(inEnv.detail).toContain('from PROXYACCOUNT_TOKEN');
+    expect(inEnv.detail).toContain('from PROXYACCOUNT_USERNAME');
+    expect(JSON.stringify([inBlock, inEnv])).not.toMatch(/pxa_tokenvalue|envpw/);
+  });
+
+  it('lets credentials in the block override the environment of the other kind, as docs/index.md says', async () => {
+    const tokenOverBasic = mockApi(200, () => ({ proxies: [] }));
+    const a = await configure({ base_url: BASE, token: 'pxa_abc' }, { PROXYACCOUNT_USERNAME: 'demo', PROXYACCOUNT_PASSWORD: 'envpw' }, tokenOverBasic.agent);
+    expect(a.diagnostics).toEqual([]);
+    await a.server.providerData!.proxies.list();
+    expect(tokenOverBasic.seen[0]!.authorization).toBe('Bearer pxa_abc');
+    await tokenOverBasic.agent.close();
+    const basicOverToken = mockApi(200, () => ({ proxies: [] }));
+    const b = await configure({ username: 'cfg', password: 'cfgpw' }, { ...GOOD_ENV, PROXYACCOUNT_TOKEN: 'pxa_env' }, basicOverToken.agent);
+    expect(b.diagnostics).toEqual([]);
+    await b.server.providerData!.proxies.list();
+    expect(basicOverToken.seen[0]!.authorization).toBe(`Basic ${Buffer.from('cfg:cfgpw').toString('base64')}`);
+    await basicOverToken.agent.close();
   });
 
   it('reports each unknown setting on its attribute', async () => {

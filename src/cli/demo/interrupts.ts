@@ -17,7 +17,7 @@ export class InterruptedError extends Error {
 
 /** Watches SIGINT and SIGTERM for the length of a demo run. */
 export class Interrupts {
-  /** Aborted at the first signal: pass it to SDK calls. */
+  /** Aborted at the first signal: bound to the account stores the demo opens. */
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private received: NodeJS.Signals | undefined;

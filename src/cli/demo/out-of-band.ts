@@ -1,7 +1,8 @@
-// The colleague with the dashboard: changes the account through the SDK, behind Terraform's back,
+// The colleague with the dashboard: changes the account through the account store, behind Terraform's back,
 // on objects the stack manages, so that the next plan must find the drift.
-import type { ProxyAccountClient } from '../../sdk';
-import type { PlanJson } from '../../gitops/plan-summary';
+import type { AccountStore } from '../../account';
+import type { Plan } from '../../gitops/plan-json';
+import { type Catalogue, RESOURCE_TYPES } from '../../resource-types';
 
 /** What the stack manages, as far as the out-of-band change needs to know. */
 export interface ManagedObjects {
@@ -13,21 +14,20 @@ export interface ManagedObjects {
   readonly tokens: ReadonlyArray<{ readonly username: string; readonly label: string }>;
 }
 
-/** Reads the managed objects from the first plan's planned creations. */
-export function managedObjects(plan: PlanJson): ManagedObjects {
+/** Reads the managed objects from the first plan's planned creations, by what the catalogue says each type is. */
+export function managedObjects(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): ManagedObjects {
   const subAccounts: Array<{ username: string; monthlyLimit: number }> = [];
   const ipListOwners: string[] = [];
   const tokens: Array<{ username: string; label: string }> = [];
-  for (const c of plan.resource_changes) {
-    const after = c.change.after;
-    if (typeof after !== 'object' || after === null) continue;
-    const v = after as Record<string, unknown>;
-    if (typeof v.username !== 'string') continue;
-    if (c.type === 'proxyaccount_sub_account') {
+  for (const c of plan.changes) {
+    const v = c.after;
+    const d = catalogue.get(c.type);
+    if (d === undefined || typeof v.username !== 'string') continue;
+    if (d.shape === 'account') {
       subAccounts.push({ username: v.username, monthlyLimit: typeof v.monthly_limit === 'number' ? v.monthly_limit : 0 });
-    } else if (c.type === 'proxyaccount_authorized_ips') {
+    } else if (d.shape === 'list' && d.collection === 'ips') {
       ipListOwners.push(v.username);
-    } else if (c.type === 'proxyaccount_bearer_token' && typeof v.label === 'string' && v.active !== false) {
+    } else if (d.shape === 'entry' && d.collection === 'tokens' && typeof v.label === 'string' && v.active !== false) {
       tokens.push({ username: v.username, label: v.label });
     }
   }
@@ -47,27 +47,24 @@ function freeIp(taken: readonly string[]): string {
  * Makes up to three changes a colleague could make in a dashboard: an extra IP on an
  * authoritative list, a deactivated token, a raised monthly limit. Returns one sentence per change.
  */
-export async function changeOutOfBand(
-  client: ProxyAccountClient,
-  managed: ManagedObjects,
-  opts: { readonly canManageTokens: boolean; readonly signal?: AbortSignal },
-): Promise<string[]> {
-  const call = { signal: opts.signal };
+export async function changeOutOfBand(store: AccountStore, managed: ManagedObjects, opts: { readonly canManageTokens: boolean }): Promise<string[]> {
   const done: string[] = [];
 
   const ipOwner = managed.ipListOwners[0];
   if (ipOwner !== undefined) {
-    const ip = freeIp(await client.ips.list({ username: ipOwner }, call));
+    const ips = store.account(ipOwner).ips;
+    const ip = freeIp((await ips.fresh()).map((e) => e.ip));
     const label = 'added in the dashboard';
-    await client.ips.add({ ip, label, username: ipOwner }, call);
+    await ips.add(ip, label);
     done.push(`added IP ${ip} ("${label}") to ${ipOwner}`);
   }
 
   const token = opts.canManageTokens ? managed.tokens[0] : undefined;
   if (token !== undefined) {
-    const found = (await client.tokens.list({ username: token.username }, call)).find((t) => t.label === token.label && t.isActive);
+    const tokens = store.account(token.username).tokens;
+    const found = (await tokens.fresh()).find((t) => t.label === token.label && t.isActive);
     if (found === undefined) throw new Error(`token "${token.label}" of ${token.username} is not in the account after apply, or not active`);
-    await client.tokens.deactivate({ id: found.id, username: token.username }, call);
+    await tokens.setActive(found.id, false);
     done.push(`deactivated token "${token.label}" of ${token.username}`);
   }
 
@@ -75,7 +72,7 @@ export async function changeOutOfBand(
   const sub = managed.subAccounts.find((s) => s.username !== ipOwner) ?? managed.subAccounts[0];
   if (sub !== undefined) {
     const next = sub.monthlyLimit + 25;
-    await client.subAccounts.edit({ username: sub.username, monthlyLimit: next }, call);
+    await store.subAccounts.edit({ username: sub.username, monthlyLimit: next });
     const was = sub.monthlyLimit === 0 ? 'unlimited' : `${sub.monthlyLimit} GB`;
     done.push(`changed the monthly limit of ${sub.username} from ${was} to ${next} GB`);
   }

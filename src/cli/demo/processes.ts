@@ -2,16 +2,10 @@
 // child gets its own process group, so a terminal Ctrl-C reaches only the demo, which then sends
 // terraform exactly one SIGINT (one lets terraform stop gracefully; a second makes it abandon its
 // state). Whatever way the demo ends, no child outlives it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { launch, type RunResult } from '../../gitops/terraform';
 
-/** How a child process ended, with its whole output. */
-export interface RunResult {
-  /** Exit code, or null when a signal ended it. */
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { RunResult } from '../../gitops/terraform';
 
 /** Options of {@link ProcessGroup.run}. */
 export interface RunOptions {
@@ -38,48 +32,9 @@ export class ProcessGroup {
     return this.live.size > 0;
   }
 
-  /** Runs `command` to completion; never rejects on an exit code, only when it cannot be started. */
+  /** Runs `command` to completion in its own process group; never rejects on an exit code, only when it cannot be started. */
   run(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      let child: ChildProcess;
-      try {
-        child = spawn(command, [...args], {
-          cwd: opts.cwd,
-          env: opts.env,
-          shell: opts.shell ?? false,
-          detached: true,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-      } catch (err) {
-        reject(err);
-        return;
-      }
-      this.live.add(child);
-      let stdout = '';
-      let stderr = '';
-      let partial = '';
-      child.stdout?.setEncoding('utf8');
-      child.stderr?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => {
-        stdout += chunk;
-        if (!opts.onStdoutLine) return;
-        const lines = (partial + chunk).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) opts.onStdoutLine(line);
-      });
-      child.stderr?.on('data', (chunk: string) => {
-        stderr += chunk;
-      });
-      child.once('error', (err) => {
-        this.live.delete(child);
-        reject(err);
-      });
-      child.once('close', (code, signal) => {
-        this.live.delete(child);
-        if (partial && opts.onStdoutLine) opts.onStdoutLine(partial);
-        resolve({ code, signal, stdout, stderr });
-      });
-    });
+    return launch(command, args, { ...opts, detached: true, onChild: (child, ended) => (ended ? this.live.delete(child) : this.live.add(child)) });
   }
 
   /** Sends SIGINT to every running child's process group: terraform then stops gracefully. */

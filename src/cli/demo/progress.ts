@@ -7,7 +7,7 @@ export const STEPS = [
   'terraform init (offline, from a local provider mirror)',
   'Plan',
   'Apply',
-  'Read the account back through the SDK',
+  'Read the account back through the account store',
   'Out-of-band change, then drift detection',
   'Converge, confirm, clean up',
 ] as const;

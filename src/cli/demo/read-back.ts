@@ -1,6 +1,6 @@
-// Reads the roster's sub-accounts back through the SDK, independently of Terraform, and prints
+// Reads the roster's sub-accounts back through the account store, independently of Terraform, and prints
 // them as a short table: limits, activity, IP and hostname counts, tokens (never their values).
-import { isProxyAccountError, type ProxyAccountClient, type SubAccount } from '../../sdk';
+import type { AccountStore } from '../../account';
 
 /** What the API says about one sub-account of the roster. */
 export interface SubAccountReport {
@@ -16,26 +16,17 @@ export interface SubAccountReport {
   readonly tokens?: ReadonlyArray<{ readonly label: string; readonly active: boolean; readonly expiresAt: Date | null }>;
 }
 
-/** Reads each sub-account with its lists; a 404 means the account does not exist. */
-export async function readBack(
-  client: ProxyAccountClient,
-  usernames: readonly string[],
-  opts: { readonly listTokens: boolean; readonly signal?: AbortSignal },
-): Promise<SubAccountReport[]> {
-  const call = { signal: opts.signal };
+/** Reads each sub-account with its lists, anew; an absent account is reported as such. */
+export async function readBack(store: AccountStore, usernames: readonly string[], opts: { readonly listTokens: boolean }): Promise<SubAccountReport[]> {
   return Promise.all(
     usernames.map(async (username): Promise<SubAccountReport> => {
-      let sub: SubAccount;
-      try {
-        sub = await client.subAccounts.get(username, call);
-      } catch (err) {
-        if (isProxyAccountError(err) && err.code === 'ERR_NOT_FOUND') return { username, exists: false };
-        throw err;
-      }
+      const sub = await store.subAccounts.find(username);
+      if (sub === undefined) return { username, exists: false };
+      const lists = store.account(username);
       const [ips, hostnames, tokens] = await Promise.all([
-        client.ips.list({ username }, call),
-        client.hostnames.list({ username }, call),
-        opts.listTokens ? client.tokens.list({ username }, call) : Promise.resolve(undefined),
+        lists.ips.fresh(),
+        lists.hostnames.fresh(),
+        opts.listTokens ? lists.tokens.fresh() : Promise.resolve(undefined),
       ]);
       return {
         username,

@@ -6,16 +6,12 @@ import * as path from 'node:path';
 import { bundledProviderPath, installProvider, mirrorCliConfig, PROVIDER_NAMESPACE, PROVIDER_TYPE } from '../provider';
 import { Interrupts, InterruptedError } from './interrupts';
 import { changeOutOfBand, managedObjects } from './out-of-band';
-import { AccountStore } from '../../account';
-import { driftReport, planDrift, scanUnmanaged, type ScanProgress } from '../../gitops/drift';
 import { driftMarkdown } from '../../gitops/drift-render';
-import { parsePlanJson } from '../../gitops/plan-json';
-import { countChanges, describeChanges, describeDrift, effectiveChanges, parsePlan, type PlanJson } from '../../gitops/plan-summary';
+import { type Plan, parsePlanJson } from '../../gitops/plan-json';
+import { countChanges, describeChanges, describeDrift, effectiveChanges } from '../../gitops/plan-summary';
 import { reviewPlan } from '../../gitops/review';
 import { reviewMarkdown } from '../../gitops/review-render';
-
-/** The demo prints its own steps: the scan's progress stays quiet. */
-const silentProgress: ScanProgress = { start: () => undefined, step: () => undefined, stop: () => undefined };
+import { driftOfPlan } from '../../gitops/use-cases';
 
 /** Markdown for the terminal: indented, without the HTML markers a CI job finds its comment by. */
 function withoutMarkers(markdown: string): string[] {
@@ -27,10 +23,11 @@ function withoutMarkers(markdown: string): string[] {
 }
 import { ProcessGroup } from './processes';
 import { Progress } from './progress';
+import { proxyStory } from './proxy-story';
 import { formatReadBack, readBack } from './read-back';
 import { readAppCommand, synthesize, type SynthResult } from './synth';
 import { accountConfigured, accountTargetFromEnv, startEmulatorTarget, type DemoTarget } from './target';
-import { checkTerraform, Terraform, TerraformError, terraformEnv } from './terraform';
+import { checkTerraform, demoTerraform, type Terraform, TerraformError, terraformEnv } from './terraform';
 import { WorkDir } from './work-dir';
 
 /** Options of {@link runDemo}. */
@@ -177,7 +174,7 @@ class DemoRun {
       this.progress.step(1, 'Connect to the account');
       this.target = accountTargetFromEnv(this.env);
       this.progress.line(this.target.description);
-      await this.target.client.ips.list({}, { signal: this.interrupts.signal });
+      await this.target.openStore(this.interrupts.signal).account(null).ips.list();
       this.progress.line('credentials accepted');
     } else {
       this.progress.step(1);
@@ -211,7 +208,7 @@ class DemoRun {
     const cliConfig = work.path('terraform.rc');
     writeFileSync(cliConfig, mirrorCliConfig(mirror));
     const env = terraformEnv(this.env, cliConfig, target.providerEnv);
-    const tf = new Terraform({ bin: this.terraformBin, cwd: synth.stackDir, env, processes: this.processes });
+    const tf = demoTerraform({ bin: this.terraformBin, cwd: synth.stackDir, env, processes: this.processes });
     this.tf = tf;
     this.progress.line(`${PROVIDER_NAMESPACE}/${PROVIDER_TYPE} ${installed.version} (${installed.platform}) copied into the mirror ${mirror}`);
     this.progress.command([`TF_CLI_CONFIG_FILE=${cliConfig}`, 'terraform init']);
@@ -222,16 +219,15 @@ class DemoRun {
   }
 
   /** Step 4: a saved plan, shown one line per resource. */
-  private async plan(tf: Terraform): Promise<PlanJson> {
+  private async plan(tf: Terraform): Promise<Plan> {
     this.progress.step(4);
     this.progress.command(['terraform plan -out=plan.tfplan']);
     const run = await tf.run(['plan', '-input=false', '-no-color', '-out=plan.tfplan'], [0], this.echo);
-    const json = await tf.showPlan('plan.tfplan');
-    const plan = parsePlan(json);
+    const plan = parsePlanJson(await tf.showPlan('plan.tfplan'));
     this.progress.lines(describeChanges(plan));
     this.progress.line(planLine(run.stdout, plan));
     this.progress.command(['proxyaccount review plan.tfplan']);
-    this.progress.lines(withoutMarkers(reviewMarkdown(reviewPlan(parsePlanJson(json)))));
+    this.progress.lines(withoutMarkers(reviewMarkdown(reviewPlan(plan))));
     return plan;
   }
 
@@ -249,7 +245,7 @@ class DemoRun {
   /** Step 6: the roster's sub-accounts as the API reports them. */
   private async readBack(target: DemoTarget, synth: SynthResult): Promise<void> {
     this.progress.step(6);
-    const reports = await readBack(target.client, synth.subAccounts, { listTokens: target.basicAuth, signal: this.interrupts.signal });
+    const reports = await readBack(target.openStore(this.interrupts.signal), synth.subAccounts, { listTokens: target.basicAuth });
     this.progress.lines(formatReadBack(reports));
     const missing = reports.filter((r) => !r.exists).map((r) => r.username);
     if (this.applied && missing.length > 0) throw new Error(`after the apply, the API does not know ${missing.join(', ')}`);
@@ -257,20 +253,16 @@ class DemoRun {
   }
 
   /** Step 7: change the account behind Terraform's back; a detailed-exitcode plan must exit 2. */
-  private async drift(tf: Terraform, target: DemoTarget, plan: PlanJson): Promise<void> {
+  private async drift(tf: Terraform, target: DemoTarget, plan: Plan): Promise<void> {
     this.progress.step(7);
-    const changes = await changeOutOfBand(target.client, managedObjects(plan), {
-      canManageTokens: target.basicAuth,
-      signal: this.interrupts.signal,
-    });
+    const changes = await changeOutOfBand(target.openStore(this.interrupts.signal), managedObjects(plan), { canManageTokens: target.basicAuth });
     for (const c of changes) this.progress.line(`a colleague, in the dashboard: ${c}`);
     this.interrupts.check();
     this.progress.command(['terraform plan -detailed-exitcode -out=drift.tfplan']);
     const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=drift.tfplan'];
     const run = await tf.run(args, [0, 2], this.echo);
     if (run.code !== 2) throw new TerraformError(args, run, 'drift NOT detected after the out-of-band changes');
-    const driftJson = await tf.showPlan('drift.tfplan');
-    const drift = parsePlan(driftJson);
+    const drift = parsePlanJson(await tf.showPlan('drift.tfplan'));
     this.progress.line('exit code 2: drift detected. Changed outside Terraform:');
     this.progress.lines(describeDrift(drift).map((l) => `  ${l}`));
     this.progress.line('To put back:');
@@ -278,12 +270,7 @@ class DemoRun {
     this.progress.line(planLine(run.stdout, drift));
     // The scheduled job's view of the same moment: drift of managed objects, and what nobody manages.
     this.progress.command(['proxyaccount drift --plan drift.tfplan']);
-    const driftPlan = parsePlanJson(driftJson);
-    const { changed, deleted } = planDrift(driftPlan);
-    const scan = target.basicAuth
-      ? await scanUnmanaged(new AccountStore(target.client, { signal: this.interrupts.signal }), driftPlan.priorState, silentProgress)
-      : { unmanaged: [], expired: [], leftovers: [] };
-    const report = driftReport({ changed, deleted, unmanaged: scan.unmanaged, expired: scan.expired, leftovers: scan.leftovers, scanned: target.basicAuth });
+    const report = await driftOfPlan(drift, { store: target.openStore(this.interrupts.signal), scan: target.basicAuth });
     this.progress.lines(withoutMarkers(driftMarkdown(report)));
   }
 
@@ -299,6 +286,17 @@ class DemoRun {
     if (run.code !== 0) throw new TerraformError(args, run, 'not converged: the plan after the re-apply still has changes');
     this.progress.line('exit code 0: converged, the account matches the code again');
     this.interrupts.check();
+    await proxyStory({
+      target: this.target!,
+      tf,
+      progress: this.progress,
+      processes: this.processes,
+      env: this.env,
+      options: this.options,
+      work: this.requireWork(),
+      apply: (f) => this.apply(f),
+      signal: this.interrupts.signal,
+    });
     await this.destroy();
   }
 
@@ -384,7 +382,7 @@ class DemoRun {
 }
 
 /** Terraform's own summary line, or the same counts computed from the plan. */
-function planLine(stdout: string, plan: PlanJson): string {
+function planLine(stdout: string, plan: Plan): string {
   const m = /Plan: [^\n]*|No changes\.[^\n]*/.exec(stdout);
   if (m) return m[0];
   const c = countChanges(plan);

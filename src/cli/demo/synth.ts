@@ -3,6 +3,7 @@
 // reads the manifest to find the stack Terraform will work in.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { RESOURCE_TYPES } from '../../resource-types';
 import type { ProcessGroup } from './processes';
 
 /** What the app synthesized. */
@@ -94,7 +95,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
   const subAccounts: string[] = [];
   for (const [type, resources] of Object.entries(json.resource ?? {})) {
     resourceCounts.set(type, Object.keys(resources).length);
-    if (type !== 'proxyaccount_sub_account') continue;
+    if (RESOURCE_TYPES.get(type)?.shape !== 'account') continue;
     for (const r of Object.values(resources)) if (typeof r.username === 'string') subAccounts.push(r.username);
   }
   return { app, stackName, stackDir, resourceCounts, subAccounts, output };

@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { AccountStore, clientOptions, type ConnectionSettings, connectionFromEnv } from '../../account';
 import { ProxyAccountClient } from '../../sdk';
 
-/** Where the demo's Terraform and SDK calls go. */
+/** Where the demo's Terraform and account-store calls go. */
 export interface DemoTarget {
   /** `emulator`: throwaway, every step runs. `account`: real, destructive steps need consent. */
   readonly kind: 'emulator' | 'account';
@@ -13,14 +14,29 @@ export interface DemoTarget {
   readonly description: string;
   /** The PROXYACCOUNT_* settings terraform's provider gets. */
   readonly providerEnv: Readonly<Record<string, string>>;
-  /** SDK client on the same account, for the read-back and the out-of-band change. */
-  readonly client: ProxyAccountClient;
+  /**
+   * An account store on the same account, for the read-back, the out-of-band change and the drift
+   * scan: each call starts with an empty cache, bound to `signal` (Ctrl-C).
+   */
+  openStore(signal: AbortSignal): AccountStore;
   /** Whether the client authenticates with username and password (tokens can be listed). */
   readonly basicAuth: boolean;
   /** The last lines of the emulator's request log, for a failure message. @default none */
   logTail?(): string[];
+  /** The embedded emulator's proxy servers and usage setter (emulator targets only). */
+  readonly proxies?: EmulatedProxies;
   /** Closes the client and, for the emulator, stops it and removes its certificate file. */
   close(): Promise<void>;
+}
+
+/** What the demo needs of the embedded emulator's proxy servers. */
+export interface EmulatedProxies {
+  /** Catalogue host → loopback `host:port` of its proxy. */
+  readonly addresses: Readonly<Record<string, string>>;
+  /** The response header reporting the exit IP. */
+  readonly exitIpHeader: string;
+  /** Records usage (GB) on an account through the control API, as traffic would. */
+  recordUsage(username: string, gb: number): Promise<void>;
 }
 
 /** The parent account the embedded emulator starts with. plan100 leaves room for larger rosters. */
@@ -77,9 +93,29 @@ export async function startEmulatorTarget(workDir: string): Promise<DemoTarget> 
       PROXYACCOUNT_PASSWORD: password,
       PROXYACCOUNT_CA_CERT_FILE: server.caFile,
     },
-    client,
+    openStore: (signal) => new AccountStore(client, { signal }),
     basicAuth: true,
     logTail: () => [...recent],
+    proxies: {
+      addresses: server.proxies,
+      exitIpHeader: server.exitIpHeader,
+      recordUsage: async (username, gb) => {
+        const { Agent, request } = await import('undici');
+        const dispatcher = new Agent({ connect: { ca: readFileSync(server.caFile) } });
+        try {
+          const res = await request(`${server.url}/_emulator/usage`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ username, gb }),
+            dispatcher,
+          });
+          await res.body.text();
+          if (res.statusCode !== 200) throw new Error(`the emulator's usage setter answered ${res.statusCode}`);
+        } finally {
+          await dispatcher.close();
+        }
+      },
+    },
     close: async () => {
       await client.close();
       await server.close();
@@ -93,53 +129,29 @@ export function accountConfigured(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * The account named by PROXYACCOUNT_BASE_URL with PROXYACCOUNT_USERNAME and PROXYACCOUNT_PASSWORD
- * (or PROXYACCOUNT_TOKEN), PROXYACCOUNT_CA_CERT_FILE and PROXYACCOUNT_INSECURE: the variables the
- * provider reads, passed to it unchanged.
+ * The account named by PROXYACCOUNT_BASE_URL and the other PROXYACCOUNT_* variables, read by the
+ * provider's own rules (src/account/connection-settings.ts) and passed to it unchanged.
  */
 export function accountTargetFromEnv(env: NodeJS.ProcessEnv): DemoTarget {
-  const get = (name: string): string | undefined => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
-  const baseUrl = get('PROXYACCOUNT_BASE_URL');
-  if (baseUrl === undefined) throw new Error('PROXYACCOUNT_BASE_URL is not set');
-  const username = get('PROXYACCOUNT_USERNAME');
-  const password = get('PROXYACCOUNT_PASSWORD');
-  const token = get('PROXYACCOUNT_TOKEN');
-  if (token === undefined && (username === undefined || password === undefined)) {
-    throw new Error(
-      'PROXYACCOUNT_BASE_URL is set but the credentials are not: set PROXYACCOUNT_USERNAME and PROXYACCOUNT_PASSWORD ' +
-        '(or PROXYACCOUNT_TOKEN), or unset PROXYACCOUNT_BASE_URL to run on the embedded emulator',
-    );
+  let connection: ConnectionSettings;
+  try {
+    connection = connectionFromEnv(env);
+  } catch (err) {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n(or unset PROXYACCOUNT_BASE_URL to run on the embedded emulator)`);
   }
-  if (token !== undefined && (username !== undefined || password !== undefined)) {
-    throw new Error('set either PROXYACCOUNT_TOKEN or PROXYACCOUNT_USERNAME and PROXYACCOUNT_PASSWORD, not both');
-  }
-  const caFile = get('PROXYACCOUNT_CA_CERT_FILE');
-  let caCert: Buffer | undefined;
-  if (caFile !== undefined) {
-    try {
-      caCert = readFileSync(caFile);
-    } catch (err) {
-      throw new Error(`PROXYACCOUNT_CA_CERT_FILE ${caFile}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-    }
-  }
-  const insecure = /^(1|true)$/i.test(get('PROXYACCOUNT_INSECURE') ?? '');
-  const client = new ProxyAccountClient({
-    baseUrl,
-    auth: token !== undefined ? { token } : { username: username ?? '', password: password ?? '' },
-    ...(caCert !== undefined ? { caCert } : {}),
-    ...(insecure ? { insecure } : {}),
-  });
+  const client = new ProxyAccountClient(clientOptions(connection));
   const providerEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (key.startsWith('PROXYACCOUNT_') && value !== undefined) providerEnv[key] = value;
   }
-  const who = token !== undefined ? 'a bearer token' : `parent account ${username ?? ''}`;
+  const basicAuth = 'username' in connection.auth;
+  const who = 'username' in connection.auth ? `parent account ${connection.auth.username}` : 'a bearer token';
   return {
     kind: 'account',
-    description: `the account at ${displayUrl(baseUrl)} (${who}, from PROXYACCOUNT_*)`,
+    description: `the account at ${displayUrl(connection.baseUrl)} (${who}, from PROXYACCOUNT_*)`,
     providerEnv,
-    client,
-    basicAuth: token === undefined,
+    openStore: (signal) => new AccountStore(client, { signal }),
+    basicAuth,
     close: () => client.close(),
   };
 }

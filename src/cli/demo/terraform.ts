@@ -1,7 +1,10 @@
 // Runs the terraform CLI for the demo: the version check, a clean environment (a generated CLI
-// configuration, never the user's), and one call per command with its output kept for messages.
+// configuration, never the user's); the runner itself is the GitOps commands' (src/gitops/terraform.ts).
 import { execFile } from 'node:child_process';
-import type { ProcessGroup, RunResult } from './processes';
+import { Terraform } from '../../gitops/terraform';
+import type { ProcessGroup } from './processes';
+
+export { Terraform, TerraformError } from '../../gitops/terraform';
 
 /** The oldest Terraform the demo accepts (the project's documented minimum). */
 export const MIN_TERRAFORM_VERSION: readonly [number, number] = [1, 5];
@@ -68,28 +71,8 @@ export function checkTerraform(bin: string, env: NodeJS.ProcessEnv): Promise<str
   });
 }
 
-/** A terraform command that ended with an exit code the caller did not expect. */
-export class TerraformError extends Error {
-  /** @param reason what the exit code means, when it is not a plain failure */
-  constructor(
-    readonly args: readonly string[],
-    readonly result: RunResult,
-    reason?: string,
-  ) {
-    const ended = result.code === null ? `was stopped by ${result.signal ?? 'a signal'}` : `exited with ${result.code}`;
-    super(`${reason !== undefined ? `${reason}: ` : ''}terraform ${args.join(' ')} ${ended}`);
-    this.name = 'TerraformError';
-  }
-
-  /** The end of terraform's output (its diagnostics), for the failure message. */
-  get outputTail(): string {
-    const text = `${this.result.stdout}\n${this.result.stderr}`.trim();
-    return text.split('\n').slice(-40).join('\n');
-  }
-}
-
-/** Options of a {@link Terraform} runner. */
-export interface TerraformOptions {
+/** Options of the demo's terraform runner. */
+export interface DemoTerraformOptions {
   /** The terraform executable. @default 'terraform' */
   readonly bin?: string;
   /** The working directory (the synthesized stack). */
@@ -100,32 +83,12 @@ export interface TerraformOptions {
   readonly processes: ProcessGroup;
 }
 
-/** Runs terraform commands in one working directory. */
-export class Terraform {
-  private readonly bin: string;
-
-  constructor(private readonly opts: TerraformOptions) {
-    this.bin = opts.bin ?? 'terraform';
-  }
-
-  /** The working directory. */
-  get cwd(): string {
-    return this.opts.cwd;
-  }
-
-  /**
-   * Runs `terraform ARGS` and resolves with its result when the exit code is in `ok`; otherwise
-   * rejects with a {@link TerraformError} carrying the output.
-   */
-  async run(args: readonly string[], ok: readonly number[] = [0], onStdoutLine?: (line: string) => void): Promise<RunResult> {
-    const result = await this.opts.processes.run(this.bin, args, { cwd: this.opts.cwd, env: this.opts.env, onStdoutLine });
-    if (result.code === null || !ok.includes(result.code)) throw new TerraformError(args, result);
-    return result;
-  }
-
-  /** `terraform show -json FILE`: a saved plan as JSON (which holds secrets: never print it). */
-  async showPlan(planFile: string): Promise<unknown> {
-    const result = await this.run(['show', '-json', '-no-color', planFile]);
-    return JSON.parse(result.stdout) as unknown;
-  }
+/** The one terraform runner (src/gitops/terraform.ts), its children in the demo's process group. */
+export function demoTerraform(opts: DemoTerraformOptions): Terraform {
+  return new Terraform({
+    ...(opts.bin !== undefined ? { bin: opts.bin } : {}),
+    cwd: opts.cwd,
+    env: opts.env,
+    launcher: (command, args, o) => opts.processes.run(command, args, o),
+  });
 }

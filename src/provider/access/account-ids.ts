@@ -1,25 +1,21 @@
 // Helpers of the authoritative list resources and the list data sources: their ID is the
-// sub-account's USERNAME, or "_self" for the account the provider authenticates as.
+// sub-account's USERNAME, or "_self" for the account the provider authenticates as (the format
+// is the resource-type catalogue's, src/resource-types).
 import type { Ctx } from '../types';
-import { isUsername } from './usernames';
+import { ACCOUNT_LIST_ID } from '../../resource-types/import-ids';
 
 /** The ID of a list that belongs to the authenticated account itself. */
-export const SELF_ID = '_self';
+export { SELF_ID } from '../../resource-types/import-ids';
 
 /** The ID of the list of `username` (null = the authenticated account). */
 export function accountId(username: string | null): string {
-  return username ?? SELF_ID;
+  return ACCOUNT_LIST_ID.format(username, '');
 }
 
-/**
- * Reads an import ID: "_self" or a sub-account username. Returns the username (null for
- * "_self"), or a problem sentence. "_self" cannot clash with a username: `_` is not allowed in one.
- */
+/** Reads an import ID: "_self" or a sub-account username. Returns the username (null for "_self"), or a problem sentence. */
 export function parseAccountId(id: string): { readonly username: string | null } | string {
-  const s = id.trim();
-  if (s === SELF_ID) return { username: null };
-  if (isUsername(s)) return { username: s };
-  return `expected "${SELF_ID}" (the account the provider authenticates as) or a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}`;
+  const parsed = ACCOUNT_LIST_ID.parse(id);
+  return typeof parsed === 'string' ? parsed : { username: parsed.username };
 }
 
 /** "of sub-account 'x'" or "of the provider's account", for messages. */

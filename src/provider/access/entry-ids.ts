@@ -1,12 +1,15 @@
 // IDs of the per-entry resources (authorized IP, hostname, proxy, bearer token): "ENTRY" for the
-// authenticated account and "USERNAME/ENTRY" for a sub-account, and their import.
+// authenticated account and "USERNAME/ENTRY" for a sub-account (the resource-type catalogue's
+// format, src/resource-types), and their import.
 import type { Ctx } from '../types';
 import type { Validator } from '../framework';
-import { isUsername } from './usernames';
+import { entryIdFormat } from '../../resource-types/import-ids';
+
+const ENTRY_ID = entryIdFormat('ENTRY', 'x');
 
 /** The resource ID of an entry: `entry` for the authenticated account, else `username/entry`. */
 export function entryId(username: string | null, entry: string): string {
-  return username === null ? entry : `${username}/${entry}`;
+  return ENTRY_ID.format(username, entry);
 }
 
 /** An import ID split into its parts. */
@@ -23,22 +26,13 @@ export interface ParsedEntryId {
  * undefined.
  */
 export function parseImportId(ctx: Ctx, id: string, expected: string, checkEntry: (entry: string) => string | undefined): ParsedEntryId | undefined {
-  const parts = id.trim().split('/');
-  const entry = parts[parts.length - 1]!;
-  const username = parts.length === 2 ? parts[0]! : null;
-  const problem =
-    parts.length > 2
-      ? 'it has more than one "/"'
-      : entry === ''
-        ? 'the entry is empty'
-        : username !== null && !isUsername(username)
-          ? `${JSON.stringify(username)} is not a sub-account username (1–30 letters, digits and . @ + -)`
-          : checkEntry(entry);
-  if (problem !== undefined) {
-    ctx.diagnostics.addError('Invalid import ID', `Expected ${expected}, got ${JSON.stringify(id)}: ${problem.replace(/\.$/, '')}.`);
+  const parsed = ENTRY_ID.parse(id);
+  const problem = typeof parsed === 'string' ? parsed : checkEntry(parsed.key);
+  if (problem !== undefined || typeof parsed === 'string') {
+    ctx.diagnostics.addError('Invalid import ID', `Expected ${expected}, got ${JSON.stringify(id)}: ${(problem ?? '').replace(/\.$/, '')}.`);
     return undefined;
   }
-  return { username, entry };
+  return { username: parsed.username, entry: parsed.key };
 }
 
 /** The first problem `attribute`'s validators find in `value` (for import IDs), else undefined. */

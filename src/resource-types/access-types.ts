@@ -1,0 +1,210 @@
+// The access-list types: an authorized IP, hostname or proxy, one per resource ("entry") or the
+// whole list of one account ("list", authoritative: what it does not declare is removed).
+import { ACCOUNT_LIST_ID, entryIdFormat, PROXY_ID } from './import-ids';
+import type { ChangeView, Collection, ExportBlock, ExportValue, ImportIdFormat, LiveAccountView, Owner, ResourceTypeDescriptor, Risk, Values } from './types';
+import { counted, ipEntry, sign, str, subjectValues, verb } from './words';
+
+/** What the entry and list types of one collection share. */
+interface AccessKind {
+  readonly collection: Extract<Collection, 'ips' | 'hostnames' | 'proxies'>;
+  readonly noun: { readonly one: string; readonly many: string };
+  /** The list resource's set of entries. */
+  readonly listAttribute: string;
+  /** An entry of the list attribute as a reviewer reads it. */
+  show(v: unknown): string;
+  /** The collection's key an entry of the list manages (what the API lists). */
+  key(v: unknown): string | undefined;
+  /** The key an entry resource manages, from its values. */
+  entryKey(v: Values): string | undefined;
+  /** An entry resource's values as a reviewer reads them. */
+  entryShown(v: Values): string | undefined;
+  /** The live entries of one account, as list elements for export. */
+  live(a: LiveAccountView): ExportValue[];
+  /** A live entry's key as the API gave it (the import ID's and the name's part). */
+  liveKey(e: ExportValue): string;
+  /** The attributes of an entry resource for one live entry (the username is added by the caller). */
+  entryAttributes(e: ExportValue): Array<readonly [string, ExportValue]>;
+  /** The entry resource's name parts for the key of `owner` ('self' for the parent). */
+  entryName(owner: string, key: string): string[];
+  /** Granting to the parent's list opens its proxies to an IP without credentials. */
+  readonly opensParent: boolean;
+}
+
+const IPS: AccessKind = {
+  collection: 'ips',
+  noun: { one: 'IP', many: 'IPs' },
+  listAttribute: 'entries',
+  show: ipEntry,
+  key: (v) => (typeof v === 'object' && v !== null ? str((v as { ip?: unknown }).ip) : str(v)),
+  entryKey: (v) => str(v.ip),
+  entryShown: (v) => ipEntry({ ip: v.ip, label: v.label }),
+  live: (a) => a.ips.map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label })),
+  liveKey: (e) => (e as { ip: string }).ip,
+  entryAttributes: (e) => {
+    const { ip, label } = e as { ip: string; label: string | null };
+    return label === null
+      ? [['ip', ip]]
+      : [
+          ['ip', ip],
+          ['label', label],
+        ];
+  },
+  entryName: (owner, key) => [owner, 'ip', key],
+  opensParent: true,
+};
+
+const HOSTNAMES: AccessKind = {
+  collection: 'hostnames',
+  noun: { one: 'hostname', many: 'hostnames' },
+  listAttribute: 'domains',
+  show: (v) => String(v),
+  key: (v) => str(v)?.toLowerCase(),
+  entryKey: (v) => str(v.domain)?.toLowerCase(),
+  entryShown: (v) => str(v.domain),
+  live: (a) => [...a.hostnames],
+  liveKey: String,
+  entryAttributes: (e) => [['domain', String(e)]],
+  entryName: (owner, key) => [owner, 'host', key],
+  opensParent: false,
+};
+
+const PROXIES: AccessKind = {
+  collection: 'proxies',
+  noun: { one: 'proxy', many: 'proxies' },
+  listAttribute: 'proxies',
+  show: (v) => String(v),
+  key: (v) => str(v),
+  // A proxy is matched by its configured form; `domain` (the listing's) when the provider resolved it.
+  entryKey: (v) => str(v.domain) ?? str(v.proxy),
+  entryShown: (v) => str(v.proxy),
+  live: (a) => [...a.proxies],
+  liveKey: String,
+  entryAttributes: (e) => [['proxy', String(e)]],
+  entryName: (_owner, key) => ['proxy', key],
+  opensParent: false,
+};
+
+function listEntries(k: AccessKind, v: Values): string[] | undefined {
+  const raw = v[k.listAttribute];
+  return Array.isArray(raw) ? raw.map((e) => k.show(e)) : undefined;
+}
+
+/** What a list change adds and removes (a new list also removes what the account had and it does not declare). */
+function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[] } | undefined {
+  const after = listEntries(k, c.after);
+  const before = listEntries(k, c.before) ?? [];
+  if (after === undefined && c.kind !== 'delete') return undefined;
+  const a = after ?? [];
+  const removed = before.filter((x) => !a.includes(x));
+  const planned = Array.isArray(c.after.removed_entries) ? c.after.removed_entries.map(String) : [];
+  for (const r of planned) if (!removed.includes(r) && c.kind === 'create') removed.push(r);
+  return { added: a.filter((x) => !before.includes(x)), removed };
+}
+
+function shortList(items: readonly string[], empty: string): string {
+  if (items.length === 0) return empty;
+  const max = 6;
+  const shown = items.slice(0, max);
+  if (items.length > max) shown.push(`… ${items.length - max} more`);
+  return shown.join(', ');
+}
+
+function userAttribute(a: LiveAccountView): Array<readonly [string, ExportValue]> {
+  return a.username === null ? [] : [['username', a.username]];
+}
+
+function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): ResourceTypeDescriptor {
+  return {
+    typeName,
+    noun: k.noun,
+    shape: 'entry',
+    collection: k.collection,
+    ownerAttribute: 'username',
+    importId,
+    managedKeys: (v) => {
+      const key = k.entryKey(v);
+      return key === undefined ? [] : [key];
+    },
+    describeChange: (c) => `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : ''}`,
+    summarize: (v) => k.entryShown(v) ?? '',
+    risks: (c, owner) =>
+      k.opensParent && owner.username === null && (c.kind === 'create' || c.kind === 'replace')
+        ? [{ kind: 'parent_access_opened', message: `${k.noun.one} ${k.entryShown(c.after) ?? '?'} may use the parent account's proxies without credentials` }]
+        : [],
+    export: {
+      lists: 'per-entry',
+      blocks: (a) =>
+        k.live(a).map((e): ExportBlock => {
+          const key = k.liveKey(e);
+          return {
+            name: k.entryName(a.username ?? 'self', key),
+            importId: importId.format(a.username, key),
+            attributes: [...k.entryAttributes(e), ...userAttribute(a)],
+          };
+        }),
+    },
+  };
+}
+
+function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
+  const noun = k.noun.one;
+  return {
+    typeName,
+    noun: k.noun,
+    shape: 'list',
+    collection: k.collection,
+    ownerAttribute: 'username',
+    importId: ACCOUNT_LIST_ID,
+    managedKeys: (v) => {
+      const raw = v[k.listAttribute];
+      return Array.isArray(raw) ? raw.map((e) => k.key(e)).filter((x): x is string => x !== undefined) : [];
+    },
+    entries: (v) => listEntries(k, v),
+    describeChange: (c) => {
+      if (c.kind === 'import') return `${noun} list imported`;
+      if (c.kind === 'delete') return `${noun} list no longer managed (destroying it removes every entry)`;
+      const d = listDelta(k, c);
+      if (d === undefined) return `${noun} list ${verb(c.kind)}`;
+      const parts = [...(d.added.length > 0 ? [`+${counted(k.noun, d.added)}`] : []), ...(d.removed.length > 0 ? [`−${counted(k.noun, d.removed)}`] : [])];
+      return parts.length > 0 ? parts.join(', ') : `${noun} list ${verb(c.kind)}`;
+    },
+    summarize: (v) => {
+      const entries = listEntries(k, v);
+      return entries === undefined ? '' : shortList(entries, `no ${k.noun.many}`);
+    },
+    risks: (c, owner: Owner) => {
+      const out: Risk[] = [];
+      const d = listDelta(k, c);
+      if (d !== undefined && d.removed.length > 0)
+        out.push({ kind: 'list_removes_entries', message: `the list of ${owner.phrase} removes ${counted(k.noun, d.removed)}` });
+      if (k.opensParent && owner.username === null && d !== undefined && d.added.length > 0) {
+        out.push({ kind: 'parent_access_opened', message: `${counted(k.noun, d.added)} may use the parent account's proxies without credentials` });
+      }
+      return out;
+    },
+    export: {
+      lists: 'authoritative',
+      blocks: (a) =>
+        // Proxies belong to the parent: a sub-account has no proxy list.
+        k === PROXIES && a.username !== null
+          ? []
+          : [
+              {
+                name: k === PROXIES ? ['proxies'] : [a.username ?? 'self', k.collection],
+                importId: ACCOUNT_LIST_ID.format(a.username, ''),
+                attributes: [...userAttribute(a), [k.listAttribute, k.live(a)]],
+              },
+            ],
+    },
+  };
+}
+
+/** The six access-list types. */
+export const ACCESS_TYPES: readonly ResourceTypeDescriptor[] = [
+  entryType('proxyaccount_authorized_ip', IPS, entryIdFormat('IP', '203.0.113.7')),
+  listType('proxyaccount_authorized_ips', IPS),
+  entryType('proxyaccount_authorized_hostname', HOSTNAMES, entryIdFormat('HOSTNAME', 'ci.example.com')),
+  listType('proxyaccount_authorized_hostnames', HOSTNAMES),
+  entryType('proxyaccount_authorized_proxy', PROXIES, PROXY_ID),
+  listType('proxyaccount_authorized_proxies', PROXIES),
+];

@@ -1,0 +1,159 @@
+// The account types: a sub-account (the account itself) and a bearer token of an account.
+import { entryIdFormat, SUB_ACCOUNT_ID } from './import-ids';
+import type { ChangeView, ExportValue, Owner, ResourceTypeDescriptor, Risk } from './types';
+import { gb, str, subjectValues, verb } from './words';
+
+function describeSubAccount(c: ChangeView): string {
+  const { kind, before, after } = c;
+  if (kind === 'create') {
+    const parts = [`monthly limit ${gb(after.monthly_limit)}`, `total limit ${gb(after.total_limit)}`];
+    if (after.active === false) parts.push('inactive');
+    return `sub-account created (${parts.join(', ')})`;
+  }
+  if (kind === 'delete') return 'sub-account deleted';
+  if (kind === 'replace') return 'sub-account replaced (deleted and created again)';
+  if (kind === 'import') return 'sub-account imported';
+  const parts: string[] = [];
+  for (const [attr, name] of [
+    ['monthly_limit', 'monthly limit'],
+    ['total_limit', 'total limit'],
+  ] as const) {
+    if (before[attr] !== after[attr]) parts.push(`${name} ${gb(before[attr])} → ${gb(after[attr])}`);
+  }
+  if (before.active !== after.active) parts.push(after.active === false ? 'deactivated' : 'activated');
+  for (const attr of ['first_name', 'last_name', 'email'] as const) {
+    if (before[attr] !== after[attr]) parts.push(`${attr.replace('_', ' ')} ${str(before[attr]) ?? '(none)'} → ${str(after[attr]) ?? '(none)'}`);
+  }
+  if (['password', 'password_wo', 'password_wo_version'].some((k) => c.secretsChanged.has(k))) parts.push('password changed');
+  return parts.length > 0 ? parts.join(', ') : 'sub-account changed';
+}
+
+function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
+  const who = owner.phrase;
+  const out: Risk[] = [];
+  if (c.kind === 'delete') out.push({ kind: 'sub_account_deleted', message: `${who} is deleted: its usage history and credentials are lost for good` });
+  if (c.kind === 'replace') {
+    const renamed =
+      typeof c.before.username === 'string' && c.before.username !== owner.username
+        ? `sub-account '${c.before.username}' is replaced by '${owner.username}'`
+        : `${who} is replaced`;
+    out.push({ kind: 'sub_account_replaced', message: `${renamed}: deleted and created again, losing its usage history and credentials` });
+  }
+  if (c.kind === 'update' && c.before.active !== false && c.after.active === false) {
+    out.push({ kind: 'deactivation', message: `${who} is deactivated: its proxy requests get 402` });
+  }
+  const usage = owner.usage;
+  if (c.kind === 'update' && usage !== undefined) {
+    for (const [attr, used, name] of [
+      ['monthly_limit', usage.monthly, 'monthly'],
+      ['total_limit', usage.total, 'total'],
+    ] as const) {
+      const limit = c.after[attr];
+      if (typeof limit === 'number' && limit > 0 && limit !== c.before[attr] && limit < used) {
+        out.push({
+          kind: 'limit_below_usage',
+          message: `${who}: ${name} limit ${limit} GB is below the ${used} GB already used; its proxy requests get 509 at once`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const SUB_ACCOUNT: ResourceTypeDescriptor = {
+  typeName: 'proxyaccount_sub_account',
+  noun: { one: 'sub-account', many: 'sub-accounts' },
+  shape: 'account',
+  collection: 'subAccounts',
+  ownerAttribute: 'username',
+  importId: SUB_ACCOUNT_ID,
+  managedKeys: (v) => (typeof v.username === 'string' ? [v.username] : []),
+  describeChange: describeSubAccount,
+  summarize: (v) => {
+    const parts = [`monthly ${gb(v.monthly_limit)}`, `total ${gb(v.total_limit)}`];
+    if (v.active === false) parts.push('inactive');
+    return parts.join(', ');
+  },
+  risks: subAccountRisks,
+  export: {
+    lists: 'any',
+    blocks: (a) => {
+      const d = a.details;
+      if (d === undefined) return [];
+      const attrs: Array<readonly [string, ExportValue]> = [['username', d.username]];
+      if (d.firstName !== undefined) attrs.push(['first_name', d.firstName]);
+      if (d.lastName !== undefined) attrs.push(['last_name', d.lastName]);
+      if (d.email !== undefined) attrs.push(['email', d.email]);
+      attrs.push(['monthly_limit', d.monthlyBandwidthLimit], ['total_limit', d.totalBandwidthLimit]);
+      if (!d.active) attrs.push(['active', false]);
+      return [
+        {
+          name: [d.username],
+          importId: SUB_ACCOUNT_ID.format(d.username, d.username),
+          attributes: attrs,
+          comments: [
+            'The password cannot be read back from the API. To manage it, set password_wo and',
+            'password_wo_version (Terraform >= 1.11), or password; left out, the current one is kept.',
+          ],
+        },
+      ];
+    },
+  },
+};
+
+const TOKEN_ID = entryIdFormat('TOKEN_ID', '42');
+
+const BEARER_TOKEN: ResourceTypeDescriptor = {
+  typeName: 'proxyaccount_bearer_token',
+  noun: { one: 'token', many: 'tokens' },
+  shape: 'entry',
+  collection: 'tokens',
+  ownerAttribute: 'username',
+  importId: TOKEN_ID,
+  managedKeys: (v) => (typeof v.token_id === 'number' ? [String(v.token_id)] : []),
+  describeChange: (c) => {
+    const v = subjectValues(c);
+    const name = `token '${str(v.label) ?? str(c.before.label) ?? '(no label)'}'`;
+    if (c.kind === 'update') {
+      if (c.before.active === true && c.after.active === false) return `${name} deactivated`;
+      if (c.before.active === false && c.after.active === true) return `${name} activated`;
+      return `${name} changed`;
+    }
+    if (c.kind === 'create') return `${name} created${typeof v.expires_at === 'string' ? ` (expires ${v.expires_at})` : ''}`;
+    return `${name} ${verb(c.kind)}`;
+  },
+  summarize: (v) => {
+    const parts = [typeof v.expires_at === 'string' ? `expires ${v.expires_at}` : 'no expiry'];
+    if (v.active === false) parts.push('inactive');
+    return parts.join(', ');
+  },
+  risks: (c, owner) => {
+    const name = `token '${String(c.before.label ?? c.after.label ?? '(no label)')}' of ${owner.phrase}`;
+    if (c.kind === 'delete') return [{ kind: 'token_deleted', message: `${name} is deleted: clients using it stop working` }];
+    if (c.kind === 'replace') return [{ kind: 'token_replaced', message: `${name} is replaced by a new token: clients using it must be given the new one` }];
+    if (c.kind === 'update' && c.before.active === true && c.after.active === false) {
+      return [{ kind: 'deactivation', message: `${name} is deactivated: clients using it stop working` }];
+    }
+    return [];
+  },
+  export: {
+    lists: 'any',
+    blocks: (a) =>
+      a.tokens.map((t) => {
+        const attrs: Array<readonly [string, ExportValue]> = [];
+        if (t.label !== '') attrs.push(['label', t.label]);
+        if (t.expiresAt !== null) attrs.push(['expires_at', t.expiresAt.toISOString().slice(0, 10)]);
+        if (!t.isActive) attrs.push(['active', false]);
+        if (a.username !== null) attrs.push(['username', a.username]);
+        return {
+          name: [a.username ?? 'self', 'token', String(t.id)],
+          importId: TOKEN_ID.format(a.username, String(t.id)),
+          attributes: attrs,
+          comments: ['The raw token cannot be read back: after import, its `token` attribute is null.'],
+        };
+      }),
+  },
+};
+
+/** The sub-account and bearer-token types. */
+export const ACCOUNT_TYPES: readonly ResourceTypeDescriptor[] = [SUB_ACCOUNT, BEARER_TOKEN];

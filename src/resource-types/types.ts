@@ -1,0 +1,125 @@
+// What the catalogue says about one resource type: the shape every descriptor has.
+// Structural types only (no SDK or Terraform types): this layer imports nothing of ours.
+
+/** A resource's attribute values (top level), credentials already removed. */
+export type Values = Readonly<Record<string, unknown>>;
+
+/** The kind of a planned change, as a reviewer reads it. */
+export type ChangeKind = 'create' | 'update' | 'delete' | 'replace' | 'import' | 'read' | 'no-op';
+
+/** An account's collections in the API: what a resource type's objects live in. */
+export type Collection = 'subAccounts' | 'ips' | 'hostnames' | 'proxies' | 'tokens';
+
+/** One planned change, as descriptors read it. */
+export interface ChangeView {
+  readonly kind: ChangeKind;
+  readonly before: Values;
+  readonly after: Values;
+  /** Secret attributes whose value changes (their values are never given). */
+  readonly secretsChanged: ReadonlySet<string>;
+}
+
+/** How a change's account is named in messages. */
+export interface Owner {
+  /** The sub-account's username; null for the parent. */
+  readonly username: string | null;
+  /** "the parent account" or "sub-account 'alice'". */
+  readonly phrase: string;
+  /** Usage figures the plan knows (from a usage data source), in GB. */
+  readonly usage?: { readonly monthly: number; readonly total: number };
+}
+
+/** A change that needs a reviewer's attention. */
+export interface Risk {
+  readonly kind:
+    | 'sub_account_deleted'
+    | 'sub_account_replaced'
+    | 'token_deleted'
+    | 'token_replaced'
+    | 'list_removes_entries'
+    | 'parent_access_opened'
+    | 'limit_below_usage'
+    | 'deactivation';
+  readonly message: string;
+}
+
+/** An import ID format: `alice/203.0.113.7`, `_self`, `42`, … */
+export interface ImportIdFormat {
+  /** The forms, for messages: `"IP" or "USERNAME/IP"`. */
+  readonly syntax: string;
+  /** Examples of each form. */
+  readonly examples: readonly string[];
+  /** The ID of the object `key` of `username`'s account (null: the parent; key unused by account-wide IDs). */
+  format(username: string | null, key: string): string;
+  /** The account and key of an ID, or a sentence saying what is wrong (the key itself is checked by the resource). */
+  parse(id: string): { readonly username: string | null; readonly key: string } | string;
+}
+
+/** What export read of one account (structurally the SDK's types). */
+export interface LiveAccountView {
+  /** null for the parent. */
+  readonly username: string | null;
+  readonly details?: {
+    readonly username: string;
+    readonly firstName?: string;
+    readonly lastName?: string;
+    readonly email?: string;
+    readonly monthlyBandwidthLimit: number;
+    readonly totalBandwidthLimit: number;
+    readonly active: boolean;
+  };
+  readonly ips: ReadonlyArray<{ readonly ip: string; readonly label: string }>;
+  readonly hostnames: readonly string[];
+  readonly tokens: ReadonlyArray<{ readonly id: number; readonly label: string; readonly expiresAt: Date | null; readonly isActive: boolean }>;
+  /** The parent's authorized proxies; empty for a sub-account (proxies belong to the parent). */
+  readonly proxies: readonly string[];
+}
+
+/** An attribute value for export: HCL renders it; a record is an object, an array a list. */
+export type ExportValue = string | number | boolean | null | readonly ExportValue[] | { readonly [key: string]: ExportValue };
+
+/** One resource block export writes, with its import ID. */
+export interface ExportBlock {
+  /** Parts of its Terraform name (export makes a valid name of them). */
+  readonly name: readonly string[];
+  readonly importId: string;
+  readonly attributes: ReadonlyArray<readonly [string, ExportValue]>;
+  /** Comments inside the block (what cannot be read back, and how to set it). */
+  readonly comments?: readonly string[];
+}
+
+/** How a type's objects are written by `proxyaccount export`. */
+export interface ExportSpec {
+  /** Written with `--lists per-entry`, `--lists authoritative`, or either. */
+  readonly lists: 'per-entry' | 'authoritative' | 'any';
+  /** The blocks for one live account. */
+  blocks(account: LiveAccountView): ExportBlock[];
+}
+
+/** One resource type, as everything outside the provider needs to know it. */
+export interface ResourceTypeDescriptor {
+  /** Terraform's type name, e.g. `proxyaccount_authorized_ip`. */
+  readonly typeName: string;
+  /** What one object is called, and many: `IP`, `IPs`. */
+  readonly noun: { readonly one: string; readonly many: string };
+  /** `account`: the account itself; `entry`: one object of a collection; `list`: a whole collection of one account. */
+  readonly shape: 'account' | 'entry' | 'list';
+  /** The collection its objects live in. */
+  readonly collection: Collection;
+  /** The attribute naming the owning account (the sub-account's username; unset for the parent). */
+  readonly ownerAttribute: 'username';
+  /** Its import ID (also its resource ID). */
+  readonly importId: ImportIdFormat;
+  /** The keys of its collection the resource manages: IPs, hostnames, proxy forms, token IDs. */
+  managedKeys(values: Values): string[];
+  /** For a list: its entries as a reviewer reads them; undefined for other shapes or when unknown. */
+  entries?(values: Values): string[] | undefined;
+  /** The change in a reviewer's words, without the account (the section carries it). */
+  describeChange(change: ChangeView): string;
+  /** The object in a few words for a one-line summary (limits, entries, expiry). */
+  summarize(values: Values): string;
+  /** Changes that need a reviewer's attention. */
+  risks(change: ChangeView, owner: Owner): Risk[];
+  /** How export writes it; absent: export never writes this type. */
+  readonly export?: ExportSpec;
+}

@@ -1,0 +1,48 @@
+// Small phrases the descriptors share: limits in GB, an IP with its label, "+"/"−" signs, verbs.
+import type { ChangeKind, ChangeView, Values } from './types';
+
+/** A string value, else undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A bandwidth limit: "50 GB", "unlimited" for 0, "?" when unknown. */
+export function gb(v: unknown): string {
+  return typeof v === 'number' ? (v === 0 ? 'unlimited' : `${v} GB`) : '?';
+}
+
+/** An IP list entry as plans show it: `203.0.113.7 (office)`. */
+export function ipEntry(v: unknown): string {
+  if (typeof v === 'object' && v !== null) {
+    const e = v as Record<string, unknown>;
+    const ip = str(e.ip) ?? '?';
+    const label = str(e.label);
+    return label === undefined || label === '' ? ip : `${ip} (${label})`;
+  }
+  return String(v);
+}
+
+/** "2 IPs (a, b)" / "1 hostname (x)". */
+export function counted(noun: { readonly one: string; readonly many: string }, items: readonly string[]): string {
+  return `${items.length} ${items.length === 1 ? noun.one : noun.many} (${items.join(', ')})`;
+}
+
+/** "+" for a create, "−" for a delete, "imported " for an import. */
+export function sign(kind: ChangeKind): string {
+  return kind === 'create' ? '+' : kind === 'delete' ? '−' : kind === 'import' ? 'imported ' : '';
+}
+
+/** The past participle of a change. */
+export function verb(kind: ChangeKind): string {
+  return kind === 'create' ? 'created' : kind === 'delete' ? 'deleted' : kind === 'replace' ? 'replaced' : kind === 'import' ? 'imported' : 'changed';
+}
+
+/** The values a change is about: before for a delete, after otherwise. */
+export function subjectValues(c: ChangeView): Values {
+  return c.kind === 'delete' ? c.before : c.after;
+}
+
+/** The owning account's username of a resource's values, or null for the parent. */
+export function ownerOf(v: Values): string | null {
+  return typeof v.username === 'string' ? v.username : null;
+}

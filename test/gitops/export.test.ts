@@ -1,0 +1,96 @@
+// export's own unit tests: the live account read through the store (each account once, a missing
+// sub-account named), and written as HCL whose every resource has its import block with the
+// catalogue's import ID (`alice/203.0.113.7`, `_self`, `alice/42`), in both list styles.
+import { type LiveAccount, resourceName, toHcl } from '../../src/gitops/export';
+import { exportAccount } from '../../src/gitops/use-cases';
+import { FakeAccount, token } from './fake-account';
+
+function live(): LiveAccount {
+  return {
+    accounts: [
+      { username: null, details: undefined, ips: [{ ip: '198.51.100.9', label: 'vpn' }], hostnames: ['parent.example.com'], tokens: [] },
+      {
+        username: 'alice',
+        details: {
+          username: 'alice',
+          active: false,
+          monthlyBandwidth: 3,
+          monthlyBandwidthLimit: 50,
+          totalBandwidth: 3,
+          totalBandwidthLimit: 0,
+          email: 'a@example.com',
+        },
+        ips: [{ ip: '203.0.113.7', label: '' }],
+        hostnames: ['ci.example.com'],
+        tokens: [token(42, 'deploy', new Date('2026-01-01T00:00:00Z'), new Date('2027-02-03T00:00:00Z'))],
+      },
+    ],
+    proxies: ['us-ny.proxy.example.net:8080'],
+  };
+}
+
+/** The `to` and `id` of every import block. */
+function importsOf(text: string): Array<[string, string]> {
+  return [...text.matchAll(/to\s+= (\S+)\n\s+id\s+= "([^"]*)"/g)].map((m) => [m[1]!, m[2]!]);
+}
+
+describe('toHcl', () => {
+  it('per entry: one resource per object, each imported by its catalogue ID', () => {
+    const files = toHcl(live(), 'per-entry');
+    expect(importsOf(files['imports.tf'])).toEqual([
+      ['proxyaccount_authorized_ip.self_ip_198_51_100_9', '198.51.100.9'],
+      ['proxyaccount_authorized_hostname.self_host_parent_example_com', 'parent.example.com'],
+      ['proxyaccount_authorized_proxy.proxy_us_ny_proxy_example_net_8080', 'us-ny.proxy.example.net:8080'],
+      ['proxyaccount_sub_account.alice', 'alice'],
+      ['proxyaccount_authorized_ip.alice_ip_203_0_113_7', 'alice/203.0.113.7'],
+      ['proxyaccount_authorized_hostname.alice_host_ci_example_com', 'alice/ci.example.com'],
+      ['proxyaccount_bearer_token.alice_token_42', 'alice/42'],
+    ]);
+    const tf = files['account.tf'];
+    expect(tf).toContain('resource "proxyaccount_sub_account" "alice" {');
+    expect(tf).toMatch(/monthly_limit = 50\n {2}total_limit {3}= 0\n {2}active {8}= false/);
+    expect(tf).toMatch(/ip {4}= "198\.51\.100\.9"\n {2}label = "vpn"\n/);
+    expect(tf).toMatch(/expires_at = "2027-02-03"/);
+    expect(tf).toContain('The password cannot be read back');
+    expect(tf).not.toContain('proxyaccount_authorized_ips');
+  });
+
+  it('authoritative: one list per account, imported by "_self" or the username', () => {
+    const files = toHcl(live(), 'authoritative');
+    expect(importsOf(files['imports.tf'])).toEqual([
+      ['proxyaccount_authorized_ips.self_ips', '_self'],
+      ['proxyaccount_authorized_hostnames.self_hostnames', '_self'],
+      ['proxyaccount_authorized_proxies.proxies', '_self'],
+      ['proxyaccount_sub_account.alice', 'alice'],
+      ['proxyaccount_authorized_ips.alice_ips', 'alice'],
+      ['proxyaccount_authorized_hostnames.alice_hostnames', 'alice'],
+      ['proxyaccount_bearer_token.alice_token_42', 'alice/42'],
+    ]);
+    expect(files['account.tf']).toContain('  entries = [\n    { ip = "198.51.100.9", label = "vpn" },\n  ]');
+    expect(files['account.tf']).toContain('  entries = [\n    { ip = "203.0.113.7", label = null },\n  ]');
+  });
+
+  it('quotes what HCL would interpolate, and names resources validly', () => {
+    const l = live();
+    const files = toHcl({ ...l, accounts: [{ ...l.accounts[0]!, ips: [{ ip: '198.51.100.9', label: ['$', '{var.x} %{y}'].join('') }] }] }, 'per-entry');
+    expect(files['account.tf']).toContain('label = "$${var.x} %%{y}"');
+    expect(resourceName('9lives', 'a.b')).toBe('x_9lives_a_b');
+  });
+});
+
+describe('exportAccount', () => {
+  it('reads the parent and each named sub-account once', async () => {
+    const fake = new FakeAccount().sub('alice', { ips: [{ ip: '203.0.113.7', label: '' }] });
+    fake.proxies = ['us-ny.proxy.example.net:8080'];
+    const steps: string[] = [];
+    const got = await exportAccount(['alice', 'alice'], { store: fake.store(), onStep: (s) => steps.push(s) });
+    expect(got.accounts.map((a) => a.username)).toEqual([null, 'alice']);
+    expect(got.accounts[1]!.ips).toEqual([{ ip: '203.0.113.7', label: '' }]);
+    expect(got.proxies).toEqual(['us-ny.proxy.example.net:8080']);
+    expect(steps).toEqual(['(parent)', 'alice', 'proxies']);
+  });
+
+  it('fails naming a sub-account that does not exist', async () => {
+    await expect(exportAccount(['nobody'], { store: new FakeAccount().store() })).rejects.toThrow("the parent account has no sub-account 'nobody'");
+  });
+});
