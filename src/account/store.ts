@@ -3,9 +3,10 @@
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
 // copy on every write, and resolves a write whose answer was lost by reading the account back.
-import type { BearerToken, BearerTokenCreated, CallOptions, GeoIpCounts, SubAccount, SubAccountInput } from '../sdk';
+import type { CallOptions, GeoIpCounts, SubAccount, SubAccountInput } from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+import { createToken, TokenCreateBook } from './token-create';
 import { absentOn404, forAccount, isCode, matchHostname, targetOf } from './store-helpers';
 import type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 
@@ -16,13 +17,17 @@ export class AccountStore {
   private readonly cache = new CoalescingCache();
   private readonly signal: AbortSignal | undefined;
   private readonly accounts = new Map<string, AccountLists>();
+  private readonly tokenCreates: TokenCreateBook;
 
   /** Wraps one client; sends nothing until asked. */
   constructor(
     private readonly client: StoreClient,
     opts: AccountStoreOptions = {},
+    tokenCreates?: TokenCreateBook,
   ) {
     this.signal = opts.signal;
+    // Shared with the clean-up copy, so its creates queue behind ours and know our answers.
+    this.tokenCreates = tokenCreates ?? new TokenCreateBook();
   }
 
   /** The access lists and tokens of `username` (null or undefined: the authenticated account). */
@@ -53,10 +58,12 @@ export class AccountStore {
         input.username,
         `create sub-account '${input.username}'`,
         async () => ({ account: await this.client.subAccounts.create(input), outcome: 'done' }),
-        async () => {
-          const found = await absentOn404(() => this.client.subAccounts.get(input.username));
-          // The lost request made it: bring it to what was asked (a repeatable edit).
-          return found === undefined ? undefined : { account: await this.client.subAccounts.edit(input), outcome: 'recovered' };
+        {
+          readBack: async () => {
+            const found = await absentOn404(() => this.client.subAccounts.get(input.username));
+            // The lost request made it: bring it to what was asked (a repeatable edit).
+            return found === undefined ? undefined : { account: await this.client.subAccounts.edit(input), outcome: 'recovered' };
+          },
         },
       ),
     /** Edits the sub-account (repeatable: an edit sent twice leaves the same state). */
@@ -79,7 +86,7 @@ export class AccountStore {
             await this.client.subAccounts.delete(username);
             return 'done' as const;
           },
-          async () => ((await absentOn404(() => this.client.subAccounts.get(username))) === undefined ? ('recovered' as const) : undefined),
+          { readBack: async () => ((await absentOn404(() => this.client.subAccounts.get(username))) === undefined ? ('recovered' as const) : undefined) },
         );
       } catch (err) {
         if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
@@ -105,11 +112,11 @@ export class AccountStore {
      */
     add: async (proxy: string): Promise<string> => {
       const op = `add proxy '${proxy}'`;
-      return this.write('proxies', null, op, async () => (await this.client.proxies.add(proxy)).proxy, undefined, true);
+      return this.write('proxies', null, op, async () => (await this.client.proxies.add(proxy)).proxy, { resend: true });
     },
     /** Removes `proxy`; deleting one not authorized changes nothing (API.md). */
     delete: async (proxy: string): Promise<void> => {
-      await this.write('proxies', null, `delete proxy '${proxy}'`, () => this.client.proxies.delete(proxy), undefined, true);
+      await this.write('proxies', null, `delete proxy '${proxy}'`, () => this.client.proxies.delete(proxy), { resend: true });
     },
   };
 
@@ -118,7 +125,7 @@ export class AccountStore {
    * after Ctrl-C, such as closing an ephemeral token (Terraform closes what it opened).
    */
   forCleanup(): AccountStore {
-    return new AccountStore(this.client);
+    return new AccountStore(this.client, {}, this.tokenCreates);
   }
 
   /** Closes the client's connections; later calls fail. */
@@ -154,10 +161,11 @@ export class AccountStore {
             await this.client.ips.add({ ip, ...(label !== null ? { label } : {}), ...target });
             return 'done' as const;
           },
-          async () => ((await matches()) ? 'recovered' : undefined),
-          false,
-          // "Already authorized" is a 400 like any form error: only the listing tells them apart.
-          async (err) => (isCode(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
+          {
+            readBack: async () => ((await matches()) ? 'recovered' : undefined),
+            // "Already authorized" is a 400 like any form error: only the listing tells them apart.
+            onError: async (err) => (isCode(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
+          },
         );
       },
       delete: (ip: string) =>
@@ -191,9 +199,10 @@ export class AccountStore {
             await this.client.hostnames.add({ domain, ...target });
             return 'done' as const;
           },
-          async () => ((await present()) ? 'recovered' : undefined),
-          false,
-          async (err) => (isCode(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
+          {
+            readBack: async () => ((await present()) ? 'recovered' : undefined),
+            onError: async (err) => (isCode(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
+          },
         );
       },
       delete: (domain: string) =>
@@ -210,6 +219,16 @@ export class AccountStore {
 
   private tokenList(username: string | null): TokenList {
     const target = targetOf(username);
+    // `settling`: the delete finishes a write already sent (a lost create), so a stop allows it.
+    const deleteToken = (id: number, settling: boolean): Promise<WriteOutcome> =>
+      this.deleteEntry(
+        'tokens',
+        username,
+        `delete bearer token ${id}${forAccount(username)}`,
+        () => this.client.tokens.delete({ id, ...target }),
+        async () => (await this.client.tokens.list(target)).every((t) => t.id !== id),
+        settling,
+      );
     const ops = {
       list: () => this.cache.get('tokens', username, () => this.client.tokens.list(target, this.readOptions())),
       fresh: () => {
@@ -217,44 +236,35 @@ export class AccountStore {
         return ops.list();
       },
       find: (id: number) => absentOn404(async () => (await ops.list()).find((t) => t.id === id)),
-      create: async (input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite> => {
+      create: (input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite> => {
         const op = `create bearer token${input.label === null ? '' : ` '${input.label}'`}${forAccount(username)}`;
-        // The ids that existed before: after a lost answer, a new id with this label is ours.
-        const before = new Set((await ops.list()).map((t) => t.id));
-        const send = (): Promise<BearerTokenCreated> =>
-          this.client.tokens.create({
-            ...(input.label !== null ? { label: input.label } : {}),
-            ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
-            ...target,
-          });
-        try {
-          return { token: await this.write('tokens', username, op, send), outcome: 'done' };
-        } catch (err) {
-          if (!isUnknownOutcome(err)) throw err;
-          let mine: BearerToken[];
-          try {
-            mine = (await this.client.tokens.list(target)).filter((t) => !before.has(t.id) && t.label === (input.label ?? ''));
-          } catch (readErr) {
-            throw new UnknownOutcomeError(op, err, readErr);
-          }
-          // A token made by the lost request: its value went with the answer, so nobody can
-          // ever use it. Remove it rather than leave an orphan, then make the one we need.
-          for (const t of mine) await ops.delete(t.id);
-          return { token: await this.write('tokens', username, op, send), outcome: mine.length > 0 ? 'recovered' : 'done' };
-        }
+        const label = input.label ?? '';
+        const read = (options: CallOptions) => this.client.tokens.list(target, options);
+        return this.tokenCreates.serial(`${username ?? ''}\u0000${label}`, () =>
+          createToken(this.tokenCreates, {
+            op,
+            account: username,
+            label,
+            stopping: () => this.signal?.aborted === true,
+            list: () => read(this.readOptions()),
+            readBack: () => read({}),
+            send: () =>
+              this.write('tokens', username, op, () =>
+                this.client.tokens.create({
+                  ...(input.label !== null ? { label: input.label } : {}),
+                  ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
+                  ...target,
+                }),
+              ),
+            discard: (id) => deleteToken(id, true),
+          }),
+        );
       },
       setActive: (id: number, active: boolean) =>
         this.write('tokens', username, `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`, () =>
           active ? this.client.tokens.activate({ id, ...target }) : this.client.tokens.deactivate({ id, ...target }),
         ),
-      delete: (id: number) =>
-        this.deleteEntry(
-          'tokens',
-          username,
-          `delete bearer token ${id}${forAccount(username)}`,
-          () => this.client.tokens.delete({ id, ...target }),
-          async () => (await this.client.tokens.list(target)).every((t) => t.id !== id),
-        ),
+      delete: (id: number) => deleteToken(id, false),
     };
     return ops;
   }
@@ -266,6 +276,7 @@ export class AccountStore {
     op: string,
     send: () => Promise<void>,
     gone: () => Promise<boolean>,
+    settling = false,
   ): Promise<WriteOutcome> {
     const goneOr404 = async (): Promise<boolean> => {
       try {
@@ -284,11 +295,13 @@ export class AccountStore {
           await send();
           return 'done' as const;
         },
-        async () => ((await goneOr404()) ? 'recovered' : undefined),
-        false,
-        // The API answers 400 for an entry that is not there, but also for other form errors:
-        // only the listing can confirm it is gone.
-        async (err) => ((isCode(err, 'ERR_VALIDATION') || isCode(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined),
+        {
+          readBack: async () => ((await goneOr404()) ? 'recovered' : undefined),
+          // The API answers 400 for an entry that is not there, but also for other form errors:
+          // only the listing can confirm it is gone.
+          onError: async (err) => ((isCode(err, 'ERR_VALIDATION') || isCode(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined),
+          settling,
+        },
       );
     } catch (err) {
       if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
@@ -297,31 +310,23 @@ export class AccountStore {
   }
 
   /**
-   * Sends one write: refused before sending when the run is stopping, never cancelled once sent
-   * (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
-   * write's result, undefined means it did not happen (the original error is thrown, or, when
-   * `resend` is true because the write is idempotent, it is sent once more). `onError` may turn
-   * a known failure into a result (e.g. "already there").
+   * Sends one write: refused before sending when the run is stopping (unless it is `settling` a
+   * write already sent), never cancelled once sent (no stop signal reaches it). On an unknown
+   * outcome, `readBack` decides: a value is the write's result, undefined means it did not happen
+   * (the original error is thrown, or, when `resend` is true because the write is idempotent, it
+   * is sent once more). `onError` may turn a known failure into a result (e.g. "already there").
    */
-  private async write<T>(
-    collection: Collection,
-    username: string | null,
-    op: string,
-    send: () => Promise<T>,
-    readBack?: () => Promise<T | undefined>,
-    resend = false,
-    onError?: (err: unknown) => Promise<T | undefined>,
-  ): Promise<T> {
-    if (this.signal?.aborted === true) throw new StoppedError(op);
+  private async write<T>(collection: Collection, username: string | null, op: string, send: () => Promise<T>, how: WriteHow<T> = {}): Promise<T> {
+    if (this.signal?.aborted === true && how.settling !== true) throw new StoppedError(op);
     try {
       return await this.cache.write(collection, username, send);
     } catch (err) {
       if (isUnknownOutcome(err)) {
-        if (resend) return this.cache.write(collection, username, send);
-        if (readBack !== undefined) {
+        if (how.resend === true) return this.cache.write(collection, username, send);
+        if (how.readBack !== undefined) {
           let settled: T | undefined;
           try {
-            settled = await readBack();
+            settled = await how.readBack();
           } catch (readErr) {
             throw new UnknownOutcomeError(op, err, readErr);
           }
@@ -329,7 +334,7 @@ export class AccountStore {
         }
         throw err;
       }
-      const handled = onError === undefined ? undefined : await onError(err);
+      const handled = how.onError === undefined ? undefined : await how.onError(err);
       if (handled !== undefined) return handled;
       throw err;
     }
@@ -338,4 +343,16 @@ export class AccountStore {
   private readOptions(): CallOptions {
     return this.signal === undefined ? {} : { signal: this.signal };
   }
+}
+
+/** How the store settles one write (see `AccountStore.write`). */
+interface WriteHow<T> {
+  /** Decides an unknown outcome by reading the account: a value is the result, undefined "not done". */
+  readonly readBack?: () => Promise<T | undefined>;
+  /** The write is idempotent: after an unknown outcome it is simply sent once more. */
+  readonly resend?: boolean;
+  /** May turn a known failure into a result (e.g. "already there"). */
+  readonly onError?: (err: unknown) => Promise<T | undefined>;
+  /** The write settles one already sent (a clean-up after a lost answer): a stop does not refuse it. */
+  readonly settling?: boolean;
 }

@@ -129,6 +129,12 @@ export const bearerTokenResource = {
     if (created.outcome === 'recovered') {
       ctx.log.log('warn', 'the answer to the create was lost; the unreadable token it made was deleted and this one created', { token_id: token.id });
     }
+    if (created.undecided.length > 0) {
+      ctx.diagnostics.addWarning(
+        'A lost answer left a token that could not be told apart',
+        `${capitalize(describeToken(token.id, label, username))} was created after an answer was lost, but tokens ${created.undecided.join(', ')} with the same label also appeared meanwhile (another client creating tokens with this label at the same time), so none of them was deleted: one of them may be unusable. Compare them with what uses this label, and delete the one nobody holds.`,
+      );
+    }
     let remote: BearerToken = token;
     if (planned.active === false) {
       try {
