@@ -128,6 +128,14 @@ export class AccountStore {
     return new AccountStore(this.client, {}, this.tokenCreates);
   }
 
+  /**
+   * The API's time, as its latest answer's `Date` header told it, else the local clock's: the API
+   * decides whether a token has expired, so expiry is judged on its clock.
+   */
+  now(): number {
+    return this.client.serverNow?.()?.getTime() ?? Date.now();
+  }
+
   /** Closes the client's connections; later calls fail. */
   async close(): Promise<void> {
     await this.client.close?.();

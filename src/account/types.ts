@@ -5,6 +5,8 @@ import type { BearerToken, BearerTokenCreated, LabeledIp, ProxyAccountClient, Su
 export type StoreClient = Pick<ProxyAccountClient, 'subAccounts' | 'ips' | 'hostnames' | 'proxies' | 'tokens' | 'geoIps'> & {
   /** Closes the client's connections. @default nothing to close */
   close?(): Promise<void>;
+  /** The API's time from its answers' `Date` header. @default unknown (the local clock is used) */
+  serverNow?(): Date | undefined;
 };
 
 /** Options of {@link AccountStore}. */
