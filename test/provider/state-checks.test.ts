@@ -7,6 +7,7 @@ import { authorizedIpResource } from '../../src/provider/resources/authorized-ip
 import { authorizedProxyResource } from '../../src/provider/resources/authorized-proxy';
 import { startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
 import { dv, errors } from './harness';
+import type { Obj } from './terraform-sim';
 
 let p: EmulatedProvider;
 
@@ -22,11 +23,11 @@ afterAll(async () => {
 type Def = typeof authorizedIpResource | typeof authorizedHostnameResource | typeof authorizedProxyResource;
 
 /** Creates both entries, edits the first's state to name the second, and tries to read and destroy it. */
-async function editedToTheOther(def: Def, mine: Record<string, unknown>, other: Record<string, unknown>, edit: Record<string, unknown>, attribute: string) {
+async function editedToTheOther(def: Def, mine: Obj, other: Obj, edit: Obj, attribute: string) {
   const driver = p.driver(def.typeName, def.schema);
   const mineState = await driver.create(mine);
   await driver.create(other);
-  const edited = { ...mineState, ...edit };
+  const edited: Obj = { ...mineState, ...edit };
   const server = await p.newServer();
   const read = await server.readResource({ typeName: def.typeName, currentState: dv(def.schema, edited), private: new Uint8Array() });
   const destroyed = await driver.apply(edited, null, null);
