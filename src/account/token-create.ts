@@ -12,24 +12,30 @@ import type { TokenWrite } from './types';
 export const MAX_TOKEN_CREATE_SENDS = 3;
 
 /**
- * What the store's token creates share within one process: a queue per (account, label) and the
- * ids of tokens whose create answers arrived. The store and its clean-up copy share one book.
+ * The queues of token creates, one per (account, label), shared by every store of the process:
+ * two provider aliases on one account must not create tokens of one label at the same time
+ * either. Stores of different accounts that happen to share a key only wait for each other.
+ */
+const QUEUES = new Map<string, Promise<void>>();
+
+/**
+ * What the store's token creates share: the process-wide queues, and the ids of tokens whose
+ * create answers this store received. The store and its clean-up copy share one book.
  */
 export class TokenCreateBook {
-  private readonly queues = new Map<string, Promise<void>>();
   private readonly answered = new Set<string>();
 
-  /** Runs `run` once every earlier run of the same `key` has settled (resolved or rejected). */
+  /** Runs `run` once every earlier run of the same `key` in this process has settled. */
   serial<T>(key: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(key) ?? Promise.resolve();
+    const previous = QUEUES.get(key) ?? Promise.resolve();
     const result = previous.then(run);
     const tail = result.then(
       () => undefined,
       () => undefined,
     );
-    this.queues.set(key, tail);
+    QUEUES.set(key, tail);
     void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
+      if (QUEUES.get(key) === tail) QUEUES.delete(key);
     });
     return result;
   }

@@ -15,6 +15,8 @@ class FakeTokens {
   private creates = 0;
   /** Create numbers (1 = the first create sent) whose answer is lost after the token is made. */
   readonly lose = new Set<number>();
+  /** Create numbers that time out before the API makes anything (the client cannot tell). */
+  readonly timeOutBefore = new Set<number>();
   /** Create numbers that wait until `release()` before making their token. */
   readonly hold = new Set<number>();
   /** Runs when a held create is released, before it makes its token (e.g. another client's create). */
@@ -54,6 +56,7 @@ class FakeTokens {
             await new Promise<void>((r) => this.held.push(r));
             this.onRelease?.();
           }
+          if (this.timeOutBefore.has(n)) throw new TimeoutError(CTX, 1000, 1);
           const t = { id: this.nextId++, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(0) };
           this.tokens.push(t);
           if (this.lose.has(n)) throw new TimeoutError(CTX, 1000, 1);
@@ -144,5 +147,22 @@ describe('another client creating tokens of the same label meanwhile', () => {
     expect(created.undecided).toHaveLength(2);
     expect(created.undecided).toContain(theirs);
     expect(api.sent.filter((s) => s.startsWith('delete'))).toEqual([]);
+  });
+});
+
+describe('two stores of one process on the same account (two provider aliases)', () => {
+  it("never delete each other's token: creates of one label wait for each other across stores", async () => {
+    const api = new FakeTokens();
+    // The first create times out before the API makes anything: its read-back finds no token of
+    // its own, only the other store's token, made meanwhile if the creates overlapped.
+    api.timeOutBefore.add(1);
+    const client = api.client();
+    const first = new AccountStore(client);
+    const second = new AccountStore(client);
+    const created = await Promise.all([
+      first.account().tokens.create({ label: 'ci', expiresAt: null }),
+      second.account().tokens.create({ label: 'ci', expiresAt: null }),
+    ]);
+    expect(ids(api.tokens)).toEqual(created.map((c) => c.token.id).sort((a, b) => a - b));
   });
 });
