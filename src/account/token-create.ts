@@ -3,7 +3,9 @@
 // reading the account back, deleted, and a new one made. Finding it must never pick a token that
 // another create made, so creates of one (account, label) run one at a time in this process, the
 // "before" listing is read fresh right before each send, and a token whose create this process
-// was answered is never taken for a lost one.
+// was answered is never taken for a lost one. What stays out of reach: another client (outside
+// this process) creating a token of the same label while a request of ours that made nothing had
+// its answer lost; the API offers nothing to tell the two apart.
 import type { BearerToken, BearerTokenCreated } from '../sdk';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 import type { TokenWrite } from './types';
