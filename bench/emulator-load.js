@@ -11,56 +11,18 @@
 // hostnames) or writes (30 %: adds or deletes one of its IPs, edits its first name). At the end
 // each client's IP list is read back and compared with what it wrote: a difference is a lost write.
 
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Agent, request } = require('undici');
+const { boundedArg, percentile, ROOT, spawnEmulator } = require('./lib');
 
-const ROOT = path.resolve(__dirname, '..');
+const bounded = (text, fallback, min, max, name) => boundedArg('emulator-load', text, fallback, min, max, name);
+const startEmulator = (accountsFile) => spawnEmulator(['--accounts', accountsFile], (line) => line.startsWith('error:') || / 5\d\d /.test(line));
 const CLIENTS = bounded(process.argv[2], 20, 1, 200, 'CLIENTS');
 const REQUESTS = bounded(process.argv[3], 6000, 1, 100_000, 'REQUESTS');
 const SECONDS = bounded(process.argv[4], 20, 1, 120, 'SECONDS');
 const READ_SHARE = 0.7;
-
-function bounded(text, fallback, min, max, name) {
-  const value = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    console.error(`bench/emulator-load: ${name} must be an integer from ${min} to ${max}`);
-    process.exit(2);
-  }
-  return value;
-}
-
-/** Starts `proxyaccount emulator` on loopback; resolves with its ready line and the child. */
-function startEmulator(accountsFile) {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/proxyaccount.js'), 'emulator', '--host', '127.0.0.1', '--port', '0', '--http-port', '0', '--accounts', accountsFile],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const log = { lines: 0, errors: [] };
-  let partial = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk) => {
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop();
-    log.lines += lines.length;
-    for (const line of lines) if (line.startsWith('error:') || / 5\d\d /.test(line)) log.errors.push(line);
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`emulator exited early (code ${code})`)));
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve({ child, log, info: JSON.parse(out.slice(0, nl)) });
-    });
-  });
-}
-
-function percentile(sorted, p) {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'dist/cli/main.js'))) {

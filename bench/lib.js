@@ -55,4 +55,52 @@ async function startBench({ prefix, provider, log = () => undefined }) {
   };
 }
 
-module.exports = { ROOT, requireBuild, startBench };
+/** An integer command-line argument within [min, max], or `fallback` when absent; exits 2 otherwise. */
+function boundedArg(bench, text, fallback, min, max, name) {
+  const value = text === undefined ? fallback : Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(`bench/${bench}: ${name} must be an integer from ${min} to ${max}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/** The `p`th percentile of ascending `sorted`. */
+function percentile(sorted, p) {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Starts `proxyaccount emulator --host 127.0.0.1 --port 0 --http-port 0 ...args` as a process;
+ * resolves with its ready line (`info`), the child, and its log: the line count and the lines
+ * `isError` picks.
+ */
+function spawnEmulator(args, isError) {
+  const { spawn } = require('node:child_process');
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/proxyaccount.js'), 'emulator', '--host', '127.0.0.1', '--port', '0', '--http-port', '0', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const log = { lines: 0, errors: [] };
+  let partial = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    log.lines += lines.length;
+    for (const line of lines) if (isError(line)) log.errors.push(line);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`emulator exited early (code ${code})`)));
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+      const nl = out.indexOf('\n');
+      if (nl !== -1) resolve({ child, log, info: JSON.parse(out.slice(0, nl)) });
+    });
+  });
+}
+
+module.exports = { ROOT, boundedArg, percentile, requireBuild, spawnEmulator, startBench };

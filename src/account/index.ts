@@ -3,5 +3,5 @@
 export { AccountStore } from './store';
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './store';
 export { CoalescingCache, COLLECTIONS, type Collection } from './cache';
-export { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+export { type AccountErrorCode, isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from './ephemeral';

@@ -1,4 +1,4 @@
-// Small helpers of the account store: targets, phrases, error codes, 404 as absence, hostname matching.
+// Small helpers of the account store: targets, phrases, 404 as absence, hostname matching.
 import { isProxyAccountError } from '../sdk';
 
 /** The SDK's optional `username` argument: left out for the authenticated account. */
@@ -10,16 +10,12 @@ export function forAccount(username: string | null): string {
   return username === null ? '' : ` for sub-account '${username}'`;
 }
 
-export function isCode(err: unknown, code: string): boolean {
-  return isProxyAccountError(err) && err.code === code;
-}
-
 /** The value of `read`, or undefined when it fails with 404 (the sub-account does not exist). */
 export async function absentOn404<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
   try {
     return await read();
   } catch (err) {
-    if (isCode(err, 'ERR_NOT_FOUND')) return undefined;
+    if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return undefined;
     throw err;
   }
 }

@@ -3,12 +3,23 @@
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
 // copy on every write, and resolves a write whose answer was lost by reading the account back.
-import type { CallOptions, GeoIpCounts, SubAccount, SubAccountInput } from '../sdk';
+import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 import { createToken, TokenCreateBook } from './token-create';
-import { absentOn404, forAccount, isCode, matchHostname, targetOf } from './store-helpers';
-import type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
+import { absentOn404, forAccount, matchHostname, targetOf } from './store-helpers';
+import type {
+  AccountLists,
+  AccountStoreOptions,
+  HostnameList,
+  IpList,
+  StoreClient,
+  SubAccountWrite,
+  TokenList,
+  TokenWrite,
+  WriteOutcome,
+  WriteSpec,
+} from './types';
 
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 
@@ -26,7 +37,7 @@ export class AccountStore {
     tokenCreates?: TokenCreateBook,
   ) {
     this.signal = opts.signal;
-    // Shared with the clean-up copy, so its creates queue behind ours and know our answers.
+    // Shared with the clean-up copy, so it knows which tokens' creates were answered.
     this.tokenCreates = tokenCreates ?? new TokenCreateBook();
   }
 
@@ -53,43 +64,49 @@ export class AccountStore {
      * that name made by this request is kept (`recovered`); a name already taken before fails.
      */
     create: (input: SubAccountInput): Promise<SubAccountWrite> =>
-      this.write<SubAccountWrite>(
-        'subAccount',
-        input.username,
-        `create sub-account '${input.username}'`,
-        async () => ({ account: await this.client.subAccounts.create(input), outcome: 'done' }),
-        {
-          readBack: async () => {
-            const found = await absentOn404(() => this.client.subAccounts.get(input.username));
-            // The lost request made it: bring it to what was asked (a repeatable edit).
-            return found === undefined ? undefined : { account: await this.client.subAccounts.edit(input), outcome: 'recovered' };
-          },
+      this.write<SubAccountWrite>({
+        collection: 'subAccount',
+        username: input.username,
+        operation: `create sub-account '${input.username}'`,
+        send: async () => ({ account: await this.client.subAccounts.create(input), outcome: 'done' }),
+        readBack: async () => {
+          const found = await absentOn404(() => this.client.subAccounts.get(input.username));
+          // The lost request made it: bring it to what was asked (a repeatable edit).
+          return found === undefined ? undefined : { account: await this.client.subAccounts.edit(input), outcome: 'recovered' };
         },
-      ),
+      }),
     /** Edits the sub-account (repeatable: an edit sent twice leaves the same state). */
     edit: (input: SubAccountInput): Promise<SubAccount> =>
-      this.write('subAccount', input.username, `edit sub-account '${input.username}'`, () => this.client.subAccounts.edit(input)),
+      this.write({
+        collection: 'subAccount',
+        username: input.username,
+        operation: `edit sub-account '${input.username}'`,
+        send: () => this.client.subAccounts.edit(input),
+      }),
     /** Activates or deactivates the sub-account (repeatable). */
     setActive: (username: string, active: boolean): Promise<SubAccount> =>
-      this.write('subAccount', username, `${active ? 'activate' : 'deactivate'} sub-account '${username}'`, () =>
-        active ? this.client.subAccounts.activate(username) : this.client.subAccounts.deactivate(username),
-      ),
+      this.write({
+        collection: 'subAccount',
+        username,
+        operation: `${active ? 'activate' : 'deactivate'} sub-account '${username}'`,
+        send: () => (active ? this.client.subAccounts.activate(username) : this.client.subAccounts.deactivate(username)),
+      }),
     /** Deletes the sub-account and everything it held; one already gone is `unchanged`. */
     delete: async (username: string): Promise<WriteOutcome> => {
       const op = `delete sub-account '${username}'`;
       try {
-        return await this.write(
-          'subAccount',
+        return await this.write({
+          collection: 'subAccount',
           username,
-          op,
-          async () => {
+          operation: op,
+          send: async () => {
             await this.client.subAccounts.delete(username);
             return 'done' as const;
           },
-          { readBack: async () => ((await absentOn404(() => this.client.subAccounts.get(username))) === undefined ? ('recovered' as const) : undefined) },
-        );
+          readBack: async () => ((await absentOn404(() => this.client.subAccounts.get(username))) === undefined ? ('recovered' as const) : undefined),
+        });
       } catch (err) {
-        if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
+        if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return 'unchanged';
         throw err;
       } finally {
         this.cache.invalidateAccount(username);
@@ -112,11 +129,17 @@ export class AccountStore {
      */
     add: async (proxy: string): Promise<string> => {
       const op = `add proxy '${proxy}'`;
-      return this.write('proxies', null, op, async () => (await this.client.proxies.add(proxy)).proxy, { resend: true });
+      return this.write({ collection: 'proxies', username: null, operation: op, send: async () => (await this.client.proxies.add(proxy)).proxy, resend: true });
     },
     /** Removes `proxy`; deleting one not authorized changes nothing (API.md). */
     delete: async (proxy: string): Promise<void> => {
-      await this.write('proxies', null, `delete proxy '${proxy}'`, () => this.client.proxies.delete(proxy), { resend: true });
+      await this.write({
+        collection: 'proxies',
+        username: null,
+        operation: `delete proxy '${proxy}'`,
+        send: () => this.client.proxies.delete(proxy),
+        resend: true,
+      });
     },
   };
 
@@ -161,20 +184,18 @@ export class AccountStore {
       add: async (ip: string, label: string | null): Promise<WriteOutcome> => {
         const op = `add IP '${ip}'${forAccount(username)}`;
         const matches = async (): Promise<boolean> => (await this.client.ips.listWithLabels(target)).some((e) => e.ip === ip && e.label === (label ?? ''));
-        return this.write(
-          'ips',
+        return this.write({
+          collection: 'ips',
           username,
-          op,
-          async () => {
+          operation: op,
+          send: async () => {
             await this.client.ips.add({ ip, ...(label !== null ? { label } : {}), ...target });
             return 'done' as const;
           },
-          {
-            readBack: async () => ((await matches()) ? 'recovered' : undefined),
-            // "Already authorized" is a 400 like any form error: only the listing tells them apart.
-            onError: async (err) => (isCode(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
-          },
-        );
+          readBack: async () => ((await matches()) ? 'recovered' : undefined),
+          // "Already authorized" is a 400 like any form error: only the listing tells them apart.
+          onError: async (err) => (isProxyAccountError(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
+        });
       },
       delete: (ip: string) =>
         this.deleteEntry(
@@ -199,19 +220,17 @@ export class AccountStore {
       find: (domain: string) => absentOn404(async () => matchHostname(await ops.list(), domain)),
       add: async (domain: string): Promise<WriteOutcome> => {
         const present = async (): Promise<boolean> => matchHostname(await this.client.hostnames.list(target), domain) !== undefined;
-        return this.write(
-          'hostnames',
+        return this.write({
+          collection: 'hostnames',
           username,
-          `add hostname '${domain}'${forAccount(username)}`,
-          async () => {
+          operation: `add hostname '${domain}'${forAccount(username)}`,
+          send: async () => {
             await this.client.hostnames.add({ domain, ...target });
             return 'done' as const;
           },
-          {
-            readBack: async () => ((await present()) ? 'recovered' : undefined),
-            onError: async (err) => (isCode(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
-          },
-        );
+          readBack: async () => ((await present()) ? 'recovered' : undefined),
+          onError: async (err) => (isProxyAccountError(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
+        });
       },
       delete: (domain: string) =>
         this.deleteEntry(
@@ -257,21 +276,28 @@ export class AccountStore {
             list: () => read(this.readOptions()),
             readBack: () => read({}),
             send: () =>
-              this.write('tokens', username, op, () =>
-                this.client.tokens.create({
-                  ...(input.label !== null ? { label: input.label } : {}),
-                  ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
-                  ...target,
-                }),
-              ),
+              this.write({
+                collection: 'tokens',
+                username,
+                operation: op,
+                send: () =>
+                  this.client.tokens.create({
+                    ...(input.label !== null ? { label: input.label } : {}),
+                    ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
+                    ...target,
+                  }),
+              }),
             discard: (id) => deleteToken(id, true),
           }),
         );
       },
       setActive: (id: number, active: boolean) =>
-        this.write('tokens', username, `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`, () =>
-          active ? this.client.tokens.activate({ id, ...target }) : this.client.tokens.deactivate({ id, ...target }),
-        ),
+        this.write({
+          collection: 'tokens',
+          username,
+          operation: `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`,
+          send: () => (active ? this.client.tokens.activate({ id, ...target }) : this.client.tokens.deactivate({ id, ...target })),
+        }),
       delete: (id: number) => deleteToken(id, false),
     };
     return ops;
@@ -290,51 +316,51 @@ export class AccountStore {
       try {
         return await gone();
       } catch (err) {
-        if (isCode(err, 'ERR_NOT_FOUND')) return true;
+        if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return true;
         throw err;
       }
     };
     try {
-      return await this.write(
+      return await this.write({
         collection,
         username,
-        op,
-        async () => {
+        operation: op,
+        send: async () => {
           await send();
           return 'done' as const;
         },
-        {
-          readBack: async () => ((await goneOr404()) ? 'recovered' : undefined),
-          // The API answers 400 for an entry that is not there, but also for other form errors:
-          // only the listing can confirm it is gone.
-          onError: async (err) => ((isCode(err, 'ERR_VALIDATION') || isCode(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined),
-          settling,
-        },
-      );
+        readBack: async () => ((await goneOr404()) ? 'recovered' : undefined),
+        // The API answers 400 for an entry that is not there, but also for other form errors:
+        // only the listing can confirm it is gone.
+        onError: async (err) =>
+          (isProxyAccountError(err, 'ERR_VALIDATION') || isProxyAccountError(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined,
+        settling,
+      });
     } catch (err) {
-      if (isCode(err, 'ERR_NOT_FOUND')) return 'unchanged';
+      if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return 'unchanged';
       throw err;
     }
   }
 
   /**
    * Sends one write: refused before sending when the run is stopping (unless it is `settling` a
-   * write already sent), never cancelled once sent (no stop signal reaches it). On an unknown
-   * outcome, `readBack` decides: a value is the write's result, undefined means it did not happen
-   * (the original error is thrown, or, when `resend` is true because the write is idempotent, it
-   * is sent once more). `onError` may turn a known failure into a result (e.g. "already there").
+   * write already sent), never cancelled once sent (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
+   * write's result, undefined means it did not happen (the original error is thrown, or, when
+   * `resend` is true because the write is idempotent, it is sent once more). `onError` may turn
+   * a known failure into a result (e.g. "already there").
    */
-  private async write<T>(collection: Collection, username: string | null, op: string, send: () => Promise<T>, how: WriteHow<T> = {}): Promise<T> {
-    if (this.signal?.aborted === true && how.settling !== true) throw new StoppedError(op);
+  private async write<T>(w: WriteSpec<T>): Promise<T> {
+    const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false } = w;
+    if (this.signal?.aborted === true && !settling) throw new StoppedError(op);
     try {
       return await this.cache.write(collection, username, send);
     } catch (err) {
       if (isUnknownOutcome(err)) {
-        if (how.resend === true) return this.cache.write(collection, username, send);
-        if (how.readBack !== undefined) {
+        if (resend) return this.cache.write(collection, username, send);
+        if (readBack !== undefined) {
           let settled: T | undefined;
           try {
-            settled = await how.readBack();
+            settled = await readBack();
           } catch (readErr) {
             throw new UnknownOutcomeError(op, err, readErr);
           }
@@ -342,7 +368,7 @@ export class AccountStore {
         }
         throw err;
       }
-      const handled = how.onError === undefined ? undefined : await how.onError(err);
+      const handled = onError === undefined ? undefined : await onError(err);
       if (handled !== undefined) return handled;
       throw err;
     }
@@ -351,16 +377,4 @@ export class AccountStore {
   private readOptions(): CallOptions {
     return this.signal === undefined ? {} : { signal: this.signal };
   }
-}
-
-/** How the store settles one write (see `AccountStore.write`). */
-interface WriteHow<T> {
-  /** Decides an unknown outcome by reading the account: a value is the result, undefined "not done". */
-  readonly readBack?: () => Promise<T | undefined>;
-  /** The write is idempotent: after an unknown outcome it is simply sent once more. */
-  readonly resend?: boolean;
-  /** May turn a known failure into a result (e.g. "already there"). */
-  readonly onError?: (err: unknown) => Promise<T | undefined>;
-  /** The write settles one already sent (a clean-up after a lost answer): a stop does not refuse it. */
-  readonly settling?: boolean;
 }

@@ -1,5 +1,6 @@
 // The account store's public types: what each account's lists offer and what a write reports.
 import type { BearerToken, BearerTokenCreated, LabeledIp, ProxyAccountClient, SubAccount } from '../sdk';
+import type { Collection } from './cache';
 
 /** The slice of the SDK client the store uses (ProxyAccountClient satisfies it). */
 export type StoreClient = Pick<ProxyAccountClient, 'subAccounts' | 'ips' | 'hostnames' | 'proxies' | 'tokens' | 'geoIps'> & {
@@ -107,4 +108,30 @@ export interface AccountLists {
   readonly hostnames: HostnameList;
   /** Bearer tokens. */
   readonly tokens: TokenList;
+}
+
+/** One write as the store sends it (the store's own plumbing; not exported from the package). */
+export interface WriteSpec<T> {
+  /** The collection it changes: its cached listing for `username` is dropped. */
+  readonly collection: Collection;
+  /** Whose collection: a sub-account, or null for the authenticated account. */
+  readonly username: string | null;
+  /** What the write is, for errors, e.g. "add IP '203.0.113.7' for sub-account 'alice'". */
+  readonly operation: string;
+  /** Sends the request. */
+  send(): Promise<T>;
+  /**
+   * After an unknown outcome: the write's result when reading the account back shows it
+   * happened, undefined when it did not (the original error is then thrown). @default none: the error is thrown
+   */
+  readBack?(): Promise<T | undefined>;
+  /** The write is idempotent: after an unknown outcome it is sent once more instead. @default false */
+  readonly resend?: boolean;
+  /** May turn a known failure into a result, e.g. "already there". @default none */
+  onError?(err: unknown): Promise<T | undefined>;
+  /**
+   * The write settles one already sent (the clean-up delete after a lost create), so a stop
+   * does not refuse it. @default false
+   */
+  readonly settling?: boolean;
 }

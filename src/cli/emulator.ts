@@ -1,6 +1,7 @@
 // `proxyaccount emulator`: runs the account-API emulator until SIGTERM or SIGINT. When ready it
-// prints exactly one JSON line on stdout ({url, httpUrl, caFile, adminToken}), or with --print-env
-// shell `export` lines for the provider's variables; logs go to stderr.
+// prints exactly one JSON line on stdout ({url, httpUrl, caFile, adminToken, proxies, countryHeader,
+// exitIpHeader}), or with --print-env shell `export` lines for the provider's variables; logs go
+// to stderr.
 import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 
@@ -17,6 +18,11 @@ interface EmulatorFlags {
   tokenPrefix: string;
   caOut?: string;
   printEnv?: boolean;
+  proxies: boolean;
+  proxyPort: number;
+  operator: string;
+  bytesPerGb: number;
+  proxyAllowAnyTarget?: boolean;
 }
 
 const HOSTNAME_RE = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -38,6 +44,19 @@ function parseTokenPrefix(value: string): string {
     throw new InvalidArgumentError('must be 1-32 URL-safe characters (letters, digits, _ and -)');
   }
   return value;
+}
+
+function parseOperator(value: string): string {
+  if (!/^[A-Za-z0-9]{1,32}$/.test(value)) throw new InvalidArgumentError('must be 1-32 letters and digits');
+  return value;
+}
+
+function parseBytesPerGb(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]{1,10}$/.test(value) || n < 1 || 1e9 % n !== 0) {
+    throw new InvalidArgumentError('must be a whole divisor of 1000000000, e.g. 1000 (1 KB of traffic = 1 GB of usage)');
+  }
+  return n;
 }
 
 /** Checked in the action, not by an argParser: commander would quote the rejected secret. */
@@ -73,6 +92,17 @@ export function register(program: Command): void {
     .addOption(new Option('--token-prefix <prefix>', 'prefix of raw bearer tokens').default('pxa_').argParser(parseTokenPrefix))
     .option('--ca-out <file>', 'write the certificate clients should trust to this stable path (kept across restarts with --state)')
     .option('--print-env', 'print shell export lines for PROXYACCOUNT_* instead of the JSON line')
+    .option('--no-proxies', 'do not serve the emulated proxy servers')
+    .addOption(
+      new Option('--proxy-port <port>', 'port of the first catalogue proxy host, the others following in catalogue order; 0 = free ports')
+        .default(0)
+        .argParser(parsePort),
+    )
+    .addOption(
+      new Option('--operator <name>', 'operator name in the proxy headers X-<name>-Country and X-<name>-IP').default('Emulator').argParser(parseOperator),
+    )
+    .addOption(new Option('--bytes-per-gb <bytes>', 'proxied bytes that count as 1 GB of usage (a divisor of 10^9)').default(1e9).argParser(parseBytesPerGb))
+    .option('--proxy-allow-any-target', 'let the proxies forward to any address, not only loopback (makes an open proxy of it)')
     .action(async (flags: EmulatorFlags) => run(flags));
 }
 
@@ -99,6 +129,9 @@ async function run(flags: EmulatorFlags): Promise<void> {
     proxyDomain: flags.proxyDomain,
     tokenPrefix: flags.tokenPrefix,
     caOutPath: flags.caOut,
+    proxies: flags.proxies
+      ? { firstPort: flags.proxyPort, operator: flags.operator, bytesPerGb: flags.bytesPerGb, allowAnyTarget: flags.proxyAllowAnyTarget === true }
+      : false,
   }).catch((err: unknown) => {
     if (err instanceof PortInUseError) {
       const flag = err.server === 'https' ? '--port' : '--http-port';
@@ -138,7 +171,15 @@ async function run(flags: EmulatorFlags): Promise<void> {
     );
     return;
   }
-  const ready = { url: server.url, httpUrl: server.httpUrl, caFile: server.caFile, adminToken: server.adminToken };
+  const ready = {
+    url: server.url,
+    httpUrl: server.httpUrl,
+    caFile: server.caFile,
+    adminToken: server.adminToken,
+    proxies: server.proxies,
+    countryHeader: server.countryHeader,
+    exitIpHeader: server.exitIpHeader,
+  };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
 }
 

@@ -23,14 +23,21 @@ export type AuthResult =
   /** `counted`: whether this failure counts toward a ban (a missing header does not). */
   | { readonly ok: false; readonly counted: boolean; readonly message: string };
 
+/** An authorization header's scheme (lower-case) and the value after it (trimmed; '' when none). */
+export function splitAuthorization(header: string): { scheme: string; value: string } {
+  const space = header.indexOf(' ');
+  return {
+    scheme: (space === -1 ? header : header.slice(0, space)).toLowerCase(),
+    value: space === -1 ? '' : header.slice(space + 1).trim(),
+  };
+}
+
 /** Checks an `Authorization` header against the store. Messages never quote credentials. */
 export function authenticate(header: string | undefined, store: Store, now: number): AuthResult {
   if (header === undefined || header.trim() === '') {
     return { ok: false, counted: false, message: 'authentication required (Basic or Bearer)' };
   }
-  const space = header.indexOf(' ');
-  const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
-  const value = space === -1 ? '' : header.slice(space + 1).trim();
+  const { scheme, value } = splitAuthorization(header);
   if (scheme === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');

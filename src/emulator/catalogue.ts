@@ -93,6 +93,11 @@ const GEO_COUNTS: ReadonlyArray<readonly [string, number, number]> = [
   ['NO', 830, 12950],
 ];
 
+/** The countries of the geo-IP maps with their IP counts in the open and the world pool. */
+export function geoCountries(): ReadonlyArray<{ readonly code: string; readonly open: number; readonly world: number }> {
+  return GEO_COUNTS.map(([code, open, world]) => ({ code, open, world }));
+}
+
 /** The proxy pools that have geo-IP maps. */
 export type GeoPool = 'open' | 'world';
 

@@ -9,13 +9,17 @@ export interface AccountSeed {
   readonly plan: PlanName;
   /** Overrides the plan's sub-account limit; null = the plan's default. */
   readonly subAccountLimit: number | null;
+  /** The parent's own monthly bandwidth limit in GB (0 = none); proxy servers enforce it. @default 0 */
+  readonly monthlyLimit?: number;
+  /** The parent's own total bandwidth limit in GB (0 = none); proxy servers enforce it. @default 0 */
+  readonly totalLimit?: number;
 }
 
 /** The accounts used when no --accounts file is given. */
 export const DEFAULT_ACCOUNTS: readonly AccountSeed[] = [{ username: 'demo', password: 'demo-password', plan: 'plan20', subAccountLimit: null }];
 
 const USERNAME_RE = /^[A-Za-z0-9.@+-]{1,30}$/;
-const KNOWN_FIELDS = new Set(['username', 'password', 'plan', 'subAccountLimit']);
+const KNOWN_FIELDS = new Set(['username', 'password', 'plan', 'subAccountLimit', 'monthlyLimit', 'totalLimit']);
 
 /**
  * Validates the parsed content of an accounts file. Every problem is collected and reported at
@@ -39,7 +43,7 @@ export function parseAccounts(data: unknown, source: string): AccountSeed[] {
       for (const key of Object.keys(entry)) {
         if (!KNOWN_FIELDS.has(key)) problems.push(`${at}: unknown field "${key}" (expected ${[...KNOWN_FIELDS].join(', ')})`);
       }
-      const { username, password, plan, subAccountLimit } = entry;
+      const { username, password, plan, subAccountLimit, monthlyLimit, totalLimit } = entry;
       if (typeof username !== 'string' || !USERNAME_RE.test(username)) {
         problems.push(`${at}.username must be 1-30 characters of letters, digits and . @ + -`);
       } else if (seen.has(username)) {
@@ -54,12 +58,22 @@ export function parseAccounts(data: unknown, source: string): AccountSeed[] {
       if (subAccountLimit !== undefined && !(Number.isSafeInteger(subAccountLimit) && (subAccountLimit as number) >= 0)) {
         problems.push(`${at}.subAccountLimit must be an integer >= 0`);
       }
+      for (const [field, value] of [
+        ['monthlyLimit', monthlyLimit],
+        ['totalLimit', totalLimit],
+      ] as const) {
+        if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
+          problems.push(`${at}.${field} must be an integer >= 0 (GB, 0 = no limit)`);
+        }
+      }
       if (problems.length === 0) {
         seeds.push({
           username: username as string,
           password: password as string,
           plan: plan as PlanName,
           subAccountLimit: subAccountLimit === undefined ? null : (subAccountLimit as number),
+          monthlyLimit: (monthlyLimit as number | undefined) ?? 0,
+          totalLimit: (totalLimit as number | undefined) ?? 0,
         });
       }
     });

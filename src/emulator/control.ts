@@ -12,6 +12,7 @@ import { isPlanName, PLAN_NAMES, PLANS } from './plans';
 import { accountDetails } from './routes/subaccounts';
 import { snapshot } from './snapshot';
 import type { Store } from './store';
+import type { ExitPool } from './proxy/exits';
 
 /** What the control API acts on. */
 export interface ControlDeps {
@@ -22,6 +23,8 @@ export interface ControlDeps {
   readonly faults: FaultList;
   /** Reads the accounts file again (or returns the defaults). */
   readonly loadSeeds: () => readonly AccountSeed[];
+  /** The exit IPs of the emulated proxies. @default none (no proxies) */
+  readonly exits?: ExitPool;
 }
 
 type Body = Record<string, unknown>;
@@ -43,6 +46,8 @@ const HANDLERS: Readonly<Record<string, Partial<Record<Method, Handler>>>> = {
       return { status: 200, json: { faults: [] } };
     },
   },
+  '/_emulator/limits': { POST: setLimits },
+  '/_emulator/exits/retire': { POST: retireExit },
   '/_emulator/reset': { POST: reset },
   '/_emulator/state': {
     GET: (_b, d) => ({ status: 200, json: snapshot(d.store, d.bans, d.faults, d.clock.now(), d.clock.offsetMs()) }),
@@ -148,9 +153,34 @@ function changePlan(body: Body, deps: ControlDeps): Reply {
   if (account.parentId !== null) throw new HttpError(400, `${username} is a sub-account; plans belong to parents`);
   const deactivatedTokens = deps.store.transaction(() => {
     deps.store.accounts.setPlan(account.id, plan);
-    return PLANS[plan].tokens === 0 ? deps.store.tokens.deactivateFamily(account.id) : 0;
+    return PLANS[plan].tokens === 0 ? deps.store.tokens.deactivateFamily(account.id, deps.clock.now()) : 0;
   });
   return { status: 200, json: { username, plan, deactivatedTokens } };
+}
+
+/** Sets the bandwidth limits of any account (a parent's own limits have no API endpoint). */
+function setLimits(body: Body, deps: ControlDeps): Reply {
+  const username = str(body, 'username');
+  const account = deps.store.accounts.byUsername(username);
+  if (!account) throw new HttpError(404, `no account named ${username}`);
+  const limit = (key: string): number | undefined => {
+    if (body[key] === undefined) return undefined;
+    const value = body[key];
+    if (!Number.isSafeInteger(value) || (value as number) < 0) throw new HttpError(400, `${key} must be an integer >= 0 (GB, 0 = no limit)`);
+    return value as number;
+  };
+  const monthlyLimit = limit('monthlyLimit');
+  const totalLimit = limit('totalLimit');
+  if (monthlyLimit === undefined && totalLimit === undefined) throw new HttpError(400, 'give monthlyLimit, totalLimit or both');
+  deps.store.accounts.update(account.id, { monthlyLimit, totalLimit });
+  return { status: 200, json: accountDetails(deps.store, deps.store.accounts.byId(account.id)!, deps.clock.now()) };
+}
+
+/** Takes an exit IP out of the proxies' pool, as when a real exit goes away. */
+function retireExit(body: Body, deps: ControlDeps): Reply {
+  const ip = str(body, 'ip');
+  if (!deps.exits?.retire(ip)) throw new HttpError(404, 'not an exit IP of the pool');
+  return { status: 200, json: { retired: ip } };
 }
 
 function addFault(body: Body, deps: ControlDeps): Reply {
@@ -168,5 +198,6 @@ function reset(_body: Body, deps: ControlDeps): Reply {
   deps.store.reset(seeds);
   deps.bans.clear();
   deps.faults.clear();
+  deps.exits?.reset();
   return { status: 200, json: { reset: true, now: formatIso(deps.clock.now()) } };
 }

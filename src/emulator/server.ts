@@ -14,6 +14,29 @@ import { Router } from './router';
 import { apiRoutes } from './routes';
 import { Store } from './store';
 import { prepareTls, type GivenCertificate } from './tls';
+import type { HostResolver } from './proxy/admission';
+import { countryHeader, exitIpHeader } from './proxy/context';
+import { ExitPool } from './proxy/exits';
+import { startProxyServers, systemResolver } from './proxy/servers';
+
+/** How the emulated proxy servers run (docs/emulator.md, "Proxy servers"). */
+export interface ProxyServerOptions {
+  /** Port of the first catalogue host, the others following in catalogue order; 0 = free ports. @default 0 */
+  readonly firstPort?: number;
+  /** Operator name in `X-<operator>-Country` and `X-<operator>-IP`. @default 'Emulator' */
+  readonly operator?: string;
+  /** Proxied bytes that count as one GB of usage; must divide 10^9. @default 1e9 */
+  readonly bytesPerGb?: number;
+  /** Forward to any target, not only loopback ones. @default false */
+  readonly allowAnyTarget?: boolean;
+  /** Open connections per proxy at most. @default 256 */
+  readonly maxConnections?: number;
+  /** Resolves authorized hostnames to addresses. @default the system resolver */
+  readonly resolve?: HostResolver;
+}
+
+/** The default operator name of the proxy headers. */
+export const DEFAULT_OPERATOR = 'Emulator';
 
 /** How to run the emulator. */
 export interface EmulatorOptions {
@@ -44,6 +67,8 @@ export interface EmulatorOptions {
   readonly log?: (line: string) => void;
   /** The emulator clock. @default a clock following real time */
   readonly clock?: Clock;
+  /** The emulated proxy servers, or false for none. @default {} (every catalogue host, on free ports) */
+  readonly proxies?: ProxyServerOptions | false;
 }
 
 /** A running emulator. */
@@ -56,6 +81,12 @@ export interface EmulatorServer {
   readonly caFile: string;
   /** Secret of the control API. */
   readonly adminToken: string;
+  /** Catalogue host → `address:port` of its emulated proxy (empty without proxies). */
+  readonly proxies: Readonly<Record<string, string>>;
+  /** The request header that picks the exit country. */
+  readonly countryHeader: string;
+  /** The response header that reports the exit IP. */
+  readonly exitIpHeader: string;
   /** Stops both servers, closes the store and removes temporary files. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -90,6 +121,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     cleanups.push(() => tls.cleanup());
     const bans = new BanList(clock);
     const faults = new FaultList();
+    const exits = new ExitPool();
+    const proxyOptions = options.proxies === false ? undefined : (options.proxies ?? {});
+    const operator = proxyOptions?.operator ?? DEFAULT_OPERATOR;
+    const bytesPerGb = proxyOptions?.bytesPerGb ?? 1e9;
+    if (!Number.isSafeInteger(bytesPerGb) || bytesPerGb < 1 || 1e9 % bytesPerGb !== 0) {
+      throw new Error('bytes per GB must be a whole divisor of 1000000000 (e.g. 1000)');
+    }
+    if (!/^[A-Za-z0-9]{1,32}$/.test(operator)) throw new Error('the operator name must be 1-32 letters and digits');
     const handler = createRequestHandler({
       adminToken: options.adminToken,
       store,
@@ -97,6 +136,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
       bans,
       faults,
       loadSeeds,
+      exits,
       router: new Router(apiRoutes),
       settings: { proxyDomain: options.proxyDomain ?? DEFAULT_PROXY_DOMAIN, tokenPrefix: options.tokenPrefix ?? 'pxa_' },
       log,
@@ -112,7 +152,33 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     });
     cleanups.push(() => stopServer(http));
     const httpPort = await listen(http, options.httpPort ?? 8080, host, 'http');
-    return { url, httpUrl: `http://${urlHost(host)}:${httpPort}`, caFile: tls.caFile, adminToken: options.adminToken, close };
+    let proxies: Readonly<Record<string, string>> = {};
+    if (proxyOptions !== undefined) {
+      const running = await startProxyServers(
+        {
+          store,
+          clock,
+          exits,
+          settings: { operator, bytesPerGb, allowAnyTarget: proxyOptions.allowAnyTarget ?? false, maxConnections: proxyOptions.maxConnections ?? 256 },
+          resolve: proxyOptions.resolve ?? systemResolver,
+          log,
+        },
+        urlHost(host).replace(/^\[|\]$/g, ''),
+        proxyOptions.firstPort ?? 0,
+      );
+      cleanups.push(() => running.close());
+      proxies = running.addresses;
+    }
+    return {
+      url,
+      httpUrl: `http://${urlHost(host)}:${httpPort}`,
+      caFile: tls.caFile,
+      adminToken: options.adminToken,
+      proxies,
+      countryHeader: countryHeader(operator),
+      exitIpHeader: exitIpHeader(operator),
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

@@ -12,17 +12,21 @@ const CREDENTIAL_HINT = `Check the provider credentials: username and password (
 
 let sdkErrors: typeof import('../sdk/errors') | undefined;
 
-/** True for an error of the SDK or the account store, by its brand; loads the SDK's errors only when an error happens. */
-function isProxyAccountError(err: unknown): err is ProxyAccountError {
-  if (typeof err !== 'object' || err === null) return false;
+/** The SDK's errors module, loaded when the first error is looked at. */
+function sdkErrorsModule(): typeof import('../sdk/errors') {
   // Not imported at the top: a provider start that sends no request loads no SDK code.
   sdkErrors ??= require('../sdk/errors') as typeof import('../sdk/errors');
-  return sdkErrors.isProxyAccountError(err);
+  return sdkErrors;
 }
 
-/** True when `err` is an SDK or account-store error with this code (works across SDK copies). */
+/** True for an error of the SDK or the account store (by its brand), whose facts can then be read. */
+export function isProxyAccountError(err: unknown): err is ProxyAccountError<string> {
+  return typeof err === 'object' && err !== null && sdkErrorsModule().isProxyAccountError(err);
+}
+
+/** True when `err` is an SDK error with this code (works across SDK copies): the SDK's test, loaded lazily. */
 export function hasErrorCode(err: unknown, code: ProxyAccountErrorCode): boolean {
-  return isProxyAccountError(err) && err.code === code;
+  return typeof err === 'object' && err !== null && sdkErrorsModule().isProxyAccountError(err, code);
 }
 
 /** True for the SDK's 404 (the object is gone). */
@@ -87,8 +91,6 @@ export function describeProxyAccountError(err: unknown, ctx: ErrorContext): Diag
           `Check base_url (${PROVIDER_ENV.base_url}), that the API is reachable, and ca_cert_file (${PROVIDER_ENV.ca_cert_file}) for a private certificate; request_timeout (seconds) and max_retries tune waiting.`,
         ),
       );
-    case 'ERR_UNKNOWN_OUTCOME':
-      return errorDiagnostic(ctx.summary, detail());
     case 'ERR_ABORTED':
       return errorDiagnostic(ctx.summary, detail('Terraform asked the provider to stop.'));
     case 'ERR_INVALID_ARGUMENT': {

@@ -1,5 +1,9 @@
 // The SDK's error hierarchy: one base class with a stable `code`, one small subclass per failure.
 // Messages never contain a secret: server text is redacted before it gets here (see redact.ts).
+// What each error says about its call (ErrorFacts) is decided in error-facts.ts.
+import { apiErrorFacts, type ErrorFacts, NOTHING_SENT, provesNotSent, REFUSED_CREDENTIALS, sentFacts } from './error-facts';
+
+export type { ErrorFacts } from './error-facts';
 
 /** Every stable error code the SDK produces. */
 export type ProxyAccountErrorCode =
@@ -22,8 +26,7 @@ export type ProxyAccountErrorCode =
   | 'ERR_SERVICE_UNAVAILABLE'
   | 'ERR_BANNED'
   | 'ERR_REDIRECT'
-  | 'ERR_UNEXPECTED_STATUS'
-  | 'ERR_UNKNOWN_OUTCOME';
+  | 'ERR_UNEXPECTED_STATUS';
 
 // Registry-wide symbols, as undici does: an error thrown by another copy of the SDK (two versions
 // in one node_modules tree, or a bundle next to a test's import) is still recognised, both by
@@ -45,14 +48,25 @@ export interface RequestContext {
 /**
  * Base class of every error the SDK throws. `instanceof` works across copies of the SDK: an
  * instance from another copy matches this class and each class it was built from (by class name).
+ * Layers above the SDK (the account store) derive their own errors from it, with codes of their own.
  */
-export class ProxyAccountError extends Error {
+export class ProxyAccountError<C extends string = ProxyAccountErrorCode> extends Error implements ErrorFacts {
   /** Stable machine-readable code; branch on this rather than on the message. */
-  readonly code: ProxyAccountErrorCode;
+  readonly code: C;
+  readonly mayHaveReachedServer: boolean;
+  readonly outcomeUnknown: boolean;
+  readonly credentialsRejected: boolean;
+  readonly clientRefusesRequests: boolean;
 
-  constructor(code: ProxyAccountErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** `facts` default to "not sent" (nothing reached the API): every error that may have sent something says so. */
+  constructor(code: C, message: string, options?: { cause?: unknown; facts?: Partial<ErrorFacts> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    const facts = { ...NOTHING_SENT, ...options?.facts };
+    this.mayHaveReachedServer = facts.mayHaveReachedServer;
+    this.outcomeUnknown = facts.outcomeUnknown;
+    this.credentialsRejected = facts.credentialsRejected;
+    this.clientRefusesRequests = facts.clientRefusesRequests;
     this.name = new.target.name;
     const kinds: string[] = [];
     for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
@@ -75,13 +89,13 @@ export class ProxyAccountError extends Error {
 }
 
 /**
- * True for any error thrown by this SDK, including errors from another copy of it; with `code`,
- * only for errors with that code.
+ * True for any error thrown by this SDK, including errors from another copy of it, and for the
+ * errors the layers above derive from it (whose codes are their own, hence `string`); with
+ * `code`, only for the SDK's errors with that code. The one way to test a code.
  */
-export function isProxyAccountError<C extends ProxyAccountErrorCode = ProxyAccountErrorCode>(
-  e: unknown,
-  code?: C,
-): e is ProxyAccountError & { readonly code: C } {
+export function isProxyAccountError(e: unknown): e is ProxyAccountError<string>;
+export function isProxyAccountError<C extends ProxyAccountErrorCode>(e: unknown, code: C): e is ProxyAccountError & { readonly code: C };
+export function isProxyAccountError(e: unknown, code?: ProxyAccountErrorCode): boolean {
   if (typeof e !== 'object' || e === null || (e as Record<symbol, unknown>)[BRAND] !== true) return false;
   return code === undefined || (e as { code?: unknown }).code === code;
 }
@@ -117,7 +131,7 @@ export class RequestError extends ProxyAccountError implements RequestContext {
   /** What the call was doing. */
   readonly operation: string;
 
-  constructor(code: ProxyAccountErrorCode, ctx: RequestContext, detail: string, options?: { cause?: unknown }) {
+  constructor(code: ProxyAccountErrorCode, ctx: RequestContext, detail: string, options?: { cause?: unknown; facts?: Partial<ErrorFacts> }) {
     super(code, `${ctx.method} ${ctx.path} (${ctx.operation}) ${detail}`, options);
     this.method = ctx.method;
     this.path = ctx.path;
@@ -136,6 +150,7 @@ export class CredentialsRejectedError extends RequestError {
       ctx,
       "not sent: the server already rejected this client's credentials with 401; " +
         'fix them and create a new client (repeated failures trigger a 3-hour ban)',
+      { facts: REFUSED_CREDENTIALS },
     );
   }
 }
@@ -158,6 +173,7 @@ export class CredentialsRememberedRejectedError extends RequestError {
         `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
         `Fix the credentials; if they are right now (e.g. the password was reset), delete ${file} ` +
         'or set PROXYACCOUNT_AUTH_FAILURE_CACHE=off',
+      { facts: REFUSED_CREDENTIALS },
     );
     this.until = until;
     this.file = file;
@@ -179,22 +195,31 @@ export class ClientBannedError extends RequestError {
       ctx,
       `not sent: the API has banned this client address after repeated authentication failures (${wait}); ` +
         'no further requests are sent by this client. Wait for the ban to end, and fix the credentials first',
+      { facts: { clientRefusesRequests: true } },
     );
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-/** The client was closed with `close()` before this call. */
+/**
+ * The client was closed with `close()` before this call, or between or during its attempts;
+ * `sent` says whether a request of the call had gone out by then.
+ */
 export class ClientClosedError extends RequestError {
-  constructor(ctx: RequestContext) {
-    super('ERR_CLIENT_CLOSED', ctx, 'not sent: the client is closed');
+  constructor(ctx: RequestContext, sent = false) {
+    super('ERR_CLIENT_CLOSED', ctx, sent ? 'was interrupted: the client was closed' : 'not sent: the client is closed', {
+      facts: { ...sentFacts(sent), clientRefusesRequests: true },
+    });
   }
 }
 
-/** The caller's AbortSignal fired. */
+/**
+ * The caller's AbortSignal fired. `sent` says whether a request of this call had gone out by then:
+ * if so, it may have taken effect ({@link ErrorFacts.outcomeUnknown}).
+ */
 export class AbortedError extends RequestError {
-  constructor(ctx: RequestContext, cause?: unknown) {
-    super('ERR_ABORTED', ctx, 'was aborted by the caller', { cause });
+  constructor(ctx: RequestContext, cause?: unknown, sent = false) {
+    super('ERR_ABORTED', ctx, 'was aborted by the caller', { cause, facts: sentFacts(sent) });
   }
 }
 
@@ -205,9 +230,11 @@ export class TimeoutError extends RequestError {
   /** How many attempts were made in total. */
   readonly attempts: number;
 
-  constructor(ctx: RequestContext, timeoutMs: number, attempts: number, cause?: unknown) {
+  /** `sent` is false only when no attempt got as far as connecting (a connect timeout each time). */
+  constructor(ctx: RequestContext, timeoutMs: number, attempts: number, cause?: unknown, sent = true) {
     super('ERR_TIMEOUT', ctx, `timed out after ${timeoutMs} ms${attemptsSuffix(attempts)}`, {
       cause,
+      facts: sentFacts(sent),
     });
     this.timeoutMs = timeoutMs;
     this.attempts = attempts;
@@ -221,8 +248,12 @@ export class NetworkError extends RequestError {
   /** How many attempts were made in total. */
   readonly attempts: number;
 
-  constructor(ctx: RequestContext, detail: string, errorCode: string | undefined, attempts: number, cause: unknown) {
-    super('ERR_NETWORK', ctx, `failed: ${detail}${attemptsSuffix(attempts)}`, { cause });
+  /**
+   * `sent` is false when no attempt reached the API (refused, DNS, unreachable, TLS handshake
+   * failed); by default it is read from `errorCode`.
+   */
+  constructor(ctx: RequestContext, detail: string, errorCode: string | undefined, attempts: number, cause: unknown, sent = !provesNotSent(errorCode)) {
+    super('ERR_NETWORK', ctx, `failed: ${detail}${attemptsSuffix(attempts)}`, { cause, facts: sentFacts(sent) });
     this.errorCode = errorCode;
     this.attempts = attempts;
   }
@@ -234,8 +265,10 @@ export class ResponseParseError extends RequestError {
   readonly status: number;
 
   constructor(ctx: RequestContext, status: number, detail: string, cause?: unknown) {
+    // The call succeeded, but what it made (an id, a token's value) is lost with the body.
     super('ERR_RESPONSE_PARSE', ctx, `returned ${status} with an unreadable body: ${detail}`, {
       cause,
+      facts: sentFacts(true),
     });
     this.status = status;
   }
@@ -272,7 +305,9 @@ export class ApiError extends ProxyAccountError implements RequestContext {
 
   constructor(code: ProxyAccountErrorCode, d: ApiErrorDetails) {
     const text = d.responseText === '' ? '' : `: ${d.responseText}`;
-    super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}`);
+    super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}`, {
+      facts: apiErrorFacts(code),
+    });
     this.status = d.status;
     this.method = d.method;
     this.path = d.path;

@@ -41,7 +41,7 @@ export {
   UnexpectedStatusError,
   ValidationError,
 } from './errors';
-export type { ApiErrorDetails, ProxyAccountErrorCode, RequestContext } from './errors';
+export type { ApiErrorDetails, ErrorFacts, ProxyAccountErrorCode, RequestContext } from './errors';
 export type {
   AuthorizedIp,
   BasicAuth,
@@ -65,6 +65,7 @@ export type {
   UsernameTarget,
 } from './types';
 export { SDK_VERSION } from './version';
+export { proxyDispatcher, type ProxyDispatcherOptions } from './proxy-dispatcher';
 export { AUTH_FAILURE_CACHE_ENV, AUTH_FAILURE_TTL_ENV } from './auth-failure-options';
 export { DEFAULT_AUTH_FAILURE_TTL_MS, defaultCacheDir } from './failure-memory';
 // The SDK's own argument checks, exported so callers (e.g. a tool validating configuration early)

@@ -19,6 +19,7 @@ import {
   TimeoutError,
   type RequestContext,
 } from './errors';
+import { provesNotSent } from './error-facts';
 import type { AuthFailureMemory, RememberedFailure } from './failure-memory';
 import { ShapeError } from './parse';
 import { redactText, wireForms } from './redact';
@@ -76,8 +77,6 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Most bytes of an error body we read; only the first few hundred characters are kept. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-// Failures that prove the request never reached the server: safe to retry any call.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 // Certificate problems are configuration errors: retrying cannot help, a hint can.
 const TLS_CODE_RE = /^(?:ERR_TLS_|ERR_SSL_|ERR_OSSL_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|CERT_|HOSTNAME_MISMATCH)/;
@@ -97,7 +96,10 @@ type Attempt<T> =
   | { readonly ok: true; readonly value: T; readonly auth: AuthOutcome; readonly status: number }
   | {
       readonly ok: false;
-      readonly error: (attempts: number) => ProxyAccountError;
+      /** The error to throw; `sentBefore`: an earlier attempt of the call may have reached the server. */
+      readonly error: (attempts: number, sentBefore: boolean) => ProxyAccountError;
+      /** Whether this attempt may have reached the server. */
+      readonly sent: boolean;
       readonly retryable: boolean;
       readonly retryAfterMs?: number;
       readonly auth: AuthOutcome;
@@ -147,9 +149,12 @@ export class Transport {
     const ctx: RequestContext = { method: op.method, path: op.path, operation: op.operation };
     const { signal } = opts;
     const secrets = op.secrets === undefined ? this.#secrets : [...this.#secrets, ...op.secrets.flatMap(wireForms)];
+    // Whether an earlier attempt may have reached the server: then the call's outcome is open
+    // whatever later attempts say.
+    let sent = false;
     for (let attempt = 1; ; attempt++) {
-      if (this.closed) throw new ClientClosedError(ctx);
-      if (signal?.aborted) throw new AbortedError(ctx, signal.reason);
+      if (this.closed) throw new ClientClosedError(ctx, sent);
+      if (signal?.aborted) throw new AbortedError(ctx, signal.reason, sent);
       this.refuseIfBanned(ctx);
       const remembered = await this.rememberedFailure();
       if (remembered !== undefined && this.#cfg.authFailures !== undefined) {
@@ -160,12 +165,12 @@ export class Transport {
         release = await this.guard.acquire(signal);
       } catch (e) {
         if (e instanceof CredentialsRejectedSignal) throw new CredentialsRejectedError(ctx);
-        throw new AbortedError(ctx, e);
+        throw new AbortedError(ctx, e, sent);
       }
       let result: Attempt<T> | undefined;
       const started = this.#cfg.logger === undefined ? 0 : performance.now();
       try {
-        if (this.closed) throw new ClientClosedError(ctx);
+        if (this.closed) throw new ClientClosedError(ctx, sent);
         // Callers that waited for the probe must not go out after the probe was told of a ban.
         this.refuseIfBanned(ctx);
         result = await this.attempt(op, ctx, secrets, signal);
@@ -175,11 +180,12 @@ export class Transport {
       if (this.#cfg.logger !== undefined) this.log(op, result, attempt, performance.now() - started);
       await this.learn(result);
       if (result.ok) return result.value;
-      if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt);
+      if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt, sent);
+      sent ||= result.sent;
       try {
         await this.#cfg.sleep(this.backoff(attempt, result.retryAfterMs), signal);
       } catch (e) {
-        throw new AbortedError(ctx, e);
+        throw new AbortedError(ctx, e, sent);
       }
     }
   }
@@ -308,7 +314,8 @@ export class Transport {
       return await this.readResponse(op, ctx, res, secrets);
     } catch (e) {
       if (signal?.aborted === true) {
-        return { ok: false, error: () => new AbortedError(ctx, signal.reason), retryable: false, auth: 'unknown', failure: 'ERR_ABORTED' };
+        // Aborted in flight: the request may have gone out.
+        return { ok: false, error: () => new AbortedError(ctx, signal.reason, true), sent: true, retryable: false, auth: 'unknown', failure: 'ERR_ABORTED' };
       }
       return this.failure(op, ctx, e, timedOut, secrets);
     } finally {
@@ -329,6 +336,7 @@ export class Transport {
       const parseError = (detail: string, cause?: unknown) => ({
         ok: false as const,
         error: () => new ResponseParseError(ctx, status, detail, cause),
+        sent: true,
         retryable: false,
         auth: 'accepted' as const,
         status,
@@ -362,6 +370,7 @@ export class Transport {
     return {
       ok: false,
       error: (attempts) => apiErrorFor({ ...details, attempts }),
+      sent: true,
       retryable: op.repeatable && (status === 500 || status === 503),
       retryAfterMs,
       auth: authOutcomeOf(status, banned),
@@ -372,31 +381,57 @@ export class Transport {
 
   private failure<T>(op: Operation<T>, ctx: RequestContext, e: unknown, timedOut: boolean, secrets: readonly string[]): Attempt<T> {
     if (this.closed) {
-      return { ok: false, error: () => new ClientClosedError(ctx), retryable: false, auth: 'unknown', failure: 'ERR_CLIENT_CLOSED' };
+      // Closed while this request was in flight: it may have gone out.
+      return { ok: false, error: () => new ClientClosedError(ctx, true), sent: true, retryable: false, auth: 'unknown', failure: 'ERR_CLIENT_CLOSED' };
     }
     const code = errorCode(e);
-    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
-    const retryable = op.repeatable || notSent;
+    // A failure that proves nothing was sent may be retried for any call; the error says so too
+    // (`mayHaveReachedServer`), so no caller re-derives it.
+    const sent = !provesNotSent(code);
+    const retryable = op.repeatable || !sent;
     if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
       const ms = this.#cfg.timeoutMs;
-      return { ok: false, error: (n) => new TimeoutError(ctx, ms, n, e), retryable, auth: 'unknown', failure: code ?? 'ERR_TIMEOUT' };
+      return {
+        ok: false,
+        error: (n, before) => new TimeoutError(ctx, ms, n, e, before || sent),
+        sent,
+        retryable,
+        auth: 'unknown',
+        failure: code ?? 'ERR_TIMEOUT',
+      };
     }
     const message = errorMessage(e);
+    // The TLS handshake failed: no HTTP request went out on this attempt, and retrying cannot help.
+    const handshakeFailed = (detail: string): Attempt<T> => ({
+      ok: false,
+      error: (n, before) => new NetworkError(ctx, detail, code, n, e, before),
+      sent: false,
+      retryable: false,
+      auth: 'unknown',
+      failure: code,
+    });
     if ((code !== undefined && NOT_TLS_CODES.has(code)) || NOT_TLS_MESSAGE_RE.test(message)) {
       const detail =
         `the address does not speak TLS (${code ?? 'TLS handshake failed'}); check base_url's scheme and port: ` +
         'https:// must point at an HTTPS port, and a plain-HTTP server needs http:// (loopback only, with allowHttp)';
-      return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable: false, auth: 'unknown', failure: code };
+      return handshakeFailed(detail);
     }
     if (code !== undefined && TLS_CODE_RE.test(code)) {
       const fix = this.#cfg.insecure
         ? "the server's TLS settings are at fault, not its certificate (certificate checks are already off)"
         : "trust the server's certificate with the caCert option, or (test servers only) set insecure: true";
       const detail = `TLS ${this.#cfg.insecure ? 'handshake' : 'certificate verification'} failed (${code}); ${fix}`;
-      return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable: false, auth: 'unknown', failure: code };
+      return handshakeFailed(detail);
     }
     const detail = redactText(code !== undefined && !message.includes(code) ? `${message} (${code})` : message, secrets);
-    return { ok: false, error: (n) => new NetworkError(ctx, detail, code, n, e), retryable, auth: 'unknown', failure: code ?? 'ERR_NETWORK' };
+    return {
+      ok: false,
+      error: (n, before) => new NetworkError(ctx, detail, code, n, e, before || sent),
+      sent,
+      retryable,
+      auth: 'unknown',
+      failure: code ?? 'ERR_NETWORK',
+    };
   }
 }
 

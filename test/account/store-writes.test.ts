@@ -3,7 +3,7 @@
 // write whose answer is lost is settled by reading back (nothing orphaned, nothing made twice);
 // when reading back fails too, the error says both.
 import { AccountStore, type StoreClient } from '../../src/account';
-import { NetworkError, TimeoutError, ValidationError, type BearerToken, type LabeledIp, type SubAccount } from '../../src/sdk';
+import { AbortedError, NetworkError, TimeoutError, ValidationError, type BearerToken, type LabeledIp, type SubAccount } from '../../src/sdk';
 
 const CTX = { method: 'POST', path: '/api/x/', operation: 'x' };
 const lost = (): TimeoutError => new TimeoutError(CTX, 1000, 1);
@@ -22,6 +22,8 @@ class FakeApi {
   failNextBeforeSending = false;
   /** The next write times out before making its change (the outcome is unknown to the client). */
   timeOutNextBeforeChange = false;
+  /** The next write fails with this error before making any change. */
+  failNextWith: (() => Error) | undefined;
   /** Reads fail (the API is unreachable for the read-back). */
   readsFail = false;
   /** The next write waits until `release()`. */
@@ -41,6 +43,11 @@ class FakeApi {
     if (this.failNextBeforeSending) {
       this.failNextBeforeSending = false;
       throw refused();
+    }
+    const fail = this.failNextWith;
+    if (fail !== undefined) {
+      this.failNextWith = undefined;
+      throw fail();
     }
     if (this.timeOutNextBeforeChange) {
       this.timeOutNextBeforeChange = false;
@@ -158,6 +165,17 @@ describe('a write whose answer is lost', () => {
     await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
     expect(api.ips.size).toBe(0);
     expect(api.sent).toEqual(['POST ip/add', 'GET ips']);
+  });
+
+  it("follows the SDK's facts, not codes: reads back after an abort in flight, not after a connect timeout", async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.failNextWith = () => new TimeoutError(CTX, 1000, 1, undefined, false);
+    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(api.sent).toEqual(['POST ip/add']);
+    api.failNextWith = () => new AbortedError(CTX, undefined, true);
+    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    expect(api.sent).toEqual(['POST ip/add', 'POST ip/add', 'GET ips']);
   });
 
   it('does not read back after a connection that was refused (nothing was sent)', async () => {

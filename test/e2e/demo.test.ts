@@ -143,6 +143,11 @@ describe('proxyaccount demo on the embedded emulator', () => {
 
     expect(run.stdout).toMatch(/Apply complete! Resources: 0 added, [1-9]\d* changed, 0 destroyed\./);
     expect(run.stdout).toContain('exit code 0: converged');
+    // The proxy story: the declared token passes, the sub-account over its limit gets 509, the
+    // token the changed roster drops is refused.
+    expect(run.stdout).toMatch(/via us-ny with [^\n]*: 200, "hello from the target site" from exit IP 2001:db8:/);
+    expect(run.stdout).toMatch(/via us-ny with [^\n]*: 509 \(refused by the proxy/);
+    expect(run.stdout).toMatch(/Apply complete! Resources: 0 added, 0 changed, 1 destroyed\.\n[^\n]*via us-ny with [^\n]*: 407 \(refused by the proxy\)/);
     expect(run.stdout).toMatch(/Destroy complete! Resources: [1-9]\d* destroyed\./);
     expect(run.stdout).toContain('emulator stopped');
     expect(run.stdout).toContain('work dir removed');

@@ -12,6 +12,12 @@ export interface EmulatorInfo {
   httpUrl: string;
   caFile: string;
   adminToken: string;
+  /** Catalogue host → `127.0.0.1:<port>` of its emulated proxy. */
+  proxies: Record<string, string>;
+  /** The request header that picks the exit country. */
+  countryHeader: string;
+  /** The response header that reports the exit IP. */
+  exitIpHeader: string;
 }
 
 /** A running emulator process and handles for driving it. */

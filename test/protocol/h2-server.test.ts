@@ -55,7 +55,8 @@ function call(path: string, body: Buffer, headers: http2.OutgoingHttpHeaders = {
   return new Promise((resolve, reject) => {
     const req = client.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', ...headers });
     const chunks: Buffer[] = [];
-    let responseHeaders: http2.IncomingHttpHeaders = {};
+    // The 'response' event's headers carry `:status` as a number (IncomingHttpStatusHeader).
+    let responseHeaders: http2.IncomingHttpHeaders & http2.IncomingHttpStatusHeader = {};
     let trailers: http2.IncomingHttpHeaders = {};
     req.on('response', (h) => (responseHeaders = h));
     req.on('trailers', (t) => (trailers = t));

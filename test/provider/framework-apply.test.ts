@@ -194,7 +194,7 @@ describe('GetProviderSchema and StopProvider', () => {
     expect(res.resourceSchemas['test_widget']).toBe(widgetSchema.schema);
   });
 
-  it('aborts the signal handed to CRUD when Terraform stops the provider', async () => {
+  it('aborts the signal handed to configure when Terraform stops the provider', async () => {
     const server = await widgetServer(new WidgetStore(), { configure: false });
     expect(server.signal.aborted).toBe(false);
     await server.stopProvider();

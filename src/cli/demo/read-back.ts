@@ -29,7 +29,7 @@ export async function readBack(
       try {
         sub = await client.subAccounts.get(username, call);
       } catch (err) {
-        if (isProxyAccountError(err) && err.code === 'ERR_NOT_FOUND') return { username, exists: false };
+        if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return { username, exists: false };
         throw err;
       }
       const [ips, hostnames, tokens] = await Promise.all([

@@ -27,6 +27,7 @@ function withoutMarkers(markdown: string): string[] {
 }
 import { ProcessGroup } from './processes';
 import { Progress } from './progress';
+import { proxyStory } from './proxy-story';
 import { formatReadBack, readBack } from './read-back';
 import { readAppCommand, synthesize, type SynthResult } from './synth';
 import { accountConfigured, accountTargetFromEnv, startEmulatorTarget, type DemoTarget } from './target';
@@ -299,6 +300,17 @@ class DemoRun {
     if (run.code !== 0) throw new TerraformError(args, run, 'not converged: the plan after the re-apply still has changes');
     this.progress.line('exit code 0: converged, the account matches the code again');
     this.interrupts.check();
+    await proxyStory({
+      target: this.target!,
+      tf,
+      progress: this.progress,
+      processes: this.processes,
+      env: this.env,
+      options: this.options,
+      work: this.requireWork(),
+      apply: (f) => this.apply(f),
+      signal: this.interrupts.signal,
+    });
     await this.destroy();
   }
 

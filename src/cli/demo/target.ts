@@ -19,8 +19,20 @@ export interface DemoTarget {
   readonly basicAuth: boolean;
   /** The last lines of the emulator's request log, for a failure message. @default none */
   logTail?(): string[];
+  /** The embedded emulator's proxy servers and usage setter (emulator targets only). */
+  readonly proxies?: EmulatedProxies;
   /** Closes the client and, for the emulator, stops it and removes its certificate file. */
   close(): Promise<void>;
+}
+
+/** What the demo needs of the embedded emulator's proxy servers. */
+export interface EmulatedProxies {
+  /** Catalogue host → loopback `host:port` of its proxy. */
+  readonly addresses: Readonly<Record<string, string>>;
+  /** The response header reporting the exit IP. */
+  readonly exitIpHeader: string;
+  /** Records usage (GB) on an account through the control API, as traffic would. */
+  recordUsage(username: string, gb: number): Promise<void>;
 }
 
 /** The parent account the embedded emulator starts with. plan100 leaves room for larger rosters. */
@@ -80,6 +92,26 @@ export async function startEmulatorTarget(workDir: string): Promise<DemoTarget> 
     client,
     basicAuth: true,
     logTail: () => [...recent],
+    proxies: {
+      addresses: server.proxies,
+      exitIpHeader: server.exitIpHeader,
+      recordUsage: async (username, gb) => {
+        const { Agent, request } = await import('undici');
+        const dispatcher = new Agent({ connect: { ca: readFileSync(server.caFile) } });
+        try {
+          const res = await request(`${server.url}/_emulator/usage`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ username, gb }),
+            dispatcher,
+          });
+          await res.body.text();
+          if (res.statusCode !== 200) throw new Error(`the emulator's usage setter answered ${res.statusCode}`);
+        } finally {
+          await dispatcher.close();
+        }
+      },
+    },
     close: async () => {
       await client.close();
       await server.close();

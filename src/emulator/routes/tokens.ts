@@ -54,13 +54,13 @@ function activate(ctx: RouteContext): { status: number; json: unknown } {
   const token = namedToken(ctx);
   if (isExpired(token, ctx.now)) throw new HttpError(400, 'token has expired and cannot be activated');
   requireTokenPlan(ctx, ctx.store.accounts.byId(token.accountId)!);
-  ctx.store.tokens.setActive(token.id, true);
+  ctx.store.tokens.setActive(token.id, true, ctx.now);
   return { status: 200, json: tokenMetadata({ ...token, active: true }, ctx.now) };
 }
 
 function deactivate(ctx: RouteContext): { status: number; json: unknown } {
   const token = namedToken(ctx);
-  ctx.store.tokens.setActive(token.id, false);
+  ctx.store.tokens.setActive(token.id, false, ctx.now);
   return { status: 200, json: tokenMetadata({ ...token, active: false }, ctx.now) };
 }
 

@@ -77,4 +77,16 @@ export class AccessRepo {
   deleteProxy(accountId: number, host: string): void {
     this.db.prepare('DELETE FROM proxies WHERE account_id = ? AND host = ?').run(accountId, host);
   }
+
+  /** The accounts that authorized this IP, earliest authorization first (proxy servers use the first). */
+  accountsWithIp(ip: string): number[] {
+    const rows = this.db.prepare('SELECT account_id FROM ips WHERE ip = ? ORDER BY seq').all(ip) as Array<{ account_id: number }>;
+    return rows.map((r) => r.account_id);
+  }
+
+  /** Every authorized hostname of every account, earliest authorization first. */
+  allHostnames(): Array<{ accountId: number; domain: string }> {
+    const rows = this.db.prepare('SELECT account_id, domain FROM hostnames ORDER BY seq').all() as Array<{ account_id: number; domain: string }>;
+    return rows.map((r) => ({ accountId: r.account_id, domain: r.domain }));
+  }
 }

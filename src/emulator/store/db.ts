@@ -82,6 +82,7 @@ export function openDb(path: string | undefined): Db {
     db.pragma('foreign_keys = ON');
     if (path !== undefined) db.pragma('journal_mode = WAL');
     db.exec(SCHEMA);
+    addMissingColumns(db);
     const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
     if (row === undefined) {
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
@@ -96,6 +97,16 @@ export function openDb(path: string | undefined): Db {
     }
     throw err;
   }
+}
+
+/**
+ * Columns added after schema version 1 was released: additive, so a state file written by an
+ * older emulator is upgraded in place instead of refused.
+ */
+function addMissingColumns(db: Db): void {
+  const columns = db.prepare('PRAGMA table_info(tokens)').all() as Array<{ name: string }>;
+  // When a token was deactivated: proxy servers keep accepting it for a grace period from here.
+  if (!columns.some((c) => c.name === 'deactivated_at')) db.exec('ALTER TABLE tokens ADD COLUMN deactivated_at INTEGER');
 }
 
 /**

@@ -85,7 +85,8 @@ export class Store {
       for (const seed of seeds) {
         const existing = this.accounts.byUsername(seed.username);
         if (existing === undefined) {
-          this.accounts.createParent(seed.username, seed.password, seed.plan, seed.subAccountLimit, now);
+          const parent = this.accounts.createParent(seed.username, seed.password, seed.plan, seed.subAccountLimit, now);
+          this.accounts.update(parent.id, { monthlyLimit: seed.monthlyLimit ?? 0, totalLimit: seed.totalLimit ?? 0 });
         } else if (existing.parentId !== null) {
           throw new Error(`accounts file names "${seed.username}", which is a sub-account in the state file`);
         }

@@ -12,6 +12,8 @@ export interface Token {
   /** Expiry instant (ms), or null for none. */
   readonly expiresAt: number | null;
   readonly createdAt: number;
+  /** When the token was last deactivated (ms), or null while it is active or was never deactivated. */
+  readonly deactivatedAt: number | null;
 }
 
 interface TokenRow {
@@ -21,9 +23,10 @@ interface TokenRow {
   active: number;
   expires_at: number | null;
   created_at: number;
+  deactivated_at: number | null;
 }
 
-const COLUMNS = 'id, account_id, label, active, expires_at, created_at';
+const COLUMNS = 'id, account_id, label, active, expires_at, created_at, deactivated_at';
 
 function toToken(row: TokenRow): Token {
   return {
@@ -33,6 +36,7 @@ function toToken(row: TokenRow): Token {
     active: row.active === 1,
     expiresAt: row.expires_at,
     createdAt: row.created_at,
+    deactivatedAt: row.deactivated_at,
   };
 }
 
@@ -71,9 +75,13 @@ export class TokenRepo {
     return row && toToken(row);
   }
 
-  /** Sets a token's active flag. */
-  setActive(id: number, active: boolean): void {
-    this.db.prepare('UPDATE tokens SET active = ? WHERE id = ?').run(active ? 1 : 0, id);
+  /**
+   * Sets a token's active flag. Deactivating an active token records `now`, from which proxy
+   * servers count its grace period; deactivating an inactive one keeps the first instant.
+   */
+  setActive(id: number, active: boolean, now: number): void {
+    if (active) this.db.prepare('UPDATE tokens SET active = 1, deactivated_at = NULL WHERE id = ?').run(id);
+    else this.db.prepare('UPDATE tokens SET active = 0, deactivated_at = COALESCE(deactivated_at, ?) WHERE id = ?').run(now, id);
   }
 
   /** Deletes a token. */
@@ -82,13 +90,13 @@ export class TokenRepo {
   }
 
   /** Deactivates every token of a parent and of all its sub-accounts; returns how many changed. */
-  deactivateFamily(parentId: number): number {
+  deactivateFamily(parentId: number, now: number): number {
     return this.db
       .prepare(
-        `UPDATE tokens SET active = 0 WHERE active = 1 AND account_id IN
+        `UPDATE tokens SET active = 0, deactivated_at = ? WHERE active = 1 AND account_id IN
            (SELECT id FROM accounts WHERE id = ? OR parent_id = ?)`,
       )
-      .run(parentId, parentId).changes;
+      .run(now, parentId, parentId).changes;
   }
 }
 

@@ -2,7 +2,7 @@
 // removals and additions (removals first, so a full list never hits the API's size limit
 // mid-update), keep going past ordinary failures, and report what failed so the resource can
 // return the state that reflects what actually happened.
-import { hasErrorCode } from '../errors';
+import { isProxyAccountError } from '../errors';
 import type { Ctx as ResourceContext } from '../types';
 
 /** How many writes of one list run at once: fast on big lists, gentle on the API. */
@@ -17,8 +17,6 @@ export interface ListOp {
   readonly kind: 'remove' | 'add';
   /** The entry's key (an IP, a hostname…): an add is skipped when the removal of the same key failed. */
   readonly key: string;
-  /** The entry as sent (an IP, a hostname, a proxy form). */
-  readonly value: string;
   /** For messages, e.g. "add IP '203.0.113.7'". */
   readonly description: string;
   /** Sends the request. */
@@ -26,21 +24,21 @@ export interface ListOp {
 }
 
 /** A write that failed, with its error. */
-export interface ListOpFailure {
+export interface ListOpFailure<O extends ListOp = ListOp> {
   /** The write. */
-  readonly op: ListOp;
+  readonly op: O;
   /** What it threw. */
   readonly error: unknown;
 }
 
 /** The outcome of {@link applyListOps}. */
-export interface ListSyncResult {
+export interface ListSyncResult<O extends ListOp = ListOp> {
   /** Writes that succeeded. */
-  readonly done: readonly ListOp[];
+  readonly done: readonly O[];
   /** Writes that failed (they may or may not have taken effect). */
-  readonly failed: readonly ListOpFailure[];
+  readonly failed: readonly ListOpFailure<O>[];
   /** Writes not attempted: after a failure that dooms the rest, or an add whose removal failed. */
-  readonly skipped: readonly ListOp[];
+  readonly skipped: readonly O[];
 }
 
 /** True when every write succeeded. */
@@ -48,32 +46,30 @@ export function succeeded(r: ListSyncResult): boolean {
   return r.failed.length === 0 && r.skipped.length === 0;
 }
 
-// After these, further requests would fail the same way (or must not be sent at all: more
-// 401s would ban the account), so no further write is started.
-const FATAL_CODES: ReadonlyArray<Parameters<typeof hasErrorCode>[1]> = [
-  'ERR_AUTHENTICATION',
-  'ERR_CREDENTIALS_REJECTED',
-  'ERR_BANNED',
+/** Failures after which every further write of the same list would fail the same way. */
+const SAME_FOR_EVERY_ENTRY: ReadonlySet<string> = new Set([
+  // The run is stopping (the store starts no new write).
   'ERR_ABORTED',
+  // The account is gone or not the caller's, or tokens need Basic credentials.
   'ERR_FORBIDDEN',
   'ERR_NOT_FOUND',
   'ERR_BASIC_AUTH_REQUIRED',
-  'ERR_CLIENT_CLOSED',
-];
+]);
 
+/** True when no further write should be started: the client sends nothing more, or all would fail alike. */
 function isFatal(err: unknown): boolean {
-  return FATAL_CODES.some((code) => hasErrorCode(err, code));
+  return isProxyAccountError(err) && (err.clientRefusesRequests || SAME_FOR_EVERY_ENTRY.has(err.code));
 }
 
 /** Runs the removals, then the additions, {@link LIST_WRITE_CONCURRENCY} at a time. Never throws. */
-export async function applyListOps(ops: readonly ListOp[]): Promise<ListSyncResult> {
-  const done: ListOp[] = [];
-  const failed: ListOpFailure[] = [];
-  const skipped: ListOp[] = [];
+export async function applyListOps<O extends ListOp>(ops: readonly O[]): Promise<ListSyncResult<O>> {
+  const done: O[] = [];
+  const failed: ListOpFailure<O>[] = [];
+  const skipped: O[] = [];
   let stop = false;
   const failedKeys = new Set<string>();
 
-  const runPhase = async (phase: readonly ListOp[]): Promise<void> => {
+  const runPhase = async (phase: readonly O[]): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < phase.length) {
@@ -147,8 +143,8 @@ export async function listAfterFailure<T>(
   }
 }
 
-/** What {@link syncList} needs to know about one list. */
-export interface ListSync<R> {
+/** What {@link syncList} needs to know about one list; `O` its writes. */
+export interface ListSync<R, O extends ListOp> {
   /** `create`, `update` or `delete`, for the error summary. */
   readonly operation: 'create' | 'update' | 'delete';
   /** The resource's display name, e.g. "authorized IP list". */
@@ -158,9 +154,9 @@ export interface ListSync<R> {
   /** The remote list as it is now, not from the refresh's cache. */
   fresh(): Promise<readonly R[]>;
   /** The writes that turn `before` into the desired list. */
-  diff(before: readonly R[]): ListOp[];
+  diff(before: readonly R[]): O[];
   /** `before` with the writes known to have succeeded (when the list cannot be read again). */
-  replay(before: readonly R[], done: readonly ListOp[]): R[];
+  replay(before: readonly R[], done: readonly O[]): R[];
 }
 
 /** The outcome of {@link syncList}. */
@@ -174,7 +170,7 @@ export type ListSyncOutcome<R> =
  * A delete that finds the list empty after failures counts as done (an entry that vanished
  * meanwhile fails its removal). Throws only when the first read fails.
  */
-export async function syncList<R>(ctx: ResourceContext, s: ListSync<R>): Promise<ListSyncOutcome<R>> {
+export async function syncList<R, O extends ListOp>(ctx: ResourceContext, s: ListSync<R, O>): Promise<ListSyncOutcome<R>> {
   const before = await s.fresh();
   const ops = s.diff(before);
   const result = await applyListOps(ops);

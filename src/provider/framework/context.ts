@@ -15,7 +15,7 @@ import { diagnosticFromError, type ErrorDescriber } from './errors';
 export interface Runtime {
   /** What the provider's configure step returned; undefined until it succeeded. */
   readonly data: unknown;
-  /** Aborted when Terraform calls StopProvider. */
+  /** Aborted when Terraform calls StopProvider; handed to the configure step only. */
   readonly signal: AbortSignal;
   /** The provider's type name, for messages (e.g. `proxyaccount`). */
   readonly providerName: string;
@@ -53,7 +53,6 @@ export function resourceContext(
   return {
     data: rt.data,
     diagnostics,
-    signal: rt.signal,
     log: rt.logger.with({ tf_rpc: rpc, tf_resource_type: def.typeName }),
     clientCapabilities,
     reportError(err, summary, object) {

@@ -1,7 +1,7 @@
 // The interfaces a resource, data source and provider module implement. One module per type
 // exports one definition checked with `satisfies ResourceDefinition<typeof schema>`; members
 // appear in the order typeName, displayName, describe, schema, (validateConfig, modifyPlan),
-// create, read, update, delete, import.
+// create, read, update, delete, import, (stateUpgraders).
 import type { Unknown } from '../../protocol/cty';
 import type { Logger } from '../../protocol/log';
 import type { ClientCapabilities } from '../../protocol/types';
@@ -9,6 +9,7 @@ import type { Diagnostics } from './diagnostics';
 import type { Model, PlanModel } from './model';
 import type { ErrorDescriber } from './errors';
 import type { ObjectSchema } from './schema';
+import type { StateUpgraders } from './upgrade';
 
 /** Context of validation and planning hooks: pure, no API access. */
 export interface PlanContext<A extends string = string> {
@@ -27,8 +28,8 @@ export interface ResourceContext<D = unknown, A extends string = string> {
   readonly data: D;
   /** Add problems here (errors make the RPC fail; warnings are shown). */
   readonly diagnostics: Diagnostics<A>;
-  /** Aborts when Terraform calls StopProvider (Ctrl-C). */
-  readonly signal: AbortSignal;
+  // No stop signal here: the provider gets it once, in ConfigureContext, and binds it into what
+  // `data` holds (e.g. an API client), so every call of every resource obeys it.
   /** Logs to Terraform's log at the level TF_LOG sets, with tf_rpc and tf_resource_type; never log a secret. */
   readonly log: Logger;
   /** What the calling Terraform supports, when it said (Read and Import carry it). */
@@ -48,8 +49,6 @@ export interface ResourceContext<D = unknown, A extends string = string> {
 export interface ModifyPlanContext<D = unknown, A extends string = string> extends PlanContext<A> {
   /** What the provider's configure step returned, or undefined. */
   readonly data: D | undefined;
-  /** Aborts when Terraform calls StopProvider. */
-  readonly signal: AbortSignal;
 }
 
 /** What `modifyPlan` may return. */
@@ -117,6 +116,13 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
    * are null. Returns undefined after adding an error. @default `{ id }`
    */
   import?(ctx: ResourceContext<D, AttributeName<S>>, id: string): Promise<Partial<Model<S>> | undefined>;
+  /**
+   * When the schema's `version` goes up: the steps that bring older state to it, keyed by the
+   * version each reads (`{ 0: (s) => ({ ...s, size: Number(s.size) }) }` makes version 0 state
+   * version 1). Needed only when a change is more than adding or removing attributes, which every
+   * state gets for free. @default no steps
+   */
+  readonly stateUpgraders?: StateUpgraders;
 }
 
 /** A data source type. */
@@ -166,7 +172,10 @@ export interface ConfigureContext {
   readonly terraformVersion: string;
   /** What the calling Terraform supports. */
   readonly clientCapabilities: ClientCapabilities | undefined;
-  /** Aborts when Terraform calls StopProvider; hand it to whatever sends requests later. */
+  /**
+   * Aborts when Terraform calls StopProvider; hand it to whatever sends requests later (the
+   * data returned here): it is the one place the stop signal reaches the provider.
+   */
   readonly signal: AbortSignal;
 }
 

@@ -15,7 +15,7 @@ export type {
   Validator,
   ValidatorContext,
 } from './schema';
-export type { Model, PlanModel } from './model';
+export { isKnown, type Model, type PlanModel } from './model';
 export {
   atMost,
   charset,
@@ -48,5 +48,6 @@ export type {
   ResourceContext,
   ResourceDefinition,
 } from './definition';
+export type { JsonState, StateUpgrader, StateUpgraders } from './upgrade';
 export { FrameworkServer } from './server';
-export { UNKNOWN, isUnknown } from '../../protocol/cty';
+export { UNKNOWN, isUnknown, type Unknown } from '../../protocol/cty';

@@ -3,7 +3,7 @@
 // numbers are JS numbers; null is null. Known models (apply, read, import) carry no unknowns:
 // an unknown planned value arrives as null. Plan models mark a top-level attribute that is not
 // wholly known with UNKNOWN (unknowns deeper inside are not exposed).
-import { CtyBigNumber, isPlainRecord, isUnknown, isWhollyKnown, UNKNOWN, type CtyValue, type Unknown } from '../../protocol/cty';
+import { CtyBigNumber, isPlainRecord, isUnknown, isWhollyKnown, UNKNOWN, Unknown, type CtyValue } from '../../protocol/cty';
 import type { AnyAttribute, AttributeMap, ModelOfAttributes, ObjectSchema } from './schema';
 
 /** The model of a schema: what create/read/update/delete receive and return. */
@@ -11,6 +11,11 @@ export type Model<S extends ObjectSchema> = ModelOfAttributes<S['attributes']>;
 
 /** A plan-time model: each attribute may also be UNKNOWN ("known after apply"). */
 export type PlanModel<S extends ObjectSchema> = { [K in keyof Model<S>]: Model<S>[K] | Unknown };
+
+/** True when a plan model's value is known: narrows `T | Unknown` to `T` for any attribute type. */
+export function isKnown<T>(v: T | Unknown): v is T {
+  return !(v instanceof Unknown);
+}
 
 /** A cty object value as decoded (every attribute present). */
 export type CtyObject = { [key: string]: CtyValue };

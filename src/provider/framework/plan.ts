@@ -20,8 +20,6 @@ export interface PlanInput {
   readonly clientCapabilities?: ClientCapabilities;
   /** The configured provider data (undefined before configure), for modifyPlan's reads. */
   readonly data?: unknown;
-  /** Aborts when Terraform calls StopProvider. */
-  readonly signal?: AbortSignal;
 }
 
 /** The plan the framework answers with. */
@@ -76,7 +74,7 @@ export async function planResource(def: ResourceDefinition, input: PlanInput): P
 
   if (def.modifyPlan !== undefined) {
     const adjustment = await def.modifyPlan(
-      { diagnostics, clientCapabilities: input.clientCapabilities, data: input.data, signal: input.signal ?? new AbortController().signal },
+      { diagnostics, clientCapabilities: input.clientCapabilities, data: input.data },
       {
         config: toPlanModel(attributes, config),
         prior: creating ? null : toModel(attributes, prior),

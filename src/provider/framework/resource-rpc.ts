@@ -31,7 +31,6 @@ export async function planResourceChange(
   const t = def.schema.type;
   const out = await planResource(def, {
     data: rt.data,
-    signal: rt.signal,
     prior: decodeDynamicValue(req.priorState, t),
     proposed: decodeDynamicValue(req.proposedNewState, t),
     config: decodeDynamicValue(req.config, t),
@@ -163,9 +162,9 @@ export async function importResourceState(
   };
 }
 
-/** UpgradeResourceState: raw JSON state decoded with the current schema. */
+/** UpgradeResourceState: raw JSON state through the type's upgrade steps, decoded with the current schema. */
 export function upgradeResourceState(def: ResourceDefinition, req: ProviderRequest<'upgradeResourceState'>): ProviderResponse<'upgradeResourceState'> {
-  const r = upgradeState(def.schema, req.version, req.rawState, def.typeName);
+  const r = upgradeState(def.schema, req.version, req.rawState, def.typeName, def.stateUpgraders);
   if (r.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: r.diagnostics };
   return { upgradedState: encodeDynamicValue(r.value, def.schema.type), diagnostics: r.diagnostics };
 }

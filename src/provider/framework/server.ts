@@ -162,7 +162,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
     return { data: this.data, signal: this.signal, providerName: p.typeName, describeError: p.describeError, logger: this.logger };
   }
 
-  /** Aborts `signal`, which every CRUD context carries. */
+  /** Aborts `signal`, which the configure step received. */
   async stopProvider(): Promise<ProviderResponse<'stopProvider'>> {
     this.stop.abort();
     return {};

@@ -1,6 +1,7 @@
-// UpgradeResourceState: Terraform sends the stored state as raw JSON on every plan. All schemas
-// are at version 0, so upgrading means decoding with the current type, after dropping attributes
-// the schema no longer has and adding new ones as null.
+// UpgradeResourceState: Terraform sends the stored state as raw JSON on every plan. State written
+// by an older schema version first goes through the resource's upgrade steps (one per version it
+// has to leave); then, for every version, attributes the schema no longer has are dropped and new
+// ones added as null, and the result is decoded with the current type.
 import type { CtyType, CtyValue } from '../../protocol/cty';
 import { decodeJsonValue } from '../../protocol/codec';
 import { CodecError, formatAttributePath } from '../../protocol/codec-error';
@@ -11,8 +12,24 @@ import type { ObjectSchema } from './schema';
 /** The decoded state, or why it could not be decoded. */
 export type UpgradeResult = { readonly value: CtyValue; readonly diagnostics: Diagnostic[] };
 
-/** Decodes raw stored state written by schema `version` with the current schema. */
-export function upgradeState(schema: ObjectSchema, version: number, raw: RawState, typeName: string): UpgradeResult {
+/** Stored state as parsed JSON: attribute names to values. */
+export type JsonState = { [attribute: string]: unknown };
+
+/**
+ * Turns state of one schema version into state of the next (version + 1), as parsed JSON: rename,
+ * move or convert attributes. Throwing reports the state as not upgradable.
+ */
+export type StateUpgrader = (state: JsonState) => JsonState;
+
+/**
+ * The steps of a resource type, keyed by the version each one reads: `{ 0: step }` brings
+ * version 0 state to version 1. A version without a step needs none beyond what every state gets
+ * (dropped attributes removed, new ones null).
+ */
+export type StateUpgraders = Readonly<Partial<Record<number, StateUpgrader>>>;
+
+/** Decodes raw stored state written by schema `version` with the current schema, after `upgraders`' steps. */
+export function upgradeState(schema: ObjectSchema, version: number, raw: RawState, typeName: string, upgraders: StateUpgraders = {}): UpgradeResult {
   if (version > schema.version) {
     return failed(
       'State written by a newer provider',
@@ -32,10 +49,25 @@ export function upgradeState(schema: ObjectSchema, version: number, raw: RawStat
   } catch (err) {
     return failed('Unreadable state', `The stored state of this ${typeName} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
+  let stepped = false;
+  for (let v = version; v < schema.version; v++) {
+    const step = upgraders[v];
+    if (step === undefined) continue;
+    if (!isJsonState(parsed)) return failed('Unreadable state', `The stored state of this ${typeName} is not a JSON object.`);
+    try {
+      parsed = step(parsed);
+      stepped = true;
+    } catch (err) {
+      return failed(
+        'Unable to upgrade state',
+        `The state of this ${typeName} could not be brought from schema version ${v} to ${v + 1}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
   const normalized = normalize(parsed, schema.type);
   try {
     // Re-serialising goes through JS numbers; only do it when something had to change.
-    const value = normalized.changed ? decodeJsonValue(JSON.stringify(normalized.value), schema.type) : decodeJsonValue(json, schema.type);
+    const value = normalized.changed || stepped ? decodeJsonValue(JSON.stringify(normalized.value), schema.type) : decodeJsonValue(json, schema.type);
     return { value, diagnostics: [] };
   } catch (err) {
     // A value of the wrong type in stored state is the state's problem, not the provider's.
@@ -53,6 +85,10 @@ export function upgradeState(schema: ObjectSchema, version: number, raw: RawStat
       ],
     };
   }
+}
+
+function isJsonState(v: unknown): v is JsonState {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function failed(summary: string, detail: string): UpgradeResult {

@@ -1,9 +1,9 @@
 // proxyaccount_authorized_hostnames: the authoritative list of authorized hostnames of one
 // account. It owns the whole list: hostnames not declared are removed, and hostnames added
 // outside Terraform show as drift. Do not combine it with proxyaccount_authorized_hostname.
+import { accountId } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
-import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
-import type { ListOp } from '../access/list-sync';
+import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { hostname } from '../access/list-syntax';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, eachElement, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
@@ -47,42 +47,30 @@ export const authorizedHostnamesResource: Resource<typeof schema> = authoritativ
   displayName: 'authorized hostname list',
   schema,
   parentOnly: false,
-  entriesOf: (m) => m.domains,
-  model: (username, domains, removed) => ({
-    id: username ?? '_self',
+  entriesAttribute: 'domains',
+  fromModel: (m) => ({ username: m.username ?? null, entries: m.domains ?? [], removed: m.removed_entries ?? null }),
+  fromPlan: (m) => ({ username: m.username, entries: m.domains }),
+  toModel: ({ username, entries, removed }) => ({
+    id: accountId(username),
     username,
-    domains: [...domains],
+    domains: [...entries],
     removed_entries: removed === null ? null : [...removed],
   }),
-  list: (store, username, fresh) => (fresh ? store.account(username).hostnames.fresh() : store.account(username).hostnames.list()),
-  toState: (remote, declared) => asDeclared(remote, declared),
-  removals: (remote, desired) => pair(remote, desired).unclaimed,
-  dropped: (before, desired) => before.filter((d) => !desired.some((w) => w.toLowerCase() === d.toLowerCase())),
-  diff(store, username, before, desired) {
+  toPlan: listPlanValues,
+  access(store, username) {
     const hostnames = store.account(username).hostnames;
-    const { claimed, unclaimed } = pair(before, desired);
-    const ops: ListOp[] = unclaimed.map((domain) => ({
-      kind: 'remove',
-      key: domain.toLowerCase(),
-      value: domain,
-      description: `remove hostname '${domain}'`,
-      run: async () => void (await hostnames.delete(domain)),
-    }));
-    for (const domain of desired) {
-      if (claimed.has(domain)) continue;
-      ops.push({
-        kind: 'add',
-        key: domain.toLowerCase(),
-        value: domain,
-        description: `add hostname '${domain}'`,
-        run: async () => void (await hostnames.add(domain)),
-      });
-    }
-    return ops;
+    return { list: () => hostnames.list(), fresh: () => hostnames.fresh(), add: (d) => hostnames.add(d), remove: (d) => hostnames.delete(d) };
   },
-  replay(before, done) {
-    const removed = new Set(done.filter((o) => o.kind === 'remove').map((o) => o.value));
-    return [...before.filter((d) => !removed.has(d)), ...done.filter((o) => o.kind === 'add').map((o) => o.value)];
+  entries: {
+    noun: 'hostname',
+    pair: (listed, declared) => {
+      const { claimed } = pair(listed, declared);
+      return declared.map((d) => claimed.get(d));
+    },
+    listed: (d) => d,
+    key: (d) => d.toLowerCase(),
+    name: (d) => d,
+    toState: (listed, declared) => asDeclared(listed, declared),
   },
 });
 

@@ -2,9 +2,10 @@
 // the whole list: entries not declared are removed, and entries added outside Terraform show as
 // drift. Do not combine it with proxyaccount_authorized_ip for the same account.
 import type { LabeledIp } from '../../sdk';
-import type { ListOp } from '../access/list-sync';
+import { accountId } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
-import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
+import { labelFromRemote } from '../access/labels';
+import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, ipv4, noControlCharacters, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
 import type { Resource } from '../types';
@@ -66,46 +67,31 @@ export const authorizedIpsResource: Resource<typeof schema> = authoritativeList<
   displayName: 'authorized IP list',
   schema,
   parentOnly: false,
-  entriesOf: (m) => m.entries,
-  model: (username, entries, removed) => ({
-    id: username ?? '_self',
+  entriesAttribute: 'entries',
+  fromModel: (m) => ({ username: m.username ?? null, entries: m.entries ?? [], removed: m.removed_entries ?? null }),
+  fromPlan: (m) => ({ username: m.username, entries: m.entries }),
+  toModel: ({ username, entries, removed }) => ({
+    id: accountId(username),
     username,
     entries: entries.map((e) => ({ ip: e.ip, label: e.label })),
     removed_entries: removed === null ? null : [...removed],
   }),
-  list: (store, username, fresh) => (fresh ? store.account(username).ips.fresh() : store.account(username).ips.list()),
-  toState: (remote) => remote.map(toEntry),
-  removals: (remote, desired) => {
-    const keep = new Set(desired.map((e) => e.ip));
-    return remote.filter((e) => !keep.has(e.ip)).map((e) => describeEntry(toEntry(e)));
-  },
-  dropped: (before, desired) => {
-    const keep = new Set(desired.map((e) => e.ip));
-    return before.filter((e) => !keep.has(e.ip)).map(describeEntry);
-  },
-  diff(store, username, before, desired) {
+  toPlan: listPlanValues,
+  access(store, username) {
     const ips = store.account(username).ips;
-    const want = new Map(desired.map((e) => [e.ip, e.label ?? '']));
-    const have = new Map(before.map((e) => [e.ip, e.label]));
-    const ops: ListOp[] = [];
-    for (const [ip, label] of have) {
-      // A label cannot be edited: the address is removed and added again with the new one.
-      if (want.get(ip) !== label)
-        ops.push({ kind: 'remove', key: ip, value: ip, description: `remove IP '${ip}'`, run: async () => void (await ips.delete(ip)) });
-    }
-    for (const [ip, label] of want) {
-      if (have.get(ip) !== label) {
-        ops.push({ kind: 'add', key: ip, value: ip, description: `add IP '${ip}'`, run: async () => void (await ips.add(ip, label === '' ? null : label)) });
-      }
-    }
-    return ops;
+    return { list: () => ips.list(), fresh: () => ips.fresh(), add: (e) => ips.add(e.ip, e.label), remove: (r) => ips.delete(r.ip) };
   },
-  replay(before, done, desired) {
-    const want = new Map(desired.map((e) => [e.ip, e.label ?? '']));
-    const list = new Map(before.map((e) => [e.ip, e.label]));
-    for (const op of done) if (op.kind === 'remove') list.delete(op.key);
-    for (const op of done) if (op.kind === 'add') list.set(op.key, want.get(op.key) ?? '');
-    return [...list].map(([ip, label]) => ({ ip, label }));
+  entries: {
+    noun: 'IP',
+    // An address stands for the declared entry of the same address; a label cannot be edited,
+    // so an entry with another label is removed and added again.
+    pair: (listed, declared) => declared.map((d) => listed.find((r) => r.ip === d.ip)),
+    upToDate: (declared, listed) => (declared.label ?? '') === listed.label,
+    listed: (e) => ({ ip: e.ip, label: e.label ?? '' }),
+    key: (r) => r.ip,
+    name: (r) => r.ip,
+    shown: (r) => describeEntry(toEntry(r)),
+    toState: (listed) => listed.map(toEntry),
   },
   problem(desired) {
     // Validation catches this unless entries were unknown then.
@@ -121,7 +107,7 @@ function describeEntry(e: Entry): string {
 
 /** The API's "" (no label) is null in state, matching an omitted label. */
 function toEntry(e: LabeledIp): Entry {
-  return { ip: e.ip, label: e.label === '' ? null : e.label };
+  return { ip: e.ip, label: labelFromRemote(e.label) };
 }
 
 function duplicateIp(entries: readonly { ip: string }[]): string | undefined {

@@ -2,9 +2,9 @@
 // account. Proxies are declared in any form the API accepts (bare host, full domain,
 // domain:port) and kept in state as declared; the API lists them as domain:port, so reads map
 // each listed proxy back to the declared forms that stand for it.
+import { SELF_ID } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
-import { REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
-import type { ListOp } from '../access/list-sync';
+import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
 import { denotes, proxyForm } from '../access/list-syntax';
 import { attr, defineSchema, eachElement, useStateForUnknown, type Model } from '../framework';
 import type { Resource } from '../types';
@@ -40,28 +40,27 @@ export const authorizedProxiesResource: Resource<typeof schema> = authoritativeL
   displayName: 'authorized proxy list',
   schema,
   parentOnly: true,
-  entriesOf: (m) => m.proxies,
-  model: (_username, proxies, removed) => ({ id: '_self', proxies: [...proxies], removed_entries: removed === null ? null : [...removed] }),
-  list: (store, _username, fresh) => (fresh ? store.proxies.fresh() : store.proxies.list()),
-  toState: (remote, declared) => asDeclared(remote, declared),
-  removals: (remote, desired) => remote.filter((r) => !desired.some((d) => denotes(d, r))),
-  dropped: (before, desired) => before.filter((b) => !desired.includes(b)),
-  diff(store, _username, before, desired) {
-    const ops: ListOp[] = [];
-    for (const proxy of before) {
-      if (desired.some((d) => denotes(d, proxy))) continue;
-      ops.push({ kind: 'remove', key: proxy, value: proxy, description: `remove proxy '${proxy}'`, run: () => store.proxies.delete(proxy) });
-    }
-    for (const proxy of desired) {
-      // Several declared forms may stand for one proxy: adding it once is enough.
-      if (before.some((r) => denotes(proxy, r)) || ops.some((o) => o.kind === 'add' && (denotes(o.value, proxy) || denotes(proxy, o.value)))) continue;
-      ops.push({ kind: 'add', key: proxy, value: proxy, description: `add proxy '${proxy}'`, run: async () => void (await store.proxies.add(proxy)) });
-    }
-    return ops;
-  },
-  replay(before, done) {
-    const removed = new Set(done.filter((o) => o.kind === 'remove').map((o) => o.value));
-    return [...before.filter((p) => !removed.has(p)), ...done.filter((o) => o.kind === 'add').map((o) => o.value)];
+  entriesAttribute: 'proxies',
+  fromModel: (m) => ({ username: null, entries: m.proxies ?? [], removed: m.removed_entries ?? null }),
+  fromPlan: (m) => ({ username: null, entries: m.proxies }),
+  toModel: ({ entries, removed }) => ({ id: SELF_ID, proxies: [...entries], removed_entries: removed === null ? null : [...removed] }),
+  toPlan: listPlanValues,
+  access: (store) => ({
+    list: () => store.proxies.list(),
+    fresh: () => store.proxies.fresh(),
+    add: (p) => store.proxies.add(p),
+    remove: (p) => store.proxies.delete(p),
+  }),
+  entries: {
+    noun: 'proxy',
+    // The API lists domain:port; a declared bare host, full domain or domain:port stands for it.
+    pair: (listed, declared) => declared.map((d) => listed.find((r) => denotes(d, r))),
+    // Several declared forms may stand for one proxy: adding it once is enough.
+    sameEntry: (a, b) => denotes(a, b) || denotes(b, a),
+    listed: (p) => p,
+    key: (p) => p,
+    name: (p) => p,
+    toState: (listed, declared) => asDeclared(listed, declared),
   },
 });
 

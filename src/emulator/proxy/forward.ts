@@ -1,0 +1,223 @@
+// The two ways through an emulated proxy: absolute-form HTTP requests, forwarded with their
+// body, and CONNECT tunnels. Usage counts payload bytes: for HTTP the request body sent to the
+// target plus the response body returned to the client (headers are not counted); for a tunnel
+// every byte relayed in either direction after the tunnel is established.
+import { Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { countryHeader, exitIpHeader, recordTraffic, type ProxyContext } from './context';
+import { stillAllowed } from './admission';
+import { gate, type Passed } from './gate';
+import { parseAuthority } from './target';
+
+/** A tunnel's bytes are recorded whenever this many have accumulated, and when it closes. */
+const TUNNEL_FLUSH_BYTES = 64 * 1024;
+
+/** Connecting to the target, and silence on an established exchange, end it after this. */
+const UPSTREAM_TIMEOUT_MS = 30_000;
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+const PROXY_AUTHENTICATE = ['Basic realm="proxyaccount emulator"', 'Bearer realm="proxyaccount emulator"'];
+
+/** A keep-alive pool for the forwarded HTTP requests of one emulator's proxies (destroy it on close). */
+export function createUpstreamAgent(): Agent {
+  return new Agent({ keepAlive: true, maxSockets: 256, timeout: UPSTREAM_TIMEOUT_MS });
+}
+
+/** Serves an absolute-form request received by the proxy of `proxyHost`. */
+export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxyHost: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const log = (status: number | string, note: string): void => ctx.log(`proxy ${proxyHost}: ${req.method ?? '-'} ${note} ${status}`);
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '');
+  } catch {
+    refuseHttp(res, 400, 'this is a proxy: send absolute-form requests (http://host/path) or CONNECT');
+    log(400, '(not absolute-form)');
+    return;
+  }
+  if (url.protocol !== 'http:') {
+    refuseHttp(res, 400, 'only http:// targets are forwarded; use CONNECT for https');
+    log(400, url.protocol);
+    return;
+  }
+  const target = `${url.hostname}:${url.port || 80}`;
+  const passed = await gate(ctx, proxyHost, req, url.hostname, Number(url.port || 80));
+  if (!passed.ok) {
+    refuseHttp(res, passed.status, passed.message);
+    log(passed.status, target);
+    return;
+  }
+  const { dest } = passed;
+  let sent = 0;
+  let received = 0;
+  let recorded = false;
+  const record = (): void => {
+    if (recorded) return;
+    recorded = true;
+    recordTraffic(ctx, passed.who, sent + received);
+    log(
+      res.headersSent ? res.statusCode : 'dropped',
+      `${target} as ${passed.who.account.username} (${passed.who.via}) exit ${passed.exitIp} bytes ${sent + received}`,
+    );
+  };
+  const upstream = httpRequest({
+    host: dest.address,
+    port: dest.port,
+    method: req.method,
+    path: `${url.pathname}${url.search}`,
+    headers: forwardedHeaders(req.headers, passed, countryHeader(ctx.settings.operator).toLowerCase()),
+    setHost: false,
+    agent: upstreamAgent,
+    timeout: UPSTREAM_TIMEOUT_MS,
+  });
+  upstream.on('timeout', () => upstream.destroy(new Error('target timed out')));
+  upstream.on('error', (err) => {
+    if (!res.headersSent) refuseHttp(res, /timed out/.test(err.message) ? 504 : 502, `target ${target}: ${err.message}`);
+    else res.destroy();
+    record();
+  });
+  upstream.on('response', (upRes) => {
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(upRes.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    }
+    headers[exitIpHeader(ctx.settings.operator)] = passed.exitIp;
+    res.writeHead(upRes.statusCode ?? 502, headers);
+    upRes.on('data', (chunk: Buffer) => (received += chunk.length));
+    upRes.pipe(res);
+    upRes.on('error', () => res.destroy());
+  });
+  req.on('data', (chunk: Buffer) => (sent += chunk.length));
+  req.pipe(upstream);
+  // On finish, before the client can send its next request: a limit crossed now stops that one.
+  res.on('finish', record);
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+    record();
+  });
+}
+
+/** Serves a CONNECT request received by the proxy of `proxyHost`. */
+export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
+  const authority = req.url ?? '';
+  const log = (status: number | string, note: string): void => ctx.log(`proxy ${proxyHost}: CONNECT ${note} ${status}`);
+  client.on('error', () => client.destroy());
+  const parsed = parseAuthority(authority);
+  if (!parsed) {
+    refuseSocket(client, 400, 'CONNECT needs host:port');
+    log(400, '(malformed)');
+    return;
+  }
+  const target = `${parsed.host}:${parsed.port}`;
+  const passed = await gate(ctx, proxyHost, req, parsed.host, parsed.port);
+  if (!passed.ok) {
+    refuseSocket(client, passed.status, passed.message);
+    log(passed.status, target);
+    return;
+  }
+  const { dest } = passed;
+  const upstream = connect({ host: dest.address, port: dest.port });
+  upstream.setTimeout(UPSTREAM_TIMEOUT_MS, () => upstream.destroy(new Error('target timed out')));
+  let bytes = 0;
+  let pending = 0;
+  let established = false;
+  // Usage is recorded as the tunnel runs, not only when it closes, so that a long tunnel cannot
+  // outrun a limit: past one, or once its sub-account is deactivated, the tunnel is closed.
+  const flush = (closing: boolean): void => {
+    if (pending === 0) return;
+    const recorded = recordTraffic(ctx, passed.who, pending);
+    pending = 0;
+    if (recorded && !closing && !stillAllowed(ctx.store, passed.who, ctx.clock.now())) {
+      client.destroy();
+      upstream.destroy();
+    }
+  };
+  const count = (chunk: Buffer): void => {
+    bytes += chunk.length;
+    pending += chunk.length;
+    if (pending >= TUNNEL_FLUSH_BYTES) flush(false);
+  };
+  upstream.once('connect', () => {
+    established = true;
+    client.write(`HTTP/1.1 200 Connection Established\r\n${exitIpHeader(ctx.settings.operator)}: ${passed.exitIp}\r\n\r\n`);
+    if (head.length > 0) {
+      count(head);
+      upstream.write(head);
+    }
+    client.on('data', count);
+    upstream.on('data', count);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.setTimeout(UPSTREAM_TIMEOUT_MS, () => client.destroy());
+  });
+  upstream.on('error', (err) => {
+    if (!established) {
+      refuseSocket(client, /timed out/.test(err.message) ? 504 : 502, `target ${target}: ${err.message}`);
+      log(502, target);
+    } else client.destroy();
+  });
+  let closed = 0;
+  const onClose = (): void => {
+    closed += 1;
+    if (closed === 1) {
+      // One side is gone: the other has nothing more to relay.
+      client.destroy();
+      upstream.destroy();
+      return;
+    }
+    if (!established) return;
+    flush(true);
+    log(200, `${target} as ${passed.who.account.username} (${passed.who.via}) exit ${passed.exitIp} bytes ${bytes}`);
+  };
+  client.once('close', onClose);
+  upstream.once('close', onClose);
+}
+
+/** The request's headers for the target: no hop-by-hop header, no credential meant for the proxy. */
+function forwardedHeaders(headers: IncomingHttpHeaders, passed: Passed, country: string): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  const connectionListed = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase()),
+  );
+  for (const [name, value] of Object.entries(headers)) {
+    if (HOP_BY_HOP.has(name) || connectionListed.has(name)) continue;
+    if (name === passed.credentialHeader) continue;
+    if (name === country) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+function refuseHttp(res: ServerResponse, status: number, message: string): void {
+  const headers: Record<string, string | string[]> = { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' };
+  if (status === 407) headers['Proxy-Authenticate'] = PROXY_AUTHENTICATE;
+  res.writeHead(status, headers);
+  res.end(`${message}\n`);
+}
+
+function refuseSocket(socket: Socket, status: number, message: string): void {
+  const body = `${message}\n`;
+  const lines = [
+    `HTTP/1.1 ${status} ${reason(status)}`,
+    'Content-Type: text/plain; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  if (status === 407) for (const value of PROXY_AUTHENTICATE) lines.push(`Proxy-Authenticate: ${value}`);
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+function reason(status: number): string {
+  const reasons: Record<number, string> = {
+    400: 'Bad Request',
+    402: 'Payment Required',
+    403: 'Forbidden',
+    407: 'Proxy Authentication Required',
+    502: 'Bad Gateway',
+    504: 'Gateway Timeout',
+    509: 'Bandwidth Limit Exceeded',
+  };
+  return reasons[status] ?? 'Error';
+}

@@ -1,0 +1,66 @@
+// The facts every SDK error states about the call it ended, decided here once, where what
+// happened on the wire is known: callers (the account store, the provider, the CLI) read them
+// instead of keeping their own lists of codes.
+
+/**
+ * What an error says about the call it ended. The SDK decides these once, where it knows what
+ * happened on the wire; callers read them instead of matching codes.
+ */
+export interface ErrorFacts {
+  /**
+   * False only when the SDK knows the request never reached the API: refused before sending
+   * (bad argument, rejected credentials, ban, closed client), or the connection was never made
+   * (refused, DNS failure, unreachable, connect timeout, failed TLS handshake). Then the call had
+   * no effect, and sending it again is safe. True for every answer and every failure after sending.
+   */
+  readonly mayHaveReachedServer: boolean;
+  /**
+   * True when the call may have taken effect and no answer says whether or how: a timeout, a
+   * dropped connection or an abort after sending, a 500, a 503, a success whose body was
+   * unreadable. Read the account back before deciding; never assume a write failed.
+   */
+  readonly outcomeUnknown: boolean;
+  /**
+   * True when the API rejected the credentials: a 401 now, earlier in this client, or remembered
+   * from an earlier run. Never retry with the same credentials: 4 failures ban the address.
+   */
+  readonly credentialsRejected: boolean;
+  /**
+   * True when this client now refuses every further call without sending it: its credentials
+   * were rejected, its address is banned, or it was closed. Start no more calls with it.
+   */
+  readonly clientRefusesRequests: boolean;
+}
+
+/** What the errors that do not say otherwise state: nothing was sent, nothing is unknown. */
+export const NOTHING_SENT: ErrorFacts = { mayHaveReachedServer: false, outcomeUnknown: false, credentialsRejected: false, clientRefusesRequests: false };
+
+// Connection failures that prove the request never reached the server: safe to retry any call.
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** True when a system or undici error code proves the request never reached the server. */
+export function provesNotSent(errorCode: string | undefined): boolean {
+  return errorCode !== undefined && NOT_SENT_CODES.has(errorCode);
+}
+
+/** Rejected credentials: the client refuses every further call (see the 401 guard). */
+export const REFUSED_CREDENTIALS: Partial<ErrorFacts> = { credentialsRejected: true, clientRefusesRequests: true };
+
+/** A failure with no usable answer: if the request went out, what it did is unknown. */
+export function sentFacts(sent: boolean): Partial<ErrorFacts> {
+  return { mayHaveReachedServer: sent, outcomeUnknown: sent };
+}
+
+/**
+ * An answer with an error status reached the server, by definition. A 500 or 503 does not say
+ * whether the change was made before the failure; every other status says it was not.
+ */
+export function apiErrorFacts(code: string): Partial<ErrorFacts> {
+  return {
+    mayHaveReachedServer: true,
+    outcomeUnknown: code === 'ERR_SERVER' || code === 'ERR_SERVICE_UNAVAILABLE',
+    credentialsRejected: code === 'ERR_AUTHENTICATION',
+    // The 401 guard and the ban memory refuse everything after these answers.
+    clientRefusesRequests: code === 'ERR_AUTHENTICATION' || code === 'ERR_BANNED',
+  };
+}

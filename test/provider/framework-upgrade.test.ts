@@ -1,0 +1,56 @@
+// A resource type whose schema went from version 0 to 2: version 0 called `size` `capacity` and
+// stored it as a string; version 1 only added `note` (no step needed). UpgradeResourceState runs
+// the steps from the stored version on, then decodes with the current schema.
+import { attr, defineSchema, type StateUpgraders } from '../../src/provider/framework';
+import { upgradeState } from '../../src/provider/framework/upgrade';
+
+const schema = defineSchema({
+  description: 'A versioned toy.',
+  version: 2,
+  attributes: {
+    id: attr.string({ description: 'Id.', computed: true }),
+    size: attr.number({ description: 'Size.', optional: true }),
+    note: attr.string({ description: 'Note.', optional: true }),
+  },
+});
+
+const calls: number[] = [];
+const upgraders: StateUpgraders = {
+  0: ({ capacity, ...rest }) => {
+    calls.push(0);
+    if (typeof capacity !== 'string') throw new Error(`capacity is not a string: ${JSON.stringify(capacity)}`);
+    return { ...rest, size: Number(capacity) };
+  },
+};
+
+const raw = (state: object) => ({ json: Buffer.from(JSON.stringify(state)) });
+
+describe('state upgrade steps', () => {
+  beforeEach(() => {
+    calls.length = 0;
+  });
+
+  it('brings version 0 state to the current schema through its step, then adds the attributes it lacks', () => {
+    const r = upgradeState(schema, 0, raw({ id: 'w1', capacity: '7' }), 'toy', upgraders);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toEqual({ id: 'w1', size: 7, note: null });
+    expect(calls).toEqual([0]);
+  });
+
+  it('runs no step for state already past it', () => {
+    const r = upgradeState(schema, 1, raw({ id: 'w1', size: 3 }), 'toy', upgraders);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toEqual({ id: 'w1', size: 3, note: null });
+    expect(calls).toEqual([]);
+  });
+
+  it('reports a step that cannot read the state, naming the versions', () => {
+    const r = upgradeState(schema, 0, raw({ id: 'w1', capacity: 7 }), 'toy', upgraders);
+    expect(r.value).toBeNull();
+    expect(r.diagnostics[0]).toMatchObject({
+      severity: 'error',
+      summary: 'Unable to upgrade state',
+      detail: expect.stringContaining('from schema version 0 to 1: capacity is not a string: 7'),
+    });
+  });
+});
