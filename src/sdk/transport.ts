@@ -24,6 +24,7 @@ import type { AuthFailureMemory, RememberedFailure } from './failure-memory';
 import { ShapeError } from './parse';
 import { redactText, wireForms } from './redact';
 import type { CallOptions, RequestLogger } from './types';
+import { ServerClock } from './server-clock';
 
 /** One API call, as the per-area modules describe it. */
 export interface Operation<T> {
@@ -125,6 +126,8 @@ export class Transport {
   private ban: KnownBan | undefined;
   private remembered: Promise<RememberedFailure | undefined> | undefined;
   private forgetDone = false;
+  /** The API's clock, from the `Date` header of its answers. */
+  readonly serverClock = new ServerClock();
 
   // True private fields, so inspecting a client never shows the Authorization header.
   readonly #cfg: TransportConfig;
@@ -323,6 +326,7 @@ export class Transport {
 
   private async readResponse<T>(op: Operation<T>, ctx: RequestContext, res: Dispatcher.ResponseData, secrets: readonly string[]): Promise<Attempt<T>> {
     const status = res.statusCode;
+    this.serverClock.observe(res.headers.date);
     if (status >= 200 && status < 300) {
       if (op.parse === undefined) {
         await res.body.dump();
