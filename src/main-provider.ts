@@ -4,28 +4,28 @@
 import { serve } from './protocol/server';
 import type { ProviderServer } from './protocol/types';
 
-/** A ProviderServer that loads the real one on first use. */
+/**
+ * A ProviderServer that loads the real one on first use. A Proxy forwards every method, so it
+ * cannot fall out of step with the ProviderServer interface (a hand-written copy of each method
+ * did); an optional method the provider lacks reads as undefined, as on the provider itself.
+ */
 export function lazyProviderServer(load: () => ProviderServer = loadProvider): ProviderServer {
   let server: ProviderServer | undefined;
-  const get = (): ProviderServer => (server ??= load());
-  return {
-    getProviderSchema: () => get().getProviderSchema(),
-    validateProviderConfig: (req) => get().validateProviderConfig(req),
-    validateResourceConfig: (req) => get().validateResourceConfig(req),
-    validateDataResourceConfig: (req) => get().validateDataResourceConfig(req),
-    upgradeResourceState: (req) => get().upgradeResourceState(req),
-    configureProvider: (req) => get().configureProvider(req),
-    readResource: (req) => get().readResource(req),
-    planResourceChange: (req) => get().planResourceChange(req),
-    applyResourceChange: (req) => get().applyResourceChange(req),
-    importResourceState: (req) => get().importResourceState(req),
-    readDataSource: (req) => get().readDataSource(req),
-    stopProvider: () => get().stopProvider(),
-    validateEphemeralResourceConfig: (req) => get().validateEphemeralResourceConfig!(req),
-    openEphemeralResource: (req) => get().openEphemeralResource!(req),
-    renewEphemeralResource: (req) => get().renewEphemeralResource!(req),
-    closeEphemeralResource: (req) => get().closeEphemeralResource!(req),
+  const methods = new Map<PropertyKey, unknown>();
+  const member = (name: PropertyKey): unknown => {
+    // Symbols and `then` (a check for a promise) are never provider methods: answering them must not load it.
+    if (typeof name === 'symbol' || name === 'then') return undefined;
+    if (methods.has(name)) return methods.get(name);
+    server ??= load();
+    const value = Reflect.get(server, name, server) as unknown;
+    const bound = typeof value === 'function' ? value.bind(server) : value;
+    methods.set(name, bound);
+    return bound;
   };
+  return new Proxy({} as ProviderServer, {
+    get: (_target, name) => member(name),
+    has: (_target, name) => member(name) !== undefined,
+  });
 }
 
 function loadProvider(): ProviderServer {
