@@ -10,7 +10,8 @@
 //   node bench/profile-provider.js compare A B [ROUNDS]
 //       Two provider executables measured in turns in one run (ROUNDS rounds, default 7): the
 //       plan's wall and CPU (GNU time, provider processes included), spawn to handshake next to
-//       `node -e 0`, and the peak RSS of each provider process during a plan. A `terraform_data`
+//       `node -e 0`, and the peak RSS of each provider process of a plan (GNU time's maximum resident
+//       set size, so a short peak is not missed by polling). A `terraform_data`
 //       plan of 200 runs in the same turns as the machine's yardstick.
 //
 // A sample is charged to the innermost frame of our bundle on its stack (so node:http2 work that
@@ -245,28 +246,6 @@ async function profileMode(plans) {
   }
 }
 
-/** Peak RSS (VmHWM, KiB) of every process whose command line holds `needle`, while `run` runs. */
-async function watchPeaks(needle, run) {
-  const peaks = new Map();
-  const timer = setInterval(() => {
-    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      try {
-        if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) continue;
-        const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-        if (hwm) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, Number(hwm[1])));
-      } catch {
-        // The process ended between the listing and the read.
-      }
-    }
-  }, 5);
-  try {
-    await run();
-  } finally {
-    clearInterval(timer);
-  }
-  return [...peaks.values()].map((k) => Math.round(k / 1024));
-}
-
 function spawnMs(file, args, env, untilLine) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
@@ -318,12 +297,23 @@ async function compareMode(a, b, rounds) {
       plan.terraform_data.push(await terraform(builtin, ['plan', '-detailed-exitcode']));
       process.stderr.write(`round ${i + 1}/${rounds}\n`);
     }
-    const peaks = {};
-    for (const name of Object.keys(sides)) {
-      peaks[name] = await watchPeaks(`terraform-provider-proxyaccount-${name}`, () =>
-        terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rcs[name] }),
-      );
+    // Peak RSS of each provider process (schema, validation, serving), medians over the rounds.
+    const peaks = { before: [], after: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const name of Object.keys(sides)) {
+        fs.writeFileSync(rssFile, '');
+        await terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rssRcs[name] });
+        peaks[name].push(
+          fs
+            .readFileSync(rssFile, 'utf8')
+            .trim()
+            .split('\n')
+            .map((k) => Number(k) / 1024),
+        );
+      }
     }
+    const peakCol = (name) =>
+      Array.from({ length: Math.max(...peaks[name].map((p) => p.length)) }, (_, k) => median(peaks[name].map((p) => p[k] ?? 0)).toFixed(0)).join(', ');
     const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
     const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
     const pluginEnv = {
@@ -359,7 +349,7 @@ async function compareMode(a, b, rounds) {
     console.log(
       `| spawn to handshake (ms; ${rounds * 3} each) | ${m(hs.before)} (${(median(hs.before) / nd).toFixed(2)}× node -e 0) | ${m(hs.after)} (${(median(hs.after) / nd).toFixed(2)}×) | ${(median(hs.after) / median(hs.before)).toFixed(2)} | node -e 0: ${nd.toFixed(0)} |`,
     );
-    console.log(`| peak RSS per provider process (MiB) | ${peaks.before.join(', ')} | ${peaks.after.join(', ')} | | |`);
+    console.log(`| peak RSS per provider process, in start order (MiB) | ${peakCol('before')} | ${peakCol('after')} | | |`);
   } finally {
     await bench.stop();
   }
