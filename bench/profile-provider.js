@@ -270,15 +270,21 @@ async function compareMode(a, b, rounds) {
     // Each provider in a dev_overrides directory of its own, so one terraform directory serves both.
     const sides = { before: a, after: b };
     const rcs = {};
-    for (const [name, file] of Object.entries(sides)) {
-      const d = path.join(root, `provider-${name}`);
+    const rssRcs = {};
+    const rssFile = path.join(root, 'rss.txt');
+    const override = (d, command) => {
       fs.mkdirSync(d);
-      fs.copyFileSync(file, path.join(d, `terraform-provider-proxyaccount-${name}`));
-      fs.writeFileSync(path.join(d, 'terraform-provider-proxyaccount'), `#!/bin/sh\nexec '${path.join(d, `terraform-provider-proxyaccount-${name}`)}' "$@"\n`, {
-        mode: 0o755,
-      });
-      rcs[name] = path.join(root, `${name}.rc`);
-      fs.writeFileSync(rcs[name], `provider_installation {\n  dev_overrides {\n    "proxyaccount/proxyaccount" = "${d}"\n  }\n  direct {}\n}\n`);
+      fs.writeFileSync(path.join(d, 'terraform-provider-proxyaccount'), `#!/bin/sh\nexec ${command} "$@"\n`, { mode: 0o755 });
+      const rc = `${d}.rc`;
+      fs.writeFileSync(rc, `provider_installation {\n  dev_overrides {\n    "proxyaccount/proxyaccount" = "${d}"\n  }\n  direct {}\n}\n`);
+      return rc;
+    };
+    for (const [name, file] of Object.entries(sides)) {
+      const copy = path.join(root, `terraform-provider-proxyaccount-${name}`);
+      fs.copyFileSync(file, copy);
+      rcs[name] = override(path.join(root, `provider-${name}`), `'${copy}'`);
+      // GNU time's %M: the peak RSS of each provider process, as the kernel counted it at its exit.
+      rssRcs[name] = override(path.join(root, `provider-${name}-rss`), `/usr/bin/time -q -a -o '${rssFile}' -f %M '${copy}'`);
     }
     const dir = path.join(root, 'plan');
     const builtin = path.join(root, 'builtin');

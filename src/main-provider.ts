@@ -1,6 +1,7 @@
 // Entry point of the provider binary (terraform-provider-proxyaccount). Terraform starts it 3-4
 // times per command, so start-up is the main cost: only the protocol layer loads before the
 // handshake; provider code loads on the first RPC, and the SDK only when the provider is configured.
+import { setFlagsFromString } from 'node:v8';
 import { serve } from './protocol/server';
 import type { ProviderServer } from './protocol/types';
 
@@ -42,6 +43,12 @@ export interface LaunchInfo {
 
 /** Serves the provider until Terraform shuts it down, then exits. */
 export function main(launch: LaunchInfo = {}): void {
+  // undici parses HTTP with a WebAssembly build of llhttp. Once it is warm, V8 compiles its large
+  // parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
+  // process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider
+  // process cost"). Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. The flag
+  // is read when a WebAssembly module is compiled, so it works set here, before the first request.
+  setFlagsFromString('--liftoff-only');
   serve(lazyProviderServer(), { startupFields: launch.codeCache === undefined ? {} : { code_cache: launch.codeCache } }).then(
     () => process.exit(0),
     (err: unknown) => {
