@@ -35,6 +35,22 @@ function loadProvider(): ProviderServer {
   return mod.createProviderServer();
 }
 
+/**
+ * undici parses HTTP with a WebAssembly build of llhttp. Once it is warm, V8 compiles its large
+ * parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
+ * process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider process
+ * cost"); Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. V8 reads the flag
+ * when it compiles a WebAssembly module, so it is set when the provider loads (the first RPC). Not
+ * earlier: V8 refuses a code cache made under other flags, Node's own for its built-in modules
+ * included, and the handshake loads those. For the same reason the flag is cleared again before
+ * the launcher writes our code cache at exit (an exit listener put first runs first).
+ */
+function baselineWebAssembly(): void {
+  setFlagsFromString('--liftoff-only');
+  // Clearing --liftoff-only leaves the two flags it turned off; all three restore the start's flags.
+  process.prependOnceListener('exit', () => setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'));
+}
+
 /** What the executable's launcher (scripts/provider-launcher.js) tells the provider. */
 export interface LaunchInfo {
   /** How the bundle was compiled: with the code cache (`hit`), without one yet (`miss`), with one V8 refused (`rejected`), or with the cache `off`. */
@@ -43,13 +59,13 @@ export interface LaunchInfo {
 
 /** Serves the provider until Terraform shuts it down, then exits. */
 export function main(launch: LaunchInfo = {}): void {
-  // undici parses HTTP with a WebAssembly build of llhttp. Once it is warm, V8 compiles its large
-  // parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
-  // process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider
-  // process cost"). Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. The flag
-  // is read when a WebAssembly module is compiled, so it works set here, before the first request.
-  setFlagsFromString('--liftoff-only');
-  serve(lazyProviderServer(), { startupFields: launch.codeCache === undefined ? {} : { code_cache: launch.codeCache } }).then(
+  serve(
+    lazyProviderServer(() => {
+      baselineWebAssembly();
+      return loadProvider();
+    }),
+    { startupFields: launch.codeCache === undefined ? {} : { code_cache: launch.codeCache } },
+  ).then(
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`terraform-provider-proxyaccount: ${err instanceof Error ? err.message : String(err)}\n`);
