@@ -125,7 +125,8 @@ function partOf(module) {
 }
 
 /** Splits one .cpuprofile's samples by part of the code, by RPC kind, and start-up vs serving. */
-function analyse(profile, map, bundleName) {
+function analyse(profile, map, bundleNames) {
+  const ours = (url) => bundleNames.some((n) => url.includes(n));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -152,7 +153,7 @@ function analyse(profile, map, bundleName) {
       const f = byId.get(id).callFrame;
       // V8 names code it took from the code cache after the file the cache was made from (a copy
       // of the same executable elsewhere, e.g. in a plugin mirror), so match the executable's name.
-      if (f.url.includes(bundleName)) {
+      if (ours(f.url)) {
         inBundle = true;
         const mod = map.module(f.lineNumber);
         if (part === undefined && mod !== undefined) part = partOf(mod);
@@ -176,7 +177,7 @@ function analyse(profile, map, bundleName) {
     if (rpc !== undefined) serving = true;
     if (!serving) startup += ms;
     add(parts, part, ms);
-    const where = leaf.callFrame.url.includes(bundleName) ? (map.module(leaf.callFrame.lineNumber) ?? 'launcher') : leaf.callFrame.url;
+    const where = ours(leaf.callFrame.url) ? (map.module(leaf.callFrame.lineNumber) ?? 'launcher') : leaf.callFrame.url;
     add(functions, `${name || '(anonymous)'} ${where}:${leaf.callFrame.lineNumber + 1}`, ms);
     add(rpcs, rpc ?? (serving ? '(shared by every call, or not attributable)' : '(start-up, before the first call)'), ms);
   }
@@ -214,7 +215,7 @@ async function profileMode(plans) {
         .readdirSync(profDir)
         .map((f) => JSON.parse(fs.readFileSync(path.join(profDir, f), 'utf8')))
         .sort((a, b) => a.startTime - b.startTime);
-      runs.push(profiles.map((prof) => analyse(prof, map, 'terraform-provider-proxyaccount')));
+      runs.push(profiles.map((prof) => analyse(prof, map, ['terraform-provider-proxyaccount', path.basename(provider)])));
       process.stderr.write(`plan ${p + 1}/${plans}: ${profiles.length} provider processes profiled\n`);
     }
     const roles = ['schema', 'validation', 'serving'];
