@@ -21,15 +21,21 @@ const outFile = path.join(outDir, 'terraform-provider-proxyaccount');
 const bundleFile = path.join(outDir, 'bundle.js');
 const MARKER = 'PROXYACCOUNT-PROVIDER-BUNDLE';
 
-/** `require('undici')` in the SDK's transport becomes scripts/provider-undici.js (why: that file). */
+/**
+ * `require('undici')` in the SDK's transport becomes scripts/provider-undici.js (why: that file).
+ * The SDK's proxy dispatcher is in the bundle only because the SDK's index exports it; the
+ * provider never calls it, and the lean file's ProxyAgent says so if anything ever does.
+ */
 function leanUndici() {
-  const transport = path.join(root, 'dist', 'sdk', 'transport.js');
+  const importers = new Set(['transport.js', 'proxy-dispatcher.js'].map((f) => path.join(root, 'dist', 'sdk', f)));
   return {
     name: 'lean-undici',
     setup(build) {
       build.onResolve({ filter: /^undici$/ }, (args) => {
-        if (args.importer !== transport)
-          throw new Error(`bundle-provider: ${args.importer} requires undici; only dist/sdk/transport.js may (see scripts/provider-undici.js)`);
+        if (!importers.has(args.importer))
+          throw new Error(
+            `bundle-provider: ${args.importer} requires undici; only dist/sdk/transport.js and proxy-dispatcher.js may (see scripts/provider-undici.js)`,
+          );
         return { path: path.join(__dirname, 'provider-undici.js') };
       });
     },

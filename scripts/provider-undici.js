@@ -19,4 +19,11 @@ function request(url, opts) {
   return dispatcherRequest.call(dispatcher, { ...rest, origin: u.origin, path: `${u.pathname}${u.search}` });
 }
 
-module.exports = { Agent, request };
+/** The SDK's proxyDispatcher() is exported beside the client but has no use inside the provider. */
+class ProxyAgent {
+  constructor() {
+    throw new Error('undici ProxyAgent is not part of the provider bundle (scripts/provider-undici.js)');
+  }
+}
+
+module.exports = { Agent, ProxyAgent, request };
