@@ -21,32 +21,61 @@ const outFile = path.join(outDir, 'terraform-provider-proxyaccount');
 const bundleFile = path.join(outDir, 'bundle.js');
 const MARKER = 'PROXYACCOUNT-PROVIDER-BUNDLE';
 
+/**
+ * `require('undici')` in the SDK's transport becomes scripts/provider-undici.js (why: that file).
+ * The SDK's proxy dispatcher is in the bundle only because the SDK's index exports it; the
+ * provider never calls it, and the lean file's ProxyAgent says so if anything ever does.
+ */
+function leanUndici() {
+  const importers = new Set(['transport.js', 'proxy-dispatcher.js'].map((f) => path.join(root, 'dist', 'sdk', f)));
+  return {
+    name: 'lean-undici',
+    setup(build) {
+      build.onResolve({ filter: /^undici$/ }, (args) => {
+        if (!importers.has(args.importer))
+          throw new Error(
+            `bundle-provider: ${args.importer} requires undici; only dist/sdk/transport.js and proxy-dispatcher.js may (see scripts/provider-undici.js)`,
+          );
+        return { path: path.join(__dirname, 'provider-undici.js') };
+      });
+    },
+  };
+}
+
 if (!fs.existsSync(entry)) {
   console.error(`bundle-provider: ${path.relative(root, entry)} is missing; run tsc first (npm run build)`);
   process.exit(1);
 }
-fs.mkdirSync(outDir, { recursive: true });
-const result = esbuild.buildSync({
-  entryPoints: [entry],
-  outfile: bundleFile,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  legalComments: 'linked',
-  metafile: true,
-  logLevel: 'warning',
+async function main() {
+  fs.mkdirSync(outDir, { recursive: true });
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    outfile: bundleFile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    legalComments: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [leanUndici()],
+  });
+  const bundle = fs.readFileSync(bundleFile, 'utf8');
+  if (bundle.includes('*\u0000/')) throw new Error('bundle-provider: the bundle holds the byte sequence used to escape `*/`; change the escape');
+  const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+  const launcher = fs
+    .readFileSync(path.join(__dirname, 'provider-launcher.js'), 'utf8')
+    .replace("'__HASH__'", JSON.stringify(hash))
+    .replace("'__MARKER__'", JSON.stringify(MARKER));
+  const tmp = `${outFile}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, `#!/usr/bin/env node\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
+  fs.renameSync(tmp, outFile);
+  const bytes = fs.statSync(outFile).size;
+  const inputs = Object.keys(result.metafile.inputs).length;
+  console.error(`bundle-provider: ${path.relative(root, outFile)} (${(bytes / 1024).toFixed(0)} KiB from ${inputs} modules)`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
 });
-const bundle = fs.readFileSync(bundleFile, 'utf8');
-if (bundle.includes('*\u0000/')) throw new Error('bundle-provider: the bundle holds the byte sequence used to escape `*/`; change the escape');
-const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-const launcher = fs
-  .readFileSync(path.join(__dirname, 'provider-launcher.js'), 'utf8')
-  .replace("'__HASH__'", JSON.stringify(hash))
-  .replace("'__MARKER__'", JSON.stringify(MARKER));
-const tmp = `${outFile}.tmp-${process.pid}`;
-fs.writeFileSync(tmp, `#!/usr/bin/env node\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
-fs.renameSync(tmp, outFile);
-const bytes = fs.statSync(outFile).size;
-const inputs = Object.keys(result.metafile.inputs).length;
-console.error(`bundle-provider: ${path.relative(root, outFile)} (${(bytes / 1024).toFixed(0)} KiB from ${inputs} modules)`);

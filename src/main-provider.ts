@@ -1,37 +1,54 @@
 // Entry point of the provider binary (terraform-provider-proxyaccount). Terraform starts it 3-4
 // times per command, so start-up is the main cost: only the protocol layer loads before the
 // handshake; provider code loads on the first RPC, and the SDK only when the provider is configured.
+import { setFlagsFromString } from 'node:v8';
 import { serve } from './protocol/server';
 import type { ProviderServer } from './protocol/types';
 
-/** A ProviderServer that loads the real one on first use. */
+/**
+ * A ProviderServer that loads the real one on first use. A Proxy forwards every method, so it
+ * cannot fall out of step with the ProviderServer interface (a hand-written copy of each method
+ * did); an optional method the provider lacks reads as undefined, as on the provider itself.
+ */
 export function lazyProviderServer(load: () => ProviderServer = loadProvider): ProviderServer {
   let server: ProviderServer | undefined;
-  const get = (): ProviderServer => (server ??= load());
-  return {
-    getProviderSchema: () => get().getProviderSchema(),
-    validateProviderConfig: (req) => get().validateProviderConfig(req),
-    validateResourceConfig: (req) => get().validateResourceConfig(req),
-    validateDataResourceConfig: (req) => get().validateDataResourceConfig(req),
-    upgradeResourceState: (req) => get().upgradeResourceState(req),
-    configureProvider: (req) => get().configureProvider(req),
-    readResource: (req) => get().readResource(req),
-    planResourceChange: (req) => get().planResourceChange(req),
-    applyResourceChange: (req) => get().applyResourceChange(req),
-    importResourceState: (req) => get().importResourceState(req),
-    readDataSource: (req) => get().readDataSource(req),
-    stopProvider: () => get().stopProvider(),
-    validateEphemeralResourceConfig: (req) => get().validateEphemeralResourceConfig!(req),
-    openEphemeralResource: (req) => get().openEphemeralResource!(req),
-    renewEphemeralResource: (req) => get().renewEphemeralResource!(req),
-    closeEphemeralResource: (req) => get().closeEphemeralResource!(req),
+  const methods = new Map<PropertyKey, unknown>();
+  const member = (name: PropertyKey): unknown => {
+    // Symbols and `then` (a check for a promise) are never provider methods: answering them must not load it.
+    if (typeof name === 'symbol' || name === 'then') return undefined;
+    if (methods.has(name)) return methods.get(name);
+    server ??= load();
+    const value = Reflect.get(server, name, server) as unknown;
+    const bound = typeof value === 'function' ? value.bind(server) : value;
+    methods.set(name, bound);
+    return bound;
   };
+  return new Proxy({} as ProviderServer, {
+    get: (_target, name) => member(name),
+    has: (_target, name) => member(name) !== undefined,
+  });
 }
 
 function loadProvider(): ProviderServer {
   // A plain require keeps this synchronous and lets a bundler inline the module.
   const mod = require('./provider/provider') as typeof import('./provider/provider');
   return mod.createProviderServer();
+}
+
+/**
+ * undici parses HTTP with a WebAssembly build of llhttp. Once it is warm, V8 compiles its large
+ * parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
+ * process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider process
+ * cost"); Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. V8 reads the flag
+ * when it compiles a WebAssembly module, so it is set when the provider loads (the first RPC). Not
+ * earlier: V8 refuses a code cache made under other flags, Node's own for its built-in modules
+ * included, and the handshake loads those. For the same reason the flag is cleared again before
+ * the launcher writes our code cache at exit (an exit listener put first runs first).
+ */
+function baselineWebAssembly(): void {
+  setFlagsFromString('--liftoff-only');
+  // Clearing --liftoff-only leaves the two flags it turned off; all three restore the start's flags.
+  process.prependOnceListener('exit', () => setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'));
 }
 
 /** What the executable's launcher (scripts/provider-launcher.js) tells the provider. */
@@ -48,7 +65,13 @@ export function main(launch: LaunchInfo = {}): void {
     ...(launch.codeCache === undefined ? {} : { code_cache: launch.codeCache }),
     ...(launch.codeCacheNote === undefined ? {} : { code_cache_note: launch.codeCacheNote }),
   };
-  serve(lazyProviderServer(), { startupFields }).then(
+  serve(
+    lazyProviderServer(() => {
+      baselineWebAssembly();
+      return loadProvider();
+    }),
+    { startupFields },
+  ).then(
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`terraform-provider-proxyaccount: ${err instanceof Error ? err.message : String(err)}\n`);

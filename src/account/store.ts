@@ -3,17 +3,10 @@
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
 // copy on every write, and resolves a write whose answer was lost by reading the account back.
-import {
-  type BearerToken,
-  type BearerTokenCreated,
-  type CallOptions,
-  type GeoIpCounts,
-  isProxyAccountError,
-  type SubAccount,
-  type SubAccountInput,
-} from '../sdk';
+import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+import { createToken, TokenCreateBook } from './token-create';
 import { absentOn404, forAccount, matchHostname, targetOf } from './store-helpers';
 import type {
   AccountLists,
@@ -35,13 +28,17 @@ export class AccountStore {
   private readonly cache = new CoalescingCache();
   private readonly signal: AbortSignal | undefined;
   private readonly accounts = new Map<string, AccountLists>();
+  private readonly tokenCreates: TokenCreateBook;
 
   /** Wraps one client; sends nothing until asked. */
   constructor(
     private readonly client: StoreClient,
     opts: AccountStoreOptions = {},
+    tokenCreates?: TokenCreateBook,
   ) {
     this.signal = opts.signal;
+    // Shared with the clean-up copy, so it knows which tokens' creates were answered.
+    this.tokenCreates = tokenCreates ?? new TokenCreateBook();
   }
 
   /** The access lists and tokens of `username` (null or undefined: the authenticated account). */
@@ -151,7 +148,15 @@ export class AccountStore {
    * after Ctrl-C, such as closing an ephemeral token (Terraform closes what it opened).
    */
   forCleanup(): AccountStore {
-    return new AccountStore(this.client);
+    return new AccountStore(this.client, {}, this.tokenCreates);
+  }
+
+  /**
+   * The API's time, as its latest answer's `Date` header told it, else the local clock's: the API
+   * decides whether a token has expired, so expiry is judged on its clock.
+   */
+  now(): number {
+    return this.client.serverNow?.()?.getTime() ?? Date.now();
   }
 
   /** Closes the client's connections; later calls fail. */
@@ -241,6 +246,16 @@ export class AccountStore {
 
   private tokenList(username: string | null): TokenList {
     const target = targetOf(username);
+    // `settling`: the delete finishes a write already sent (a lost create), so a stop allows it.
+    const deleteToken = (id: number, settling: boolean): Promise<WriteOutcome> =>
+      this.deleteEntry(
+        'tokens',
+        username,
+        `delete bearer token ${id}${forAccount(username)}`,
+        () => this.client.tokens.delete({ id, ...target }),
+        async () => (await this.client.tokens.list(target)).every((t) => t.id !== id),
+        settling,
+      );
     const ops = {
       list: () => this.cache.get('tokens', username, () => this.client.tokens.list(target, this.readOptions())),
       fresh: () => {
@@ -248,31 +263,33 @@ export class AccountStore {
         return ops.list();
       },
       find: (id: number) => absentOn404(async () => (await ops.list()).find((t) => t.id === id)),
-      create: async (input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite> => {
+      create: (input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite> => {
         const op = `create bearer token${input.label === null ? '' : ` '${input.label}'`}${forAccount(username)}`;
-        // The ids that existed before: after a lost answer, a new id with this label is ours.
-        const before = new Set((await ops.list()).map((t) => t.id));
-        const send = (): Promise<BearerTokenCreated> =>
-          this.client.tokens.create({
-            ...(input.label !== null ? { label: input.label } : {}),
-            ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
-            ...target,
-          });
-        try {
-          return { token: await this.write({ collection: 'tokens', username, operation: op, send }), outcome: 'done' };
-        } catch (err) {
-          if (!isUnknownOutcome(err)) throw err;
-          let mine: BearerToken[];
-          try {
-            mine = (await this.client.tokens.list(target)).filter((t) => !before.has(t.id) && t.label === (input.label ?? ''));
-          } catch (readErr) {
-            throw new UnknownOutcomeError(op, err, readErr);
-          }
-          // A token made by the lost request: its value went with the answer, so nobody can
-          // ever use it. Remove it rather than leave an orphan, then make the one we need.
-          for (const t of mine) await ops.delete(t.id);
-          return { token: await this.write({ collection: 'tokens', username, operation: op, send }), outcome: mine.length > 0 ? 'recovered' : 'done' };
-        }
+        const label = input.label ?? '';
+        const read = (options: CallOptions) => this.client.tokens.list(target, options);
+        return this.tokenCreates.serial(`${username ?? ''}\u0000${label}`, () =>
+          createToken(this.tokenCreates, {
+            op,
+            account: username,
+            label,
+            stopping: () => this.signal?.aborted === true,
+            list: () => read(this.readOptions()),
+            readBack: () => read({}),
+            send: () =>
+              this.write({
+                collection: 'tokens',
+                username,
+                operation: op,
+                send: () =>
+                  this.client.tokens.create({
+                    ...(input.label !== null ? { label: input.label } : {}),
+                    ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
+                    ...target,
+                  }),
+              }),
+            discard: (id) => deleteToken(id, true),
+          }),
+        );
       },
       setActive: (id: number, active: boolean) =>
         this.write({
@@ -281,14 +298,7 @@ export class AccountStore {
           operation: `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`,
           send: () => (active ? this.client.tokens.activate({ id, ...target }) : this.client.tokens.deactivate({ id, ...target })),
         }),
-      delete: (id: number) =>
-        this.deleteEntry(
-          'tokens',
-          username,
-          `delete bearer token ${id}${forAccount(username)}`,
-          () => this.client.tokens.delete({ id, ...target }),
-          async () => (await this.client.tokens.list(target)).every((t) => t.id !== id),
-        ),
+      delete: (id: number) => deleteToken(id, false),
     };
     return ops;
   }
@@ -300,6 +310,7 @@ export class AccountStore {
     op: string,
     send: () => Promise<void>,
     gone: () => Promise<boolean>,
+    settling = false,
   ): Promise<WriteOutcome> {
     const goneOr404 = async (): Promise<boolean> => {
       try {
@@ -323,6 +334,7 @@ export class AccountStore {
         // only the listing can confirm it is gone.
         onError: async (err) =>
           (isProxyAccountError(err, 'ERR_VALIDATION') || isProxyAccountError(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined,
+        settling,
       });
     } catch (err) {
       if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return 'unchanged';
@@ -331,15 +343,15 @@ export class AccountStore {
   }
 
   /**
-   * Sends one write: refused before sending when the run is stopping, never cancelled once sent
-   * (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
+   * Sends one write: refused before sending when the run is stopping (unless it is `settling` a
+   * write already sent), never cancelled once sent (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
    * write's result, undefined means it did not happen (the original error is thrown, or, when
    * `resend` is true because the write is idempotent, it is sent once more). `onError` may turn
    * a known failure into a result (e.g. "already there").
    */
   private async write<T>(w: WriteSpec<T>): Promise<T> {
-    const { collection, username, operation: op, send, readBack, resend = false, onError } = w;
-    if (this.signal?.aborted === true) throw new StoppedError(op);
+    const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false } = w;
+    if (this.signal?.aborted === true && !settling) throw new StoppedError(op);
     try {
       return await this.cache.write(collection, username, send);
     } catch (err) {

@@ -6,6 +6,8 @@ import type { Collection } from './cache';
 export type StoreClient = Pick<ProxyAccountClient, 'subAccounts' | 'ips' | 'hostnames' | 'proxies' | 'tokens' | 'geoIps'> & {
   /** Closes the client's connections. @default nothing to close */
   close?(): Promise<void>;
+  /** The API's time from its answers' `Date` header. @default unknown (the local clock is used) */
+  serverNow?(): Date | undefined;
 };
 
 /** Options of {@link AccountStore}. */
@@ -34,10 +36,16 @@ export interface TokenWrite {
   /** The token, including its raw value. */
   readonly token: BearerTokenCreated;
   /**
-   * `done`, or `recovered`: the first answer was lost, so the token it made (whose value nobody
+   * `done`, or `recovered`: an answer was lost, so the token its request made (whose value nobody
    * can ever read) was deleted and this one created in its place.
    */
   readonly outcome: 'done' | 'recovered';
+  /**
+   * Tokens with this label that appeared while an answer was lost, of which this process cannot
+   * tell which one its request made (another client created tokens with the same label at the
+   * same time): none was deleted. Empty in every other case.
+   */
+  readonly undecided: readonly number[];
 }
 
 /** The authorized IPs of one account. */
@@ -79,7 +87,10 @@ export interface TokenList {
   fresh(): Promise<readonly BearerToken[]>;
   /** The token with `id`, or undefined when it is gone (or the sub-account is). */
   find(id: number): Promise<BearerToken | undefined>;
-  /** Creates a token; a lost answer is resolved without leaving an unreadable token behind. */
+  /**
+   * Creates a token; a lost answer is resolved without leaving an unreadable token behind and
+   * without touching a token another create made (creates of one label run one at a time).
+   */
   create(input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite>;
   /** Activates or deactivates token `id`; returns its metadata afterwards. */
   setActive(id: number, active: boolean): Promise<BearerToken>;
@@ -118,4 +129,9 @@ export interface WriteSpec<T> {
   readonly resend?: boolean;
   /** May turn a known failure into a result, e.g. "already there". @default none */
   onError?(err: unknown): Promise<T | undefined>;
+  /**
+   * The write settles one already sent (the clean-up delete after a lost create), so a stop
+   * does not refuse it. @default false
+   */
+  readonly settling?: boolean;
 }

@@ -3,7 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { BanList } from './auth';
-import { formatIso, type Clock } from './clock';
+import { formatIso, MAX_CLOCK_OFFSET_SECONDS, type Clock } from './clock';
 import type { AccountSeed } from './config';
 import { parseFault } from './fault-spec';
 import type { FaultList } from './faults';
@@ -28,6 +28,9 @@ export interface ControlDeps {
 }
 
 type Body = Record<string, unknown>;
+
+/** Most usage one `POST /_emulator/usage` may record: a petabyte, far beyond any plan's limit. */
+export const MAX_USAGE_GB = 1_000_000;
 type Handler = (body: Body, deps: ControlDeps) => Reply;
 type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -106,17 +109,33 @@ function str(body: Body, key: string): string {
 }
 
 function advanceClock(body: Body, deps: ControlDeps): Reply {
-  deps.clock.advance(num(body, 'advanceSeconds', 0));
+  const seconds = num(body, 'advanceSeconds', 0);
+  const room = MAX_CLOCK_OFFSET_SECONDS - deps.clock.offsetMs() / 1000;
+  if (seconds > room) {
+    throw new HttpError(
+      400,
+      `advanceSeconds must be at most ${Math.floor(room)}: the clock may run at most ${MAX_CLOCK_OFFSET_SECONDS} s (100 years) ahead of real time, and is ${deps.clock.offsetMs() / 1000} s ahead now`,
+    );
+  }
+  deps.clock.advance(seconds);
   deps.store.saveClock();
   return { status: 200, json: { now: formatIso(deps.clock.now()) } };
 }
 
 function recordUsage(body: Body, deps: ControlDeps): Reply {
   const username = str(body, 'username');
-  const bytes = Math.round(num(body, 'gb', 0) * 1e9);
+  const gb = num(body, 'gb', 0);
+  if (gb > MAX_USAGE_GB) throw new HttpError(400, `gb must be at most ${MAX_USAGE_GB} (one record)`);
+  const bytes = Math.round(gb * 1e9);
   const account = deps.store.accounts.byUsername(username);
   if (!account) throw new HttpError(404, `no account named ${username}`);
   const now = deps.clock.now();
+  // Usage is summed in bytes: a total past 2^53 would lose precision in every later answer.
+  for (const id of account.parentId === null ? [account.id] : [account.id, account.parentId]) {
+    if (deps.store.accounts.usage(id, now).totalBytes + bytes > Number.MAX_SAFE_INTEGER) {
+      throw new HttpError(400, `gb ${gb} would take the total usage past ${Math.floor(Number.MAX_SAFE_INTEGER / 1e9)} GB, the most the emulator counts`);
+    }
+  }
   deps.store.transaction(() => {
     deps.store.accounts.recordUsage(account.id, bytes, now);
     // Sub-account usage counts toward the parent's too (the API contract).

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type BanList, type Caller } from './auth';
 import { handleControl, type ControlDeps } from './control';
 import { actsAfterServing, replacesRequest, type Fault, type FaultList } from './faults';
-import { decodeFormBody, HttpError, parseForm, readBody, sendReply, sendText, splitUrl, type Reply } from './http';
+import { decodeFormBody, HttpError, httpDate, parseForm, readBody, sendReply, sendText, splitUrl, type Reply } from './http';
 import type { ApiSettings, Route, Router } from './router';
 
 /** Everything the pipeline needs. */
@@ -24,6 +24,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const started = process.hrtime.bigint();
     const { path, query } = splitUrl(req.url);
     let note = '';
+    // Every answer is dated by the emulator's clock, not Node's: clients judge expiry by it.
+    res.setHeader('Date', httpDate(deps.clock.now()));
     res.on('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const status = res.headersSent ? String(res.statusCode) : 'dropped';

@@ -86,6 +86,11 @@ export function decodeFormBody(contentType: string | undefined, body: string): P
   throw new HttpError(400, 'request body must be application/x-www-form-urlencoded');
 }
 
+/** An HTTP `Date` header value (IMF-fixdate) for the time `ms`. */
+export function httpDate(ms: number): string {
+  return new Date(ms).toUTCString();
+}
+
 /** Writes `reply` to `res`. */
 export function sendReply(res: ServerResponse, reply: Reply): void {
   if ('json' in reply) {

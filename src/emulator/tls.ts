@@ -4,12 +4,12 @@
 // certificate clients should trust is written to --ca-out, or to a temporary file removed on
 // shutdown.
 import { X509Certificate, createPrivateKey, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { privateDirProblemSync } from '../util/private-dir';
 import { createSelfSignedCertificate } from '../util/x509';
+import { createTempDir } from './temp-dir';
 
 /** A certificate given on the command line. */
 export interface GivenCertificate {
@@ -55,7 +55,7 @@ export function prepareTls(options: TlsOptions): TlsMaterial {
     return { certPem: pair.certPem, keyPem: pair.keyPem, caFile: options.caOutPath, cleanup: () => undefined };
   }
   if (options.given) return { ...options.given, caFile: options.given.certFile, cleanup: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), 'proxyaccount-emulator-'));
+  const dir = createTempDir();
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, pair.certPem, { mode: 0o644 });
   return { certPem: pair.certPem, keyPem: pair.keyPem, caFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

@@ -127,6 +127,15 @@ export class ProxyAccountClient {
     await this.#transport.call({ method: 'GET', path: '/api/ips/', operation: 'verify the credentials', repeatable: true, onlyToProveCredentials: true }, opts);
   }
 
+  /**
+   * The API's time, from the `Date` header of its latest answer (advanced by the time elapsed
+   * since), or undefined before any answer carried one. Whether a token has expired is judged on
+   * this clock, not the local one.
+   */
+  serverNow(): Date | undefined {
+    return this.#transport.serverClock.now();
+  }
+
   /** Closes the client's own keep-alive agent (never a caller's `dispatcher`); later calls fail. */
   async close(): Promise<void> {
     await this.#transport.close();

@@ -24,6 +24,7 @@ import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, type AuthFailureMemory, type M
 import { ShapeError } from './parse';
 import { redactText, wireForms } from './redact';
 import type { CallOptions, RequestLogger } from './types';
+import { ServerClock } from './server-clock';
 
 /** One API call, as the per-area modules describe it. */
 export interface Operation<T> {
@@ -132,6 +133,8 @@ export class Transport {
   /** 401s the address is known to have had: this client's, plus the memory's. */
   private knownFailures = 0;
   private forgetDone = false;
+  /** The API's clock, from the `Date` header of its answers. */
+  readonly serverClock = new ServerClock();
 
   // True private fields, so inspecting a client never shows the Authorization header.
   readonly #cfg: TransportConfig;
@@ -382,6 +385,7 @@ export class Transport {
 
   private async readResponse<T>(op: Operation<T>, ctx: RequestContext, res: Dispatcher.ResponseData, secrets: readonly string[]): Promise<Attempt<T>> {
     const status = res.statusCode;
+    this.serverClock.observe(res.headers.date);
     if (status >= 200 && status < 300) {
       if (op.parse === undefined) {
         await res.body.dump();

@@ -23,6 +23,27 @@ describe('lazyProviderServer', () => {
     await server.stopProvider();
     expect(loads).toBe(1);
   });
+
+  it('forwards every method of the provider and none it lacks, without loading it for a promise check', async () => {
+    let loads = 0;
+    const fake = {
+      readResource: async (req: { typeName: string }) => ({ diagnostics: [], seen: req.typeName, self: fake }),
+      stopProvider: async () => ({}),
+    };
+    const server = lazyProviderServer(() => {
+      loads++;
+      return fake as unknown as ProviderServer;
+    });
+    // What `await server` or Promise.resolve(server) would ask: not a reason to load the provider.
+    expect((server as unknown as { then?: unknown }).then).toBeUndefined();
+    expect(loads).toBe(0);
+    const res = (await server.readResource({ typeName: 't', currentState: {}, private: new Uint8Array() })) as unknown as { seen: string; self: unknown };
+    expect(res).toEqual({ diagnostics: [], seen: 't', self: fake });
+    expect(server.openEphemeralResource).toBeUndefined();
+    expect('openEphemeralResource' in server).toBe(false);
+    expect('stopProvider' in server).toBe(true);
+    expect(loads).toBe(1);
+  });
 });
 
 describe('the built entry point (dist/main-provider.js)', () => {

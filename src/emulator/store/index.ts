@@ -1,6 +1,6 @@
 // The emulator's state: one SQLite database (in memory or a --state file) and the clock offset
 // saved in it, so that a restarted emulator resumes at the same emulator time.
-import type { Clock } from '../clock';
+import { isClockOffsetMs, type Clock } from '../clock';
 import type { AccountSeed } from '../config';
 import { AccessRepo } from './access';
 import { AccountRepo } from './accounts';
@@ -42,7 +42,10 @@ export class Store {
     const store = new Store(db, clock);
     try {
       const saved = getMeta(db, CLOCK_KEY);
-      if (saved !== undefined) clock.setOffsetMs(Number(saved));
+      // An offset no clock may hold (saved by an emulator without today's limit) would break
+      // every date: start on real time instead, and save that.
+      if (saved !== undefined && isClockOffsetMs(Number(saved))) clock.setOffsetMs(Number(saved));
+      else if (saved !== undefined) store.saveClock();
       store.seed(seeds);
       return store;
     } catch (err) {

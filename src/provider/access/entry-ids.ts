@@ -43,3 +43,24 @@ export function validationProblem(attribute: { readonly validators: ReadonlyArra
   }
   return undefined;
 }
+
+/** A stored state's disagreement, as `checkState` reports it. */
+export interface StateProblem<A extends string> {
+  readonly attribute: A;
+  readonly problem: string;
+}
+
+/**
+ * The state check of an entry resource: its `id` must be `entryId(username, entry)`. The entry
+ * attribute is what reads and deletes act on, so a state edited to name another entry (id kept)
+ * would otherwise delete another resource's entry.
+ */
+export function entryIdMismatch<A extends string>(
+  state: { readonly id: string | null; readonly username: string | null },
+  attribute: A,
+  entry: string | null,
+): StateProblem<A> | undefined {
+  if (state.id === null || entry === null || state.id === entryId(state.username, entry)) return undefined;
+  const owner = state.username === null ? 'no username' : `username ${JSON.stringify(state.username)}`;
+  return { attribute, problem: `${attribute} ${JSON.stringify(entry)} with ${owner} does not match id ${JSON.stringify(state.id)}` };
+}

@@ -2,7 +2,7 @@
 // a sub-account. The API cannot edit an entry, so every change replaces it. Reads go through the
 // coalescing reader: refreshing many hostnames of one account costs one listing.
 import { reportAlreadyExists } from '../access/already-exists';
-import { entryId, parseImportId, validationProblem } from '../access/entry-ids';
+import { entryId, entryIdMismatch, parseImportId, validationProblem } from '../access/entry-ids';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
 import type { Resource } from '../types';
@@ -58,6 +58,8 @@ export const authorizedHostnameResource = {
   displayName: 'authorized hostname',
   describe: (m) => describeHostname(m.domain ?? m.id ?? '', m.username ?? null),
   schema,
+
+  checkState: (state) => entryIdMismatch(state, 'domain', state.domain),
 
   async create(ctx, { planned }) {
     const { domain, username } = planned;

@@ -3,7 +3,7 @@
 // replaces it. Reads go through the coalescing reader: refreshing many IPs of one account
 // costs one listing.
 import { reportAlreadyExists } from '../access/already-exists';
-import { entryId, parseImportId, validationProblem } from '../access/entry-ids';
+import { entryId, entryIdMismatch, parseImportId, validationProblem } from '../access/entry-ids';
 import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
@@ -59,6 +59,8 @@ export const authorizedIpResource = {
   displayName: 'authorized IP',
   describe: (m) => describeIp(m.ip ?? m.id ?? '', m.username ?? null),
   schema,
+
+  checkState: (state) => entryIdMismatch(state, 'ip', state.ip),
 
   async create(ctx, { planned }) {
     const { ip, label, username } = planned;

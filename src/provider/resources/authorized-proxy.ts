@@ -61,6 +61,17 @@ export const authorizedProxyResource = {
   describe: (m) => `authorized proxy '${m.proxy ?? m.id ?? ''}'`,
   schema,
 
+  checkState(state) {
+    // Reads and deletes act on `domain` (else `proxy`): both must name the proxy of the id.
+    if (state.id !== null && state.proxy !== null && state.id !== state.proxy) {
+      return { attribute: 'proxy', problem: `proxy ${JSON.stringify(state.proxy)} does not match id ${JSON.stringify(state.id)}` };
+    }
+    if (state.domain !== null && state.proxy !== null && !namesDomain(state.proxy, state.domain)) {
+      return { attribute: 'domain', problem: `domain ${JSON.stringify(state.domain)} is not the domain of proxy ${JSON.stringify(state.proxy)}` };
+    }
+    return undefined;
+  },
+
   async create(ctx, { planned }) {
     const domain = await ctx.data.proxies.add(planned.proxy);
     return { id: planned.proxy, proxy: planned.proxy, domain };
@@ -120,6 +131,15 @@ async function findProxy(ctx: Ctx, proxy: string, domain: string | null): Promis
   if (given.includes(':')) return listed.find((p) => p.entry.toLowerCase() === given);
   if (given.includes('.')) return listed.find((p) => p.domain.toLowerCase() === given);
   return listed.find((p) => p.domain.toLowerCase().split('.')[0] === given);
+}
+
+/** True when `domain` (a full domain) is the one the proxy written as `proxy` names, ignoring case. */
+function namesDomain(proxy: string, domain: string): boolean {
+  const given = proxy.toLowerCase();
+  const d = domain.toLowerCase();
+  if (given.includes(':')) return splitEntry(given).domain === d;
+  if (given.includes('.')) return given === d;
+  return d.split('.')[0] === given;
 }
 
 function splitEntry(entry: string): ListedProxy {

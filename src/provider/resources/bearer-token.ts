@@ -98,16 +98,18 @@ export const bearerTokenResource = {
 
   modifyPlan(ctx, { prior, planned }) {
     const expires = planned.expires_at;
-    if (typeof expires === 'string' && (prior === null || prior.expires_at !== expires) && !afterToday(expires)) {
+    // The API decides expiry on its own clock: its last answer's Date, else this machine's.
+    const now = ctx.data?.now() ?? Date.now();
+    if (typeof expires === 'string' && (prior === null || prior.expires_at !== expires) && !afterToday(expires, now)) {
       ctx.diagnostics.addAttributeError(
         'expires_at',
         'Expiry date not in the future',
-        `expires_at ${expires} is not after today (${today()}, UTC): the API would refuse the token or make one that is already expired. Set a later date, or omit expires_at for a token that never expires.`,
+        `expires_at ${expires} is not after today (${today(now)}, UTC): the API would refuse the token or make one that is already expired. Set a later date, or omit expires_at for a token that never expires.`,
       );
       return undefined;
     }
     // An expired token is a state, not drift: it stays as it is, and the plan says why.
-    if (prior !== null && prior.active === false && prior.expires_at !== null && !afterNow(prior.expires_at) && planned.expires_at === prior.expires_at) {
+    if (prior !== null && prior.active === false && prior.expires_at !== null && !afterNow(prior.expires_at, now) && planned.expires_at === prior.expires_at) {
       if (planned.active === true || (planned.active !== null && isUnknown(planned.active))) {
         ctx.diagnostics.addAttributeWarning(
           'expires_at',
@@ -128,6 +130,12 @@ export const bearerTokenResource = {
     const { token } = created;
     if (created.outcome === 'recovered') {
       ctx.log.log('warn', 'the answer to the create was lost; the unreadable token it made was deleted and this one created', { token_id: token.id });
+    }
+    if (created.undecided.length > 0) {
+      ctx.diagnostics.addWarning(
+        'A lost answer left a token that could not be told apart',
+        `${capitalize(describeToken(token.id, label, username))} was created after an answer was lost, but tokens ${created.undecided.join(', ')} with the same label also appeared meanwhile (another client creating tokens with this label at the same time), so none of them was deleted: one of them may be unusable. Compare them with what uses this label, and delete the one nobody holds.`,
+      );
     }
     let remote: BearerToken = token;
     if (planned.active === false) {
@@ -163,7 +171,7 @@ export const bearerTokenResource = {
       try {
         remote = await basicAuthOnly(ctx, object, () => tokens.setActive(id, want));
       } catch (err) {
-        if (want && refusedAsExpired(err, prior.expires_at)) {
+        if (want && refusedAsExpired(err, prior.expires_at, ctx.data.now())) {
           const message = err instanceof Error ? err.message : String(err);
           ctx.diagnostics.addAttributeError(
             'active',
@@ -256,29 +264,29 @@ async function withPlanLimit<T>(ctx: Ctx, object: string, operation: 'read' | 'd
   }
 }
 
-/** True when the date `ymd` (YYYY-MM-DD) is after today (UTC). */
-function afterToday(ymd: string): boolean {
-  return ymd > today();
+/** True when the date `ymd` (YYYY-MM-DD) is after the UTC day of `now`. */
+function afterToday(ymd: string, now: number): boolean {
+  return ymd > today(now);
 }
 
-/** True when the start of day `ymd` (UTC), when the token stops working, is still ahead. */
-function afterNow(ymd: string): boolean {
-  return Date.parse(`${ymd}T00:00:00Z`) > Date.now();
+/** True when the start of day `ymd` (UTC), when the token stops working, is after `now`. */
+function afterNow(ymd: string, now: number): boolean {
+  return Date.parse(`${ymd}T00:00:00Z`) > now;
 }
 
-function today(): string {
-  return new Date(Date.now()).toISOString().slice(0, 10);
+function today(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
 }
 
 /**
  * Whether a refused activation is the API's refusal of an expired token. The API contract does not show
  * that status (the emulator sends 400), so any client error on a token that has an expiry date
- * counts when the message or the local clock says it has passed.
+ * counts when the message or the API's clock says it has passed.
  */
-function refusedAsExpired(err: unknown, expiresAt: string | null): boolean {
+function refusedAsExpired(err: unknown, expiresAt: string | null, now: number): boolean {
   if (expiresAt === null) return false;
   if (!(['ERR_VALIDATION', 'ERR_FORBIDDEN', 'ERR_UNEXPECTED_STATUS'] as const).some((code) => hasErrorCode(err, code))) return false;
-  return /expir/i.test(err instanceof Error ? err.message : '') || Date.parse(`${expiresAt}T00:00:00Z`) <= Date.now();
+  return /expir/i.test(err instanceof Error ? err.message : '') || Date.parse(`${expiresAt}T00:00:00Z`) <= now;
 }
 
 /**

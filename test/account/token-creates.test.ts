@@ -1,0 +1,168 @@
+// Token creates whose answers are lost, over an in-memory fake of the token endpoints: the store
+// deletes only the token its own lost request made (never one another create of the same label
+// made, in parallel or not), reads back before every re-send, and finishes that clean-up during a
+// stop. Whatever happens, every token in the account belongs to a create that returned it.
+import { AccountStore, type StoreClient } from '../../src/account';
+import { TimeoutError, type BearerToken } from '../../src/sdk';
+
+const CTX = { method: 'POST', path: '/api/token/create/', operation: 'x' };
+
+/** Token endpoints over an array; creates are numbered from 1 and may lose their answer. */
+class FakeTokens {
+  tokens: BearerToken[] = [];
+  sent: string[] = [];
+  private nextId = 1;
+  private creates = 0;
+  /** Create numbers (1 = the first create sent) whose answer is lost after the token is made. */
+  readonly lose = new Set<number>();
+  /** Create numbers that time out before the API makes anything (the client cannot tell). */
+  readonly timeOutBefore = new Set<number>();
+  /** Create numbers that wait until `release()` before making their token. */
+  readonly hold = new Set<number>();
+  /** Runs when a held create is released, before it makes its token (e.g. another client's create). */
+  onRelease: (() => void) | undefined;
+  private held: Array<() => void> = [];
+
+  release(): void {
+    for (const r of this.held.splice(0)) r();
+  }
+
+  /** Resolves once a held create is waiting for `release()`. */
+  async waiting(): Promise<void> {
+    while (this.held.length === 0) await new Promise((r) => setImmediate(r));
+  }
+
+  /** A token made by another client of the same account. */
+  makeElsewhere(label: string): number {
+    const t = { id: this.nextId++, label, isActive: true, expiresAt: null, createdAt: new Date(0) };
+    this.tokens.push(t);
+    return t.id;
+  }
+
+  client(): StoreClient {
+    return {
+      tokens: {
+        list: async () => {
+          this.sent.push('list');
+          // A turn of the event loop, so parallel creates interleave as over a network.
+          await new Promise((r) => setImmediate(r));
+          return [...this.tokens];
+        },
+        create: async (input: { label?: string }) => {
+          const n = ++this.creates;
+          this.sent.push(`create#${n}`);
+          await new Promise((r) => setImmediate(r));
+          if (this.hold.has(n)) {
+            await new Promise<void>((r) => this.held.push(r));
+            this.onRelease?.();
+          }
+          if (this.timeOutBefore.has(n)) throw new TimeoutError(CTX, 1000, 1);
+          const t = { id: this.nextId++, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(0) };
+          this.tokens.push(t);
+          if (this.lose.has(n)) throw new TimeoutError(CTX, 1000, 1);
+          return { ...t, token: `pxa_secret${t.id}` };
+        },
+        delete: async (input: { id: number }) => {
+          this.sent.push(`delete ${input.id}`);
+          this.tokens = this.tokens.filter((t) => t.id !== input.id);
+        },
+      },
+    } as unknown as StoreClient;
+  }
+}
+
+const ids = (tokens: readonly BearerToken[]): number[] => tokens.map((t) => t.id).sort((a, b) => a - b);
+
+describe('parallel creates of one label with a lost answer', () => {
+  it.each([
+    ['ci', 'ci'],
+    ['no label', null],
+  ])('keep every token a create returned, and leave none that no create returned (%s)', async (_name, label) => {
+    const api = new FakeTokens();
+    api.lose.add(2);
+    const store = new AccountStore(api.client());
+    const created = await Promise.all([1, 2, 3].map(() => store.account().tokens.create({ label, expiresAt: null })));
+    const returned = created.map((c) => c.token.id).sort((a, b) => a - b);
+    // 0 deleted under a resource: every token returned still exists; 0 orphaned: nothing else does.
+    expect(ids(api.tokens)).toEqual(returned);
+    expect(new Set(returned).size).toBe(3);
+    expect(created.filter((c) => c.outcome === 'recovered')).toHaveLength(1);
+    expect(created.every((c) => c.undecided.length === 0)).toBe(true);
+  });
+});
+
+describe('lost answers in a row', () => {
+  it('read back before each re-send, so two lost answers leave one token, the one returned', async () => {
+    const api = new FakeTokens();
+    api.lose.add(1).add(2);
+    const store = new AccountStore(api.client());
+    const created = await store.account('alice').tokens.create({ label: 'deploy', expiresAt: null });
+    expect(created.outcome).toBe('recovered');
+    expect(ids(api.tokens)).toEqual([created.token.id]);
+    // Each lost create is followed by a listing and the delete of what it made, then a re-send.
+    expect(api.sent).toEqual(['list', 'create#1', 'list', 'delete 1', 'create#2', 'list', 'delete 2', 'create#3']);
+  });
+
+  it('give up after three lost answers, leaving no token behind', async () => {
+    const api = new FakeTokens();
+    api.lose.add(1).add(2).add(3);
+    const store = new AccountStore(api.client());
+    await expect(store.account().tokens.create({ label: 'deploy', expiresAt: null })).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(api.tokens).toEqual([]);
+  });
+});
+
+describe('a stop during a lost token answer', () => {
+  it('still deletes the token the lost request made, and sends no new create', async () => {
+    const api = new FakeTokens();
+    api.lose.add(1);
+    api.hold.add(1);
+    const stop = new AbortController();
+    const store = new AccountStore(api.client(), { signal: stop.signal });
+    const creating = store.account().tokens.create({ label: 'deploy', expiresAt: null });
+    await api.waiting();
+    stop.abort();
+    api.release();
+    await expect(creating).rejects.toMatchObject({ code: 'ERR_ABORTED', message: expect.stringMatching(/create bearer token 'deploy'.*not started/) });
+    expect(api.tokens).toEqual([]);
+    expect(api.sent.filter((s) => s.startsWith('create'))).toEqual(['create#1']);
+  });
+});
+
+describe('another client creating tokens of the same label meanwhile', () => {
+  it('deletes none of the tokens it cannot tell apart, and names them', async () => {
+    const api = new FakeTokens();
+    api.lose.add(1);
+    api.hold.add(1);
+    let theirs = 0;
+    api.onRelease = () => {
+      theirs = api.makeElsewhere('deploy');
+    };
+    const store = new AccountStore(api.client());
+    const creating = store.account().tokens.create({ label: 'deploy', expiresAt: null });
+    await api.waiting();
+    api.release();
+    const created = await creating;
+    expect(api.tokens.map((t) => t.id)).toContain(theirs);
+    expect(created.undecided).toHaveLength(2);
+    expect(created.undecided).toContain(theirs);
+    expect(api.sent.filter((s) => s.startsWith('delete'))).toEqual([]);
+  });
+});
+
+describe('two stores of one process on the same account (two provider aliases)', () => {
+  it("never delete each other's token: creates of one label wait for each other across stores", async () => {
+    const api = new FakeTokens();
+    // The first create times out before the API makes anything: its read-back finds no token of
+    // its own, only the other store's token, made meanwhile if the creates overlapped.
+    api.timeOutBefore.add(1);
+    const client = api.client();
+    const first = new AccountStore(client);
+    const second = new AccountStore(client);
+    const created = await Promise.all([
+      first.account().tokens.create({ label: 'ci', expiresAt: null }),
+      second.account().tokens.create({ label: 'ci', expiresAt: null }),
+    ]);
+    expect(ids(api.tokens)).toEqual(created.map((c) => c.token.id).sort((a, b) => a - b));
+  });
+});
