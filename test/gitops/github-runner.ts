@@ -96,14 +96,16 @@ interface ExprContext {
 /** The value of one expression the templates use. */
 function value(expr: string, c: ExprContext): string {
   const e = expr.trim();
-  let m: RegExpMatchArray | null;
   if (e === 'github.workspace') return c.ws;
   if (e === 'github.run_id') return c.id;
   if (e === 'github.run_attempt') return '1';
   if (e === 'github.token') return 'test-github-token';
-  if ((m = /^secrets\.(\w+)$/.exec(e))) return c.secrets[m[1]!] ?? '';
-  if ((m = /^vars\.(\w+)$/.exec(e))) return c.vars[m[1]!] ?? '';
-  if ((m = /^steps\.([\w-]+)\.outputs\.(\w+)$/.exec(e))) return c.outputs.get(m[1]!)?.[m[2]!] ?? '';
+  const secret = /^secrets\.(\w+)$/.exec(e);
+  if (secret) return c.secrets[secret[1]!] ?? '';
+  const variable = /^vars\.(\w+)$/.exec(e);
+  if (variable) return c.vars[variable[1]!] ?? '';
+  const output = /^steps\.([\w-]+)\.outputs\.(\w+)$/.exec(e);
+  if (output) return c.outputs.get(output[1]!)?.[output[2]!] ?? '';
   throw new Error(`the test's runner does not know the expression \${{ ${e} }}`);
 }
 
