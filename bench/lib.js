@@ -64,6 +64,20 @@ async function startBench({ prefix, provider, goAnchor = false, log = () => unde
   };
 }
 
+const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
+
+/** 2 sub-accounts × 99 authorized IPs that reference them: 200 resources. */
+function proxyaccountConfig(prefix = 'plan-bench') {
+  const out = [REQUIRED];
+  for (let a = 0; a < 2; a++) {
+    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${prefix}${a}"\n}\n`);
+    out.push(
+      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
+    );
+  }
+  return out.join('\n');
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
@@ -98,4 +112,4 @@ function terraformRunner(root, env) {
   };
 }
 
-module.exports = { ROOT, median, requireBuild, startBench, terraformRunner };
+module.exports = { ROOT, median, proxyaccountConfig, requireBuild, startBench, terraformRunner };

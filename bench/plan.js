@@ -18,26 +18,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { GO_ANCHOR_BINARY, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
-const { ROOT, median, requireBuild, startBench, terraformRunner } = require('./lib');
+const { ROOT, median, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
 const ROUNDS = Number(process.argv[2] || 7);
 // PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
 const PROVIDER = process.env.PROXYACCOUNT_BENCH_PROVIDER || path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
 requireBuild('plan', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
 requireGoAnchor('plan');
 const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
-
-const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
-
-function proxyaccountConfig(prefix = 'plan-bench') {
-  const out = [REQUIRED];
-  for (let a = 0; a < 2; a++) {
-    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${prefix}${a}"\n}\n`);
-    out.push(
-      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
-    );
-  }
-  return out.join('\n');
-}
 
 // Terraform's built-in resources alone: no provider block, so no provider process is started (a
 // declared provider would be started, schema'd and configured, and hide its own cost in the baseline).
