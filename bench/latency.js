@@ -44,12 +44,14 @@ function control(emu, method, urlPath, body) {
 }
 
 async function main() {
-  let apiRequests = 0;
+  // Our plan's API requests: when each was answered (ms since the plan started) and its log line.
+  let apiRequests = [];
+  let planStart = 0n;
   const bench = await startBench({
     prefix: 'proxyaccount-latency-bench-',
     goAnchor: true,
     log: (line) => {
-      if (!line.includes(' /_emulator/')) apiRequests += 1;
+      if (!line.includes(' /_emulator/')) apiRequests.push(`${(Number(process.hrtime.bigint() - planStart) / 1e6).toFixed(0)} ms: ${line}`);
     },
   });
   const { root, env, emu } = bench;
@@ -81,10 +83,12 @@ async function main() {
       },
       async ours(delay) {
         if (delay > 0) await control(emu, 'POST', '/_emulator/faults', { path: '/*', delayMs: delay, count: 1_000_000 });
-        apiRequests = 0;
+        apiRequests = [];
+        planStart = process.hrtime.bigint();
         try {
-          results[delay].ours.push(await runner.timed(sides.ours.dir, ['plan', '-detailed-exitcode']));
-          results[delay].ourRequests.push(apiRequests);
+          const run = await runner.timed(sides.ours.dir, ['plan', '-detailed-exitcode']);
+          results[delay].ours.push({ ...run, timeline: [...apiRequests] });
+          results[delay].ourRequests.push(apiRequests.length);
         } finally {
           await control(emu, 'DELETE', '/_emulator/faults');
         }
@@ -113,6 +117,11 @@ async function main() {
         `| ${delay} ms | ${m(wall(r.go))} | ${m(wall(r.ours))} | **${(median(wall(r.go)) / median(wall(r.ours))).toFixed(2)}×** | ${m(cpu(r.go))} | ${m(cpu(r.ours))} | ${m(r.goRequests)} / ${m(r.ourRequests)} |`,
       );
     }
+    // Where the latency sits on our critical path: the answers of the median plan at the largest delay.
+    const last = results[DELAYS[DELAYS.length - 1]].ours;
+    const mid = [...last].sort((a, b) => a.wall - b.wall)[Math.floor(last.length / 2)];
+    console.log(`\nour plan at ${DELAYS[DELAYS.length - 1]} ms (median, ${mid.wall.toFixed(0)} ms wall), API answers at:`);
+    for (const line of mid.timeline) console.log(`  ${line}`);
   } finally {
     await server.close();
     await bench.stop();
