@@ -8,6 +8,7 @@
 //
 //   npm run bench:latency         (npm run build and sh bench/go-anchor/build.sh first)
 //   node bench/latency.js [ROUNDS] [DELAYS_MS]      (defaults: 7 rounds, 0,50,150)
+//   PROXYACCOUNT_BENCH_PROVIDER=PATH measures another build of ours with the same harness.
 //
 // Also counts the API requests each plan made (the emulator's request log, the local server's count).
 
@@ -49,6 +50,7 @@ async function main() {
   let planStart = 0n;
   const bench = await startBench({
     prefix: 'proxyaccount-latency-bench-',
+    provider: process.env.PROXYACCOUNT_BENCH_PROVIDER,
     goAnchor: true,
     log: (line) => {
       if (!line.includes(' /_emulator/')) apiRequests.push(`${(Number(process.hrtime.bigint() - planStart) / 1e6).toFixed(0)} ms: ${line}`);

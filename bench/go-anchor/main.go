@@ -15,7 +15,6 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
-	"io/ioutil"
 	"net/http"
 	"net/url"
 	"os"
@@ -114,7 +113,7 @@ func (p *provider) ConfigureProvider(context.Context, *tf.ConfigureProvider_Requ
 	}
 	pool := x509.NewCertPool()
 	if file := os.Getenv("GOANCHOR_CA_FILE"); file != "" {
-		pem, err := ioutil.ReadFile(file)
+		pem, err := os.ReadFile(file)
 		if err != nil {
 			return &tf.ConfigureProvider_Response{Diagnostics: errorDiag("cannot read GOANCHOR_CA_FILE", err)}, nil
 		}
@@ -152,7 +151,7 @@ func (p *provider) fetch(ctx context.Context, name string) error {
 		return err
 	}
 	defer res.Body.Close()
-	if _, err := io.Copy(ioutil.Discard, res.Body); err != nil {
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
 		return err
 	}
 	if res.StatusCode != http.StatusOK {
