@@ -17,7 +17,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { GO_ANCHOR_BINARY, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
+const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
 const { ROOT, median, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
 const ROUNDS = Number(process.argv[2] || 7);
 // PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
@@ -33,7 +33,7 @@ const BUILTIN = 'resource "terraform_data" "d" {\n  count = 200\n  input = count
 /** The measured sides, in the order of the table; `binary` and `source` for the provider processes. */
 const SIDES = [
   { key: 'builtin', label: '`terraform_data` (built-in)', config: BUILTIN },
-  { key: 'go', label: 'Go anchor', config: goAnchorConfig(), binary: GO_ANCHOR_BINARY, type: 'goanchor', source: 'proxyaccount/goanchor' },
+  { key: 'go', label: 'Go anchor', config: goAnchorConfig(), binary: GO_ANCHOR_BINARY, type: 'goanchor', source: GO_ANCHOR_SOURCE },
   { key: 'ours', label: 'proxyaccount', config: proxyaccountConfig(), binary: PROVIDER, type: 'proxyaccount', source: 'proxyaccount/proxyaccount' },
 ];
 
