@@ -2,10 +2,12 @@
 // What the Terraform benchmarks share: an emulator in this process, the built provider in a
 // filesystem mirror of a temporary directory, and the environment that points terraform at both.
 
+const { execFile } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { promisify } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -22,17 +24,24 @@ function requireBuild(name, files) {
 /**
  * Starts the emulator, installs `provider` (default: the bundled one) into a mirror under a new
  * temporary directory, and returns the directory, the emulator, the terraform environment and a
- * cleanup function. `log` receives the emulator's request log lines.
+ * cleanup function. `log` receives the emulator's request log lines. With `goAnchor`, the Go
+ * anchor (bench/go-anchor) is installed into the same mirror.
  */
-async function startBench({ prefix, provider, log = () => undefined }) {
+async function startBench({ prefix, provider, goAnchor = false, log = () => undefined }) {
   const { startEmulator } = require(path.join(ROOT, 'dist/emulator/index.js'));
   const { installProvider, mirrorCliConfig } = require(path.join(ROOT, 'dist/cli/provider.js'));
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const emu = await startEmulator({ port: 0, httpPort: 0, adminToken: crypto.randomBytes(16).toString('hex'), log });
   const mirror = path.join(root, 'mirror');
-  if (provider === undefined) installProvider(mirror);
-  else installProvider(mirror, provider);
-  fs.writeFileSync(path.join(root, 'terraform.rc'), mirrorCliConfig(mirror));
+  const { platform } = provider === undefined ? installProvider(mirror) : installProvider(mirror, provider);
+  let rc = mirrorCliConfig(mirror);
+  if (goAnchor) {
+    const { GO_ANCHOR_SOURCE, installGoAnchor } = require('./go-anchor');
+    installGoAnchor(mirror, platform);
+    // The mirror serves both providers; neither may be looked up on the network.
+    rc = rc.replaceAll(/(include|exclude) = \[(.*)\]/g, `$1 = [$2, "${GO_ANCHOR_SOURCE}"]`);
+  }
+  fs.writeFileSync(path.join(root, 'terraform.rc'), rc);
   const env = {
     ...process.env,
     TF_CLI_CONFIG_FILE: path.join(root, 'terraform.rc'),
@@ -103,4 +112,53 @@ function spawnEmulator(args, isError) {
   });
 }
 
-module.exports = { ROOT, boundedArg, percentile, requireBuild, spawnEmulator, startBench };
+
+const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
+
+/** 2 sub-accounts × 99 authorized IPs that reference them: 200 resources. */
+function proxyaccountConfig(prefix = 'plan-bench') {
+  const out = [REQUIRED];
+  for (let a = 0; a < 2; a++) {
+    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${prefix}${a}"\n}\n`);
+    out.push(
+      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
+    );
+  }
+  return out.join('\n');
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * `tf(dir, args, extraEnv, ok)` runs terraform in `dir`; `timed(...)` does the same under GNU time
+ * and returns the wall time and the CPU time (user + system) of terraform and every provider
+ * process it ran (GNU time counts the waited-for descendants): CPU time hardly moves with the
+ * machine's load. Exit codes in `ok` are accepted.
+ */
+function terraformRunner(root, env) {
+  if (!fs.existsSync('/usr/bin/time')) throw new Error('the benchmarks need GNU time at /usr/bin/time (Debian package `time`)');
+  // `wrapper`: the command line that runs terraform (GNU time), or none.
+  const run = (wrapper, dir, terraformArgs, extraEnv, ok) => {
+    const [file, ...pre] = [...wrapper, 'terraform'];
+    return promisify(execFile)(file, [...pre, `-chdir=${dir}`, ...terraformArgs, '-no-color', '-input=false'], {
+      env: { ...env, ...extraEnv },
+      maxBuffer: 256 << 20,
+    }).catch((err) => {
+      if (ok.includes(err.code)) return err;
+      throw new Error(`terraform ${terraformArgs.join(' ')} failed (exit ${err.code}):\n${err.stderr}`);
+    });
+  };
+  const cpuFile = path.join(root, 'cpu.txt');
+  return {
+    tf: (dir, args, extraEnv = {}, ok = [0]) => run([], dir, args, extraEnv, ok),
+    async timed(dir, args, extraEnv = {}, ok = [0]) {
+      const t0 = process.hrtime.bigint();
+      await run(['/usr/bin/time', '-q', '-f', '%U %S', '-o', cpuFile], dir, args, extraEnv, ok);
+      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+      const [user, sys] = fs.readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+      return { wall, cpu: (user + sys) * 1000 };
+    },
+  };
+}
+
+module.exports = { ROOT, boundedArg, median, percentile, proxyaccountConfig, requireBuild, spawnEmulator, startBench, terraformRunner };

@@ -1,79 +1,53 @@
 #!/usr/bin/env node
 'use strict';
-// Plan and apply of 200 resources against 200 `terraform_data` resources, measured in turns in
-// one run (the ratio is what counts on a shared machine), plus the provider's spawn-to-handshake
-// time against `node -e 0` and the peak RSS of each provider process during a plan.
+// Plan and apply of 200 resources, three ways, measured in turns in one run (on a shared machine
+// the ratios are what counts): Terraform's built-in `terraform_data`, the Go anchor (the smallest
+// provider a Go author could write on go-plugin, bench/go-anchor) and ours. Then, per provider
+// process, the CPU and the peak RSS during a plan, and the spawn-to-handshake time of ours next to
+// `node -e 0` and the Go anchor.
 //
-//   npm run bench:plan            (npm run build first; defaults: 7 pairs)
-//   node bench/plan.js [PAIRS]
-//   PROXYACCOUNT_BENCH_COMPARE=grpc-js node bench/plan.js   also measures the provider with its
-//                                  gRPC server on grpc-js instead of node:http2, in the same turns
+//   npm run bench:plan            (npm run build and sh bench/go-anchor/build.sh first; 7 rounds)
+//   node bench/plan.js [ROUNDS]
 //
-// The proxyaccount side: 2 sub-accounts × 99 authorized IPs (200 resources in state), the
-// emulator in this process. Prints the three ratios last.
+// Ours: 2 sub-accounts × 99 authorized IPs that reference them (200 resources in state), the
+// emulator in this process. The anchor: the same shape, 2 parents × 99 children. Ratios to the Go
+// anchor are printed last.
 
-const { execFile, spawn } = require('node:child_process');
-const { promisify } = require('node:util');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, requireBuild, startBench } = require('./lib');
-const PAIRS = Number(process.argv[2] || 7);
+const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
+const { ROOT, median, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
+const ROUNDS = Number(process.argv[2] || 7);
 // PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
 const PROVIDER = process.env.PROXYACCOUNT_BENCH_PROVIDER || path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
 requireBuild('plan', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
+requireGoAnchor('plan');
 const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
-
-const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
-
-function proxyaccountConfig(prefix = 'plan-bench') {
-  const out = [REQUIRED];
-  for (let a = 0; a < 2; a++) {
-    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${prefix}${a}"\n}\n`);
-    out.push(
-      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
-    );
-  }
-  return out.join('\n');
-}
 
 // Terraform's built-in resources alone: no provider block, so no provider process is started (a
 // declared provider would be started, schema'd and configured, and hide its own cost in the baseline).
 const BUILTIN = 'resource "terraform_data" "d" {\n  count = 200\n  input = count.index\n}\n';
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Peak RSS (VmHWM, KiB) of every terraform-provider-proxyaccount process seen while `run` runs. */
-async function watchProviders(run) {
-  const peaks = new Map();
-  const timer = setInterval(() => {
-    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      try {
-        const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        if (!cmd.includes('terraform-provider-proxyaccount')) continue;
-        const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-        if (hwm) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, Number(hwm[1])));
-      } catch {
-        // The process ended between the listing and the read.
-      }
-    }
-  }, 5);
-  try {
-    await run();
-  } finally {
-    clearInterval(timer);
-  }
-  return [...peaks.values()];
-}
+/** The measured sides, in the order of the table; `binary` and `source` for the provider processes. */
+const SIDES = [
+  { key: 'builtin', label: '`terraform_data` (built-in)', config: BUILTIN },
+  { key: 'go', label: 'Go anchor', config: goAnchorConfig(), binary: GO_ANCHOR_BINARY, type: 'goanchor', source: GO_ANCHOR_SOURCE },
+  { key: 'ours', label: 'proxyaccount', config: proxyaccountConfig(), binary: PROVIDER, type: 'proxyaccount', source: 'proxyaccount/proxyaccount' },
+];
 
-/** Spawn-to-handshake of the provider (ms): until its one handshake line on stdout. */
-function handshakeMs(env, binary = PROVIDER) {
+/** Spawn-to-handshake (ms): until the provider's one handshake line on stdout. */
+function handshakeMs(env, binary) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(binary, [], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout.once('data', () => {
+    child.stdout.once('data', (line) => {
       resolve(Number(process.hrtime.bigint() - t0) / 1e6);
       child.kill('SIGKILL');
+      // go-plugin listens on a Unix socket it only removes when it exits cleanly.
+      const socket = /^\d+\|\d+\|unix\|([^|]+)\|/.exec(String(line));
+      if (socket) child.once('exit', () => fs.rmSync(socket[1], { force: true }));
     });
     child.once('error', reject);
   });
@@ -88,89 +62,68 @@ function nodeMs() {
   });
 }
 
+/**
+ * Each provider run under GNU time through dev_overrides (so no init): returns a function that
+ * plans in `dir` and gives the whole command's CPU and each provider process's CPU (ms) and peak
+ * RSS (KiB), in start order.
+ */
+function perProcessPlanner(root, runner, side) {
+  const wrapDir = path.join(root, `wrapped-${side.key}`);
+  fs.mkdirSync(wrapDir);
+  const out = path.join(wrapDir, 'processes.txt');
+  fs.writeFileSync(
+    path.join(wrapDir, `terraform-provider-${side.type}`),
+    `#!/bin/sh\nexec /usr/bin/time -a -o '${out}' -f '%U %S %M' '${side.binary}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  const rc = path.join(wrapDir, 'wrapped.rc');
+  fs.writeFileSync(rc, `provider_installation {\n  dev_overrides {\n    "${side.source}" = "${wrapDir}"\n  }\n  direct {}\n}\n`);
+  return async (dir) => {
+    fs.writeFileSync(out, '');
+    const run = await runner.timed(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rc }, [0, 2]);
+    const processes = fs
+      .readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').map(Number))
+      .map(([u, sy, rss]) => ({ cpu: (u + sy) * 1000, rss }));
+    return { ...run, processes };
+  };
+}
+
 async function main() {
-  const bench = await startBench({ prefix: 'proxyaccount-plan-bench-', provider: PROVIDER });
+  const bench = await startBench({ prefix: 'proxyaccount-plan-bench-', provider: PROVIDER, goAnchor: true });
   const { root, env } = bench;
   try {
     delete env.TF_LOG;
-    const tf = (dir, args, ok = [0]) =>
-      promisify(execFile)('terraform', [`-chdir=${dir}`, ...args, '-no-color', '-input=false'], { env, maxBuffer: 256 << 20 }).catch((err) => {
-        if (ok.includes(err.code)) return err;
-        throw new Error(`terraform ${args.join(' ')} failed (exit ${err.code}):\n${err.stderr}`);
-      });
-    // Wall time, and the CPU time (user + system) of terraform and every provider process it ran
-    // (GNU time reports the waited-for descendants): CPU time hardly moves with the machine's load.
-    const cpuFile = path.join(root, 'cpu.txt');
-    const timed = async (dir, args, extraEnv = {}, ok = [0]) => {
-      const t0 = process.hrtime.bigint();
-      await promisify(execFile)('/usr/bin/time', ['-q', '-f', '%U %S', '-o', cpuFile, 'terraform', `-chdir=${dir}`, ...args, '-no-color', '-input=false'], {
-        env: { ...env, ...extraEnv },
-        maxBuffer: 256 << 20,
-      }).catch((err) => {
-        if (!ok.includes(err.code)) throw new Error(`terraform ${args.join(' ')} failed (exit ${err.code}):\n${err.stderr}`);
-      });
-      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-      const [user, sys] = fs.readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-      return { wall, cpu: (user + sys) * 1000 };
-    };
-    if (!fs.existsSync('/usr/bin/time')) throw new Error('bench/plan needs GNU time at /usr/bin/time (Debian package `time`)');
-
-    const sides = { proxyaccount: proxyaccountConfig(), terraform_data: BUILTIN };
-    const sideEnv = { proxyaccount: {}, terraform_data: {} };
-    const compare = process.env.PROXYACCOUNT_BENCH_COMPARE;
-    if (compare) {
-      sides[`proxyaccount (${compare})`] = proxyaccountConfig('plan-cmp');
-      sideEnv[`proxyaccount (${compare})`] = { PROXYACCOUNT_GRPC_SERVER: compare };
-    }
+    const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').trim();
+    const runner = terraformRunner(root, env);
     const dirs = {};
-    for (const [name, config] of Object.entries(sides)) {
-      dirs[name] = path.join(root, name);
-      fs.mkdirSync(dirs[name]);
-      fs.writeFileSync(path.join(dirs[name], 'main.tf'), config);
-      await tf(dirs[name], ['init']);
+    for (const side of SIDES) {
+      dirs[side.key] = path.join(root, side.key);
+      fs.mkdirSync(dirs[side.key]);
+      fs.writeFileSync(path.join(dirs[side.key], 'main.tf'), side.config);
+      await runner.tf(dirs[side.key], ['init']);
     }
-    const plan = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
-    const apply = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
-    let peaks = [];
-    for (let i = 0; i < PAIRS; i++) {
-      for (const name of Object.keys(sides)) {
-        // Apply from empty, then the plan of 200 resources in state.
-        apply[name].push(await timed(dirs[name], ['apply', '-auto-approve'], sideEnv[name]));
-        if (name === 'proxyaccount' && i === 0) peaks = await watchProviders(() => tf(dirs[name], ['plan', '-detailed-exitcode']));
-        plan[name].push(await timed(dirs[name], ['plan', '-detailed-exitcode'], sideEnv[name]));
-        await tf(dirs[name], ['destroy', '-auto-approve']);
+    const plan = Object.fromEntries(SIDES.map((s) => [s.key, []]));
+    const apply = Object.fromEntries(SIDES.map((s) => [s.key, []]));
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const side of SIDES) {
+        // Apply from empty, then the plan of 200 resources in state, then back to empty.
+        apply[side.key].push(await runner.timed(dirs[side.key], ['apply', '-auto-approve']));
+        plan[side.key].push(await runner.timed(dirs[side.key], ['plan', '-detailed-exitcode']));
+        await runner.tf(dirs[side.key], ['destroy', '-auto-approve']);
       }
-      process.stderr.write(`pair ${i + 1}/${PAIRS} done\n`);
+      process.stderr.write(`round ${i + 1}/${ROUNDS} done\n`);
     }
 
-    // Where a plan's CPU goes: the same plan with each provider process run under GNU time
-    // (through dev_overrides, so no init), next to the CPU of the whole command.
-    const wrapDir = path.join(root, 'wrapped');
-    fs.mkdirSync(wrapDir);
-    const providerCpu = path.join(root, 'provider-cpu.txt');
-    fs.writeFileSync(
-      path.join(wrapDir, 'terraform-provider-proxyaccount'),
-      `#!/bin/sh\nexec /usr/bin/time -a -o '${providerCpu}' -f '%U %S' '${PROVIDER}' "$@"\n`,
-      { mode: 0o755 },
-    );
-    fs.writeFileSync(
-      path.join(root, 'wrapped.rc'),
-      `provider_installation {\n  dev_overrides {\n    "proxyaccount/proxyaccount" = "${wrapDir}"\n  }\n  direct {}\n}\n`,
-    );
-    await tf(dirs.proxyaccount, ['apply', '-auto-approve']);
-    const breakdown = [];
-    for (let i = 0; i < 5; i++) {
-      fs.writeFileSync(providerCpu, '');
-      const run = await timed(dirs.proxyaccount, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: path.join(root, 'wrapped.rc') }, [0, 2]);
-      const processes = fs
-        .readFileSync(providerCpu, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => l.split(' ').map(Number))
-        .map(([u, sy]) => (u + sy) * 1000);
-      breakdown.push({ ...run, processes, terraform: run.cpu - processes.reduce((a, b) => a + b, 0) });
-    }
-    await tf(dirs.proxyaccount, ['destroy', '-auto-approve']);
+    // Per provider process: 5 plans of each provider in turns, each process under GNU time.
+    const providers = SIDES.filter((s) => s.binary);
+    const planners = Object.fromEntries(providers.map((s) => [s.key, perProcessPlanner(root, runner, s)]));
+    const breakdown = Object.fromEntries(providers.map((s) => [s.key, []]));
+    for (const side of providers) await runner.tf(dirs[side.key], ['apply', '-auto-approve']);
+    for (let i = 0; i < 5; i++) for (const side of providers) breakdown[side.key].push(await planners[side.key](dirs[side.key]));
+    for (const side of providers) await runner.tf(dirs[side.key], ['destroy', '-auto-approve']);
 
     const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
     const pluginEnv = {
@@ -179,53 +132,55 @@ async function main() {
       PLUGIN_CLIENT_CERT: cert.certPem,
       PLUGIN_PROTOCOL_VERSIONS: '6',
     };
-    const hs = [];
-    const hsCmp = [];
-    const nd = [];
-    const sea = [];
     const seaBinary = path.join(ROOT, 'dist/sea/linux_amd64/terraform-provider-proxyaccount');
+    const hs = { ours: [], node: [], go: [], sea: [] };
     for (let i = 0; i < 15; i++) {
-      hs.push(await handshakeMs(pluginEnv));
-      if (compare) hsCmp.push(await handshakeMs({ ...pluginEnv, PROXYACCOUNT_GRPC_SERVER: compare }));
-      nd.push(await nodeMs());
-      if (fs.existsSync(seaBinary)) sea.push(await handshakeMs(pluginEnv, seaBinary));
+      hs.ours.push(await handshakeMs(pluginEnv, PROVIDER));
+      hs.node.push(await nodeMs());
+      hs.go.push(await handshakeMs(pluginEnv, GO_ANCHOR_BINARY));
+      if (fs.existsSync(seaBinary)) hs.sea.push(await handshakeMs(pluginEnv, seaBinary));
     }
+    const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').trim();
 
     const m = (xs) => median(xs).toFixed(0);
     const of = (runs, key) => runs.map((r) => r[key]);
-    const ratio = (runs, key, side = 'proxyaccount') => median(of(runs[side], key)) / median(of(runs.terraform_data, key));
-    console.log(
-      `Node ${process.version}, load ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}, ${PAIRS} pairs`,
-    );
-    console.log('| Measure | proxyaccount | terraform_data / node -e 0 | ratio |');
-    console.log('|---|---:|---:|---:|');
+    const ratio = (runs, key, a, b) => median(of(runs[a], key)) / median(of(runs[b], key));
+    console.log(`Node ${process.version}, ${ROUNDS} rounds in turns; /proc/loadavg before: ${loadBefore}; after: ${loadAfter}`);
+    console.log(`| Measure (median) | ${SIDES.map((s) => s.label).join(' | ')} | ours / Go | ours / built-in |`);
+    console.log(`|---|${SIDES.map(() => '---:|').join('')}---:|---:|`);
     for (const [label, runs] of [
-      ['plan, 200 resources in state', plan],
+      ['plan, 200 in state', plan],
       ['apply of 200 from empty', apply],
     ]) {
       for (const key of ['wall', 'cpu']) {
-        for (const side of Object.keys(sides).filter((k) => k !== 'terraform_data')) {
-          const name = side === 'proxyaccount' ? '' : ` ${side}`;
-          console.log(
-            `| ${label}${name}, ${key} (ms) | ${m(of(runs[side], key))} | ${m(of(runs.terraform_data, key))} | ${ratio(runs, key, side).toFixed(2)} |`,
-          );
-        }
+        const cells = SIDES.map((s) => m(of(runs[s.key], key)));
+        console.log(
+          `| ${label}, ${key} (ms) | ${cells.join(' | ')} | ${ratio(runs, key, 'ours', 'go').toFixed(2)} | ${ratio(runs, key, 'ours', 'builtin').toFixed(2)} |`,
+        );
       }
     }
-    console.log(`| spawn to handshake (ms, 15 runs) | ${m(hs)} | ${m(nd)} | ${(median(hs) / median(nd)).toFixed(2)} |`);
-    if (compare) console.log(`| spawn to handshake, ${compare} (ms) | ${m(hsCmp)} | ${m(nd)} | ${(median(hsCmp) / median(nd)).toFixed(2)} |`);
-    if (sea.length > 0) console.log(`| spawn to handshake, single executable (ms) | ${m(sea)} | ${m(nd)} | ${(median(sea) / median(nd)).toFixed(2)} |`);
-    const nProc = Math.max(...breakdown.map((b) => b.processes.length));
-    const perProcess = Array.from({ length: nProc }, (_, k) => m(breakdown.map((b) => b.processes[k] ?? 0)));
+    const hsRow = (label, xs) =>
+      console.log(
+        `| spawn to handshake, ${label} (ms, 15 runs) | ${m(xs)} | × \`node -e 0\` ${(median(xs) / median(hs.node)).toFixed(2)} | × Go ${(median(xs) / median(hs.go)).toFixed(2)} |`,
+      );
+    console.log('\n| Start | median | | |\n|---|---:|---:|---:|');
+    hsRow('`node -e 0` (to exit)', hs.node);
+    hsRow('Go anchor', hs.go);
+    hsRow('ours, script form', hs.ours);
+    if (hs.sea.length > 0) hsRow('ours, single executable', hs.sea);
+    for (const side of providers) {
+      const runs = breakdown[side.key];
+      const n = Math.max(...runs.map((b) => b.processes.length));
+      const at = (k, key) => median(runs.map((b) => b.processes[k]?.[key] ?? 0));
+      const cpus = Array.from({ length: n }, (_, k) => at(k, 'cpu').toFixed(0));
+      const rss = Array.from({ length: n }, (_, k) => `${(at(k, 'rss') / 1024).toFixed(0)}`);
+      const procCpu = Array.from({ length: n }, (_, k) => at(k, 'cpu')).reduce((a, b) => a + b, 0);
+      console.log(
+        `${side.label}, one plan (median of 5, ms CPU): whole command ${m(of(runs, 'cpu'))} = terraform ≈ ${(median(of(runs, 'cpu')) - procCpu).toFixed(0)} + provider processes ${cpus.join(' + ')}; peak RSS per process (MiB): ${rss.join(', ')}`,
+      );
+    }
     console.log(
-      `CPU of one plan (median of 5, ms): whole command ${m(of(breakdown, 'cpu'))} = terraform ${m(of(breakdown, 'terraform'))} + provider processes ${perProcess.join(' + ')}`,
-    );
-    console.log(`peak RSS per provider process during a plan: ${peaks.map((k) => `${(k / 1024).toFixed(0)} MiB`).join(', ') || 'not sampled'}`);
-    console.log(
-      `ratios: plan ${ratio(plan, 'wall').toFixed(2)}x (cpu ${ratio(plan, 'cpu').toFixed(2)}x), apply ${ratio(apply, 'wall').toFixed(2)}x (cpu ${ratio(apply, 'cpu').toFixed(2)}x), handshake ${(median(hs) / median(nd)).toFixed(2)}x`,
+      `ratios, ours / Go anchor: plan ${ratio(plan, 'wall', 'ours', 'go').toFixed(2)}x (cpu ${ratio(plan, 'cpu', 'ours', 'go').toFixed(2)}x), apply ${ratio(apply, 'wall', 'ours', 'go').toFixed(2)}x (cpu ${ratio(apply, 'cpu', 'ours', 'go').toFixed(2)}x); handshake ${(median(hs.ours) / median(hs.node)).toFixed(2)}x node -e 0`,
     );
   } finally {
     await bench.stop();

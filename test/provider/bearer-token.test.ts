@@ -237,9 +237,12 @@ describe('proxyaccount_bearer_token', () => {
     expect(expired['active']).toBe(false);
     expect(expired['expires_at']).toBe(config.expires_at);
 
+    // The plan judges expiry by the API's clock, which has passed it: nothing to activate.
     const { planned } = await driver.plan(expired, config);
-    expect(planned['active']).toBe(true);
-    const res = await driver.apply(expired, planned, config);
+    expect(planned['active']).toBe(false);
+    // A plan made without the API's clock (no answer yet, this machine's clock behind) may still
+    // ask to activate it: the API's refusal becomes a diagnostic on `active`, and state stays.
+    const res = await driver.apply(expired, { ...expired, active: true }, config);
     expect(res.state).toEqual(expired);
     expect(errors(res.diagnostics)).toEqual([expect.objectContaining({ summary: 'Bearer token has expired', attribute: [{ attributeName: 'active' }] })]);
     expect(res.diagnostics[0]!.detail).toMatch(new RegExp(`expired on ${config.expires_at}.*active = false.*expires_at`, 's'));

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+'use strict';
+// The peer run against an API with real latency: the plan of 200 resources in state (bench/plan.js's
+// shapes) with every API request answered after a fixed delay, ours against the Go anchor, in turns
+// in one run. Ours talks to the emulator with a delay fault on every API path; the anchor makes
+// one HTTPS GET per ReadResource to a local server that answers after the same delay, as a
+// provider that reads each resource separately does.
+//
+//   npm run bench:latency         (npm run build and sh bench/go-anchor/build.sh first)
+//   node bench/latency.js [ROUNDS] [DELAYS_MS]      (defaults: 7 rounds, 0,50,150)
+//   PROXYACCOUNT_BENCH_PROVIDER=PATH measures another build of ours with the same harness.
+//
+// Also counts the API requests each plan made (the emulator's request log, the local server's count).
+
+const fs = require('node:fs');
+const https = require('node:https');
+const path = require('node:path');
+
+const { goAnchorConfig, requireGoAnchor, startDelayServer } = require('./go-anchor');
+const { ROOT, median, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
+
+const ROUNDS = Number(process.argv[2] || 7);
+const DELAYS = (process.argv[3] || '0,50,150').split(',').map(Number);
+requireBuild('latency', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
+requireGoAnchor('latency');
+const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
+
+/** One call to the emulator's control API. */
+function control(emu, method, urlPath, body) {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      new URL(urlPath, emu.url),
+      { method, ca: fs.readFileSync(emu.caFile), headers: { authorization: `Bearer ${emu.adminToken}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${method} ${urlPath}: ${res.statusCode} ${text}`))));
+      },
+    );
+    req.once('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+async function main() {
+  // Our plan's API requests: when each was answered (ms since the plan started) and its log line.
+  let apiRequests = [];
+  let planStart = 0n;
+  const bench = await startBench({
+    prefix: 'proxyaccount-latency-bench-',
+    provider: process.env.PROXYACCOUNT_BENCH_PROVIDER,
+    goAnchor: true,
+    log: (line) => {
+      if (!line.includes(' /_emulator/')) apiRequests.push(`${(Number(process.hrtime.bigint() - planStart) / 1e6).toFixed(0)} ms: ${line}`);
+    },
+  });
+  const { root, env, emu } = bench;
+  const server = await startDelayServer(root, createSelfSignedCertificate);
+  try {
+    delete env.TF_LOG;
+    const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').trim();
+    const runner = terraformRunner(root, env);
+    const goEnv = { GOANCHOR_READ_URL: server.url, GOANCHOR_CA_FILE: server.caFile };
+    const sides = {
+      go: { config: goAnchorConfig(), env: goEnv },
+      ours: { config: proxyaccountConfig('latency-bench'), env: {} },
+    };
+    for (const [key, side] of Object.entries(sides)) {
+      side.dir = path.join(root, key);
+      fs.mkdirSync(side.dir);
+      fs.writeFileSync(path.join(side.dir, 'main.tf'), side.config);
+      await runner.tf(side.dir, ['init']);
+      await runner.tf(side.dir, ['apply', '-auto-approve'], side.env);
+    }
+    const results = Object.fromEntries(DELAYS.map((d) => [d, { go: [], ours: [], goRequests: [], ourRequests: [] }]));
+    const planOnce = {
+      async go(delay) {
+        server.setDelay(delay);
+        server.takeCount();
+        const run = await runner.timed(sides.go.dir, ['plan', '-detailed-exitcode'], sides.go.env);
+        results[delay].go.push(run);
+        results[delay].goRequests.push(server.takeCount());
+      },
+      async ours(delay) {
+        if (delay > 0) await control(emu, 'POST', '/_emulator/faults', { path: '/*', delayMs: delay, count: 1_000_000 });
+        apiRequests = [];
+        planStart = process.hrtime.bigint();
+        try {
+          const run = await runner.timed(sides.ours.dir, ['plan', '-detailed-exitcode']);
+          results[delay].ours.push({ ...run, timeline: [...apiRequests] });
+          results[delay].ourRequests.push(apiRequests.length);
+        } finally {
+          await control(emu, 'DELETE', '/_emulator/faults');
+        }
+      },
+    };
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const delay of DELAYS) {
+        // Alternate which side goes first, so neither always follows the other's load.
+        const order = i % 2 === 0 ? ['go', 'ours'] : ['ours', 'go'];
+        for (const key of order) await planOnce[key](delay);
+      }
+      process.stderr.write(`round ${i + 1}/${ROUNDS} done\n`);
+    }
+    for (const side of Object.values(sides)) await runner.tf(side.dir, ['destroy', '-auto-approve'], side.env);
+    const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').trim();
+
+    const m = (xs) => median(xs).toFixed(0);
+    console.log(`Node ${process.version}, ${ROUNDS} rounds in turns; /proc/loadavg before: ${loadBefore}; after: ${loadAfter}`);
+    console.log('| API latency | Go anchor, wall (ms) | ours, wall (ms) | Go / ours | Go CPU (ms) | ours CPU (ms) | API requests per plan, Go / ours |');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    for (const delay of DELAYS) {
+      const r = results[delay];
+      const wall = (runs) => runs.map((x) => x.wall);
+      const cpu = (runs) => runs.map((x) => x.cpu);
+      console.log(
+        `| ${delay} ms | ${m(wall(r.go))} | ${m(wall(r.ours))} | **${(median(wall(r.go)) / median(wall(r.ours))).toFixed(2)}×** | ${m(cpu(r.go))} | ${m(cpu(r.ours))} | ${m(r.goRequests)} / ${m(r.ourRequests)} |`,
+      );
+    }
+    // Where the latency sits on our critical path: the answers of the median plan at the largest delay.
+    const last = results[DELAYS[DELAYS.length - 1]].ours;
+    const mid = [...last].sort((a, b) => a.wall - b.wall)[Math.floor(last.length / 2)];
+    console.log(`\nour plan at ${DELAYS[DELAYS.length - 1]} ms (median, ${mid.wall.toFixed(0)} ms wall), API answers at:`);
+    for (const line of mid.timeline) console.log(`  ${line}`);
+  } finally {
+    await server.close();
+    await bench.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
