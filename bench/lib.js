@@ -112,7 +112,6 @@ function spawnEmulator(args, isError) {
   });
 }
 
-
 const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
 
 /** 2 sub-accounts × 99 authorized IPs that reference them: 200 resources. */
