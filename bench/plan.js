@@ -18,13 +18,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
-const { ROOT, median, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
+const { ROOT, median, pluginEnv: makePluginEnv, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
 const ROUNDS = Number(process.argv[2] || 7);
 // PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
 const PROVIDER = process.env.PROXYACCOUNT_BENCH_PROVIDER || path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
 requireBuild('plan', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
 requireGoAnchor('plan');
-const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
 
 // Terraform's built-in resources alone: no provider block, so no provider process is started (a
 // declared provider would be started, schema'd and configured, and hide its own cost in the baseline).
@@ -125,13 +124,7 @@ async function main() {
     for (let i = 0; i < 5; i++) for (const side of providers) breakdown[side.key].push(await planners[side.key](dirs[side.key]));
     for (const side of providers) await runner.tf(dirs[side.key], ['destroy', '-auto-approve']);
 
-    const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
-    const pluginEnv = {
-      ...env,
-      TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2',
-      PLUGIN_CLIENT_CERT: cert.certPem,
-      PLUGIN_PROTOCOL_VERSIONS: '6',
-    };
+    const pluginEnv = makePluginEnv(env);
     const seaBinary = path.join(ROOT, 'dist/sea/linux_amd64/terraform-provider-proxyaccount');
     const hs = { ours: [], node: [], go: [], sea: [] };
     for (let i = 0; i < 15; i++) {

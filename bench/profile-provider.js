@@ -25,7 +25,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, requireBuild, startBench } = require('./lib');
+const { ROOT, pluginEnv: makePluginEnv, requireBuild, startBench } = require('./lib');
 
 const MODE = process.argv[2];
 /** How many functions the profile lists per process. */
@@ -321,14 +321,7 @@ async function compareMode(a, b, rounds) {
     }
     const peakCol = (name) =>
       Array.from({ length: Math.max(...peaks[name].map((p) => p.length)) }, (_, k) => median(peaks[name].map((p) => p[k] ?? 0)).toFixed(0)).join(', ');
-    const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
-    const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
-    const pluginEnv = {
-      ...env,
-      TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2',
-      PLUGIN_CLIENT_CERT: cert.certPem,
-      PLUGIN_PROTOCOL_VERSIONS: '6',
-    };
+    const pluginEnv = makePluginEnv(env);
     const hs = { before: [], after: [], 'node -e 0': [] };
     for (let i = 0; i < rounds * 3; i++) {
       hs.before.push(await spawnMs(a, [], pluginEnv, true));

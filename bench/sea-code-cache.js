@@ -11,7 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const sea = require('../scripts/sea');
 
-const ROOT = path.resolve(__dirname, '..');
+const { pluginEnv } = require('./lib');
 const N = Number(process.argv[2] || 20);
 
 function timeToHandshake(file, env) {
@@ -41,13 +41,7 @@ async function main() {
     const quiet = () => {};
     const [withCache] = sea.build({ outRoot: path.join(dir, 'with'), log: quiet });
     const [withoutCache] = sea.build({ outRoot: path.join(dir, 'without'), codeCache: false, log: quiet });
-    const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
-    const client = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
-    const env = {
-      TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2',
-      PLUGIN_CLIENT_CERT: client.certPem,
-      PLUGIN_PROTOCOL_VERSIONS: '6',
-    };
+    const env = pluginEnv();
     const variants = [
       { name: 'single executable, with code cache (this platform)', file: withCache.file, ms: [] },
       { name: 'single executable, without code cache (as cross-built)', file: withoutCache.file, ms: [] },
