@@ -1,17 +1,16 @@
 // Sends one API operation over undici: builds the request, enforces the per-attempt timeout,
 // maps the response to a value or an error, retries what is safe to retry, and goes through the
-// 401 guard before every attempt. undici is loaded on the first request, not at import time:
-// short-lived processes (plugins, CLIs) load the SDK on every start and often send nothing.
+// 401 guard and the ban budget (ban-budget.ts) before every attempt. undici is loaded on the first
+// request, not at import time: short-lived processes (plugins, CLIs) load the SDK on every start
+// and often send nothing.
 import type { Dispatcher } from 'undici';
 import { AuthGuard, authOutcomeOf, CredentialsRejectedSignal, type AuthOutcome } from './auth-guard';
 import type { BaseUrl } from './base-url';
 import {
   AbortedError,
   apiErrorFor,
-  ClientBannedError,
   ClientClosedError,
   CredentialsRejectedError,
-  CredentialsRememberedRejectedError,
   isBanResponse,
   NetworkError,
   type ProxyAccountError,
@@ -20,7 +19,8 @@ import {
   type RequestContext,
 } from './errors';
 import { provesNotSent } from './error-facts';
-import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
+import { BanBudget } from './ban-budget';
+import type { AuthFailureMemory } from './failure-memory';
 import { ShapeError } from './parse';
 import { redactText, wireForms } from './redact';
 import type { CallOptions, RequestLogger } from './types';
@@ -116,11 +116,6 @@ type Attempt<T> =
       readonly banned?: boolean;
     };
 
-/** A ban this client was told about; the time is known when the server sent `Retry-After`. */
-interface KnownBan {
-  readonly untilMs: number | undefined;
-}
-
 /** Executes operations for one client. */
 export class Transport {
   private readonly guard = new AuthGuard();
@@ -128,11 +123,6 @@ export class Transport {
   private ownDispatcher = false;
   private closed = false;
   private closing: Promise<void> | undefined;
-  private ban: KnownBan | undefined;
-  private remembered: Promise<MemoryCheck | undefined> | undefined;
-  /** 401s the address is known to have had: this client's, plus the memory's. */
-  private knownFailures = 0;
-  private forgetDone = false;
   /** The API's clock, from the `Date` header of its answers. */
   readonly serverClock = new ServerClock();
 
@@ -140,10 +130,13 @@ export class Transport {
   readonly #cfg: TransportConfig;
   /** The configured secrets in every form they may take on the wire. */
   readonly #secrets: readonly string[];
+  /** Bans and failed authentications: what this client knows and what the memory remembers. */
+  readonly #bans: BanBudget;
 
   constructor(cfg: TransportConfig) {
     this.#cfg = cfg;
     this.#secrets = cfg.secrets.flatMap(wireForms);
+    this.#bans = new BanBudget(cfg.base.origin, cfg.authorization, cfg.authFailures, (ctx, message) => this.note(ctx, message));
   }
 
   /** What the 401 guard knows about the credentials. */
@@ -162,8 +155,8 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       if (this.closed) throw new ClientClosedError(ctx, sent);
       if (signal?.aborted) throw new AbortedError(ctx, signal.reason, sent);
-      this.refuseIfBanned(ctx);
-      await this.refuseIfRemembered(ctx);
+      this.#bans.refuseIfBanned(ctx);
+      await this.#bans.refuseIfRemembered(ctx);
       let release: (outcome: AuthOutcome) => void;
       try {
         release = await this.guard.acquire(signal);
@@ -181,15 +174,15 @@ export class Transport {
       try {
         if (this.closed) throw new ClientClosedError(ctx, sent);
         // Callers that waited for the probe must not go out after the probe was told of a ban.
-        this.refuseIfBanned(ctx);
+        this.#bans.refuseIfBanned(ctx);
         result = await this.attempt(op, ctx, secrets, signal);
       } finally {
         release(result?.auth ?? 'unknown');
       }
       if (this.#cfg.logger !== undefined) this.log(op, result, attempt, performance.now() - started);
-      await this.learn(result);
+      await this.#bans.learn(result.ok ? { auth: result.auth } : result);
       if (result.ok) return result.value;
-      if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt, sent, result.auth === 'rejected' ? this.banWarning() : undefined);
+      if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt, sent, result.auth === 'rejected' ? this.#bans.warning() : undefined);
       sent ||= result.sent;
       try {
         await this.#cfg.sleep(this.backoff(attempt, result.retryAfterMs), signal);
@@ -197,51 +190,6 @@ export class Transport {
         throw new AbortedError(ctx, e, sent);
       }
     }
-  }
-
-  /** Throws without sending when an earlier answer said this client's address is banned. */
-  private refuseIfBanned(ctx: RequestContext): void {
-    if (this.ban === undefined) return;
-    const { untilMs } = this.ban;
-    // A ban of known length is over when the server said; one of unknown length lasts for the client.
-    if (untilMs !== undefined && untilMs <= Date.now()) {
-      this.ban = undefined;
-      return;
-    }
-    throw new ClientBannedError(ctx, untilMs === undefined ? undefined : Math.ceil((untilMs - Date.now()) / 1000));
-  }
-
-  /**
-   * Throws without sending when the cross-process memory (read once per client) holds a 401 for
-   * these credentials, or as many 401s of this origin as the budget allows, whatever the credentials.
-   */
-  private async refuseIfRemembered(ctx: RequestContext): Promise<void> {
-    const memory = this.#cfg.authFailures;
-    if (memory === undefined) return;
-    const first = this.remembered === undefined;
-    this.remembered ??= memory.check(this.#cfg.base.origin, this.credentialKey());
-    const check = await this.remembered;
-    if (check === undefined) return;
-    if (first && check.untrusted !== undefined) this.note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
-    if (first) this.knownFailures = check.origin.count;
-    if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, memory.file);
-    if (check.origin.budgetBackAt !== undefined) {
-      const budget = { origin: this.#cfg.base.origin, failures: check.origin.count, banAfter: BAN_AFTER_FAILURES };
-      throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, memory.file, budget);
-    }
-  }
-
-  /** What a 401 risks: how many more failures would ban the address, and what is sent no more. */
-  private banWarning(): string {
-    const left = Math.max(0, BAN_AFTER_FAILURES - this.knownFailures);
-    const origin = this.#cfg.base.origin;
-    const memory = this.#cfg.authFailures;
-    const known = memory === undefined ? 'this client has had 1' : `${this.knownFailures} from this machine are remembered`;
-    const after =
-      memory === undefined
-        ? ''
-        : `; these credentials are not sent again, and nothing is sent to ${origin} once ${AUTH_FAILURE_BUDGET} failures are remembered (in ${memory.file})`;
-    return `the API bans the client address for 3 hours after ${BAN_AFTER_FAILURES} failed authentications: ${known}, so ${left} more would ban it${after}`;
   }
 
   /** A DEBUG-level note through the request log, when there is one. */
@@ -257,29 +205,6 @@ export class Transport {
       });
     } catch {
       // The log is an aid.
-    }
-  }
-
-  /** What the memory keys a credential by: the API's origin and the exact Authorization value. */
-  private credentialKey(): string {
-    return `${this.#cfg.base.origin}\n${this.#cfg.authorization}`;
-  }
-
-  /** Updates what the client knows from one attempt: a ban, a 401 to remember, a success to forget. */
-  private async learn(result: Attempt<unknown>): Promise<void> {
-    if (!result.ok && result.banned === true) {
-      this.ban = { untilMs: result.retryAfterMs === undefined ? undefined : Date.now() + result.retryAfterMs };
-    }
-    const memory = this.#cfg.authFailures;
-    if (memory === undefined) {
-      if (result.auth === 'rejected') this.knownFailures += 1;
-      return;
-    }
-    if (result.auth === 'rejected') {
-      this.knownFailures = (await memory.remember(this.#cfg.base.origin, this.credentialKey())).originCount;
-    } else if (result.auth === 'accepted' && !this.forgetDone) {
-      this.forgetDone = true;
-      await memory.forget(this.credentialKey());
     }
   }
 

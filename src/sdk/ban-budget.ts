@@ -1,0 +1,105 @@
+// What one client knows about the API's ban on its address: a ban an answer announced, and the
+// failed authentications this machine remembers for the API's origin (failure-memory.ts). The
+// transport asks it before every attempt and tells it the outcome of each; it never sends anything.
+import { ClientBannedError, CredentialsRememberedRejectedError, type RequestContext } from './errors';
+import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
+import type { AuthOutcome } from './auth-guard';
+
+/** What one attempt taught about bans and credentials. */
+export interface AttemptLesson {
+  readonly auth: AuthOutcome;
+  /** The answer said the client address is banned. */
+  readonly banned?: boolean;
+  /** `Retry-After` of that answer, in milliseconds. */
+  readonly retryAfterMs?: number;
+}
+
+/** Bans and failed authentications for one client (one origin, one Authorization value). */
+export class BanBudget {
+  /** A ban an answer announced; its end is known when the server sent `Retry-After`. */
+  private ban: { readonly untilMs: number | undefined } | undefined;
+  private remembered: Promise<MemoryCheck | undefined> | undefined;
+  /** 401s the address is known to have had: this client's, plus the memory's. */
+  private knownFailures = 0;
+  private forgetDone = false;
+  // True private fields, so inspecting a client never shows the Authorization header.
+  readonly #origin: string;
+  readonly #authorization: string;
+  readonly #memory: AuthFailureMemory | undefined;
+  readonly #note: (ctx: RequestContext, message: string) => void;
+
+  /** `note` receives DEBUG-level notes (an untrusted memory file). */
+  constructor(origin: string, authorization: string, memory: AuthFailureMemory | undefined, note: (ctx: RequestContext, message: string) => void) {
+    this.#origin = origin;
+    this.#authorization = authorization;
+    this.#memory = memory;
+    this.#note = note;
+  }
+
+  /** Throws without sending when an earlier answer said this client's address is banned. */
+  refuseIfBanned(ctx: RequestContext): void {
+    if (this.ban === undefined) return;
+    const { untilMs } = this.ban;
+    // A ban of known length is over when the server said; one of unknown length lasts for the client.
+    if (untilMs !== undefined && untilMs <= Date.now()) {
+      this.ban = undefined;
+      return;
+    }
+    throw new ClientBannedError(ctx, untilMs === undefined ? undefined : Math.ceil((untilMs - Date.now()) / 1000));
+  }
+
+  /**
+   * Throws without sending when the cross-process memory (read once per client) holds a 401 for
+   * these credentials, or as many 401s of this origin as the budget allows, whatever the credentials.
+   */
+  async refuseIfRemembered(ctx: RequestContext): Promise<void> {
+    const memory = this.#memory;
+    if (memory === undefined) return;
+    const first = this.remembered === undefined;
+    this.remembered ??= memory.check(this.#origin, this.credentialKey());
+    const check = await this.remembered;
+    if (check === undefined) return;
+    if (first && check.untrusted !== undefined) this.#note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
+    if (first) this.knownFailures = check.origin.count;
+    if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, memory.file);
+    if (check.origin.budgetBackAt !== undefined) {
+      const budget = { origin: this.#origin, failures: check.origin.count, banAfter: BAN_AFTER_FAILURES };
+      throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, memory.file, budget);
+    }
+  }
+
+  /** What a 401 risks: how many more failures would ban the address, and what is sent no more. */
+  warning(): string {
+    const left = Math.max(0, BAN_AFTER_FAILURES - this.knownFailures);
+    const memory = this.#memory;
+    const known = memory === undefined ? 'this client has had 1' : `${this.knownFailures} from this machine are remembered`;
+    const after =
+      memory === undefined
+        ? ''
+        : `; these credentials are not sent again, and nothing is sent to ${this.#origin} once ${AUTH_FAILURE_BUDGET} failures are remembered (in ${memory.file})`;
+    return `the API bans the client address for 3 hours after ${BAN_AFTER_FAILURES} failed authentications: ${known}, so ${left} more would ban it${after}`;
+  }
+
+  /** Updates what the client knows from one attempt: a ban, a 401 to remember, a success to forget. */
+  async learn(lesson: AttemptLesson): Promise<void> {
+    if (lesson.banned === true) {
+      this.ban = { untilMs: lesson.retryAfterMs === undefined ? undefined : Date.now() + lesson.retryAfterMs };
+    }
+    const memory = this.#memory;
+    if (memory === undefined) {
+      if (lesson.auth === 'rejected') this.knownFailures += 1;
+      return;
+    }
+    if (lesson.auth === 'rejected') {
+      this.knownFailures = (await memory.remember(this.#origin, this.credentialKey())).originCount;
+    } else if (lesson.auth === 'accepted' && !this.forgetDone) {
+      this.forgetDone = true;
+      await memory.forget(this.credentialKey());
+    }
+  }
+
+  /** What the memory keys a credential by: the API's origin and the exact Authorization value. */
+  private credentialKey(): string {
+    return `${this.#origin}\n${this.#authorization}`;
+  }
+}
