@@ -112,8 +112,8 @@ function bundleMap(file) {
 
 function partOf(module) {
   if (module === undefined) return 'launcher (compiling the bundle)';
-  if (/protocol\/(h2-server|server|provider-service|handshake|log)\.js$/.test(module))
-    return 'transport: our gRPC server (with the node:http2 work it asks for)';
+  if (/protocol\/(h2-[a-z]+|server|provider-service|handshake|log)\.js$/.test(module))
+    return 'transport: our gRPC server and HTTP/2 layer (with the node:tls work it asks for)';
   if (/protocol\/(gen\/|wire\.js)/.test(module)) return 'protobuf messages (generated codecs)';
   if (/protocol\/|@msgpack/.test(module)) return 'value codec (msgpack/JSON <-> cty, converters)';
   if (/util\/x509/.test(module)) return 'AutoMTLS certificate';

@@ -1,11 +1,15 @@
-// A unary-only gRPC server on node:http2: what go-plugin's client (grpc-go) needs from us, and
-// nothing else. gRPC over HTTP/2 for unary calls is small: a POST to /package.Service/Method with
+// A unary-only gRPC server: what go-plugin's client (grpc-go) needs from us, and nothing else.
+// gRPC over HTTP/2 for unary calls is small: a POST to /package.Service/Method with
 // `content-type: application/grpc`, one length-prefixed message each way, and the status in the
-// trailers (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md). grpc-js does the same
-// with a general machinery (interceptors, channelz, streaming, compression) whose per-call cost
-// was the largest part of a plan's provider time: bench/RESULTS.md has the measurements that chose
-// this server, and test/protocol/server.test.ts checks it with grpc-js as the client.
-import * as http2 from 'node:http2';
+// trailers (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md). It runs on our own
+// HTTP/2 connection (h2-connection.ts) over node:tls: grpc-js, and later node:http2 alone, cost
+// most of a plan's provider time per call (bench/RESULTS.md has the measurements that chose this).
+// test/protocol/server.test.ts checks it with grpc-js as the client, h2-server.test.ts with
+// node:http2's client, and the end-to-end suites with Terraform's grpc-go.
+import * as net from 'node:net';
+import * as tls from 'node:tls';
+import { H2Connection, type ServerStream, type StreamHandler } from './h2-connection';
+import type { HeaderField } from './h2-hpack';
 
 /** gRPC status codes used here. */
 export const GrpcStatus = { OK: 0, UNKNOWN: 2, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13, UNAVAILABLE: 14 } as const;
@@ -54,13 +58,15 @@ export function encodeGrpcMessage(message: string): string {
   return out;
 }
 
-/** A response that carries only a status (no message): headers and trailers in one frame. */
-function trailersOnly(stream: http2.ServerHttp2Stream, code: number, message: string): void {
-  if (stream.destroyed || stream.headersSent) return;
-  stream.respond(
-    { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(code), 'grpc-message': encodeGrpcMessage(message) },
-    { endStream: true },
-  );
+const RESPONSE_HEADERS: readonly HeaderField[] = [
+  [':status', '200'],
+  ['content-type', 'application/grpc'],
+];
+const OK_TRAILERS: readonly HeaderField[] = [['grpc-status', '0']];
+
+/** A response that carries only a status (no message): headers and trailers in one block. */
+function trailersOnly(stream: ServerStream, code: number, message: string): void {
+  stream.answerHeadersOnly([...RESPONSE_HEADERS, ['grpc-status', String(code)], ['grpc-message', encodeGrpcMessage(message)]]);
 }
 
 /** Frames one message: compressed flag 0, 4-byte big-endian length, the bytes. */
@@ -72,92 +78,99 @@ function frame(payload: Buffer): Buffer {
   return out;
 }
 
-function onStream(opts: UnaryServerOptions, stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
-  const path = headers[':path'] ?? '';
-  const route = headers[':method'] === 'POST' ? opts.routes.get(path) : undefined;
-  if (!String(headers['content-type'] ?? '').startsWith('application/grpc')) {
-    stream.respond({ ':status': 415 }, { endStream: true });
-    return;
-  }
-  if (route === undefined) {
-    trailersOnly(stream, GrpcStatus.UNIMPLEMENTED, `unknown method ${path}`);
-    stream.resume();
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let refused = false;
-  stream.on('data', (chunk: Buffer) => {
-    if (refused) return;
-    size += chunk.length;
-    if (size > opts.maxMessageBytes + 5) {
-      refused = true;
+/** The gRPC side of each stream: route by path at the headers, answer once the body is whole. */
+function grpcHandler(opts: UnaryServerOptions): StreamHandler {
+  const routes = new WeakMap<ServerStream, { path: string; route: UnaryRoute }>();
+  return {
+    headers(stream, fields) {
+      let method = '';
+      let path = '';
+      let contentType = '';
+      for (const [name, value] of fields) {
+        if (name === ':method') method = value;
+        else if (name === ':path') path = value;
+        else if (name === 'content-type') contentType = value;
+      }
+      if (!contentType.startsWith('application/grpc')) {
+        stream.answerHeadersOnly([[':status', '415']]);
+        return;
+      }
+      const route = method === 'POST' ? opts.routes.get(path) : undefined;
+      if (route === undefined) {
+        trailersOnly(stream, GrpcStatus.UNIMPLEMENTED, `unknown method ${path}`);
+        return;
+      }
+      routes.set(stream, { path, route });
+    },
+    tooLarge(stream) {
       trailersOnly(stream, GrpcStatus.RESOURCE_EXHAUSTED, `request larger than ${opts.maxMessageBytes} bytes`);
-      return;
-    }
-    chunks.push(chunk);
-  });
-  stream.on('end', () => {
-    if (refused) return;
-    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-    if (body.length < 5 || body.readUInt32BE(1) !== body.length - 5) {
-      trailersOnly(stream, GrpcStatus.INTERNAL, 'expected exactly one length-prefixed request message');
-      return;
-    }
-    if (body[0] !== 0) {
-      trailersOnly(stream, GrpcStatus.UNIMPLEMENTED, 'compressed messages are not supported (no grpc-accept-encoding was offered)');
-      return;
-    }
-    let request: unknown;
-    try {
-      request = route.decode(body.subarray(5));
-    } catch (err) {
-      trailersOnly(stream, GrpcStatus.INTERNAL, `cannot decode the request: ${err instanceof Error ? err.message : String(err)}`);
-      return;
-    }
-    route.handle(request).then(
-      (response) => {
+    },
+    body(stream, body) {
+      const call = routes.get(stream);
+      if (call === undefined) return;
+      const { path, route } = call;
+      if (body.length < 5 || body.readUInt32BE(1) !== body.length - 5) {
+        trailersOnly(stream, GrpcStatus.INTERNAL, 'expected exactly one length-prefixed request message');
+        return;
+      }
+      if (body[0] !== 0) {
+        trailersOnly(stream, GrpcStatus.UNIMPLEMENTED, 'compressed messages are not supported (no grpc-accept-encoding was offered)');
+        return;
+      }
+      let request: unknown;
+      try {
+        request = route.decode(body.subarray(5));
+      } catch (err) {
+        trailersOnly(stream, GrpcStatus.INTERNAL, `cannot decode the request: ${err instanceof Error ? err.message : String(err)}`);
+        return;
+      }
+      route.handle(request).then(
         // A cancelled call still ran to the end (a write is never abandoned); only the answer is dropped.
-        if (stream.destroyed || stream.closed) return;
-        const payload = frame(route.encode(response));
-        stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
-        stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
-        stream.end(payload);
-      },
-      (err: unknown) => {
-        opts.onInternalError(path, err);
-        trailersOnly(stream, GrpcStatus.INTERNAL, err instanceof Error ? err.message : String(err));
-      },
-    );
-  });
-  // A reset by the client (cancellation) ends the stream with an error event: nothing to answer.
-  stream.on('error', () => undefined);
+        (response) => {
+          if (!stream.cancelled) stream.answer(RESPONSE_HEADERS, frame(route.encode(response)), OK_TRAILERS);
+        },
+        (err: unknown) => {
+          opts.onInternalError(path, err);
+          trailersOnly(stream, GrpcStatus.INTERNAL, err instanceof Error ? err.message : String(err));
+        },
+      );
+    },
+  };
 }
 
 /** Listens on 127.0.0.1 (an ephemeral port) and resolves once it accepts connections. */
 export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
+  const handler = grpcHandler(opts);
+  const connections = new Set<H2Connection>();
+  let closing = false;
+  const onSocket = (socket: net.Socket): void => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    const connection: H2Connection = new H2Connection(socket, {
+      handler,
+      maxBodyBytes: opts.maxMessageBytes + 5,
+      onClose: () => connections.delete(connection),
+    });
+    connections.add(connection);
+  };
   const server = opts.tls
-    ? http2.createSecureServer({
-        key: opts.tls.keyPem,
-        cert: opts.tls.certPem,
-        ca: opts.tls.clientCertPem,
-        requestCert: true,
-        rejectUnauthorized: true,
-        // gRPC clients (grpc-go 1.67+) require HTTP/2 negotiated with ALPN.
-        ALPNProtocols: ['h2'],
-        settings: { maxConcurrentStreams: 1000 },
-      })
-    : http2.createServer({ settings: { maxConcurrentStreams: 1000 } });
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('session', (session: http2.ServerHttp2Session) => {
-    sessions.add(session);
-    session.on('close', () => sessions.delete(session));
-    session.on('error', () => undefined);
-  });
-  server.on('stream', (stream, headers) => onStream(opts, stream, headers));
+    ? tls.createServer(
+        {
+          key: opts.tls.keyPem,
+          cert: opts.tls.certPem,
+          ca: opts.tls.clientCertPem,
+          requestCert: true,
+          rejectUnauthorized: true,
+          // gRPC clients (grpc-go 1.67+) require HTTP/2 negotiated with ALPN.
+          ALPNProtocols: ['h2'],
+        },
+        onSocket,
+      )
+    : net.createServer(onSocket);
   // A TLS failure (a client without the expected certificate) only ends that connection.
   server.on('tlsClientError', () => undefined);
-  server.on('sessionError', () => undefined);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -167,12 +180,14 @@ export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
       resolve({
         port,
         close(done) {
+          closing = true;
+          // close() waits for the connections to end; each ends once its calls in flight are answered.
           server.close(() => done());
-          // close() waits for sessions to end; each closes once its streams in flight are done.
-          for (const s of sessions) s.close();
+          for (const c of connections) c.closeGracefully();
         },
         destroy() {
-          for (const s of sessions) s.destroy();
+          closing = true;
+          for (const c of connections) c.destroy();
           server.close();
         },
       });
