@@ -2,7 +2,7 @@
 // bearer token (with an optional ip_hash for a sticky exit IP) to one of the listed proxies, and
 // optionally the header that picks the exit country. Credentials travel in Proxy-Authorization,
 // never in the proxy URL; for https targets they go on the CONNECT request.
-import { ProxyAgent } from 'undici';
+import type { ProxyAgent } from 'undici';
 import { InvalidArgumentError } from './errors';
 
 /** Options of {@link proxyDispatcher}. */
@@ -59,7 +59,10 @@ export function proxyDispatcher(options: ProxyDispatcherOptions): ProxyAgent {
   if (typeof address !== 'string' || !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/.test(address)) {
     throw new InvalidArgumentError('connectTo', `must return host:port for ${proxy}`);
   }
-  return new ProxyAgent({
+  // Loaded here, not at the top: importing the SDK must not evaluate undici (the provider loads it
+  // on its first API request, and its schema and validation processes never make one).
+  const { ProxyAgent: Agent } = require('undici') as typeof import('undici');
+  return new Agent({
     uri: `http://${address}`,
     token: `Bearer ${options.token}${options.ipHash === undefined ? '' : `:${options.ipHash}`}`,
     headers,
