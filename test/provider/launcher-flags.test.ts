@@ -1,4 +1,5 @@
-// The provider changes one V8 flag when it loads (WebAssembly stays on the baseline compiler, see
+// The provider changes V8 flags when it loads (WebAssembly stays on the baseline compiler, the young
+// generation at its starting size; see
 // src/main-provider.ts), and V8 refuses a code cache made under other flags. So a start that
 // served an RPC must still leave a cache the next start can use: the flags are put back before the
 // launcher writes it at exit. Real processes, no TLS (no PLUGIN_CLIENT_CERT), stopped with SIGTERM.
