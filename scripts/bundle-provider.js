@@ -38,6 +38,16 @@ function leanUndici() {
           );
         return { path: path.join(__dirname, 'provider-undici.js') };
       });
+      // undici's HTTP/2 client loads node:http2 when its module is evaluated, inside a try that
+      // falls back to an empty stand-in (for Node builds without http2). The SDK never offers h2
+      // (allowH2 is off), so the serving process need not load node:http2 at all.
+      build.onResolve({ filter: /^node:http2$/ }, (args) =>
+        args.importer.endsWith(path.join('undici', 'lib', 'dispatcher', 'client-h2.js')) ? { path: 'node:http2', namespace: 'no-http2' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({
+        contents: "throw new Error('node:http2 is left out of the provider bundle: the SDK speaks HTTP/1.1 to the API');",
+        loader: 'js',
+      }));
     },
   };
 }
