@@ -1,5 +1,5 @@
 // The shape of the generated method tables (gen/*.ts): each gRPC method's path and the codecs of
-// its messages, which the node:http2 server (h2-server.ts) routes by. No .proto text is parsed and
+// its messages, which the unary server (h2-server.ts) routes by. No .proto text is parsed and
 // no protobuf library is loaded at run time.
 
 /** The encode/decode pair the generator emits for each message. */

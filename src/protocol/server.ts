@@ -47,7 +47,7 @@ const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 /** Each generated service table with the handlers of its methods. */
 type Services = ReadonlyArray<readonly [Readonly<Record<string, GeneratedMethod>>, Readonly<Record<string, UnaryHandler>>]>;
 
-/** The services as routes for the node:http2 server. */
+/** The services as routes for the unary server (h2-server.ts). */
 function unaryRoutes(services: Services): Map<string, UnaryRoute> {
   const routes = new Map<string, UnaryRoute>();
   for (const [table, handlers] of services) {
