@@ -1,5 +1,5 @@
 'use strict';
-// One gRPC server for bench/transport.js: `node bench/transport-server.js h2|grpc-js|connect`.
+// One gRPC server for bench/transport.js: `node bench/transport-server.js h2|node-http2|grpc-js|connect`.
 // Serves /bench.Echo/Call (a bytes message in, a bytes message of RESPONSE_BYTES out) over mutual
 // TLS as the provider does, prints `PORT` on stdout, and answers /bench.Echo/Stats with the CPU
 // time this process has used since it started listening, so the client can take it per round.
@@ -33,6 +33,35 @@ async function main() {
       ['/bench.Echo/Stats', { decode: decodeBlob, encode: encodeBlob, handle: async () => stats() }],
     ]);
     port = (await listenUnary({ routes, tls, maxMessageBytes: 1 << 24, onInternalError: () => undefined })).port;
+  } else if (variant === 'node-http2') {
+    // The unary server the provider had on node:http2 before its own HTTP/2 layer, kept here only
+    // to measure against: one Http2Stream per call, the answer with waitForTrailers.
+    const server = http2.createSecureServer({
+      key: tls.keyPem,
+      cert: tls.certPem,
+      ca: tls.clientCertPem,
+      requestCert: true,
+      rejectUnauthorized: true,
+      ALPNProtocols: ['h2'],
+      settings: { maxConcurrentStreams: 1000 },
+    });
+    server.on('stream', (stream, headers) => {
+      const chunks = [];
+      stream.on('data', (c) => chunks.push(c));
+      stream.on('error', () => undefined);
+      stream.on('end', () => {
+        const body = Buffer.concat(chunks);
+        decodeBlob(body.subarray(5));
+        const payload = encodeBlob(headers[':path'] === '/bench.Echo/Stats' ? stats() : response);
+        const framed = Buffer.alloc(5 + payload.length);
+        framed.writeUInt32BE(payload.length, 1);
+        payload.copy(framed, 5);
+        stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+        stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+        stream.end(framed);
+      });
+    });
+    port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
   } else if (variant === 'grpc-js') {
     const grpc = require('@grpc/grpc-js');
     const server = new grpc.Server({ 'grpc.enable_channelz': 0 });
@@ -75,7 +104,7 @@ async function main() {
     );
     port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
   } else {
-    throw new Error(`unknown variant ${variant} (h2, grpc-js, connect)`);
+    throw new Error(`unknown variant ${variant} (h2, node-http2, grpc-js, connect)`);
   }
   cpuAtStart = process.cpuUsage();
   process.stdout.write(`${port}\n`);

@@ -7,7 +7,8 @@
 //
 //   node bench/transport.js [ROUNDS]          (npm run build first; default 7 rounds)
 //
-// Variants: our unary server on node:http2 (src/protocol/h2-server.ts), grpc-js, and, when it is
+// Variants: our unary server on our own HTTP/2 layer (src/protocol/h2-server.ts), the unary server
+// on node:http2 it replaced (kept in bench/transport-server.js), grpc-js, and, when it is
 // installed, @connectrpc/connect-node (with a protobuf-es descriptor for the one message).
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -23,7 +24,7 @@ const PARALLELISM = 10;
 const REQUEST_BYTES = 300;
 // connect-node 2.x declares Node >= 22, so it is not a dependency of this Node 20 project; install
 // it for a run with `npm install --no-save @connectrpc/connect-node@2.2.0 @bufbuild/protobuf@2.17.0`.
-const VARIANTS = ['h2', 'grpc-js', ...(hasConnect() ? ['connect'] : [])];
+const VARIANTS = ['h2', 'node-http2', 'grpc-js', ...(hasConnect() ? ['connect'] : [])];
 
 function hasConnect() {
   try {
