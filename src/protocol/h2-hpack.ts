@@ -229,6 +229,12 @@ function writeString(out: number[], text: string): void {
  * the client's SETTINGS_HEADER_TABLE_SIZE from asking anything of us.
  */
 export function encodeHeaders(fields: readonly HeaderField[], emptyTable = false): Buffer {
+  // A frozen list (the answer's fixed headers and trailers) is encoded once: every call sends it.
+  const frozen = !emptyTable && Object.isFrozen(fields);
+  if (frozen) {
+    const known = ENCODED.get(fields);
+    if (known !== undefined) return known;
+  }
   const out: number[] = [];
   if (emptyTable) writeInteger(out, 0, 5, 0x20);
   for (const [name, value] of fields) {
@@ -241,8 +247,12 @@ export function encodeHeaders(fields: readonly HeaderField[], emptyTable = false
     if (nameIndex === 0) writeString(out, name);
     writeString(out, value);
   }
-  return Buffer.from(out);
+  const block = Buffer.from(out);
+  if (frozen) ENCODED.set(fields, block);
+  return block;
 }
+
+const ENCODED = new WeakMap<readonly HeaderField[], Buffer>();
 
 /** The first static index of each name. */
 const STATIC_NAME_INDEX = new Map<string, number>();

@@ -58,11 +58,9 @@ export function encodeGrpcMessage(message: string): string {
   return out;
 }
 
-const RESPONSE_HEADERS: readonly HeaderField[] = [
-  [':status', '200'],
-  ['content-type', 'application/grpc'],
-];
-const OK_TRAILERS: readonly HeaderField[] = [['grpc-status', '0']];
+// Frozen, so that their encoding is made once (h2-hpack.ts).
+const RESPONSE_HEADERS: readonly HeaderField[] = Object.freeze([[':status', '200'] as const, ['content-type', 'application/grpc'] as const]);
+const OK_TRAILERS: readonly HeaderField[] = Object.freeze([['grpc-status', '0'] as const]);
 
 /** A response that carries only a status (no message): headers and trailers in one block. */
 function trailersOnly(stream: ServerStream, code: number, message: string): void {

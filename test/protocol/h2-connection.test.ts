@@ -113,6 +113,21 @@ describe('HPACK decoder', () => {
     ];
     expect(new HpackDecoder(4096, 65536).decode(encodeHeaders(fields, true))).toEqual(fields);
   });
+
+  it('encodes a frozen list once, and still sets the table size when asked to', () => {
+    const fixed = Object.freeze([['grpc-status', '0'] as const]);
+    const first = encodeHeaders(fixed);
+    expect(encodeHeaders(fixed)).toBe(first);
+    const withUpdate = encodeHeaders(fixed, true);
+    expect(withUpdate[0]).toBe(0x20);
+    expect(withUpdate.subarray(1)).toEqual(first);
+    // A list that is not frozen may change between calls: never served from the cache.
+    const open: Array<[string, string]> = [['grpc-status', '0']];
+    const a = encodeHeaders(open);
+    open[0] = ['grpc-status', '13'];
+    expect(new HpackDecoder(4096, 65536).decode(encodeHeaders(open))).toEqual([['grpc-status', '13']]);
+    expect(a).not.toEqual(encodeHeaders(open));
+  });
 });
 
 describe('the HTTP/2 connection under node:http2 as the client', () => {
