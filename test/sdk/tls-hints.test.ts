@@ -57,3 +57,52 @@ describe('a certificate the client does not trust', () => {
     await h.done();
   });
 });
+
+describe('caCert', () => {
+  it('trusts a server with that certificate on each of several connections', async () => {
+    const { createServer: createHttpsServer } = await import('node:https');
+    const { createSelfSignedCertificate } = await import('../../src/util/x509');
+    const cert = createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
+    const connections = new Set<unknown>();
+    const tlsServer = createHttpsServer({ key: cert.keyPem, cert: cert.certPem }, (_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      // Answered late, so parallel calls need connections of their own.
+      setTimeout(() => res.end('{"ips":[]}'), 50);
+    });
+    tlsServer.on('secureConnection', (s) => connections.add(s));
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    const client = new ProxyAccountClient({
+      baseUrl: `https://localhost:${(tlsServer.address() as AddressInfo).port}`,
+      auth: { username: 'acme', password: 'acme-Password-1' },
+      caCert: cert.certPem,
+      authFailureCache: false,
+      maxRetries: 0,
+    });
+    try {
+      // The first call proves the credentials (one at a time until then); the next three run together.
+      expect(await client.ips.list()).toEqual([]);
+      expect(await Promise.all([client.ips.list(), client.ips.list(), client.ips.list()])).toEqual([[], [], []]);
+      expect(connections.size).toBeGreaterThanOrEqual(3);
+    } finally {
+      await client.close();
+      tlsServer.closeAllConnections();
+      await new Promise((r) => tlsServer.close(r));
+    }
+  });
+
+  it('a PEM that does not parse fails the request with a NetworkError, not the constructor', async () => {
+    const client = new ProxyAccountClient({
+      baseUrl: url,
+      auth: { username: 'acme', password: 'acme-Password-1' },
+      caCert: '-----BEGIN CERTIFICATE-----\nnot a certificate\n-----END CERTIFICATE-----\n',
+      authFailureCache: false,
+      maxRetries: 0,
+    });
+    try {
+      const err = await caught(() => client.ips.list());
+      expect(err).toBeInstanceOf(NetworkError);
+    } finally {
+      await client.close();
+    }
+  });
+});
