@@ -4,9 +4,9 @@
 // One file loads faster than a tree of modules (Terraform starts the provider 3-4 times per
 // command) and is what `proxyaccount provider install` copies into a filesystem mirror.
 //
-// The executable is scripts/provider-launcher.js followed by the bundle inside a closing comment:
-// the launcher compiles the bundle with a per-user V8 code cache (Node 20 has no module compile
-// cache). dist/provider/bundle.js is the plain bundle, the main script of the single executable
+// The executable is a shell line, then scripts/provider-launcher.js followed by the bundle inside a
+// closing comment: the launcher compiles the bundle with a per-user V8 code cache (Node 20 has no
+// module compile cache). dist/provider/bundle.js is the plain bundle, the main script of the single executable
 // (scripts/sea.js), which carries its own code cache.
 'use strict';
 const path = require('node:path');
@@ -52,6 +52,24 @@ function leanUndici() {
   };
 }
 
+/**
+ * The executable's first two lines, read by /bin/sh and then by Node. For sh, `":" //;` is the
+ * null command: it runs the rest of the line and execs Node on this same file. For Node, the first
+ * line is a hashbang and the second a string followed by a comment. sh runs before Node for one
+ * reason: NODE_EXTRA_CA_CERTS makes Node 20 parse its bundled root certificates and that file at
+ * every start, before any JavaScript (about 50 ms a start on our CI machines, three starts a plan;
+ * bench/RESULTS.md). The provider needs those certificates only to reach the API, in one process
+ * out of three, and not at all when ca_cert_file replaces the default trust; so the variable is
+ * handed over under another name and src/provider/deferred-ca.ts gives the same trust when the
+ * API is contacted. Not when NODE_OPTIONS asks for OpenSSL's store (--use-openssl-ca), whose
+ * certificates the provider cannot list: then Node loads them itself, as before.
+ */
+const SHELL_HEADER = [
+  '#!/bin/sh',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
+  '":" //; case "${NODE_EXTRA_CA_CERTS:+set} ${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac; exec node "$0" "$@"',
+].join('\n');
+
 if (!fs.existsSync(entry)) {
   console.error(`bundle-provider: ${path.relative(root, entry)} is missing; run tsc first (npm run build)`);
   process.exit(1);
@@ -78,7 +96,7 @@ async function main() {
     .replace("'__HASH__'", JSON.stringify(hash))
     .replace("'__MARKER__'", JSON.stringify(MARKER));
   const tmp = `${outFile}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, `#!/usr/bin/env node\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
+  fs.writeFileSync(tmp, `${SHELL_HEADER}\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
   fs.renameSync(tmp, outFile);
   const bytes = fs.statSync(outFile).size;
   const inputs = Object.keys(result.metafile.inputs).length;

@@ -5,8 +5,9 @@ import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
 import type { ProxyAccountClient, ProxyAccountClientOptions } from '../sdk';
 import { createLogger, levelFromEnv } from '../protocol/log';
+import { deferredTrust } from './deferred-ca';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
-import { type BlockValues, clientOptions, type ResolvedConnection, resolveConnection } from '../account/connection-settings';
+import { type BlockValues, clientOptions, type ConnectionSettings, type ResolvedConnection, resolveConnection } from '../account/connection-settings';
 import { PROVIDER_ENV, PROVIDER_VERSION, settingPath as path, type ProviderConfig, type Setting } from './settings';
 
 /** At TF_LOG=DEBUG (or the provider's own variables), each API attempt goes to Terraform's log; below it, nothing. */
@@ -35,6 +36,7 @@ export async function configure(
   config: ProviderConfig,
   env: NodeJS.ProcessEnv,
   dispatcher: Dispatcher | undefined,
+  deferredExtraCaFile?: string,
 ): Promise<AccountStore | undefined> {
   const d = ctx.diagnostics;
   const settings = Object.keys(PROVIDER_ENV) as Setting[];
@@ -56,6 +58,7 @@ export async function configure(
 
   const options: ProxyAccountClientOptions = {
     ...clientOptions(connection),
+    ...defaultTrust(d, connection, deferredExtraCaFile, dispatcher),
     userAgent: `terraform-provider-proxyaccount/${PROVIDER_VERSION} terraform/${ctx.terraformVersion || 'unknown'}`,
     ...(dispatcher !== undefined ? { dispatcher } : {}),
     ...requestLogger(env),
@@ -79,6 +82,27 @@ export async function configure(
     reportClientOptionError(d, resolved, err);
     return undefined;
   }
+}
+
+/**
+ * The trust Node would have given with NODE_EXTRA_CA_CERTS, when the executable deferred it: only
+ * where the default trust is in force (no ca_cert_file, no insecure, the SDK's own agent). A file
+ * that adds nothing gets a warning, as Node prints one at start-up.
+ */
+function defaultTrust(
+  d: Diagnostics,
+  connection: Pick<ConnectionSettings, 'caCert' | 'insecure'>,
+  file: string | undefined,
+  dispatcher: Dispatcher | undefined,
+): Pick<ProxyAccountClientOptions, 'caCert'> {
+  if (file === undefined || connection.caCert !== undefined || connection.insecure === true || dispatcher !== undefined) return {};
+  const trust = deferredTrust(file);
+  if ('caCert' in trust) return { caCert: trust.caCert };
+  d.addWarning(
+    'Extra CA certificates ignored',
+    `NODE_EXTRA_CA_CERTS names ${JSON.stringify(file)}, which ${trust.ignored}: the API's certificate is checked against Node's bundled root certificates alone, as Node itself does then.`,
+  );
+  return {};
 }
 
 /** The client of each configured store, for what only the client knows (the credentials' state). */

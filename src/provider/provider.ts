@@ -49,6 +49,7 @@ const DATA_SOURCES: ProviderDefinition<typeof providerSchema, AccountStore>['dat
 ];
 
 export { PROVIDER_ENV, PROVIDER_VERSION } from './settings';
+export { takeDeferredExtraCa } from './deferred-ca';
 
 /** Options of {@link createProvider}; for tests and tools, Terraform uses the defaults. */
 export interface ProviderOptions {
@@ -56,6 +57,12 @@ export interface ProviderOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** undici dispatcher for the SDK client (e.g. a MockAgent); excludes ca_cert_file and insecure. @default the SDK's own agent */
   readonly dispatcher?: Dispatcher;
+  /**
+   * The NODE_EXTRA_CA_CERTS file Node did not load because the executable deferred it
+   * (src/provider/deferred-ca.ts): trusted beside Node's bundled roots when no ca_cert_file is set.
+   * @default none
+   */
+  readonly deferredExtraCaFile?: string;
 }
 
 /** The provider definition (schema, configure step, registered types). */
@@ -64,7 +71,7 @@ export function createProvider(opts: ProviderOptions = {}): ProviderDefinition<t
   return {
     typeName: 'proxyaccount',
     schema: providerSchema,
-    configure: (ctx, config) => configure(ctx, config, env, opts.dispatcher),
+    configure: (ctx, config) => configure(ctx, config, env, opts.dispatcher, opts.deferredExtraCaFile),
     beforePlan: (store, signal) => verifyCredentials(store, signal),
     describeError: describeProxyAccountError,
     resources: RESOURCES,

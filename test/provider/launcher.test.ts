@@ -13,6 +13,7 @@ const COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2
 
 interface Start {
   handshake: string;
+  stderr: string;
   codeCache: string | undefined;
   codeCacheNote: string | undefined;
   exitCode: number | null;
@@ -41,6 +42,7 @@ function start(env: NodeJS.ProcessEnv): Promise<Start> {
         .find((l) => l['@message'] === 'plugin serving');
       resolve({
         handshake: stdout.split('\n')[0] ?? '',
+        stderr,
         codeCache: serving?.code_cache as string | undefined,
         codeCacheNote: serving?.code_cache_note as string | undefined,
         exitCode,
@@ -174,5 +176,24 @@ describe('a code cache another user could have planted is never run', () => {
     const res = await start({ PROXYACCOUNT_CODE_CACHE: link });
     expect(res.codeCache).toBe('untrusted');
     expect(res.codeCacheNote).toContain('is a symbolic link');
+  });
+});
+
+describe('NODE_EXTRA_CA_CERTS', () => {
+  // Node names the file in a warning when it loads it at start and cannot read it: the warning
+  // shows whether Node itself loaded the variable (scripts/bundle-provider.js, the shell line).
+  const NODE_LOADED = 'Ignoring extra certs from `/nonexistent/extra-ca.pem`';
+
+  it('is not loaded by Node at start: the shell line hands it to the provider, which needs it only to reach the API', async () => {
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_EXTRA_CA_CERTS: '/nonexistent/extra-ca.pem' });
+    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.exitCode).toBe(0);
+    expect(res.stderr).not.toContain(NODE_LOADED);
+  });
+
+  it("is left to Node when NODE_OPTIONS asks for OpenSSL's certificate store, whose certificates the provider cannot list", async () => {
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_EXTRA_CA_CERTS: '/nonexistent/extra-ca.pem', NODE_OPTIONS: '--use-openssl-ca' });
+    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.stderr).toContain(NODE_LOADED);
   });
 });
