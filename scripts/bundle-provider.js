@@ -64,11 +64,20 @@ function leanUndici() {
  * API is contacted. Not when NODE_OPTIONS asks for OpenSSL's store (--use-openssl-ca), whose
  * certificates the provider cannot list: then Node loads them itself, as before.
  */
-const SHELL_HEADER = [
-  '#!/bin/sh',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
-  '":" //; case "${NODE_EXTRA_CA_CERTS:+set} ${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac; exec node "$0" "$@"',
-].join('\n');
+function shellHeader(marker) {
+  // Node runs this with -e: it reads the file once and runs the launcher (the lines after the shell
+  // line, up to the bundle) with the text, where `node FILE` would read the whole file as the main
+  // module first (scripts/provider-launcher.js). Single-quoted for sh, so it holds no single quote.
+  const evalCode = [
+    'const f=process.argv[1],t=require("fs").readFileSync(f,"latin1"),a=t.indexOf("\\n",t.indexOf("\\n")+1)+1;',
+    `require("vm").runInThisContext("(function(require,__filename,launcherText){"+t.slice(a,t.indexOf(${JSON.stringify(`\n/*${marker}\n`)}))+"\\n})",{filename:f,lineOffset:2})(require,f,t)`,
+  ].join('');
+  if (evalCode.includes("'")) throw new Error('bundle-provider: the -e code of the shell line must hold no single quote');
+  return [
+    '#!/bin/sh',
+    `":" //; case "\${NODE_EXTRA_CA_CERTS:+set} \${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac; exec node -e '${evalCode}' "$0" "$@"`,
+  ].join('\n');
+}
 
 if (!fs.existsSync(entry)) {
   console.error(`bundle-provider: ${path.relative(root, entry)} is missing; run tsc first (npm run build)`);
@@ -96,7 +105,7 @@ async function main() {
     .replace("'__HASH__'", JSON.stringify(hash))
     .replace("'__MARKER__'", JSON.stringify(MARKER));
   const tmp = `${outFile}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, `${SHELL_HEADER}\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
+  fs.writeFileSync(tmp, `${shellHeader(MARKER)}\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
   fs.renameSync(tmp, outFile);
   const bytes = fs.statSync(outFile).size;
   const inputs = Object.keys(result.metafile.inputs).length;

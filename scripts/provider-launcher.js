@@ -6,23 +6,28 @@
 // run, another Node version, PROXYACCOUNT_CODE_CACHE=off, an unwritable directory, or one another
 // user could have written to) it compiles as usual and nothing else changes. V8 checks a cache
 // file only against this source's length, so it is read only from a private directory.
+//
+// The shell line above it (scripts/bundle-provider.js) runs this code with `node -e`, handing it the
+// file's text, so the file is read once; Node itself would read all of it as the main module, and
+// scan the bundle's comment, before this code could read it again. Run as a script
+// (`node terraform-provider-proxyaccount`), it reads the file itself.
 'use strict';
-(function launch(self, hash, marker) {
+(function launch(self, hash, marker, given) {
   const fs = require('node:fs');
   const os = require('node:os');
   const path = require('node:path');
   const vm = require('node:vm');
 
-  const text = fs.readFileSync(self, 'utf8');
+  // The file is ASCII (esbuild escapes the rest), which latin1 reads without decoding UTF-8.
+  const text = given ?? fs.readFileSync(self, 'latin1');
   const start = text.indexOf(`\n/*${marker}\n`);
   const end = text.lastIndexOf('*/');
   if (start < 0 || end < start) throw new Error(`${self}: the bundled provider is missing from this file (rebuild it with npm run build)`);
   // The bundle's own `*/` were written as `*\0/` so the comment holds it whole.
-  const source = text
-    .slice(start + marker.length + 4, end)
-    .split('*\u0000/')
-    .join('*/');
-  const lineOffset = text.slice(0, start + marker.length + 4).split('\n').length - 1;
+  let source = text.slice(start + marker.length + 4, end);
+  if (source.includes('*\u0000/')) source = source.split('*\u0000/').join('*/');
+  let lineOffset = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < start + marker.length + 4; i = text.indexOf('\n', i + 1)) lineOffset++;
 
   const setting = process.env.PROXYACCOUNT_CODE_CACHE;
   let cacheFile;
@@ -142,4 +147,4 @@
       throw err;
     }
   }
-})(__filename, '__HASH__', '__MARKER__');
+})(__filename, '__HASH__', '__MARKER__', typeof launcherText === 'string' ? launcherText : undefined);

@@ -20,9 +20,10 @@ interface Start {
 }
 
 /** Starts the executable, reads its handshake line and DEBUG log, stops it with SIGTERM. */
-function start(env: NodeJS.ProcessEnv): Promise<Start> {
+function start(env: NodeJS.ProcessEnv, how: 'executable' | 'node script' = 'executable'): Promise<Start> {
   return new Promise((resolve, reject) => {
-    const child = spawn(EXECUTABLE, [], {
+    const [file, args] = how === 'executable' ? [EXECUTABLE, []] : [process.execPath, [EXECUTABLE]];
+    const child = spawn(file, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TF_PLUGIN_MAGIC_COOKIE: COOKIE, TF_LOG: 'DEBUG', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -77,6 +78,14 @@ describe('the provider executable', () => {
     const second = await start({ PROXYACCOUNT_CODE_CACHE: dir });
     expect(second.handshake).toMatch(/^1\|6\|tcp\|/);
     expect(second.codeCache).toBe('hit');
+  });
+
+  it('also starts as a script given to node (the launcher then reads the file itself), with the same code cache', async () => {
+    expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('miss');
+    const asScript = await start({ PROXYACCOUNT_CODE_CACHE: dir }, 'node script');
+    expect(asScript.handshake).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|$/);
+    expect(asScript.exitCode).toBe(0);
+    expect(asScript.codeCache).toBe('hit');
   });
 
   it('starts normally with a damaged cache, and replaces it', async () => {
