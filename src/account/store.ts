@@ -181,6 +181,9 @@ export class AccountStore {
         return ops.list();
       },
       find: (ip: string) => absentOn404(async () => (await ops.list()).find((e) => e.ip === ip)),
+      prefetch: () => {
+        ops.list().catch(() => undefined);
+      },
       add: async (ip: string, label: string | null): Promise<WriteOutcome> => {
         const op = `add IP '${ip}'${forAccount(username)}`;
         const matches = async (): Promise<boolean> => (await this.client.ips.listWithLabels(target)).some((e) => e.ip === ip && e.label === (label ?? ''));

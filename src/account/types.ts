@@ -54,6 +54,12 @@ export interface IpList {
   list(): Promise<readonly LabeledIp[]>;
   /** The list read anew, bypassing the cache. */
   fresh(): Promise<readonly LabeledIp[]>;
+  /**
+   * Starts the cached listing without waiting for it, for reads of single entries known to follow
+   * (a refresh reads the sub-account before the entries that name it). A failure is not cached:
+   * the read that needs the list asks again and reports it.
+   */
+  prefetch(): void;
   /** The entry of `ip`, or undefined when it is not authorized (or the sub-account is gone). */
   find(ip: string): Promise<LabeledIp | undefined>;
   /**

@@ -25,6 +25,9 @@ async function readWith(env: NodeJS.ProcessEnv): Promise<string[]> {
     const server = await p.newServer(env);
     const state = obj(subAccountResource.schema, { id: 'log-sub', username: 'log-sub', password: 'log-sub-password' });
     await server.readResource({ typeName: 'proxyaccount_sub_account', currentState: dv(subAccountResource.schema, state), private: new Uint8Array() });
+    // The read also started the account's IP list (for the entries a refresh reads next): joined
+    // here, so its request is logged before the spy goes.
+    await server.providerData!.account('log-sub').ips.list();
   } finally {
     spy.mockRestore();
   }
@@ -37,6 +40,7 @@ describe('API request logging', () => {
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries).toEqual([
       expect.objectContaining({ '@level': 'debug', method: 'GET', path: '/api/sub/get/', status: 200, attempt: 1, duration_ms: expect.any(Number) }),
+      expect.objectContaining({ '@level': 'debug', method: 'GET', path: '/api/ip_labels/', status: 200, attempt: 1, duration_ms: expect.any(Number) }),
     ]);
     const text = lines.join('');
     for (const secret of ['log-sub-password', p.env.PROXYACCOUNT_PASSWORD!, Buffer.from(`demo:${p.env.PROXYACCOUNT_PASSWORD}`).toString('base64')])
