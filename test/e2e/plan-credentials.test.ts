@@ -62,7 +62,8 @@ it('once a refresh has proved the credentials, the plan makes no extra request',
   await ws.apply();
   const { result: res, lines } = await requestLogOf(account, () => ws.run(['plan', '-no-color', '-input=false', '-detailed-exitcode']));
   expect(res.code).toBe(0);
-  // The two refreshes, and nothing else.
-  expect(lines.map((l) => l.split(' ').slice(0, 3).join(' ')).sort()).toEqual(['GET /api/hostnames/ 200', 'GET /api/sub/get/ 200']);
+  // The two refreshes (the sub-account's with the IP list it starts for the entries that name
+  // it), and no request to prove the credentials.
+  expect(lines.map((l) => l.split(' ').slice(0, 3).join(' ')).sort()).toEqual(['GET /api/hostnames/ 200', 'GET /api/ip_labels/ 200', 'GET /api/sub/get/ 200']);
   await ws.destroy();
 });
