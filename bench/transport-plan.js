@@ -18,7 +18,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { promisify } = require('node:util');
-const { requireBuild, startBench } = require('./lib');
+const { median, planOf200Config, requireBuild, startBench, terraformRunner } = require('./lib');
 
 requireBuild('transport-plan', ['dist/emulator/index.js', 'dist/cli/provider.js']);
 const [A, B] = process.argv.slice(2, 4).map((p) => p && path.resolve(p));
@@ -28,23 +28,13 @@ if (A === undefined || B === undefined) {
   process.exit(2);
 }
 
-const CONFIG = (() => {
-  const out = ['terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n'];
-  for (let a = 0; a < 2; a++) {
-    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "transport-bench${a}"\n}\n`);
-    out.push(
-      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
-    );
-  }
-  return out.join('\n');
-})();
+const CONFIG = planOf200Config('transport-bench');
 
 /** The serving process is the busiest of a plan's provider processes. */
 const serving = (procs) => {
   const p = procs.reduce((a, b) => (a.cpu > b.cpu ? a : b));
   return { serving: p.cpu, servingSys: p.sys };
 };
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** `strace -c` summary lines: {syscall: calls}. */
 function straceCounts(file) {
@@ -82,21 +72,18 @@ async function main() {
     const dir = path.join(root, 'plan');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'main.tf'), CONFIG);
-    const terraform = async (args, extraEnv = {}, wrapper = []) => {
-      const tfCpu = path.join(root, 'tf-cpu.txt');
-      const t0 = process.hrtime.bigint();
-      await run('/usr/bin/time', ['-q', '-f', '%U %S', '-o', tfCpu, ...wrapper, 'terraform', `-chdir=${dir}`, ...args, '-no-color', '-input=false'], {
+    const { tf, timed } = terraformRunner(root, env);
+    const terraform = (args, extraEnv = {}) => timed(dir, args, extraEnv, [0, 2]);
+    /** One plan with terraform (and what it starts) under `strace -f -c`, the summary in `file`. */
+    const tracedPlan = (extraEnv, file) =>
+      run('strace', ['-f', '-qq', '-c', '-o', file, 'terraform', `-chdir=${dir}`, 'plan', '-detailed-exitcode', '-no-color', '-input=false'], {
         env: { ...env, ...extraEnv },
         maxBuffer: 256 << 20,
       }).catch((err) => {
-        if (err.code !== 2) throw new Error(`terraform ${args.join(' ')} failed (exit ${err.code}):\n${err.stderr}`);
+        if (err.code !== 2) throw new Error(`terraform plan under strace failed (exit ${err.code}):\n${err.stderr}`);
       });
-      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-      const [user, sys] = fs.readFileSync(tfCpu, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-      return { wall, cpu: (user + sys) * 1000 };
-    };
-    await terraform(['init']);
-    await terraform(['apply', '-auto-approve'], { TF_CLI_CONFIG_FILE: rc.after });
+    await tf(dir, ['init']);
+    await tf(dir, ['apply', '-auto-approve'], { TF_CLI_CONFIG_FILE: rc.after });
     const rows = { before: [], after: [] };
     for (let i = -1; i < ROUNDS; i++) {
       for (const name of Object.keys(sides)) {
@@ -119,7 +106,7 @@ async function main() {
       const tfTrace = path.join(root, 'strace-terraform.txt');
       // A process has one tracer: terraform with its providers in one plan, the providers alone in
       // another; terraform's own calls are the difference.
-      await terraform(['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rc[name] }, ['strace', '-f', '-qq', '-c', '-o', tfTrace]);
+      await tracedPlan({ TF_CLI_CONFIG_FILE: rc[name] }, tfTrace);
       await terraform(['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: straceRc[name] });
       const providers = fs
         .readdirSync(root)
@@ -133,7 +120,7 @@ async function main() {
         terraform: Object.fromEntries(Object.keys(all).map((k) => [k, all[k] - sum(k)])),
       };
     }
-    await terraform(['destroy', '-auto-approve'], { TF_CLI_CONFIG_FILE: rc.after });
+    await tf(dir, ['destroy', '-auto-approve'], { TF_CLI_CONFIG_FILE: rc.after });
     const m = (name, key) => median(rows[name].map((r) => r[key]));
     console.log(
       `Node ${process.version}, load ${os
