@@ -175,4 +175,31 @@ function pluginEnv(base = {}) {
   };
 }
 
-module.exports = { ROOT, boundedArg, median, percentile, pluginEnv, proxyaccountConfig, requireBuild, spawnEmulator, startBench, terraformRunner };
+/**
+ * The configuration of the plan the provider benchmarks profile: 200 resources in state (2
+ * sub-accounts of 99 authorized IPs each), about 800 unary calls to the serving provider process.
+ */
+function planOf200Config(username) {
+  const out = ['terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n'];
+  for (let a = 0; a < 2; a++) {
+    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${username}${a}"\n}\n`);
+    out.push(
+      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
+    );
+  }
+  return out.join('\n');
+}
+
+module.exports = {
+  ROOT,
+  boundedArg,
+  median,
+  percentile,
+  planOf200Config,
+  pluginEnv,
+  proxyaccountConfig,
+  requireBuild,
+  spawnEmulator,
+  startBench,
+  terraformRunner,
+};

@@ -25,7 +25,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, pluginEnv: makePluginEnv, requireBuild, startBench } = require('./lib');
+const { ROOT, planOf200Config, pluginEnv: makePluginEnv, requireBuild, startBench } = require('./lib');
 
 const MODE = process.argv[2];
 /** How many functions the profile lists per process. */
@@ -33,16 +33,7 @@ const TOP = Number(process.env.PROFILE_TOP || 15);
 const DEFAULT_PROVIDER = path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
 requireBuild('profile-provider', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
 
-const CONFIG = (() => {
-  const out = ['terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n'];
-  for (let a = 0; a < 2; a++) {
-    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "profile-bench${a}"\n}\n`);
-    out.push(
-      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
-    );
-  }
-  return out.join('\n');
-})();
+const CONFIG = planOf200Config('profile-bench');
 const BUILTIN = 'resource "terraform_data" "d" {\n  count = 200\n  input = count.index\n}\n';
 
 const median = (xs) => (xs.length === 0 ? Number.NaN : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);

@@ -12,6 +12,7 @@ import { encodeHeaders, type HeaderField, HpackDecoder, HpackError } from './h2-
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 const FRAME_HEADER = 9;
+const EMPTY = Buffer.alloc(0);
 
 enum FrameType {
   DATA = 0x0,
@@ -67,8 +68,8 @@ class ConnectionError extends Error {
   }
 }
 
-/** One request, from its headers to the end of its answer. */
-export class ServerStream {
+/** One request, from its headers to the end of its answer; `C` is what the layer above keeps with it. */
+export class ServerStream<C = unknown> {
   /** Set once the client reset the stream or the connection ended: answers are dropped. */
   cancelled = false;
   /** Set once the whole answer (its END_STREAM) is queued. */
@@ -77,7 +78,11 @@ export class ServerStream {
   remoteEnded = false;
   /** Body octets discarded from here on (answered early, or too large). */
   discarding = false;
-  readonly chunks: Buffer[] = [];
+  /** The layer above's state of this call (its route), so that it needs no map of streams. */
+  context: C | undefined = undefined;
+  /** The body so far: its first chunk alone (most bodies are one DATA frame), then all of them. */
+  first: Buffer | undefined = undefined;
+  chunks: Buffer[] | undefined = undefined;
   size = 0;
   /** Octets of the body received since our last WINDOW_UPDATE for this stream. */
   unacknowledged = 0;
@@ -86,7 +91,7 @@ export class ServerStream {
   pending: { data: Buffer; offset: number; trailers: Buffer } | undefined;
 
   constructor(
-    private readonly connection: H2Connection,
+    private readonly connection: H2Connection<C>,
     readonly id: number,
     sendWindow: number,
   ) {
@@ -105,29 +110,29 @@ export class ServerStream {
 }
 
 /** What the connection asks of the layer above. */
-export interface StreamHandler {
+export interface StreamHandler<C = unknown> {
   /** Headers of a new request. Answering now (a refusal) discards the body that follows. */
-  headers(stream: ServerStream, fields: readonly HeaderField[]): void;
+  headers(stream: ServerStream<C>, fields: readonly HeaderField[]): void;
   /** The whole body at the client's END_STREAM, unless the stream was answered or cancelled. */
-  body(stream: ServerStream, body: Buffer): void;
+  body(stream: ServerStream<C>, body: Buffer): void;
   /** The body grew past `maxBodyBytes`: answer now; the rest of it is discarded. */
-  tooLarge(stream: ServerStream): void;
+  tooLarge(stream: ServerStream<C>): void;
 }
 
-export interface ConnectionOptions {
-  readonly handler: StreamHandler;
+export interface ConnectionOptions<C = unknown> {
+  readonly handler: StreamHandler<C>;
   /** Largest request body kept, in octets. */
   readonly maxBodyBytes: number;
   /** Called once when the socket has closed. */
   readonly onClose: () => void;
 }
 
-export class H2Connection {
+export class H2Connection<C = unknown> {
   private readonly decoder = new HpackDecoder(OUR_HEADER_TABLE_SIZE, OUR_MAX_HEADER_LIST);
-  private readonly streams = new Map<number, ServerStream>();
+  private readonly streams = new Map<number, ServerStream<C>>();
   /** Streams with a body blocked by flow control, in the order they blocked. */
-  private readonly blocked = new Set<ServerStream>();
-  private input: Buffer = Buffer.alloc(0);
+  private readonly blocked = new Set<ServerStream<C>>();
+  private input: Buffer = EMPTY;
   private prefaceSeen = false;
   private lastStreamId = 0;
   /** A header block being continued: its stream, END_STREAM flag and fragments. */
@@ -138,8 +143,11 @@ export class H2Connection {
   /** Octets received since our last connection WINDOW_UPDATE. */
   private unacknowledged = 0;
   private tableSizeSent = false;
+  /** Whole frames (an answer's are one buffer) waiting for the next write. */
   private readonly output: Buffer[] = [];
   private flushScheduled = false;
+  /** The flush as setImmediate's callback, made once rather than a closure per write. */
+  private readonly flushNow = (): void => this.flush();
   private goingAway = false;
   /** Set after a connection error: nothing more is read. */
   private failed = false;
@@ -147,7 +155,7 @@ export class H2Connection {
 
   constructor(
     private readonly socket: Socket,
-    private readonly opts: ConnectionOptions,
+    private readonly opts: ConnectionOptions<C>,
   ) {
     // Our SETTINGS, then the connection window raised from 64 KiB so a plan never waits for it.
     const settings = Buffer.alloc(18);
@@ -188,20 +196,45 @@ export class H2Connection {
     this.socket.destroy();
   }
 
-  answer(stream: ServerStream, headers: readonly HeaderField[], body: Buffer, trailers: readonly HeaderField[]): void {
+  answer(stream: ServerStream<C>, headers: readonly HeaderField[], body: Buffer, trailers: readonly HeaderField[]): void {
     if (!this.startAnswer(stream)) return;
-    this.frame(FrameType.HEADERS, END_HEADERS, stream.id, this.encode(headers));
-    stream.pending = { data: body, offset: 0, trailers: this.encode(trailers) };
-    this.sendPending(stream);
+    const headerBlock = this.encode(headers);
+    const trailerBlock = this.encode(trailers);
+    if (body.length > stream.sendWindow || body.length > this.sendWindow) {
+      // The body waits for flow control: its frames go out as the client's windows open.
+      this.frame(FrameType.HEADERS, END_HEADERS, stream.id, headerBlock);
+      stream.pending = { data: body, offset: 0, trailers: trailerBlock };
+      this.sendPending(stream);
+      return;
+    }
+    // The common case: the whole answer fits the windows, so its HEADERS, DATA and trailers
+    // frames are laid out in one buffer (one allocation, one copy of the body). An empty body
+    // has no DATA frame.
+    const maxFrame = this.peerMaxFrame;
+    const dataFrames = Math.ceil(body.length / maxFrame);
+    const out = Buffer.allocUnsafe((2 + dataFrames) * FRAME_HEADER + headerBlock.length + body.length + trailerBlock.length);
+    let pos = putFrameHeader(out, 0, headerBlock.length, FrameType.HEADERS, END_HEADERS, stream.id);
+    pos += headerBlock.copy(out, pos);
+    for (let offset = 0; offset < body.length; offset += maxFrame) {
+      const n = Math.min(maxFrame, body.length - offset);
+      pos = putFrameHeader(out, pos, n, FrameType.DATA, 0, stream.id);
+      pos += body.copy(out, pos, offset, offset + n);
+    }
+    pos = putFrameHeader(out, pos, trailerBlock.length, FrameType.HEADERS, END_HEADERS | END_STREAM, stream.id);
+    trailerBlock.copy(out, pos);
+    stream.sendWindow -= body.length;
+    this.sendWindow -= body.length;
+    this.queue(out);
+    this.finish(stream);
   }
 
-  answerHeadersOnly(stream: ServerStream, headers: readonly HeaderField[]): void {
+  answerHeadersOnly(stream: ServerStream<C>, headers: readonly HeaderField[]): void {
     if (!this.startAnswer(stream)) return;
     this.frame(FrameType.HEADERS, END_HEADERS | END_STREAM, stream.id, this.encode(headers));
     this.finish(stream);
   }
 
-  private startAnswer(stream: ServerStream): boolean {
+  private startAnswer(stream: ServerStream<C>): boolean {
     if (stream.cancelled || stream.answered || this.closed) return false;
     stream.answered = true;
     stream.discarding = true;
@@ -215,7 +248,7 @@ export class H2Connection {
   }
 
   /** Sends as much of the stream's body as both windows allow, then its trailers. */
-  private sendPending(stream: ServerStream): void {
+  private sendPending(stream: ServerStream<C>): void {
     const pending = stream.pending;
     if (pending === undefined) return;
     while (pending.offset < pending.data.length) {
@@ -236,7 +269,7 @@ export class H2Connection {
   }
 
   /** The stream's END_STREAM is queued: it leaves the table once the client's side ended too. */
-  private finish(stream: ServerStream): void {
+  private finish(stream: ServerStream<C>): void {
     if (!stream.remoteEnded) {
       // We answered before the request ended (a refusal): ask the client to stop sending it.
       this.rstStream(stream.id, H2Error.NO_ERROR);
@@ -283,7 +316,7 @@ export class H2Connection {
       pos = PREFACE.length;
     }
     while (input.length - pos >= FRAME_HEADER && !this.closed && !this.failed) {
-      const length = input.readUIntBE(pos, 3);
+      const length = (input[pos]! << 16) | (input[pos + 1]! << 8) | input[pos + 2]!;
       // We never announce a larger SETTINGS_MAX_FRAME_SIZE than the default.
       if (length > DEFAULT_FRAME_SIZE) throw new ConnectionError(H2Error.FRAME_SIZE_ERROR, `frame of ${length} octets`);
       if (input.length - pos < FRAME_HEADER + length) break;
@@ -294,7 +327,7 @@ export class H2Connection {
       pos += FRAME_HEADER + length;
       this.onFrame(type, flags, streamId, payload);
     }
-    this.input = pos === input.length ? Buffer.alloc(0) : input.subarray(pos);
+    this.input = pos === input.length ? EMPTY : input.subarray(pos);
   }
 
   private onFrame(type: number, flags: number, streamId: number, payload: Buffer): void {
@@ -358,9 +391,13 @@ export class H2Connection {
       stream.size += data.length;
       if (stream.size > this.opts.maxBodyBytes) {
         stream.discarding = true;
-        stream.chunks.length = 0;
+        stream.first = undefined;
+        stream.chunks = undefined;
         this.opts.handler.tooLarge(stream);
+      } else if (stream.first === undefined) {
+        stream.first = data;
       } else {
+        stream.chunks ??= [stream.first];
         stream.chunks.push(data);
       }
     }
@@ -422,7 +459,7 @@ export class H2Connection {
       this.rstStream(streamId, H2Error.REFUSED_STREAM);
       return;
     }
-    const stream = new ServerStream(this, streamId, this.peerInitialWindow);
+    const stream = new ServerStream<C>(this, streamId, this.peerInitialWindow);
     // Known before the handler runs, so that a refusal of a bodiless request needs no RST_STREAM.
     stream.remoteEnded = endStream;
     this.streams.set(streamId, stream);
@@ -430,16 +467,17 @@ export class H2Connection {
     if (endStream) this.deliver(stream);
   }
 
-  private remoteEnd(stream: ServerStream): void {
+  private remoteEnd(stream: ServerStream<C>): void {
     stream.remoteEnded = true;
     this.deliver(stream);
   }
 
   /** Hands the whole body to the handler, unless the stream was answered or its body dropped. */
-  private deliver(stream: ServerStream): void {
+  private deliver(stream: ServerStream<C>): void {
     if (stream.answered || stream.discarding || stream.cancelled) return;
-    const body = stream.chunks.length === 1 ? stream.chunks[0]! : Buffer.concat(stream.chunks, stream.size);
-    stream.chunks.length = 0;
+    const body = stream.chunks !== undefined ? Buffer.concat(stream.chunks, stream.size) : (stream.first ?? EMPTY);
+    stream.first = undefined;
+    stream.chunks = undefined;
     this.opts.handler.body(stream, body);
   }
 
@@ -537,21 +575,28 @@ export class H2Connection {
     this.frame(FrameType.GOAWAY, 0, 0, payload);
   }
 
-  /** Queues one frame; everything queued in one turn of the event loop goes out in one write. */
+  /** Queues one frame, header and payload in one buffer. */
   private frame(type: number, flags: number, streamId: number, payload: Buffer): void {
-    const header = Buffer.allocUnsafe(FRAME_HEADER);
-    header.writeUIntBE(payload.length, 0, 3);
-    header[3] = type;
-    header[4] = flags;
-    header.writeUInt32BE(streamId, 5);
-    this.output.push(header, payload);
+    const out = Buffer.allocUnsafe(FRAME_HEADER + payload.length);
+    payload.copy(out, putFrameHeader(out, 0, payload.length, type, flags, streamId));
+    this.queue(out);
+  }
+
+  /**
+   * Queues whole frames. Everything queued until the event loop's check phase goes out in one
+   * write: the answers of one turn (the calls a read delivered, the replies that came in
+   * together) leave as one TLS record, while a lone answer waits for nothing but the end of the
+   * turn that made it.
+   */
+  private queue(frames: Buffer): void {
+    this.output.push(frames);
     this.scheduleFlush();
   }
 
   private scheduleFlush(): void {
     if (this.flushScheduled || this.output.length === 0) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    setImmediate(this.flushNow);
   }
 
   private flush(): void {
@@ -564,6 +609,17 @@ export class H2Connection {
     this.output.length = 0;
     this.socket.write(data);
   }
+}
+
+/** Writes a frame header at `pos` of `out`; returns where its payload starts. */
+function putFrameHeader(out: Buffer, pos: number, length: number, type: number, flags: number, streamId: number): number {
+  out[pos] = length >>> 16;
+  out[pos + 1] = (length >>> 8) & 0xff;
+  out[pos + 2] = length & 0xff;
+  out[pos + 3] = type;
+  out[pos + 4] = flags;
+  out.writeUInt32BE(streamId, pos + 5);
+  return pos + FRAME_HEADER;
 }
 
 /** The payload of a DATA or HEADERS frame without its padding. */

@@ -76,9 +76,33 @@ function frame(payload: Buffer): Buffer {
   return out;
 }
 
+/** What a stream keeps of its call between its headers and its body. */
+interface Call {
+  readonly path: string;
+  readonly route: UnaryRoute;
+}
+
+/**
+ * Runs one call to its answer. A cancelled call still runs to the end (a write is never
+ * abandoned); only its answer is dropped. A response that cannot be encoded is answered like a
+ * handler that failed, rather than leaving the call without an answer.
+ */
+async function run(opts: UnaryServerOptions, stream: ServerStream<Call>, call: Call, request: unknown): Promise<void> {
+  let message: Buffer;
+  try {
+    const response = await call.route.handle(request);
+    if (stream.cancelled) return;
+    message = frame(call.route.encode(response));
+  } catch (err) {
+    opts.onInternalError(call.path, err);
+    trailersOnly(stream, GrpcStatus.INTERNAL, err instanceof Error ? err.message : String(err));
+    return;
+  }
+  stream.answer(RESPONSE_HEADERS, message, OK_TRAILERS);
+}
+
 /** The gRPC side of each stream: route by path at the headers, answer once the body is whole. */
-function grpcHandler(opts: UnaryServerOptions): StreamHandler {
-  const routes = new WeakMap<ServerStream, { path: string; route: UnaryRoute }>();
+function grpcHandler(opts: UnaryServerOptions): StreamHandler<Call> {
   return {
     headers(stream, fields) {
       let method = '';
@@ -98,15 +122,14 @@ function grpcHandler(opts: UnaryServerOptions): StreamHandler {
         trailersOnly(stream, GrpcStatus.UNIMPLEMENTED, `unknown method ${path}`);
         return;
       }
-      routes.set(stream, { path, route });
+      stream.context = { path, route };
     },
     tooLarge(stream) {
       trailersOnly(stream, GrpcStatus.RESOURCE_EXHAUSTED, `request larger than ${opts.maxMessageBytes} bytes`);
     },
     body(stream, body) {
-      const call = routes.get(stream);
+      const call = stream.context;
       if (call === undefined) return;
-      const { path, route } = call;
       if (body.length < 5 || body.readUInt32BE(1) !== body.length - 5) {
         trailersOnly(stream, GrpcStatus.INTERNAL, 'expected exactly one length-prefixed request message');
         return;
@@ -117,21 +140,12 @@ function grpcHandler(opts: UnaryServerOptions): StreamHandler {
       }
       let request: unknown;
       try {
-        request = route.decode(body.subarray(5));
+        request = call.route.decode(body.subarray(5));
       } catch (err) {
         trailersOnly(stream, GrpcStatus.INTERNAL, `cannot decode the request: ${err instanceof Error ? err.message : String(err)}`);
         return;
       }
-      route.handle(request).then(
-        // A cancelled call still ran to the end (a write is never abandoned); only the answer is dropped.
-        (response) => {
-          if (!stream.cancelled) stream.answer(RESPONSE_HEADERS, frame(route.encode(response)), OK_TRAILERS);
-        },
-        (err: unknown) => {
-          opts.onInternalError(path, err);
-          trailersOnly(stream, GrpcStatus.INTERNAL, err instanceof Error ? err.message : String(err));
-        },
-      );
+      void run(opts, stream, call, request);
     },
   };
 }
@@ -139,14 +153,14 @@ function grpcHandler(opts: UnaryServerOptions): StreamHandler {
 /** Listens on 127.0.0.1 (an ephemeral port) and resolves once it accepts connections. */
 export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
   const handler = grpcHandler(opts);
-  const connections = new Set<H2Connection>();
+  const connections = new Set<H2Connection<Call>>();
   let closing = false;
   const onSocket = (socket: net.Socket): void => {
     if (closing) {
       socket.destroy();
       return;
     }
-    const connection: H2Connection = new H2Connection(socket, {
+    const connection: H2Connection<Call> = new H2Connection<Call>(socket, {
       handler,
       maxBodyBytes: opts.maxMessageBytes + 5,
       onClose: () => connections.delete(connection),

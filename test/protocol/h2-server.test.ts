@@ -25,7 +25,10 @@ let release: (() => void) | undefined;
 
 const echo: UnaryRoute = {
   decode: (b) => b.toString('utf8'),
-  encode: (v) => Buffer.from(String(v).toUpperCase()),
+  encode: (v) => {
+    if (v === 'unencodable') throw new Error('cannot encode it');
+    return Buffer.from(String(v).toUpperCase());
+  },
   handle: async (req) => {
     handled.push(String(req));
     if (req === 'slow') await new Promise<void>((r) => (release = r));
@@ -86,6 +89,14 @@ describe('the node:http2 unary gRPC server', () => {
     expect(bug.headers['grpc-message']).toBe('broken: 100%25 %C3%BCnicode');
     expect(decodeURIComponent(String(bug.headers['grpc-message']))).toBe('broken: 100% ünicode');
     expect(internalErrors).toEqual(['/test.Echo/Say']);
+  });
+
+  it('answers a response it cannot encode with INTERNAL, rather than leaving the call unanswered', async () => {
+    const res = await call('/test.Echo/Say', frame(Buffer.from('unencodable')));
+    expect(res.headers['grpc-status']).toBe(String(GrpcStatus.INTERNAL));
+    expect(res.headers['grpc-message']).toBe('cannot encode it');
+    expect(internalErrors).toEqual(['/test.Echo/Say']);
+    expect((await call('/test.Echo/Say', frame(Buffer.from('next')))).trailers['grpc-status']).toBe('0');
   });
 
   it('refuses what it does not speak: other content types, compression, a bad frame, an oversized message', async () => {
