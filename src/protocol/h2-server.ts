@@ -8,6 +8,7 @@
 // node:http2's client, and the end-to-end suites with Terraform's grpc-go.
 import * as net from 'node:net';
 import * as tls from 'node:tls';
+import { clientCertificateProblem, pinnedCertificates } from './client-pin';
 import { H2Connection, type ServerStream, type StreamHandler } from './h2-connection';
 import type { HeaderField } from './h2-hpack';
 
@@ -38,6 +39,8 @@ export interface UnaryServerOptions {
   readonly maxMessageBytes: number;
   /** Called for a handler that rejected (a bug), with the method's path. */
   readonly onInternalError: (path: string, err: unknown) => void;
+  /** Called when a TLS client is refused for its certificate, with the reason. */
+  readonly onRefusedClient?: (reason: string) => void;
 }
 
 /** A listening server. */
@@ -155,10 +158,20 @@ export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
   const handler = grpcHandler(opts);
   const connections = new Set<H2Connection<Call>>();
   let closing = false;
+  // Checked before the connection reads a byte (client-pin.ts says why not with a CA).
+  const pins = opts.tls === undefined ? undefined : pinnedCertificates(opts.tls.clientCertPem);
   const onSocket = (socket: net.Socket): void => {
     if (closing) {
       socket.destroy();
       return;
+    }
+    if (pins !== undefined) {
+      const problem = clientCertificateProblem((socket as tls.TLSSocket).getPeerX509Certificate(), pins);
+      if (problem !== undefined) {
+        opts.onRefusedClient?.(problem);
+        socket.destroy();
+        return;
+      }
     }
     const connection: H2Connection<Call> = new H2Connection<Call>(socket, {
       handler,
@@ -172,9 +185,11 @@ export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
         {
           key: opts.tls.keyPem,
           cert: opts.tls.certPem,
-          ca: opts.tls.clientCertPem,
+          // No CA at all (an empty list, so Node builds no root store): the client's certificate is
+          // asked for, then compared with the pinned ones in onSocket.
+          ca: [],
           requestCert: true,
-          rejectUnauthorized: true,
+          rejectUnauthorized: false,
           // gRPC clients (grpc-go 1.67+) require HTTP/2 negotiated with ALPN.
           ALPNProtocols: ['h2'],
         },

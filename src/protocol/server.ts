@@ -132,6 +132,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     tls,
     maxMessageBytes: MAX_MESSAGE_BYTES,
     onInternalError: (path, err) => log('error', `${path}: internal error: ${err instanceof Error ? err.stack : String(err)}`),
+    onRefusedClient: (reason) => log('warn', `refused a connection: ${reason}`),
   });
   const port = server.port;
 
