@@ -1,7 +1,6 @@
 // Entry point of the provider binary (terraform-provider-proxyaccount). Terraform starts it 3-4
 // times per command, so start-up is the main cost: only the protocol layer loads before the
 // handshake; provider code loads on the first RPC, and the SDK only when the provider is configured.
-import { setFlagsFromString } from 'node:v8';
 import { serve } from './protocol/server';
 import type { ProviderServer } from './protocol/types';
 
@@ -54,6 +53,9 @@ function loadProvider(): ProviderServer {
  * cannot portably pass); the growth factor it reads each time it would grow.
  */
 function servingFlags(): void {
+  // Loaded here: node:v8 costs a start several milliseconds (its heap utilities), before the
+  // handshake, in the processes that never serve a call too.
+  const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--liftoff-only --semi-space-growth-factor=1');
   // Clearing --liftoff-only leaves the two flags it turned off; all of them restore the start's flags.
   process.prependOnceListener('exit', () => setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --semi-space-growth-factor=2'));
