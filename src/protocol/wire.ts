@@ -182,35 +182,64 @@ export class Reader {
     return this.fail('varint too long');
   }
 
+  /**
+   * A varint below 2^49 (seven bytes at most) as a number, or -1 with nothing consumed when it is
+   * longer or truncated. Almost every varint Terraform sends is small; the bigint path costs an
+   * allocation per byte, which a field such as a boolean in every request should not pay.
+   */
+  private smallVarint(): number {
+    let result = 0;
+    let scale = 1;
+    const start = this.pos;
+    for (let p = start; p < this.end && p < start + 7; p++) {
+      const b = this.buf[p]!;
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        this.pos = p + 1;
+        return result;
+      }
+      scale *= 128;
+    }
+    return -1;
+  }
+
   /** int64 as a JS number (exact up to 2^53). */
   int64(): number {
-    return Number(BigInt.asIntN(64, this.bigVarint()));
+    const v = this.smallVarint();
+    return v >= 0 ? v : Number(BigInt.asIntN(64, this.bigVarint()));
   }
 
   /** uint64 as a JS number (exact up to 2^53). */
   uint64(): number {
-    return Number(this.bigVarint());
+    const v = this.smallVarint();
+    return v >= 0 ? v : Number(this.bigVarint());
   }
 
   /** int32 (ten-byte negative encodings included). */
   int32(): number {
-    return Number(BigInt.asIntN(32, this.bigVarint()));
+    const v = this.smallVarint();
+    // ToInt32 keeps the low 32 bits, as BigInt.asIntN(32) does; exact below 2^53.
+    return v >= 0 ? v | 0 : Number(BigInt.asIntN(32, this.bigVarint()));
   }
 
   /** uint32. */
   uint32(): number {
-    return Number(BigInt.asUintN(32, this.bigVarint()));
+    const v = this.smallVarint();
+    return v >= 0 ? v >>> 0 : Number(BigInt.asUintN(32, this.bigVarint()));
   }
 
   /** sint32/sint64 (zigzag). */
   sint(): number {
+    const v = this.smallVarint();
+    if (v >= 0) return v % 2 === 1 ? -(v + 1) / 2 : v / 2;
     const z = this.bigVarint();
     return Number(z & 1n ? -((z + 1n) >> 1n) : z >> 1n);
   }
 
   /** A boolean varint. */
   bool(): boolean {
-    return this.bigVarint() !== 0n;
+    const v = this.smallVarint();
+    return v >= 0 ? v !== 0 : this.bigVarint() !== 0n;
   }
 
   private take(n: number): number {
@@ -271,7 +300,7 @@ export class Reader {
   skip(wireType: number): void {
     switch (wireType) {
       case WireType.VARINT:
-        this.bigVarint();
+        if (this.smallVarint() < 0) this.bigVarint();
         return;
       case WireType.I64:
         this.take(8);
