@@ -2,6 +2,7 @@
 // the type directs, without first building a generic tree of every value. Malformed bytes throw
 // a CodecError "malformed msgpack: …" (with no path, as a failure to parse the whole message).
 import { CodecError } from './codec-error';
+import { decodeUtf8 } from './utf8';
 
 /** An extension value (Terraform's unknowns), its data a view into the input. */
 export class MsgpackExt {
@@ -37,8 +38,6 @@ const FAMILY: Int8Array = (() => {
   }
   return f;
 })();
-
-const utf8 = new TextDecoder('utf-8');
 
 /** A cursor over msgpack bytes. */
 export class MsgpackReader {
@@ -116,21 +115,10 @@ export class MsgpackReader {
     }
   }
 
-  /** `n` bytes of UTF-8 as text (invalid sequences become U+FFFD, as before). */
+  /** `n` bytes of UTF-8 as text (invalid sequences become U+FFFD). */
   text(n: number): string {
     const at = this.need(n);
-    const b = this.buf;
-    if (n < 32) {
-      // Short ASCII, nearly every attribute value and key: no native call.
-      let s = '';
-      for (let i = at; i < at + n; i++) {
-        const c = b[i]!;
-        if (c >= 0x80) return utf8.decode(b.subarray(at, at + n));
-        s += String.fromCharCode(c);
-      }
-      return s;
-    }
-    return b.toString('utf8', at, at + n);
+    return decodeUtf8(this.buf, at, at + n);
   }
 
   /** `n` raw bytes (a view into the input). */

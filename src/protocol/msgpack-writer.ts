@@ -2,6 +2,7 @@
 // exactly as @msgpack/msgpack (useBigInt64) chose them before this writer replaced it, so the
 // bytes Terraform receives did not change: the smallest fixed form of each header and integer,
 // float64 for any other number, bigints as uint64/int64.
+import { writeShortAscii } from './utf8';
 
 /** A scratch buffer larger than this is not kept between values (a rare huge state). */
 const KEEP_AT_MOST = 1 << 20;
@@ -125,23 +126,12 @@ export class MsgpackWriter {
 
   /** UTF-8 text; short ASCII (nearly every attribute value) is copied byte by byte, no native call. */
   string(v: string): void {
-    const n = v.length;
-    if (n < 32) {
-      this.reserve(1 + n);
-      const b = this.buf;
-      const start = this.pos;
-      let p = start + 1;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = v.charCodeAt(i);
-        if (c >= 0x80) break;
-        b[p++] = c;
-      }
-      if (i === n) {
-        b[start] = 0xa0 + n;
-        this.pos = p;
-        return;
-      }
+    this.reserve(1 + v.length);
+    const end = writeShortAscii(this.buf, this.pos + 1, v);
+    if (end >= 0) {
+      this.buf[this.pos] = 0xa0 + v.length; // fixstr: SHORT is 32
+      this.pos = end;
+      return;
     }
     const len = Buffer.byteLength(v, 'utf8');
     this.header(len, 0xa0, 32, 0xd9, 0xda, 0xdb);

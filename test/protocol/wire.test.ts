@@ -50,3 +50,60 @@ describe('Reader scalars', () => {
     expect(() => new Reader(eleven).skip(0)).toThrow(/varint too long/);
   });
 });
+
+describe('Writer', () => {
+  /** What message() wrote before it wrote in place: the child in a writer of its own, then copied. */
+  const viaChild = (write: (w: Writer) => void): Buffer => {
+    const child = new Writer(64);
+    write(child);
+    return new Writer().tag(1, 2).bytes(child.finish()).finish();
+  };
+
+  it.each([0, 1, 126, 127, 128, 129, 16383, 16384, 2 ** 21 - 1, 2 ** 21 + 3])('writes a nested message of %i bytes in place, length first', (size) => {
+    const fill = (w: Writer): void => {
+      // pieces of up to 1000 bytes, so the content crosses several growths of the buffer
+      for (let left = size; left > 0; left -= Math.min(left, 1000)) w.tag(2, 2).bytes(Buffer.alloc(Math.max(0, Math.min(left, 1000) - 3), left & 0xff));
+    };
+    const sizeOf = (() => {
+      const w = new Writer();
+      fill(w);
+      return w.finish().length;
+    })();
+    const out = new Writer(4).tag(1, 2).message(fill).string('after').finish();
+    expect(out.equals(Buffer.concat([viaChild(fill), new Writer().string('after').finish()]))).toBe(true);
+    const r = new Reader(out);
+    r.varint();
+    const end = r.nested();
+    expect(end - r.pos).toBe(sizeOf);
+    r.pos = end;
+    expect(r.string()).toBe('after');
+  });
+
+  it('nests messages inside messages', () => {
+    const inner = (w: Writer): void => {
+      w.tag(1, 2).string('x'.repeat(200));
+    };
+    const innerBytes = new Writer().tag(1, 2).string('x'.repeat(200)).finish();
+    const outer = (w: Writer): void => {
+      w.tag(2, 2).message(inner).tag(3, 2).message(inner);
+    };
+    const expected = viaChild((w) => w.tag(2, 2).bytes(innerBytes).tag(3, 2).bytes(innerBytes));
+    expect(new Writer(1).tag(1, 2).message(outer).finish()).toEqual(expected);
+  });
+
+  it.each(['', 'a', 'ip 10.0.0.1', 'x'.repeat(31), 'x'.repeat(32), 'x'.repeat(200), 'é', 'ab€', '😀', 'a\u0000b'])(
+    'writes and reads the text %j as UTF-8',
+    (s) => {
+      const bytes = new Writer().string(s).finish();
+      expect(bytes).toEqual(Buffer.concat([new Writer().uint32(Buffer.byteLength(s)).finish(), Buffer.from(s, 'utf8')]));
+      expect(new Reader(bytes).string()).toBe(s);
+    },
+  );
+
+  it('reads invalid UTF-8 as U+FFFD, short or long', () => {
+    for (const n of [3, 40]) {
+      const raw = Buffer.concat([Buffer.alloc(n - 1, 0x61), Buffer.from([0xff])]);
+      expect(new Reader(new Writer().bytes(raw).finish()).string()).toBe(`${'a'.repeat(n - 1)}\uFFFD`);
+    }
+  });
+});
