@@ -96,7 +96,7 @@ function attributePath(plan: ObjectPlan, i: number, path: Path): Path {
 // ---------------------------------------------------------------- decoding
 
 /** A number from plain msgpack data (refinement bounds). */
-function rawNumber(raw: unknown, path: Path): CtyNumber {
+export function rawNumber(raw: unknown, path: Path): CtyNumber {
   if (typeof raw === 'number') {
     if (Number.isNaN(raw)) throw new CodecError('number is required (NaN is not a cty number)', steps(path));
     return raw;
@@ -124,6 +124,14 @@ function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown
     throw new CodecError('malformed unknown-value refinements', steps(path), { cause: err });
   }
   if (!isRefinementMap(map)) throw new CodecError('unknown-value refinements must be a map', steps(path));
+  return refinementsFromMap(map, t, path);
+}
+
+/**
+ * The refinements a decoded refinement map (integer keys as property names) gives a value of
+ * type `t`. Exported for the test oracle, which parses the payload its own way.
+ */
+export function refinementsFromMap(map: Record<string, unknown>, t: CtyType, path: Path): Unknown {
   const r: { -readonly [K in keyof Refinements]: Refinements[K] } = {};
   const collection = t.kind === 'list' || t.kind === 'set' || t.kind === 'map';
   for (const [key, value] of Object.entries(map)) {

@@ -2,23 +2,10 @@
 // generic tree that @msgpack/msgpack encoded and decoded. Kept only as the oracle of
 // msgpack-codec.test.ts, which checks that the codec still gives the same bytes and values.
 import { Decoder, Encoder, ExtData, encode as encodeRaw } from '@msgpack/msgpack';
-import {
-  CtyBigNumber,
-  CtyDynamic,
-  Unknown,
-  UNKNOWN,
-  isPlainRecord,
-  numberFromBigInt,
-  numberFromDecimalText,
-  typeFromJson,
-  typeToJson,
-  type CtyNumber,
-  type CtyType,
-  type CtyValue,
-  type Refinements,
-} from '../../src/protocol/cty';
+import { CtyBigNumber, CtyDynamic, Unknown, UNKNOWN, isPlainRecord, typeFromJson, typeToJson, type CtyType, type CtyValue } from '../../src/protocol/cty';
 import { CodecError } from '../../src/protocol/codec-error';
 import { at, type Path, setOwn, shapeOf, steps } from '../../src/protocol/codec-path';
+import { rawNumber, refinementsFromMap } from '../../src/protocol/codec-msgpack';
 
 type Raw = unknown;
 
@@ -38,19 +25,6 @@ function isRawRecord(raw: Raw): raw is Record<string, Raw> {
 
 // ---------------------------------------------------------------- decoding
 
-function decodeNumber(raw: Raw, path: Path): CtyNumber {
-  if (typeof raw === 'number') {
-    if (Number.isNaN(raw)) throw new CodecError('number is required (NaN is not a cty number)', steps(path));
-    return raw;
-  }
-  if (typeof raw === 'bigint') return numberFromBigInt(raw);
-  if (typeof raw === 'string') {
-    const n = numberFromDecimalText(raw);
-    if (n !== undefined) return n;
-  }
-  throw new CodecError('number is required', steps(path));
-}
-
 function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown {
   if (t.kind === 'dynamic') return UNKNOWN; // go-cty ignores refinements of dynamic unknowns too
   let map: Raw;
@@ -60,43 +34,8 @@ function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown
     throw new CodecError('malformed unknown-value refinements', steps(path), { cause: err });
   }
   if (!isRawRecord(map)) throw new CodecError('unknown-value refinements must be a map', steps(path));
-  const r: { -readonly [K in keyof Refinements]: Refinements[K] } = {};
-  const collection = t.kind === 'list' || t.kind === 'set' || t.kind === 'map';
-  for (const [key, value] of Object.entries(map)) {
-    switch (Number(key)) {
-      case REFINE.nullness:
-        if (typeof value !== 'boolean') throw new CodecError('null refinement must be a boolean', steps(path));
-        r.nullness = value ? 'null' : 'not-null';
-        break;
-      case REFINE.stringPrefix:
-        if (t.kind !== 'string' || typeof value !== 'string') throw new CodecError('bad string prefix refinement', steps(path));
-        r.stringPrefix = value;
-        break;
-      case REFINE.numberMin:
-      case REFINE.numberMax: {
-        if (t.kind !== 'number' || !Array.isArray(value) || value.length !== 2 || typeof value[1] !== 'boolean') {
-          throw new CodecError('number bound refinement must be [number, bool] on a number', steps(path));
-        }
-        const bound: readonly [CtyNumber, boolean] = [decodeNumber(value[0], path), value[1]];
-        if (Number(key) === REFINE.numberMin) r.numberLowerBound = bound;
-        else r.numberUpperBound = bound;
-        break;
-      }
-      case REFINE.lengthMin:
-      case REFINE.lengthMax: {
-        const n = typeof value === 'bigint' ? Number(value) : value;
-        if (!collection || typeof n !== 'number' || !Number.isInteger(n)) {
-          throw new CodecError('length bound refinement must be an integer on a collection', steps(path));
-        }
-        if (Number(key) === REFINE.lengthMin) r.lengthLowerBound = n;
-        else r.lengthUpperBound = n;
-        break;
-      }
-      default:
-        break; // future refinements: go-cty ignores unknown keys, so may we
-    }
-  }
-  return Object.keys(r).length > 0 ? new Unknown(r) : UNKNOWN;
+  // What the map means is shared with the codec: only the parsing of the payload is the oracle's.
+  return refinementsFromMap(map, t, path);
 }
 
 function decodeUnknown(ext: ExtData, t: CtyType, path: Path): Unknown {
@@ -131,7 +70,7 @@ function fromRaw(raw: Raw, t: CtyType, path: Path): CtyValue {
       if (typeof raw !== 'boolean') throw new CodecError('bool is required', steps(path));
       return raw;
     case 'number':
-      return decodeNumber(raw, path);
+      return rawNumber(raw, path);
     case 'list':
     case 'set':
       if (!Array.isArray(raw)) throw new CodecError(`a ${t.kind} is required`, steps(path));
