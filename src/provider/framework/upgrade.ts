@@ -46,7 +46,7 @@ export function upgradeState(schema: ObjectSchema, version: number, raw: RawStat
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(json).toString('utf8'));
+    parsed = JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')); // a view: no copy
   } catch (err) {
     return failed('Unreadable state', `The stored state of this ${typeName} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
