@@ -23,8 +23,9 @@ export class MsgpackWriter {
 
   /** A copy of the bytes written since `reset`, which stays valid after the next value. */
   take(): Uint8Array {
-    const out = new Uint8Array(this.pos);
-    out.set(this.buf.subarray(0, this.pos));
+    // From Node's buffer pool: a small value costs a slice of a shared slab, not an ArrayBuffer.
+    const out = Buffer.allocUnsafe(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
     if (this.buf.length > KEEP_AT_MOST) this.buf = Buffer.allocUnsafe(1024);
     return out;
   }
