@@ -1,7 +1,9 @@
 // cty values <-> msgpack, driven by the type (msgpack alone cannot tell a list from a set or an
 // object from a map). Wire rules follow go-cty: unknown = ext 0 (refined: ext 12 with a map of
 // refinements), null = nil, numbers as int64/uint64/float64 or decimal text, dynamic = [type, value].
-import { Decoder, Encoder, ExtData, encode as encodeRaw } from '@msgpack/msgpack';
+// Values are read and written in one pass over the bytes, with no generic intermediate tree: this
+// runs for every state, config and plan of every RPC. What an object type needs (attribute order,
+// its keys' bytes) is worked out once per type object, which lives as long as its schema.
 import {
   CtyBigNumber,
   CtyDynamic,
@@ -18,27 +20,83 @@ import {
   type Refinements,
 } from './cty';
 import { CodecError } from './codec-error';
-import { at, type Path, setOwn, shapeOf, steps } from './codec-path';
+import { at, type Path, setOwn, steps } from './codec-path';
+import { Family, MsgpackExt, MsgpackReader } from './msgpack-reader';
+import { MsgpackWriter } from './msgpack-writer';
+import type { AttributePathStep } from './types';
 
-type Raw = unknown;
+type ObjectType = Extract<CtyType, { kind: 'object' }>;
 
 const EXT_UNKNOWN = 0;
 const EXT_REFINED_UNKNOWN = 12;
 const REFINE = { nullness: 1, stringPrefix: 2, numberMin: 3, numberMax: 4, lengthMin: 5, lengthMax: 6 } as const;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
-
-const decoder = new Decoder({ useBigInt64: true });
-const encoder = new Encoder({ useBigInt64: true });
+/** An unrefined unknown: fixext 1 of type 0 with one zero byte, as go-cty writes it. */
+const UNKNOWN_BYTES = Uint8Array.of(0xd4, EXT_UNKNOWN, 0);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function isRawRecord(raw: Raw): raw is Record<string, Raw> {
-  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !(raw instanceof Uint8Array) && !(raw instanceof ExtData);
+// ---------------------------------------------------------------- per object type, once
+
+/** What both directions need of an object type; attributes are addressed by declaration index. */
+interface ObjectPlan {
+  /** Attribute names in declaration order (decoded objects keep it). */
+  readonly names: readonly string[];
+  readonly types: readonly CtyType[];
+  readonly optional: readonly boolean[];
+  readonly index: ReadonlyMap<string, number>;
+  /** Declaration indexes in go-cty's order (sorted names), the order they are written in. */
+  readonly sorted: readonly number[];
+  /** Each attribute's name as msgpack (by declaration index). */
+  readonly keys: readonly Uint8Array[];
+  /** The map header of a whole object (every attribute is always written). */
+  readonly header: Uint8Array;
+  /** Each attribute's path step, and its path when the object is the value itself. */
+  readonly steps: readonly AttributePathStep[];
+  readonly rootPaths: readonly Path[];
+}
+
+const plans = new WeakMap<ObjectType, ObjectPlan>();
+
+function objectPlan(t: ObjectType): ObjectPlan {
+  let plan = plans.get(t);
+  if (plan !== undefined) return plan;
+  const names = Object.keys(t.attributes);
+  const optional = new Set(t.optional ?? []);
+  const w = new MsgpackWriter(64);
+  const bytesOf = (write: () => void): Uint8Array => {
+    w.reset();
+    write();
+    return w.take();
+  };
+  const stepsOf = names.map((attributeName): AttributePathStep => ({ attributeName }));
+  plan = {
+    names,
+    types: names.map((n) => t.attributes[n]!),
+    optional: names.map((n) => optional.has(n)),
+    index: new Map(names.map((n, i) => [n, i])),
+    sorted: names
+      .map((n, i) => [n, i] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([, i]) => i),
+    keys: names.map((n) => bytesOf(() => w.string(n))),
+    header: bytesOf(() => w.mapHeader(names.length)),
+    steps: stepsOf,
+    rootPaths: stepsOf.map((step) => at(null, step)),
+  };
+  plans.set(t, plan);
+  return plan;
+}
+
+/** The path of attribute `i` of an object at `path` (no allocation for the value's own attributes). */
+function attributePath(plan: ObjectPlan, i: number, path: Path): Path {
+  return path === null ? plan.rootPaths[i]! : at(path, plan.steps[i]!);
 }
 
 // ---------------------------------------------------------------- decoding
 
-function decodeNumber(raw: Raw, path: Path): CtyNumber {
+/** A number from plain msgpack data (refinement bounds). */
+export function rawNumber(raw: unknown, path: Path): CtyNumber {
   if (typeof raw === 'number') {
     if (Number.isNaN(raw)) throw new CodecError('number is required (NaN is not a cty number)', steps(path));
     return raw;
@@ -51,15 +109,29 @@ function decodeNumber(raw: Raw, path: Path): CtyNumber {
   throw new CodecError('number is required', steps(path));
 }
 
+function isRefinementMap(raw: unknown): raw is Record<string, unknown> {
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !(raw instanceof Uint8Array) && !(raw instanceof MsgpackExt);
+}
+
 function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown {
   if (t.kind === 'dynamic') return UNKNOWN; // go-cty ignores refinements of dynamic unknowns too
-  let map: Raw;
+  let map: unknown;
   try {
-    map = decoder.decode(payload);
+    const r = new MsgpackReader(payload);
+    map = r.any();
+    r.finish();
   } catch (err) {
     throw new CodecError('malformed unknown-value refinements', steps(path), { cause: err });
   }
-  if (!isRawRecord(map)) throw new CodecError('unknown-value refinements must be a map', steps(path));
+  if (!isRefinementMap(map)) throw new CodecError('unknown-value refinements must be a map', steps(path));
+  return refinementsFromMap(map, t, path);
+}
+
+/**
+ * The refinements a decoded refinement map (integer keys as property names) gives a value of
+ * type `t`. Exported for the test oracle, which parses the payload its own way.
+ */
+export function refinementsFromMap(map: Record<string, unknown>, t: CtyType, path: Path): Unknown {
   const r: { -readonly [K in keyof Refinements]: Refinements[K] } = {};
   const collection = t.kind === 'list' || t.kind === 'set' || t.kind === 'map';
   for (const [key, value] of Object.entries(map)) {
@@ -77,7 +149,7 @@ function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown
         if (t.kind !== 'number' || !Array.isArray(value) || value.length !== 2 || typeof value[1] !== 'boolean') {
           throw new CodecError('number bound refinement must be [number, bool] on a number', steps(path));
         }
-        const bound: readonly [CtyNumber, boolean] = [decodeNumber(value[0], path), value[1]];
+        const bound: readonly [CtyNumber, boolean] = [rawNumber(value[0], path), value[1]];
         if (Number(key) === REFINE.numberMin) r.numberLowerBound = bound;
         else r.numberUpperBound = bound;
         break;
@@ -99,100 +171,159 @@ function decodeRefinements(payload: Uint8Array, t: CtyType, path: Path): Unknown
   return Object.keys(r).length > 0 ? new Unknown(r) : UNKNOWN;
 }
 
-function decodeUnknown(ext: ExtData, t: CtyType, path: Path): Unknown {
-  const data = typeof ext.data === 'function' ? ext.data(0) : ext.data;
-  if (data.length <= 1) return UNKNOWN;
+function decodeUnknown(ext: MsgpackExt, t: CtyType, path: Path): Unknown {
+  if (ext.data.length <= 1) return UNKNOWN;
   if (ext.type !== EXT_REFINED_UNKNOWN) throw new CodecError(`unsupported msgpack extension type ${ext.type}`, steps(path));
-  if (data.length > 1024) throw new CodecError('oversize unknown-value refinements', steps(path));
-  return decodeRefinements(data, t, path);
+  if (ext.data.length > 1024) throw new CodecError('oversize unknown-value refinements', steps(path));
+  return decodeRefinements(ext.data, t, path);
 }
 
-function fromRaw(raw: Raw, t: CtyType, path: Path): CtyValue {
-  if (raw instanceof ExtData) return decodeUnknown(raw, t, path);
-  if (t.kind === 'dynamic') {
-    if (raw === null) return null;
-    if (!Array.isArray(raw) || raw.length !== 2) throw new CodecError('dynamic value must be [type, value]', steps(path));
-    const [typeRaw, valueRaw] = raw as [Raw, Raw];
-    let concrete: CtyType;
-    try {
-      concrete = typeFromJson(typeRaw instanceof Uint8Array ? utf8.decode(typeRaw) : typeRaw);
-    } catch (err) {
-      throw new CodecError(`dynamic value has a bad type: ${(err as Error).message}`, steps(path), { cause: err });
-    }
-    return new CtyDynamic(concrete, fromRaw(valueRaw, concrete, path));
+function decodeDynamic(r: MsgpackReader, head: number, family: Family, path: Path): CtyValue {
+  if (family !== Family.Array || r.length(head) !== 2) throw new CodecError('dynamic value must be [type, value]', steps(path));
+  const typeRaw = r.any();
+  let concrete: CtyType;
+  try {
+    concrete = typeFromJson(typeRaw instanceof Uint8Array ? utf8.decode(typeRaw) : typeRaw);
+  } catch (err) {
+    throw new CodecError(`dynamic value has a bad type: ${(err as Error).message}`, steps(path), { cause: err });
   }
-  if (raw === null) return null;
+  return new CtyDynamic(concrete, decodeValue(r, concrete, path));
+}
+
+function decodeNumber(r: MsgpackReader, head: number, family: Family, path: Path): CtyNumber {
+  if (family === Family.Int) {
+    const n = r.int(head);
+    return typeof n === 'bigint' ? numberFromBigInt(n) : n;
+  }
+  if (family === Family.Float) {
+    const n = r.float(head);
+    if (Number.isNaN(n)) throw new CodecError('number is required (NaN is not a cty number)', steps(path));
+    return n;
+  }
+  if (family === Family.Str) {
+    const n = numberFromDecimalText(r.text(r.length(head)));
+    if (n !== undefined) return n;
+  }
+  throw new CodecError('number is required', steps(path));
+}
+
+function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): CtyValue {
+  const plan = objectPlan(t);
+  const values: Array<CtyValue | undefined> = new Array(plan.names.length);
+  for (let i = 0; i < n; i++) {
+    const key = r.key();
+    const k = plan.index.get(key);
+    if (k === undefined) throw new CodecError(`unsupported attribute "${key}"`, steps(path));
+    values[k] = decodeValue(r, plan.types[k]!, attributePath(plan, k, path));
+  }
+  const out: { [key: string]: CtyValue } = {};
+  for (let k = 0; k < plan.names.length; k++) {
+    const v = values[k];
+    if (v !== undefined) setOwn(out, plan.names[k]!, v);
+    else if (plan.optional[k]) setOwn(out, plan.names[k]!, null);
+    else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(attributePath(plan, k, path)));
+  }
+  return out;
+}
+
+/** Reads the next value as type `t`. */
+function decodeValue(r: MsgpackReader, t: CtyType, path: Path): CtyValue {
+  const head = r.head();
+  const family = r.family(head);
+  if (family === Family.Ext) return decodeUnknown(r.ext(head), t, path);
+  if (family === Family.Nil) return null;
   switch (t.kind) {
+    case 'dynamic':
+      return decodeDynamic(r, head, family, path);
     case 'string':
-      if (typeof raw === 'string') return raw;
-      if (raw instanceof Uint8Array) return utf8.decode(raw);
-      throw new CodecError('string is required', steps(path));
-    case 'bool':
-      if (typeof raw !== 'boolean') throw new CodecError('bool is required', steps(path));
-      return raw;
-    case 'number':
-      return decodeNumber(raw, path);
-    case 'list':
-    case 'set':
-      if (!Array.isArray(raw)) throw new CodecError(`a ${t.kind} is required`, steps(path));
-      return raw.map((e, i) => fromRaw(e, t.element, at(path, { elementKeyInt: i })));
-    case 'tuple':
-      if (!Array.isArray(raw) || raw.length !== t.elements.length) {
-        throw new CodecError(`a tuple of length ${t.elements.length} is required`, steps(path));
-      }
-      return raw.map((e, i) => fromRaw(e, t.elements[i]!, at(path, { elementKeyInt: i })));
-    case 'map': {
-      if (!isRawRecord(raw)) throw new CodecError('a map is required', steps(path));
-      const out: { [key: string]: CtyValue } = {};
-      for (const [k, v] of Object.entries(raw)) setOwn(out, k, fromRaw(v, t.element, at(path, { elementKeyString: k })));
-      return out;
-    }
-    case 'object': {
-      if (!isRawRecord(raw)) throw new CodecError('an object is required', steps(path));
-      const out: { [key: string]: CtyValue } = {};
-      for (const name of Object.keys(raw)) {
-        if (!Object.hasOwn(t.attributes, name)) {
-          throw new CodecError(`unsupported attribute "${name}"`, steps(path));
+      if (family === Family.Str) return r.text(r.length(head));
+      if (family === Family.Bin) {
+        try {
+          return utf8.decode(r.bytes(r.length(head)));
+        } catch (err) {
+          throw new CodecError('string is required (binary data that is not UTF-8)', steps(path), { cause: err });
         }
       }
-      const shape = shapeOf(t);
-      for (const name of shape.names) {
-        const p = at(path, { attributeName: name });
-        if (Object.hasOwn(raw, name)) setOwn(out, name, fromRaw(raw[name], t.attributes[name]!, p));
-        else if (shape.optional.has(name)) setOwn(out, name, null);
-        else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(p));
+      throw new CodecError('string is required', steps(path));
+    case 'bool':
+      if (family !== Family.Bool) throw new CodecError('bool is required', steps(path));
+      return head === 0xc3;
+    case 'number':
+      return decodeNumber(r, head, family, path);
+    case 'list':
+    case 'set': {
+      if (family !== Family.Array) throw new CodecError(`a ${t.kind} is required`, steps(path));
+      const n = r.length(head);
+      const out: CtyValue[] = [];
+      for (let i = 0; i < n; i++) out.push(decodeValue(r, t.element, at(path, { elementKeyInt: i })));
+      return out;
+    }
+    case 'tuple': {
+      const n = family === Family.Array ? r.length(head) : -1;
+      if (n !== t.elements.length) throw new CodecError(`a tuple of length ${t.elements.length} is required`, steps(path));
+      const out: CtyValue[] = [];
+      for (let i = 0; i < n; i++) out.push(decodeValue(r, t.elements[i]!, at(path, { elementKeyInt: i })));
+      return out;
+    }
+    case 'map': {
+      if (family !== Family.Map) throw new CodecError('a map is required', steps(path));
+      const n = r.length(head);
+      const out: { [key: string]: CtyValue } = {};
+      for (let i = 0; i < n; i++) {
+        const k = r.key();
+        setOwn(out, k, decodeValue(r, t.element, at(path, { elementKeyString: k })));
       }
       return out;
     }
+    case 'object':
+      if (family !== Family.Map) throw new CodecError('an object is required', steps(path));
+      return decodeObject(r, t, r.length(head), path);
   }
 }
 
 /** Decodes msgpack bytes as a value of type `t`; throws CodecError with the path on mismatch. */
 export function decodeMsgpack(bytes: Uint8Array, t: CtyType): CtyValue {
-  let raw: Raw;
   try {
-    raw = decoder.decode(bytes);
+    const r = new MsgpackReader(bytes);
+    const value = decodeValue(r, t, null);
+    r.finish();
+    return value;
   } catch (err) {
-    throw new CodecError(`malformed msgpack: ${(err as Error).message}`, [], { cause: err });
+    // Malformed bytes anywhere are the answer even when a value before them had the wrong type
+    // (as when the whole message was parsed first): only then is the type error worth reporting.
+    if (err instanceof CodecError && !err.message.startsWith('malformed msgpack')) {
+      const whole = new MsgpackReader(bytes);
+      whole.any();
+      whole.finish();
+    }
+    throw err;
   }
-  return fromRaw(raw, t, null);
 }
 
 // ---------------------------------------------------------------- encoding
 
-function encodeNumber(v: CtyValue, path: Path): Raw {
+/** One writer for every value: encoding never calls out, so values cannot interleave. */
+const writer = new MsgpackWriter();
+const typeJsonBytes = new WeakMap<CtyType, Uint8Array>();
+
+function encodeNumber(w: MsgpackWriter, v: CtyValue, path: Path): void {
   if (typeof v === 'number') {
     if (Number.isNaN(v)) throw new CodecError('NaN is not a cty number', steps(path));
     // Integers beyond 32 bits go out as int64 rather than float64, as go-cty writes them.
-    if (Number.isInteger(v) && Math.abs(v) >= 2 ** 31 && Math.abs(v) < 2 ** 63) return BigInt(v);
-    return v;
+    if (Number.isInteger(v) && Math.abs(v) >= 2 ** 31 && Math.abs(v) < 2 ** 63) w.bigint(BigInt(v));
+    else w.number(v);
+    return;
   }
   if (v instanceof CtyBigNumber) {
     if (v.isInteger()) {
       const b = v.toBigInt();
-      if (b >= INT64_MIN && b <= UINT64_MAX) return b;
+      if (b >= INT64_MIN && b <= UINT64_MAX) {
+        w.bigint(b);
+        return;
+      }
     }
-    return v.text; // go-cty parses decimal text back at full precision
+    w.string(v.text); // go-cty parses decimal text back at full precision
+    return;
   }
   throw new CodecError('number is required', steps(path));
 }
@@ -200,11 +331,12 @@ function encodeNumber(v: CtyValue, path: Path): Raw {
 function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | undefined {
   const r = u.refinements;
   if (!r || t.kind === 'dynamic') return undefined;
-  const entries: Array<[number, Raw]> = [];
-  if (r.nullness) entries.push([REFINE.nullness, r.nullness === 'null']);
+  const entries: Array<[number, (w: MsgpackWriter) => void]> = [];
+  if (r.nullness) entries.push([REFINE.nullness, (w) => w.bool(r.nullness === 'null')]);
   if (r.stringPrefix !== undefined) {
     if (t.kind !== 'string') throw new CodecError('a string prefix refinement needs a string', steps(path));
-    if (r.stringPrefix !== '') entries.push([REFINE.stringPrefix, r.stringPrefix]);
+    const prefix = r.stringPrefix;
+    if (prefix !== '') entries.push([REFINE.stringPrefix, (w) => w.string(prefix)]);
   }
   for (const [key, bound] of [
     [REFINE.numberMin, r.numberLowerBound],
@@ -212,7 +344,16 @@ function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | und
   ] as const) {
     if (!bound) continue;
     if (t.kind !== 'number') throw new CodecError('a number bound refinement needs a number', steps(path));
-    entries.push([key, [encodeNumber(bound[0], path), bound[1]]]);
+    const out = new MsgpackWriter(16);
+    encodeNumber(out, bound[0], path); // checked now, so a bad bound fails before anything is written
+    entries.push([
+      key,
+      (w) => {
+        w.arrayHeader(2);
+        w.raw(out.take());
+        w.bool(bound[1]);
+      },
+    ]);
   }
   for (const [key, n] of [
     [REFINE.lengthMin, r.lengthLowerBound],
@@ -222,75 +363,115 @@ function refinementPayload(u: Unknown, t: CtyType, path: Path): Uint8Array | und
     if (t.kind !== 'list' && t.kind !== 'set' && t.kind !== 'map') {
       throw new CodecError('a length refinement needs a list, set or map', steps(path));
     }
-    entries.push([key, n]);
+    entries.push([key, (w) => w.number(n)]);
   }
   if (entries.length === 0) return undefined;
-  // Keys are small integers, which @msgpack/msgpack cannot write as map keys: assemble by hand.
-  const parts: Uint8Array[] = [Uint8Array.of(0x80 | entries.length)];
-  for (const [key, value] of entries) parts.push(Uint8Array.of(key), encodeRaw(value, { useBigInt64: true }));
-  return Buffer.concat(parts);
+  // A map with small integer keys; written apart from the value, whose ext header needs its size.
+  const w = new MsgpackWriter(64);
+  w.mapHeader(entries.length);
+  for (const [key, write] of entries) {
+    w.number(key);
+    write(w);
+  }
+  return w.take();
 }
 
-function toRaw(v: CtyValue | undefined, t: CtyType, path: Path): Raw {
+function encodeObject(w: MsgpackWriter, v: { [key: string]: CtyValue }, t: ObjectType, path: Path): void {
+  const plan = objectPlan(t);
+  // An attribute the type lacks is reported before a missing one, as the decoder would.
+  const keys = Object.keys(v);
+  let known = 0;
+  for (const name of plan.names) if (Object.hasOwn(v, name)) known++;
+  if (known !== keys.length) {
+    const extra = keys.find((name) => !plan.index.has(name));
+    throw new CodecError(`unsupported attribute "${extra}"`, steps(path));
+  }
+  w.raw(plan.header);
+  for (const k of plan.sorted) {
+    const name = plan.names[k]!;
+    let e = Object.hasOwn(v, name) ? v[name] : undefined;
+    if (e === undefined && plan.optional[k]) e = null;
+    const p = attributePath(plan, k, path);
+    if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(p));
+    w.raw(plan.keys[k]!);
+    encodeValue(w, e, plan.types[k]!, p);
+  }
+}
+
+function encodeValue(w: MsgpackWriter, v: CtyValue | undefined, t: CtyType, path: Path): void {
   if (v === undefined) throw new CodecError('value is missing (use null)', steps(path));
   if (v instanceof Unknown) {
     const payload = refinementPayload(v, t, path);
-    return payload ? new ExtData(EXT_REFINED_UNKNOWN, payload) : new ExtData(EXT_UNKNOWN, Uint8Array.of(0));
+    if (payload) w.ext(EXT_REFINED_UNKNOWN, payload);
+    else w.raw(UNKNOWN_BYTES);
+    return;
   }
   if (t.kind === 'dynamic') {
-    if (v === null) return null;
+    if (v === null) {
+      w.nil();
+      return;
+    }
     if (!(v instanceof CtyDynamic)) throw new CodecError('a dynamic value must be a CtyDynamic carrying its type', steps(path));
     if (v.type.kind === 'dynamic') throw new CodecError('a CtyDynamic needs a concrete type', steps(path));
-    return [Buffer.from(typeToJson(v.type)), toRaw(v.value, v.type, path)];
+    let typeJson = typeJsonBytes.get(v.type);
+    if (typeJson === undefined) {
+      typeJson = Buffer.from(typeToJson(v.type));
+      typeJsonBytes.set(v.type, typeJson);
+    }
+    w.arrayHeader(2);
+    w.binary(typeJson);
+    encodeValue(w, v.value, v.type, path);
+    return;
   }
-  if (v === null) return null;
+  if (v === null) {
+    w.nil();
+    return;
+  }
   switch (t.kind) {
     case 'string':
       if (typeof v !== 'string') throw new CodecError('string is required', steps(path));
-      return v;
+      w.string(v);
+      return;
     case 'bool':
       if (typeof v !== 'boolean') throw new CodecError('bool is required', steps(path));
-      return v;
+      w.bool(v);
+      return;
     case 'number':
-      return encodeNumber(v, path);
+      encodeNumber(w, v, path);
+      return;
     case 'list':
     case 'set':
       if (!Array.isArray(v)) throw new CodecError(`a ${t.kind} (array) is required`, steps(path));
-      return v.map((e, i) => toRaw(e, t.element, at(path, { elementKeyInt: i })));
+      w.arrayHeader(v.length);
+      for (let i = 0; i < v.length; i++) encodeValue(w, v[i], t.element, at(path, { elementKeyInt: i }));
+      return;
     case 'tuple':
       if (!Array.isArray(v) || v.length !== t.elements.length) {
         throw new CodecError(`a tuple of length ${t.elements.length} is required`, steps(path));
       }
-      return v.map((e, i) => toRaw(e, t.elements[i]!, at(path, { elementKeyInt: i })));
+      w.arrayHeader(v.length);
+      for (let i = 0; i < v.length; i++) encodeValue(w, v[i], t.elements[i]!, at(path, { elementKeyInt: i }));
+      return;
     case 'map': {
       if (!isPlainRecord(v)) throw new CodecError('a map (plain object) is required', steps(path));
-      const out: Record<string, Raw> = {};
-      for (const [k, e] of Object.entries(v)) setOwn(out, k, toRaw(e, t.element, at(path, { elementKeyString: k })));
-      return out;
+      const keys = Object.keys(v);
+      w.mapHeader(keys.length);
+      for (const k of keys) {
+        w.string(k);
+        encodeValue(w, v[k], t.element, at(path, { elementKeyString: k }));
+      }
+      return;
     }
-    case 'object': {
+    case 'object':
       if (!isPlainRecord(v)) throw new CodecError('an object (plain object) is required', steps(path));
-      for (const name of Object.keys(v)) {
-        if (!Object.hasOwn(t.attributes, name)) {
-          throw new CodecError(`unsupported attribute "${name}"`, steps(path));
-        }
-      }
-      const out: Record<string, Raw> = {};
-      const shape = shapeOf(t);
-      for (const name of shape.sorted) {
-        const p = at(path, { attributeName: name });
-        let e = Object.hasOwn(v, name) ? v[name] : undefined;
-        if (e === undefined && shape.optional.has(name)) e = null;
-        if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(p));
-        setOwn(out, name, toRaw(e, t.attributes[name]!, p));
-      }
-      return out;
-    }
+      encodeObject(w, v, t, path);
+      return;
   }
 }
 
 /** Encodes a value of type `t` as msgpack; throws CodecError with the path on mismatch. */
 export function encodeMsgpack(v: CtyValue, t: CtyType): Uint8Array {
-  const raw = toRaw(v, t, null);
-  return encoder.encode(raw);
+  writer.reset();
+  encodeValue(writer, v, t, null);
+  return writer.take();
 }

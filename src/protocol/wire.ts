@@ -2,7 +2,7 @@
 // Small on purpose: loading a protobuf library (or parsing .proto text) would cost start-up time on
 // every Terraform command, and our messages only need varints, length-delimited fields and fixed64/32.
 
-const utf8Decoder = new TextDecoder('utf-8');
+import { decodeUtf8, writeShortAscii } from './utf8';
 
 /** Wire types of the protobuf encoding. */
 export const WireType = { VARINT: 0, I64: 1, LEN: 2, I32: 5 } as const;
@@ -112,8 +112,15 @@ export class Writer {
     return this;
   }
 
-  /** Length-prefixed UTF-8 text. */
+  /** Length-prefixed UTF-8 text; short ASCII (names, ids) is copied without a native call. */
   string(v: string): this {
+    this.reserve(1 + v.length);
+    const end = writeShortAscii(this.buf, this.pos + 1, v);
+    if (end >= 0) {
+      this.buf[this.pos] = v.length; // a one-byte length: SHORT is below 128
+      this.pos = end;
+      return this;
+    }
     const len = Buffer.byteLength(v, 'utf8');
     this.uint32(len);
     this.reserve(len);
@@ -121,11 +128,34 @@ export class Writer {
     return this;
   }
 
-  /** Writes a nested message produced by `write` into a fresh writer, length-prefixed. */
+  /**
+   * Writes a nested message produced by `write` in place, length-prefixed: one byte is kept for
+   * the length (most nested messages are shorter than 128 bytes); a longer one is moved up by
+   * the extra length bytes afterwards. No writer or buffer per nested message.
+   */
   message(write: (w: Writer) => void): this {
-    const child = new Writer(64);
-    write(child);
-    return this.bytes(child.finish());
+    this.reserve(1);
+    const lengthAt = this.pos++;
+    write(this);
+    const len = this.pos - lengthAt - 1;
+    if (len < 0x80) {
+      this.buf[lengthAt] = len;
+      return this;
+    }
+    const extra = len < 1 << 14 ? 1 : len < 1 << 21 ? 2 : len < 1 << 28 ? 3 : 4;
+    this.reserve(extra);
+    const b = this.buf;
+    b.copyWithin(lengthAt + 1 + extra, lengthAt + 1, this.pos);
+    let p = lengthAt;
+    for (let x = len; ; x >>>= 7) {
+      if (x <= 0x7f) {
+        b[p] = x;
+        break;
+      }
+      b[p++] = (x & 0x7f) | 0x80;
+    }
+    this.pos += extra;
+    return this;
   }
 
   /** The bytes written so far (a copy-free view). */
@@ -182,35 +212,64 @@ export class Reader {
     return this.fail('varint too long');
   }
 
+  /**
+   * A varint below 2^49 (seven bytes at most) as a number, or -1 with nothing consumed when it is
+   * longer or truncated. Almost every varint Terraform sends is small; the bigint path costs an
+   * allocation per byte, which a field such as a boolean in every request should not pay.
+   */
+  private smallVarint(): number {
+    let result = 0;
+    let scale = 1;
+    const start = this.pos;
+    for (let p = start; p < this.end && p < start + 7; p++) {
+      const b = this.buf[p]!;
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        this.pos = p + 1;
+        return result;
+      }
+      scale *= 128;
+    }
+    return -1;
+  }
+
   /** int64 as a JS number (exact up to 2^53). */
   int64(): number {
-    return Number(BigInt.asIntN(64, this.bigVarint()));
+    const v = this.smallVarint();
+    return v >= 0 ? v : Number(BigInt.asIntN(64, this.bigVarint()));
   }
 
   /** uint64 as a JS number (exact up to 2^53). */
   uint64(): number {
-    return Number(this.bigVarint());
+    const v = this.smallVarint();
+    return v >= 0 ? v : Number(this.bigVarint());
   }
 
   /** int32 (ten-byte negative encodings included). */
   int32(): number {
-    return Number(BigInt.asIntN(32, this.bigVarint()));
+    const v = this.smallVarint();
+    // ToInt32 keeps the low 32 bits, as BigInt.asIntN(32) does; exact below 2^53.
+    return v >= 0 ? v | 0 : Number(BigInt.asIntN(32, this.bigVarint()));
   }
 
   /** uint32. */
   uint32(): number {
-    return Number(BigInt.asUintN(32, this.bigVarint()));
+    const v = this.smallVarint();
+    return v >= 0 ? v >>> 0 : Number(BigInt.asUintN(32, this.bigVarint()));
   }
 
   /** sint32/sint64 (zigzag). */
   sint(): number {
+    const v = this.smallVarint();
+    if (v >= 0) return v % 2 === 1 ? -(v + 1) / 2 : v / 2;
     const z = this.bigVarint();
     return Number(z & 1n ? -((z + 1n) >> 1n) : z >> 1n);
   }
 
   /** A boolean varint. */
   bool(): boolean {
-    return this.bigVarint() !== 0n;
+    const v = this.smallVarint();
+    return v >= 0 ? v !== 0 : this.bigVarint() !== 0n;
   }
 
   private take(n: number): number {
@@ -256,7 +315,9 @@ export class Reader {
 
   /** Length-prefixed UTF-8 text. */
   string(): string {
-    return utf8Decoder.decode(this.bytes());
+    const len = this.varint();
+    const at = this.take(len);
+    return decodeUtf8(this.buf, at, at + len);
   }
 
   /** The end offset of a length-prefixed nested message starting here; advances past the prefix. */
@@ -271,7 +332,7 @@ export class Reader {
   skip(wireType: number): void {
     switch (wireType) {
       case WireType.VARINT:
-        this.bigVarint();
+        if (this.smallVarint() < 0) this.bigVarint();
         return;
       case WireType.I64:
         this.take(8);

@@ -1,7 +1,7 @@
 // The schema DSL: protocol schema, cty type, typed model conversion and definition checks.
 import { Types, UNKNOWN, CtyBigNumber } from '../../src/protocol/cty';
 import { attr, defineSchema } from '../../src/provider/framework';
-import { fromModel, toModel, toPlanModel } from '../../src/provider/framework/model';
+import { attributeList, fromModel, toModel, toPlanModel } from '../../src/provider/framework/model';
 import { widgetSchema, type Widget } from './fixtures';
 import { obj } from './harness';
 
@@ -83,5 +83,25 @@ describe('model conversion', () => {
     // @ts-expect-error an optional attribute may be null
     const bad: number = m.b;
     expect([a, b, bad]).toEqual(['x', 2, 2]);
+  });
+});
+
+describe('attributeList', () => {
+  it('lists a map once: entries and names in declaration order, write-only names, the same object every call', () => {
+    const attributes = {
+      b: attr.string({ description: 'B.', required: true }),
+      a: attr.string({ description: 'A.', optional: true, writeOnly: true }),
+      c: attr.number({ description: 'C.', computed: true }),
+    };
+    const list = attributeList(attributes);
+    expect(list.names).toEqual(['b', 'a', 'c']);
+    expect(list.entries).toEqual([
+      ['b', attributes.b],
+      ['a', attributes.a],
+      ['c', attributes.c],
+    ]);
+    expect(list.writeOnly).toEqual(['a']);
+    expect(attributeList(attributes)).toBe(list);
+    expect(attributeList({ ...attributes })).not.toBe(list);
   });
 });

@@ -6,7 +6,7 @@ import { decodeDynamicValue } from '../../protocol/codec';
 import { isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import type { Diagnostic, DynamicValue } from '../../protocol/types';
 import type { DataSourceDefinition, EphemeralResourceDefinition, ResourceContext, ResourceDefinition } from './definition';
-import { toPlanModel } from './model';
+import { attributeList, toPlanModel } from './model';
 import { validateConfig } from './validate';
 import { Diagnostics } from './diagnostics';
 import { diagnosticFromError, type ErrorDescriber } from './errors';
@@ -49,7 +49,7 @@ export function resourceContext(
   clientCapabilities: ClientCapabilities | undefined,
   diagnostics = new Diagnostics(),
 ): ResourceContext {
-  const attributes = Object.keys(def.schema.attributes);
+  const attributes = attributeList(def.schema.attributes).names;
   return {
     data: rt.data,
     diagnostics,

@@ -17,6 +17,27 @@ export function isKnown<T>(v: T | Unknown): v is T {
   return !(v instanceof Unknown);
 }
 
+/** An attribute map's entries and what the RPCs ask of it, once per map (a schema never changes). */
+export interface AttributeList {
+  readonly entries: ReadonlyArray<readonly [string, AnyAttribute]>;
+  readonly names: readonly string[];
+  /** Names of write-only attributes (none in most schemas: then nothing is nulled or copied). */
+  readonly writeOnly: readonly string[];
+}
+
+const lists = new WeakMap<AttributeMap, AttributeList>();
+
+/** The entries of `attributes`, worked out on first use; RPCs walk them on every call. */
+export function attributeList(attributes: AttributeMap): AttributeList {
+  let list = lists.get(attributes);
+  if (list === undefined) {
+    const entries = Object.entries(attributes);
+    list = { entries, names: entries.map(([name]) => name), writeOnly: entries.filter(([, a]) => a.writeOnly).map(([name]) => name) };
+    lists.set(attributes, list);
+  }
+  return list;
+}
+
 /** A cty object value as decoded (every attribute present). */
 export type CtyObject = { [key: string]: CtyValue };
 
@@ -29,7 +50,7 @@ export function isCtyObject(v: CtyValue): v is CtyObject {
 export function toModel<A extends AttributeMap>(attributes: A, value: CtyValue): ModelOfAttributes<A> {
   const obj = isCtyObject(value) ? value : {};
   const out: Record<string, unknown> = {};
-  for (const [name, a] of Object.entries(attributes)) out[name] = attributeToModel(a, obj[name] ?? null);
+  for (const [name, a] of attributeList(attributes).entries) out[name] = attributeToModel(a, obj[name] ?? null);
   return out as ModelOfAttributes<A>;
 }
 
@@ -37,7 +58,7 @@ export function toModel<A extends AttributeMap>(attributes: A, value: CtyValue):
 export function toPlanModel<A extends AttributeMap>(attributes: A, value: CtyValue): { [K in keyof A]: ModelOfAttributes<A>[K] | Unknown } {
   const obj = isCtyObject(value) ? value : {};
   const out: Record<string, unknown> = {};
-  for (const [name, a] of Object.entries(attributes)) {
+  for (const [name, a] of attributeList(attributes).entries) {
     const v = obj[name] ?? null;
     out[name] = isWhollyKnown(v) ? attributeToModel(a, v) : UNKNOWN;
   }
@@ -50,7 +71,7 @@ export function toPlanModel<A extends AttributeMap>(attributes: A, value: CtyVal
  */
 export function fromModel(attributes: AttributeMap, model: Readonly<Record<string, unknown>>): CtyObject {
   const out: CtyObject = {};
-  for (const [name, a] of Object.entries(attributes)) out[name] = attributeFromModel(a, model[name]);
+  for (const [name, a] of attributeList(attributes).entries) out[name] = attributeFromModel(a, model[name]);
   return out;
 }
 

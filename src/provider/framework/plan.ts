@@ -6,7 +6,7 @@ import { ctyEqual, UNKNOWN, type CtyValue } from '../../protocol/cty';
 import type { AttributePath, ClientCapabilities, Diagnostic } from '../../protocol/types';
 import type { ResourceDefinition } from './definition';
 import { Diagnostics } from './diagnostics';
-import { attributeFromModel, isCtyObject, toModel, toPlanModel, type CtyObject } from './model';
+import { attributeFromModel, attributeList, isCtyObject, toModel, toPlanModel, type CtyObject } from './model';
 
 /** Decoded inputs of a plan. */
 export interface PlanInput {
@@ -46,7 +46,8 @@ export async function planResource(def: ResourceDefinition, input: PlanInput): P
     if (!replace.some((p) => p.length === 1 && 'attributeName' in p[0]! && p[0].attributeName === name)) replace.push([{ attributeName: name }]);
   };
 
-  for (const [name, a] of Object.entries(attributes)) {
+  const list = attributeList(attributes);
+  for (const [name, a] of list.entries) {
     if (a.writeOnly) planned[name] = null;
     else if (a.computed && (config[name] ?? null) === null) {
       if (a.default !== undefined) planned[name] = attributeFromModel(a, a.default);
@@ -55,7 +56,7 @@ export async function planResource(def: ResourceDefinition, input: PlanInput): P
   }
 
   const objectChanged = !creating && !ctyEqual(planned, input.prior, def.schema.type);
-  for (const [name, a] of Object.entries(attributes)) {
+  for (const [name, a] of list.entries) {
     for (const modifier of a.planModifiers) {
       const result = modifier.modify({
         path: [{ attributeName: name }],
@@ -93,6 +94,6 @@ export async function planResource(def: ResourceDefinition, input: PlanInput): P
 /** Nulls every write-only attribute: they never reach plan or state. */
 export function withoutWriteOnly(def: { schema: { attributes: ResourceDefinition['schema']['attributes'] } }, value: CtyObject): CtyObject {
   const out: CtyObject = { ...value };
-  for (const [name, a] of Object.entries(def.schema.attributes)) if (a.writeOnly) out[name] = null;
+  for (const name of attributeList(def.schema.attributes).writeOnly) out[name] = null;
   return out;
 }

@@ -20,6 +20,8 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   private data: D | undefined;
   /** The provider's beforePlan, run once per process. */
   private beforePlan: Promise<Diagnostic | undefined> | undefined;
+  /** What beforePlan came to, once it settled. */
+  private beforePlanSettled: { readonly failed: Diagnostic | undefined } | undefined;
   private readonly stop = new AbortController();
   private readonly logger = createLogger();
   private readonly resources = new Map<string, ResourceDefinition>();
@@ -59,7 +61,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** Validators of the provider block, then its validateConfig hook. */
-  async validateProviderConfig(req: ProviderRequest<'validateProviderConfig'>): Promise<ProviderResponse<'validateProviderConfig'>> {
+  validateProviderConfig(req: ProviderRequest<'validateProviderConfig'>): Promise<ProviderResponse<'validateProviderConfig'>> {
     return guard('ValidateProviderConfig', {}, () => {
       const schema = this.provider.schema;
       const config = decodeDynamicValue(req.config, schema.type);
@@ -71,7 +73,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** Runs the provider's configure step; CRUD calls fail until it succeeds. */
-  async configureProvider(req: ProviderRequest<'configureProvider'>): Promise<ProviderResponse<'configureProvider'>> {
+  configureProvider(req: ProviderRequest<'configureProvider'>): Promise<ProviderResponse<'configureProvider'>> {
     return guard('ConfigureProvider', {}, async () => {
       const schema = this.provider.schema;
       const config = decodeDynamicValue(req.config, schema.type);
@@ -84,52 +86,64 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** See validateResource in resource-rpc.ts. */
-  async validateResourceConfig(req: ProviderRequest<'validateResourceConfig'>): Promise<ProviderResponse<'validateResourceConfig'>> {
+  validateResourceConfig(req: ProviderRequest<'validateResourceConfig'>): Promise<ProviderResponse<'validateResourceConfig'>> {
     return guard('ValidateResourceConfig', {}, () => withType(this.resources, 'resource', req.typeName, {}, (def) => validateResource(def, req)));
   }
 
   /** See validateDataSource in data-source-rpc.ts. */
-  async validateDataResourceConfig(req: ProviderRequest<'validateDataResourceConfig'>): Promise<ProviderResponse<'validateDataResourceConfig'>> {
+  validateDataResourceConfig(req: ProviderRequest<'validateDataResourceConfig'>): Promise<ProviderResponse<'validateDataResourceConfig'>> {
     return guard('ValidateDataResourceConfig', {}, () => withType(this.dataSources, 'data source', req.typeName, {}, (def) => validateDataSource(def, req)));
   }
 
   /** See upgradeResourceState in resource-rpc.ts. */
-  async upgradeResourceState(req: ProviderRequest<'upgradeResourceState'>): Promise<ProviderResponse<'upgradeResourceState'>> {
+  upgradeResourceState(req: ProviderRequest<'upgradeResourceState'>): Promise<ProviderResponse<'upgradeResourceState'>> {
     return guard('UpgradeResourceState', {}, () => withType(this.resources, 'resource', req.typeName, {}, (def) => upgradeResourceState(def, req)));
   }
 
   /** See readResource in resource-rpc.ts. */
-  async readResource(req: ProviderRequest<'readResource'>): Promise<ProviderResponse<'readResource'>> {
+  readResource(req: ProviderRequest<'readResource'>): Promise<ProviderResponse<'readResource'>> {
     // On a bug, answering without newState would drop the object from state: echo it back.
     const keep = { newState: req.currentState, private: req.private };
     return guard('ReadResource', keep, () => withType(this.resources, 'resource', req.typeName, keep, (def) => readResource(def, this.runtime(), req)));
   }
 
   /** See planResourceChange in resource-rpc.ts and plan.ts. */
-  async planResourceChange(req: ProviderRequest<'planResourceChange'>): Promise<ProviderResponse<'planResourceChange'>> {
+  planResourceChange(req: ProviderRequest<'planResourceChange'>): Promise<ProviderResponse<'planResourceChange'>> {
     const empty = { requiresReplace: [] };
-    return guard('PlanResourceChange', empty, async () => {
-      const failed = await this.runBeforePlan();
-      if (failed !== undefined) return { ...empty, diagnostics: [failed] };
-      return withType(this.resources, 'resource', req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req));
+    return guard('PlanResourceChange', empty, () => {
+      const plan = (failed: Diagnostic | undefined): ProviderResponse<'planResourceChange'> | Promise<ProviderResponse<'planResourceChange'>> =>
+        failed !== undefined
+          ? { ...empty, diagnostics: [failed] }
+          : withType(this.resources, 'resource', req.typeName, empty, (def) => planResourceChange(def, this.runtime(), req));
+      const before = this.beforePlanOutcome();
+      return before instanceof Promise ? before.then(plan) : plan(before);
     });
   }
 
-  /** The provider's beforePlan hook, once per configured process; its failure as a diagnostic. */
-  private runBeforePlan(): Promise<Diagnostic | undefined> {
+  /**
+   * The provider's beforePlan hook, once per configured process: its failure as a diagnostic,
+   * undefined when it passed or there is none; a promise only until the hook has settled (every
+   * later plan goes on without waiting a turn of the event loop).
+   */
+  private beforePlanOutcome(): Diagnostic | undefined | Promise<Diagnostic | undefined> {
+    if (this.beforePlanSettled !== undefined) return this.beforePlanSettled.failed;
     const hook = this.provider.beforePlan;
     const data = this.data;
-    if (hook === undefined || data === undefined) return Promise.resolve(undefined);
+    if (hook === undefined || data === undefined) return undefined;
     this.beforePlan ??= hook(data, this.signal).then(
       () => undefined,
       (err: unknown) =>
         diagnosticFromError(err, { summary: 'Unable to verify the provider credentials', object: 'the provider credentials' }, this.provider.describeError),
     );
-    return this.beforePlan;
+    const pending = this.beforePlan;
+    return pending.then((failed) => {
+      this.beforePlanSettled = { failed };
+      return failed;
+    });
   }
 
   /** See applyResourceChange in resource-rpc.ts. */
-  async applyResourceChange(req: ProviderRequest<'applyResourceChange'>): Promise<ProviderResponse<'applyResourceChange'>> {
+  applyResourceChange(req: ProviderRequest<'applyResourceChange'>): Promise<ProviderResponse<'applyResourceChange'>> {
     const keep = { newState: req.priorState, private: req.plannedPrivate };
     return guard('ApplyResourceChange', keep, () =>
       withType(this.resources, 'resource', req.typeName, keep, (def) => applyResourceChange(def, this.runtime(), req)),
@@ -137,7 +151,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** See importResourceState in resource-rpc.ts. */
-  async importResourceState(req: ProviderRequest<'importResourceState'>): Promise<ProviderResponse<'importResourceState'>> {
+  importResourceState(req: ProviderRequest<'importResourceState'>): Promise<ProviderResponse<'importResourceState'>> {
     const none = { importedResources: [] };
     return guard('ImportResourceState', none, () =>
       withType(this.resources, 'resource', req.typeName, none, (def) => importResourceState(def, this.runtime(), req)),
@@ -145,19 +159,19 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** See readDataSource in data-source-rpc.ts. */
-  async readDataSource(req: ProviderRequest<'readDataSource'>): Promise<ProviderResponse<'readDataSource'>> {
+  readDataSource(req: ProviderRequest<'readDataSource'>): Promise<ProviderResponse<'readDataSource'>> {
     return guard('ReadDataSource', {}, () => withType(this.dataSources, 'data source', req.typeName, {}, (def) => readDataSource(def, this.runtime(), req)));
   }
 
   /** See validateEphemeral in ephemeral-rpc.ts. */
-  async validateEphemeralResourceConfig(req: ProviderRequest<'validateEphemeralResourceConfig'>): Promise<ProviderResponse<'validateEphemeralResourceConfig'>> {
+  validateEphemeralResourceConfig(req: ProviderRequest<'validateEphemeralResourceConfig'>): Promise<ProviderResponse<'validateEphemeralResourceConfig'>> {
     return guard('ValidateEphemeralResourceConfig', {}, () =>
       withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => validateEphemeral(def, req)),
     );
   }
 
   /** See openEphemeral in ephemeral-rpc.ts. */
-  async openEphemeralResource(req: ProviderRequest<'openEphemeralResource'>): Promise<ProviderResponse<'openEphemeralResource'>> {
+  openEphemeralResource(req: ProviderRequest<'openEphemeralResource'>): Promise<ProviderResponse<'openEphemeralResource'>> {
     return guard('OpenEphemeralResource', {}, () =>
       withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => openEphemeral(def, this.runtime(), req)),
     );
@@ -169,7 +183,7 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
   }
 
   /** See closeEphemeral in ephemeral-rpc.ts. */
-  async closeEphemeralResource(req: ProviderRequest<'closeEphemeralResource'>): Promise<ProviderResponse<'closeEphemeralResource'>> {
+  closeEphemeralResource(req: ProviderRequest<'closeEphemeralResource'>): Promise<ProviderResponse<'closeEphemeralResource'>> {
     return guard('CloseEphemeralResource', {}, () =>
       withType(this.ephemeral, 'ephemeral resource', req.typeName, {}, (def) => closeEphemeral(def, this.runtime(), req)),
     );
@@ -210,13 +224,21 @@ function unknownType(what: string, typeName: string): Diagnostic {
   return errorDiagnostic(`Unknown ${what} type`, `This provider has no ${what} type named ${JSON.stringify(typeName)}.`);
 }
 
-/** Runs one RPC; any exception (a bug, or a value Terraform should never send) becomes a diagnostic. */
-async function guard<T extends WithDiagnostics>(rpc: string, fallback: Omit<T, 'diagnostics'>, run: () => T | Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
+/**
+ * Runs one RPC; any exception (a bug, or a value Terraform should never send) becomes a
+ * diagnostic. Not an async function: an RPC that finishes synchronously (validate, upgrade)
+ * costs one settled promise, and an asynchronous one only the handler for its failure.
+ */
+function guard<T extends WithDiagnostics>(rpc: string, fallback: Omit<T, 'diagnostics'>, run: () => T | Promise<T>): Promise<T> {
+  const failed = (err: unknown): T => {
     const message = err instanceof Error ? err.message : String(err);
     const summary = err instanceof CodecError ? 'Invalid value from Terraform' : 'Internal provider error';
     return { ...fallback, diagnostics: [errorDiagnostic(summary, `${rpc} failed: ${message}. This is a bug in the provider; please report it.`)] } as T;
+  };
+  try {
+    const out = run();
+    return out instanceof Promise ? out.then(undefined, failed) : Promise.resolve(out);
+  } catch (err) {
+    return Promise.resolve(failed(err));
   }
 }

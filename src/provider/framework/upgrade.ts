@@ -3,6 +3,7 @@
 // has to leave); then, for every version, attributes the schema no longer has are dropped and new
 // ones added as null, and the result is decoded with the current type.
 import type { CtyType, CtyValue } from '../../protocol/cty';
+import { setOwn, shapeOf } from '../../protocol/codec-path';
 import { decodeJsonValue } from '../../protocol/codec';
 import { CodecError, formatAttributePath } from '../../protocol/codec-error';
 import type { Diagnostic, RawState } from '../../protocol/types';
@@ -45,7 +46,7 @@ export function upgradeState(schema: ObjectSchema, version: number, raw: RawStat
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(json).toString('utf8'));
+    parsed = JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')); // a view: no copy
   } catch (err) {
     return failed('Unreadable state', `The stored state of this ${typeName} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -63,6 +64,12 @@ export function upgradeState(schema: ObjectSchema, version: number, raw: RawStat
         `The state of this ${typeName} could not be brought from schema version ${v} to ${v + 1}: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
+  }
+  if (!stepped) {
+    // Most state holds no numbers: then what JSON.parse gave is exact, and decoding it directly
+    // saves parsing the text a second time with the number-preserving parser.
+    const direct = fromParsedState(parsed, schema.type, true);
+    if (direct !== CANNOT) return { value: direct, diagnostics: [] };
   }
   const normalized = normalize(parsed, schema.type);
   try {
@@ -139,5 +146,66 @@ function normalize(v: unknown, t: CtyType): Normalized {
     }
     default:
       return { value: v, changed: false };
+  }
+}
+
+/** What fromParsedState answers when only the careful path can decode the state exactly. */
+const CANNOT: unique symbol = Symbol('cannot decode from parsed JSON');
+
+/**
+ * Decodes stored state from JSON.parse's result as normalize + decodeJsonValue would, when that
+ * is certain to give the same value: no JS number anywhere (JSON.parse has rounded it; only the
+ * text has the exact decimal), no dynamic value, nothing the careful path would refuse or
+ * convert. Otherwise CANNOT, and the careful path decides (with its error messages).
+ * `dropUnknown`: attributes the type lacks are dropped, where normalize drops them (objects
+ * reached through objects, lists, sets and maps, not tuples).
+ */
+function fromParsedState(v: unknown, t: CtyType, dropUnknown: boolean): CtyValue | typeof CANNOT {
+  if (v === null) return null;
+  switch (t.kind) {
+    case 'string':
+      return typeof v === 'string' ? v : CANNOT;
+    case 'bool':
+      return typeof v === 'boolean' ? v : CANNOT;
+    case 'list':
+    case 'set':
+    case 'tuple': {
+      if (!Array.isArray(v)) return CANNOT;
+      if (t.kind === 'tuple' && v.length !== t.elements.length) return CANNOT;
+      const out: CtyValue[] = [];
+      for (let i = 0; i < v.length; i++) {
+        const e = t.kind === 'tuple' ? fromParsedState(v[i], t.elements[i]!, false) : fromParsedState(v[i], t.element, dropUnknown);
+        if (e === CANNOT) return CANNOT;
+        out.push(e);
+      }
+      return out;
+    }
+    case 'map': {
+      if (typeof v !== 'object' || Array.isArray(v)) return CANNOT;
+      const out: { [key: string]: CtyValue } = {};
+      for (const [k, el] of Object.entries(v)) {
+        const e = fromParsedState(el, t.element, dropUnknown);
+        if (e === CANNOT) return CANNOT;
+        setOwn(out, k, e);
+      }
+      return out;
+    }
+    case 'object': {
+      if (typeof v !== 'object' || Array.isArray(v)) return CANNOT;
+      const src = v as Record<string, unknown>;
+      const attrs = t.attributes;
+      // An attribute the type lacks: dropped where normalize would drop it; a name normalize's
+      // `in` test would see on a prototype is left to the careful path.
+      for (const k in src) if (!Object.hasOwn(attrs, k) && (!dropUnknown || k in attrs)) return CANNOT;
+      const out: { [key: string]: CtyValue } = {};
+      for (const name of shapeOf(t).names) {
+        const e = Object.hasOwn(src, name) ? fromParsedState(src[name], attrs[name]!, dropUnknown) : null;
+        if (e === CANNOT) return CANNOT;
+        setOwn(out, name, e);
+      }
+      return out;
+    }
+    default:
+      return CANNOT; // numbers and dynamic values: only the text has them exactly
   }
 }

@@ -3,7 +3,7 @@
 import { isUnknown, isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import type { AttributePath, Diagnostic } from '../../protocol/types';
 import { errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
-import { attributeToModel, isCtyObject } from './model';
+import { attributeList, attributeToModel, isCtyObject } from './model';
 import type { AttributeMap } from './schema';
 
 /** Options of {@link validateConfig}. */
@@ -20,7 +20,7 @@ export interface ValidateOptions {
 export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: ValidateOptions = {}, base: AttributePath = []): Diagnostic[] {
   if (!isCtyObject(value)) return [];
   const out: Diagnostic[] = [];
-  for (const [name, a] of Object.entries(attributes)) {
+  for (const [name, a] of attributeList(attributes).entries) {
     const v = value[name] ?? null;
     if (v === null) continue;
     const path: AttributePath = [...base, { attributeName: name }];
