@@ -54,3 +54,37 @@ describe('state upgrade steps', () => {
     });
   });
 });
+
+describe('keys that are also names on Object.prototype', () => {
+  const tagged = defineSchema({
+    description: 'A toy with a map.',
+    attributes: {
+      id: attr.string({ description: 'Id.', computed: true }),
+      tags: attr.map('string', { description: 'Tags.', optional: true }),
+      note: attr.string({ description: 'Note.', optional: true }),
+      size: attr.number({ description: 'Size.', optional: true }),
+    },
+  });
+
+  it('keeps a map key named __proto__ or constructor when the state is rewritten (an attribute was missing)', () => {
+    // JSON.parse makes "__proto__" an own key. A number sends the state down the careful path, and
+    // the missing `note` makes that path rewrite it before decoding.
+    const json = Buffer.from('{"id":"t1","size":2,"tags":{"__proto__":"a","constructor":"b","plain":"c"}}');
+    const r = upgradeState(tagged, 0, { json }, 'toy', {});
+    expect(r.diagnostics).toEqual([]);
+    const tags = (r.value as { tags: Record<string, string> }).tags;
+    expect(Object.entries(tags).sort()).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+      ['plain', 'c'],
+    ]);
+    expect((r.value as { note: unknown }).note).toBeNull();
+  });
+
+  it.each(['gone', 'toString'])('drops a stored key the schema does not have, even one named like an Object.prototype member (%s)', (key) => {
+    const json = Buffer.from(`{"id":"t2","size":1,"tags":null,"note":"n","${key}":"x"}`);
+    const r = upgradeState(tagged, 0, { json }, 'toy', {});
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toEqual({ id: 't2', size: 1, tags: null, note: 'n' });
+  });
+});

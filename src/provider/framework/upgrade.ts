@@ -113,10 +113,12 @@ function normalize(v: unknown, t: CtyType): Normalized {
     case 'object': {
       if (Array.isArray(v)) return { value: v, changed: false };
       const src = v as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      let changed = Object.keys(src).some((k) => !(k in t.attributes));
+      // Own keys only, and an output without a prototype: a stored key such as "toString" or
+      // "__proto__" is data, never a member of Object.prototype.
+      const out: Record<string, unknown> = Object.create(null);
+      let changed = Object.keys(src).some((k) => !Object.hasOwn(t.attributes, k));
       for (const [name, at] of Object.entries(t.attributes)) {
-        if (!(name in src)) {
+        if (!Object.hasOwn(src, name)) {
           out[name] = null;
           changed = true;
           continue;
@@ -135,7 +137,7 @@ function normalize(v: unknown, t: CtyType): Normalized {
     }
     case 'map': {
       if (Array.isArray(v)) return { value: v, changed: false };
-      const out: Record<string, unknown> = {};
+      const out: Record<string, unknown> = Object.create(null);
       let changed = false;
       for (const [k, el] of Object.entries(v as Record<string, unknown>)) {
         const n = normalize(el, t.element);
@@ -194,8 +196,8 @@ function fromParsedState(v: unknown, t: CtyType, dropUnknown: boolean): CtyValue
       if (typeof v !== 'object' || Array.isArray(v)) return CANNOT;
       const src = v as Record<string, unknown>;
       const attrs = t.attributes;
-      // An attribute the type lacks: dropped where normalize would drop it; a name normalize's
-      // `in` test would see on a prototype is left to the careful path.
+      // An attribute the type lacks: dropped where normalize would drop it; a name that is also
+      // on Object.prototype ("toString") is left to the careful path, which treats it as data.
       for (const k in src) if (!Object.hasOwn(attrs, k) && (!dropUnknown || k in attrs)) return CANNOT;
       const out: { [key: string]: CtyValue } = {};
       for (const name of shapeOf(t).names) {
