@@ -7,12 +7,11 @@
 // (bench/RESULTS.md). TLS itself still proves the client holds the certificate's key (its
 // CertificateVerify is checked whatever the chain check says).
 import type { X509Certificate } from 'node:crypto';
-
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/g;
+import { pemCertificates } from '../util/x509';
 
 /** The DER bytes of every certificate in PEM text; throws when there is none. */
 export function pinnedCertificates(pem: string): Buffer[] {
-  const ders = [...pem.matchAll(PEM_CERTIFICATE)].map((m) => Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64'));
+  const ders = pemCertificates(pem).map((c) => c.der);
   if (ders.length === 0) throw new Error('PLUGIN_CLIENT_CERT holds no PEM certificate');
   return ders;
 }

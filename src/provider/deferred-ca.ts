@@ -7,6 +7,7 @@
 // provider's SDK client is made.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import { pemCertificates } from '../util/x509';
 
 /** Where the executable's shell line puts NODE_EXTRA_CA_CERTS. */
 export const DEFERRED_EXTRA_CA_ENV = 'PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS';
@@ -24,8 +25,6 @@ export function takeDeferredExtraCa(env: NodeJS.ProcessEnv): string | undefined 
   return file;
 }
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
-
 /** Node's default trust plus the deferred file's certificates, or why the file adds none. */
 export type DeferredTrust = { readonly caCert: string } | { readonly ignored: string };
 
@@ -41,7 +40,7 @@ export function deferredTrust(file: string): DeferredTrust {
   } catch (err) {
     return { ignored: `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
   }
-  const extra = text.match(PEM_CERTIFICATE);
-  if (extra === null) return { ignored: 'holds no PEM certificate' };
+  const extra = pemCertificates(text).map((c) => c.pem);
+  if (extra.length === 0) return { ignored: 'holds no PEM certificate' };
   return { caCert: [...rootCertificates, ...extra].join('\n') };
 }

@@ -214,6 +214,13 @@ function signTbs(tbs: Buffer, key: KeyObject): Buffer {
   return sign('sha256', tbs, key);
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/g;
+
+/** The certificates of PEM text, each as its whole PEM block and as DER; text around them is ignored. */
+export function pemCertificates(text: string): Array<{ readonly pem: string; readonly der: Buffer }> {
+  return [...text.matchAll(PEM_CERTIFICATE)].map((m) => ({ pem: m[0], der: Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64') }));
+}
+
 function toPem(label: string, der: Buffer): string {
   const b64 = der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
