@@ -181,9 +181,8 @@ async function main() {
       const at = (k, key) => median(runs.map((b) => b.processes[k]?.[key] ?? 0));
       const cpus = Array.from({ length: n }, (_, k) => at(k, 'cpu').toFixed(0));
       const rss = Array.from({ length: n }, (_, k) => `${(at(k, 'rss') / 1024).toFixed(0)}`);
-      const procCpu = Array.from({ length: n }, (_, k) => at(k, 'cpu')).reduce((a, b) => a + b, 0);
       console.log(
-        `${side.label}, one plan (median of 5, ms CPU): whole command ${m(of(runs, 'cpu'))} = terraform ≈ ${(median(of(runs, 'cpu')) - procCpu).toFixed(0)} + provider processes ${cpus.join(' + ')}; peak RSS per process (MiB): ${rss.join(', ')}`,
+        `${side.label}, one plan (median of 5, ms CPU): whole command ${m(of(runs, 'cpu'))}; terraform's own threads ${m(of(runs, 'terraform'))}; provider processes ${cpus.join(' + ')}; peak RSS per process (MiB): ${rss.join(', ')}`,
       );
     }
     console.log(

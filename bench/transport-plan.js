@@ -6,7 +6,7 @@
 //
 //   npm run build && node bench/transport-plan.js A B [ROUNDS]
 //       Two provider executables in turns (ROUNDS rounds, default 7). Per plan: terraform's CPU
-//       (the plan's CPU less its provider processes'), the CPU of each provider process, and the
+//       (its own threads, read from /proc), the CPU of each provider process, and the
 //       plan's wall, as medians. Then one plan each under `strace -f -c`: the serving process's
 //       read and write system calls (a TLS record written or read is one of them at best), and
 //       terraform's (its own threads, without the provider's).
@@ -96,7 +96,7 @@ async function main() {
           .map((l) => l.split(' ').map(Number))
           .map(([u, s]) => ({ cpu: (u + s) * 1000, sys: s * 1000 }));
         // The first round warms code caches and the machine; it is not counted.
-        if (i >= 0) rows[name].push({ wall: plan.wall, cpu: plan.cpu, terraform: plan.cpu - procs.reduce((a, p) => a + p.cpu, 0), ...serving(procs) });
+        if (i >= 0) rows[name].push({ wall: plan.wall, cpu: plan.cpu, terraform: plan.terraform, ...serving(procs) });
       }
       if (i >= 0) process.stderr.write(`round ${i + 1}/${ROUNDS}\n`);
     }
