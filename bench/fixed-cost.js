@@ -15,40 +15,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
-const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, requireGoAnchor } = require('./go-anchor');
-const { ROOT, boundedArg, median, pluginEnv, requireBuild, startBench, terraformRunner } = require('./lib');
+const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
+const { ROOT, boundedArg, median, pluginEnv, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
 
 const ROUNDS = boundedArg('fixed-cost', process.argv[2], 9, 1, 99, 'ROUNDS');
 requireBuild('fixed-cost', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
 requireGoAnchor('fixed-cost');
 const PROVIDER = path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
 const SIZES = [0, 99]; // children per parent: 2 and 200 resources in state
-
-/** The anchor's shape: 2 parents, `children` children each, referencing their parent. */
-function goConfig(children) {
-  const out = [`terraform {\n  required_providers {\n    goanchor = { source = "${GO_ANCHOR_SOURCE}" }\n  }\n}\n`];
-  for (let a = 0; a < 2; a++) {
-    out.push(`resource "goanchor_thing" "a${a}" {\n  name = "parent${a}"\n}\n`);
-    if (children > 0)
-      out.push(
-        `resource "goanchor_thing" "c${a}" {\n  count  = ${children}\n  name   = "child${a}-\${count.index}"\n  parent = goanchor_thing.a${a}.name\n}\n`,
-      );
-  }
-  return out.join('\n');
-}
-
-/** Ours: 2 sub-accounts, `children` authorized IPs each (prefix keeps the usernames apart). */
-function oursConfig(children, prefix) {
-  const out = ['terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n'];
-  for (let a = 0; a < 2; a++) {
-    out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${prefix}${a}"\n}\n`);
-    if (children > 0)
-      out.push(
-        `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = ${children}\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
-      );
-  }
-  return out.join('\n');
-}
 
 /** Spawn, wait for the handshake line, SIGTERM a moment later: ms from the signal to the exit. */
 function teardownMs(env, binary) {
@@ -89,7 +63,7 @@ async function main() {
       for (const children of SIZES) {
         const dir = path.join(root, `${key}-${children}`);
         fs.mkdirSync(dir);
-        fs.writeFileSync(path.join(dir, 'main.tf'), key === 'go' ? goConfig(children) : oursConfig(children, `fixed${children}-`));
+        fs.writeFileSync(path.join(dir, 'main.tf'), key === 'go' ? goAnchorConfig(children) : proxyaccountConfig(`fixed${children}-`, children));
         await runner.tf(dir, ['apply', '-auto-approve'], { TF_CLI_CONFIG_FILE: rc });
         sides.push({ key, binary, children, dir, rc, rows: [] });
       }

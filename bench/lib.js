@@ -114,13 +114,13 @@ function spawnEmulator(args, isError) {
 
 const REQUIRED = 'terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {}\n';
 
-/** 2 sub-accounts × 99 authorized IPs that reference them: 200 resources. */
-function proxyaccountConfig(prefix = 'plan-bench') {
+/** 2 sub-accounts × `children` (99: 200 resources) authorized IPs that reference them. */
+function proxyaccountConfig(prefix = 'plan-bench', children = 99) {
   const out = [REQUIRED];
   for (let a = 0; a < 2; a++) {
     out.push(`resource "proxyaccount_sub_account" "a${a}" {\n  username = "${prefix}${a}"\n}\n`);
     out.push(
-      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = 99\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
+      `resource "proxyaccount_authorized_ip" "a${a}" {\n  count    = ${children}\n  username = proxyaccount_sub_account.a${a}.username\n  ip       = "10.${a}.0.\${count.index + 1}"\n}\n`,
     );
   }
   return out.join('\n');

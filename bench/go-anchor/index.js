@@ -30,12 +30,12 @@ function installGoAnchor(mirror, platform) {
   fs.chmodSync(path.join(dir, `terraform-provider-goanchor_v${GO_ANCHOR_VERSION}`), 0o755);
 }
 
-/** 2 parents × 99 children that reference them (200 resources), the shape of ours in bench/plan.js. */
-function goAnchorConfig() {
+/** 2 parents × `children` (99: 200 resources) children that reference them, the shape of ours in bench/plan.js. */
+function goAnchorConfig(children = 99) {
   const out = [`terraform {\n  required_providers {\n    goanchor = { source = "${GO_ANCHOR_SOURCE}" }\n  }\n}\n`];
   for (let a = 0; a < 2; a++) {
     out.push(`resource "goanchor_thing" "a${a}" {\n  name = "parent${a}"\n}\n`);
-    out.push(`resource "goanchor_thing" "c${a}" {\n  count  = 99\n  name   = "child${a}-\${count.index}"\n  parent = goanchor_thing.a${a}.name\n}\n`);
+    out.push(`resource "goanchor_thing" "c${a}" {\n  count  = ${children}\n  name   = "child${a}-\${count.index}"\n  parent = goanchor_thing.a${a}.name\n}\n`);
   }
   return out.join('\n');
 }
