@@ -5,7 +5,8 @@
 // has no module compile cache of its own (that came in Node 22). Without a usable cache (first
 // run, another Node version, PROXYACCOUNT_CODE_CACHE=off, an unwritable directory, or one another
 // user could have written to) it compiles as usual and nothing else changes. V8 checks a cache
-// file only against this source's length, so it is read only from a private directory.
+// file only against this source's length, so it is read only from a private directory. Writing a
+// new cache removes the ones nobody has written for 30 days (older builds and Node versions).
 //
 // The shell line above it (scripts/bundle-provider.js) runs this code with `node -e`, handing it the
 // file's text, so the file is read once; Node itself would read all of it as the main module, and
@@ -79,7 +80,9 @@
         writePrivateFile(cacheFile, script.createCachedData());
       } catch {
         // A cache that cannot be written only costs the next start its compile time.
+        return;
       }
+      pruneStaleCaches(path.dirname(cacheFile), path.basename(cacheFile));
     });
   }
   const codeCache =
@@ -128,6 +131,31 @@
       return st.isFile() && ownershipProblem(file, st) === undefined ? fs.readFileSync(fd) : undefined;
     } finally {
       fs.closeSync(fd);
+    }
+  }
+
+  // Each build of the provider and each Node version has a cache file of its own, and a new one is
+  // written only when a start finds none it can use: then the caches nobody has written for STALE_DAYS (other
+  // builds, older Node versions) are removed, so upgrades do not pile them up. A version still in
+  // use elsewhere pays one compile to write its cache again.
+  function pruneStaleCaches(dir, keep) {
+    const STALE_DAYS = 30;
+    const before = Date.now() - STALE_DAYS * 24 * 3600 * 1000;
+    let names;
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === keep || !/^provider-[0-9a-f]{16}-v\d+\.\d+\.\d+-[a-z0-9]+\.bin$/.test(name)) continue;
+      const file = path.join(dir, name);
+      try {
+        const st = fs.lstatSync(file);
+        if (st.isFile() && st.mtimeMs < before) fs.unlinkSync(file);
+      } catch {
+        // Gone already, or not ours to remove: left as it is.
+      }
     }
   }
 

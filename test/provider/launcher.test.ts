@@ -102,6 +102,36 @@ describe('the provider executable', () => {
     expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('hit');
   });
 
+  it('writing a new cache removes the caches not written for 30 days, and nothing else', async () => {
+    const days = (n: number): Date => new Date(Date.now() - n * 24 * 3600 * 1000);
+    const place = (name: string, age: number): string => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, 'old', { mode: 0o600 });
+      fs.utimesSync(file, days(age), days(age));
+      return name;
+    };
+    const stale = [place('provider-0123456789abcdef-v20.11.0-x64.bin', 40), place('provider-fedcba9876543210-v18.19.1-arm64.bin', 31)];
+    const kept = [
+      place('provider-1111111111111111-v20.11.0-x64.bin', 29), // another build, written lately
+      place('notes.bin', 400), // not one of our caches
+      place('provider-0123456789abcdef-v20.11.0-x64.bin.bak', 400),
+    ];
+    fs.mkdirSync(path.join(dir, 'provider-2222222222222222-v20.11.0-x64.bin'));
+    fs.utimesSync(path.join(dir, 'provider-2222222222222222-v20.11.0-x64.bin'), days(90), days(90)); // a directory: left alone
+
+    expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('miss');
+    const files = cacheFiles();
+    for (const name of stale) expect(files).not.toContain(name);
+    for (const name of kept) expect(files).toContain(name);
+    expect(files).toContain('provider-2222222222222222-v20.11.0-x64.bin');
+    expect(files.filter((f) => f.endsWith(`-${process.version}-${process.arch}.bin`))).toHaveLength(1);
+
+    // A start that uses the cache writes nothing, so it removes nothing either.
+    const late = place('provider-3333333333333333-v20.11.0-x64.bin', 60);
+    expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('hit');
+    expect(cacheFiles()).toContain(late);
+  });
+
   it('writes nothing with PROXYACCOUNT_CODE_CACHE=off, and follows XDG_CACHE_HOME by default', async () => {
     const off = await start({ PROXYACCOUNT_CODE_CACHE: 'off', XDG_CACHE_HOME: dir });
     expect(off.handshake).toMatch(/^1\|6\|tcp\|/);
