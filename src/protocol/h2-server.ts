@@ -41,11 +41,17 @@ export interface UnaryServerOptions {
   readonly onInternalError: (path: string, err: unknown) => void;
   /** Called when a TLS client is refused for its certificate, with the reason. */
   readonly onRefusedClient?: (reason: string) => void;
+  /** Listen on this Unix domain socket instead of an ephemeral port on 127.0.0.1. */
+  readonly socketPath?: string;
 }
 
 /** A listening server. */
 export interface UnaryServer {
+  /** The ephemeral port on 127.0.0.1; 0 when listening on `socketPath`. */
   readonly port: number;
+  /** As go-plugin's handshake line names it: `tcp` and `127.0.0.1:PORT`, or `unix` and the socket's path. */
+  readonly network: 'tcp' | 'unix';
+  readonly address: string;
   /** Stops accepting calls; calls in flight finish, then `done` runs. */
   close(done: () => void): void;
   /** Ends every connection now (calls in flight are cut off). */
@@ -153,7 +159,7 @@ function grpcHandler(opts: UnaryServerOptions): StreamHandler<Call> {
   };
 }
 
-/** Listens on 127.0.0.1 (an ephemeral port) and resolves once it accepts connections. */
+/** Listens on `socketPath`, or on 127.0.0.1 (an ephemeral port), and resolves once it accepts connections. */
 export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
   const handler = grpcHandler(opts);
   const connections = new Set<H2Connection<Call>>();
@@ -200,12 +206,13 @@ export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
   server.on('tlsClientError', () => undefined);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    const onListening = (): void => {
       server.off('error', reject);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
       resolve({
         port,
+        ...(opts.socketPath === undefined ? { network: 'tcp', address: `127.0.0.1:${port}` } : { network: 'unix', address: opts.socketPath }),
         close(done) {
           closing = true;
           // close() waits for the connections to end; each ends once its calls in flight are answered.
@@ -218,6 +225,8 @@ export function listenUnary(opts: UnaryServerOptions): Promise<UnaryServer> {
           server.close();
         },
       });
-    });
+    };
+    if (opts.socketPath === undefined) server.listen(0, '127.0.0.1', onListening);
+    else server.listen(opts.socketPath, onListening);
   });
 }

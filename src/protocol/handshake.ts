@@ -46,10 +46,12 @@ export function checkHandshakeEnv(env: NodeJS.ProcessEnv, providerName = 'proxya
 }
 
 /**
- * The handshake line (without newline): `1|6|tcp|127.0.0.1:PORT|grpc|CERT`, CERT being the server
- * certificate's DER in base64 without padding (empty when not using TLS).
+ * The handshake line (without newline): `1|6|unix|/PATH/plugin.sock|grpc|CERT` or
+ * `1|6|tcp|127.0.0.1:PORT|grpc|CERT`, CERT being the server certificate's DER in base64 without
+ * padding (empty when not using TLS). go-plugin's client takes either network.
  */
-export function formatHandshakeLine(address: string, serverCertDer?: Uint8Array): string {
+export function formatHandshakeLine(network: 'unix' | 'tcp', address: string, serverCertDer?: Uint8Array): string {
+  if (address.includes('|') || address.includes('\n')) throw new Error(`cannot put ${JSON.stringify(address)} in a handshake line`);
   const cert = serverCertDer ? Buffer.from(serverCertDer).toString('base64').replace(/=+$/, '') : '';
-  return `${CORE_PROTOCOL_VERSION}|${PLUGIN_PROTOCOL_VERSION}|tcp|${address}|grpc|${cert}`;
+  return `${CORE_PROTOCOL_VERSION}|${PLUGIN_PROTOCOL_VERSION}|${network}|${address}|grpc|${cert}`;
 }

@@ -1,6 +1,7 @@
 // The provider process as go-plugin expects it: check the handshake environment, serve gRPC over
-// mutual TLS on a loopback port, print the one handshake line, and leave promptly when Terraform
-// calls plugin.GRPCController/Shutdown.
+// mutual TLS on a Unix socket in a private directory (plugin-socket.ts; a loopback port where
+// there is none), print the one handshake line, and leave promptly when Terraform calls
+// plugin.GRPCController/Shutdown.
 import { createSelfSignedCertificate } from '../util/x509';
 import { GRPCControllerService } from './gen/grpc_controller';
 import { ProviderService } from './gen/tfplugin6';
@@ -8,6 +9,7 @@ import type { GeneratedMethod } from './grpc-service';
 import { listenUnary, type MutualTls, type UnaryRoute, type UnaryServer } from './h2-server';
 import { checkHandshakeEnv, formatHandshakeLine } from './handshake';
 import { createLogger, levelFromEnv, type LogLevel } from './log';
+import { makePluginSocket, type PluginSocket } from './plugin-socket';
 import { createProviderHandlers } from './provider-service';
 import type { ProviderServer } from './types';
 
@@ -37,6 +39,12 @@ export interface ServeOptions {
   shutdownGraceMs?: number;
   /** Extra fields of the DEBUG "plugin serving" line (how the process started, e.g. its code cache). */
   startupFields?: Readonly<Record<string, string>>;
+  /**
+   * `unix`: a Unix domain socket in a new private directory, removed when the server closes (a
+   * loopback port where a socket cannot be used, see plugin-socket.ts); `tcp`: a loopback port.
+   * @default 'unix'
+   */
+  network?: 'unix' | 'tcp';
 }
 
 type UnaryHandler = (request: unknown) => Promise<unknown>;
@@ -82,6 +90,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   }
 
   let server: UnaryServer | undefined;
+  let pluginSocket: PluginSocket | undefined;
   let stopping = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -97,6 +106,10 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     force.unref();
     running.close(() => {
       clearTimeout(force);
+      if (pluginSocket !== undefined) {
+        pluginSocket.remove();
+        process.off('exit', pluginSocket.remove);
+      }
       for (const [sig, fn] of signalHandlers) process.off(sig, fn);
       process.off('unhandledRejection', onRejection);
       resolveDone();
@@ -127,14 +140,28 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     log('warn', 'PLUGIN_CLIENT_CERT is not set: serving without TLS');
   }
 
-  server = await listenUnary({
+  const listenOptions = {
     routes: unaryRoutes(services),
     tls,
     maxMessageBytes: MAX_MESSAGE_BYTES,
-    onInternalError: (path, err) => log('error', `${path}: internal error: ${err instanceof Error ? err.stack : String(err)}`),
-    onRefusedClient: (reason) => log('warn', `refused a connection: ${reason}`),
-  });
-  const port = server.port;
+    onInternalError: (path: string, err: unknown) => log('error', `${path}: internal error: ${err instanceof Error ? err.stack : String(err)}`),
+    onRefusedClient: (reason: string) => log('warn', `refused a connection: ${reason}`),
+  };
+  const socket = (opts.network ?? 'unix') === 'unix' ? makePluginSocket(env) : 'a loopback port was asked for';
+  if (typeof socket === 'string') {
+    log('debug', `serving on a loopback port: ${socket}`);
+    server = await listenUnary(listenOptions);
+  } else {
+    try {
+      server = await listenUnary({ ...listenOptions, socketPath: socket.path });
+      pluginSocket = socket;
+      if (opts.handleSignals ?? true) process.once('exit', socket.remove);
+    } catch (err) {
+      socket.remove();
+      log('warn', `cannot listen on ${socket.path} (${(err as NodeJS.ErrnoException).code ?? String(err)}): serving on a loopback port`);
+      server = await listenUnary(listenOptions);
+    }
+  }
 
   if (opts.handleSignals ?? true) {
     const onInt = (): void => log('debug', 'ignoring SIGINT: Terraform sends StopProvider and waits for in-flight work');
@@ -144,7 +171,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     process.on('unhandledRejection', onRejection);
   }
 
-  (opts.stdout ?? process.stdout).write(`${formatHandshakeLine(`127.0.0.1:${port}`, certDer)}\n`);
-  log('debug', 'plugin serving', { address: `127.0.0.1:${port}`, tls: certDer !== undefined, ...opts.startupFields });
+  (opts.stdout ?? process.stdout).write(`${formatHandshakeLine(server.network, server.address, certDer)}\n`);
+  log('debug', 'plugin serving', { network: server.network, address: server.address, tls: certDer !== undefined, ...opts.startupFields });
   return done;
 }

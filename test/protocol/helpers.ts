@@ -9,19 +9,24 @@ import { ProviderService } from '../../src/protocol/gen/tfplugin6';
 import type { GeneratedMethod } from '../../src/protocol/grpc-service';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../src/util/x509';
 
-export const HANDSHAKE_LINE = /^1\|6\|tcp\|127\.0\.0\.1:(\d+)\|grpc\|([A-Za-z0-9+/]+)$/;
+/** A handshake line with a server certificate: the network and address, then the certificate. */
+export const HANDSHAKE_LINE = /^1\|6\|(unix\|\/[^|]+\/plugin\.sock|tcp\|127\.0\.0\.1:\d+)\|grpc\|([A-Za-z0-9+/]+)$/;
 
 /** A client certificate like the one go-plugin makes for AutoMTLS. */
 export function clientCertificate(): SelfSignedCertificate {
   return createSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
 }
 
-/** Port and server certificate (PEM) from a handshake line; throws if the line is malformed. */
-export function parseHandshake(line: string): { port: number; certPem: string; cert: X509Certificate } {
+/**
+ * From a handshake line: the server's network, its address as a grpc-js target (`unix:/PATH` or
+ * `127.0.0.1:PORT`) and its certificate; throws if the line is malformed.
+ */
+export function parseHandshake(line: string): { network: 'unix' | 'tcp'; address: string; target: string; certPem: string; cert: X509Certificate } {
   const m = HANDSHAKE_LINE.exec(line);
   if (!m) throw new Error(`not a handshake line: ${JSON.stringify(line)}`);
+  const [network, address] = m[1]!.split('|') as ['unix' | 'tcp', string];
   const cert = new X509Certificate(Buffer.from(m[2]!, 'base64'));
-  return { port: Number(m[1]), certPem: cert.toString(), cert };
+  return { network, address, target: network === 'unix' ? `unix:${address}` : address, certPem: cert.toString(), cert };
 }
 
 /** Unary calls by method name; resolves with the decoded response. */
@@ -29,7 +34,7 @@ export type CallFn = <T = Record<string, unknown>>(method: string, request?: obj
 
 /** grpc clients of the Provider and GRPCController services, connected like Terraform connects. */
 export function connect(
-  port: number,
+  target: string,
   serverCertPem: string,
   client: { certPem: string; keyPem: string },
 ): { provider: CallFn; controller: CallFn; close(): void } {
@@ -37,8 +42,8 @@ export function connect(
   const options = { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' };
   const Provider = grpc.makeGenericClientConstructor(grpcServiceDefinition(ProviderService), 'Provider');
   const Controller = grpc.makeGenericClientConstructor(grpcServiceDefinition(GRPCControllerService), 'GRPCController');
-  const p = new Provider(`127.0.0.1:${port}`, creds, options);
-  const c = new Controller(`127.0.0.1:${port}`, creds, options);
+  const p = new Provider(target, creds, options);
+  const c = new Controller(target, creds, options);
   const caller =
     (cl: grpc.Client): CallFn =>
     (method, request = {}) =>

@@ -1,6 +1,6 @@
 // The provider as a process, started the way go-plugin starts it: environment, stdout handshake,
 // signals, Shutdown.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -78,8 +78,8 @@ describe('provider process', () => {
     const s = launch(pluginEnv(client.certPem));
     const line = await handshakeOf(s);
     expect(line).toMatch(HANDSHAKE_LINE);
-    const { port, certPem } = parseHandshake(line);
-    const conn = connect(port, certPem, client);
+    const { target, certPem } = parseHandshake(line);
+    const conn = connect(target, certPem, client);
     try {
       s.child.kill('SIGINT');
       await new Promise((r) => setTimeout(r, 100));
@@ -108,8 +108,8 @@ describe('provider process', () => {
   it('logs an unhandled promise rejection instead of dying of it', async () => {
     const client = clientCertificate();
     const s = launch({ ...pluginEnv(client.certPem), TINY_STRAY_REJECTION: '1' });
-    const { port, certPem } = parseHandshake(await handshakeOf(s));
-    const conn = connect(port, certPem, client);
+    const { target, certPem } = parseHandshake(await handshakeOf(s));
+    const conn = connect(target, certPem, client);
     try {
       await conn.provider('GetProviderSchema');
       await new Promise((r) => setTimeout(r, 100));
@@ -126,8 +126,8 @@ describe('provider process', () => {
   it('lets an apply in flight finish through SIGINT and SIGTERM', async () => {
     const client = clientCertificate();
     const s = launch({ ...pluginEnv(client.certPem), TINY_APPLY_DELAY_MS: '400' });
-    const { port, certPem } = parseHandshake(await handshakeOf(s));
-    const conn = connect(port, certPem, client);
+    const { target, certPem } = parseHandshake(await handshakeOf(s));
+    const conn = connect(target, certPem, client);
     const thing = schemaBlockType(THING_SCHEMA.block);
     const apply = (name: string) =>
       conn.provider<{ newState: { msgpack: Uint8Array } }>('ApplyResourceChange', {
@@ -146,6 +146,97 @@ describe('provider process', () => {
       await new Promise((r) => setTimeout(r, 100));
       s.child.kill('SIGTERM');
       expect(decodeMsgpack((await second).newState.msgpack, thing)).toEqual({ id: 'thing-b', name: 'b' });
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+  });
+});
+
+describe('where the provider process listens', () => {
+  /** Whether a process of another user (uid 12345, through setpriv) can open the socket: its error code, or 'connected'. */
+  const asStranger = (socketPath: string): string => {
+    const probe = `require('net').connect(${JSON.stringify(socketPath)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+    const r = spawnSync('setpriv', ['--reuid=12345', '--regid=12345', '--clear-groups', process.execPath, '-e', probe], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`setpriv failed: ${r.stderr || r.error}`);
+    return r.stdout.trim();
+  };
+
+  it('serves on a Unix socket in a directory only its user can enter, and removes it on exit', async () => {
+    const client = clientCertificate();
+    const s = launch(pluginEnv(client.certPem));
+    const { network, address, target, certPem } = parseHandshake(await handshakeOf(s));
+    expect(network).toBe('unix');
+    const socketDir = path.dirname(address);
+    expect(path.dirname(socketDir)).toBe(os.tmpdir());
+    expect(path.basename(socketDir)).toMatch(/^proxyaccount-plugin-/);
+    expect(fs.statSync(socketDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(address).isSocket()).toBe(true);
+    // Tests run as root here, so another user can be tried for real; the mode above is what stops them.
+    if (process.getuid?.() === 0) expect(asStranger(address)).toBe('EACCES');
+    const conn = connect(target, certPem, client);
+    try {
+      const schema = await conn.provider<{ resourceSchemas: object }>('GetProviderSchema');
+      expect(Object.keys(schema.resourceSchemas)).toEqual(['tiny_thing']);
+      await conn.controller('Shutdown');
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+    expect(fs.existsSync(socketDir)).toBe(false);
+  });
+
+  it('removes the socket directory when SIGTERM ends it too', async () => {
+    const s = launch(pluginEnv(clientCertificate().certPem));
+    const { address } = parseHandshake(await handshakeOf(s));
+    expect(fs.existsSync(address)).toBe(true);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toEqual({ code: 0, signal: null });
+    expect(fs.existsSync(path.dirname(address))).toBe(false);
+  });
+
+  it('makes its directory under PLUGIN_UNIX_SOCKET_DIR when go-plugin names one', async () => {
+    const parent = fs.mkdtempSync(path.join(dir, 'sockets-'));
+    const client = clientCertificate();
+    const s = launch({ ...pluginEnv(client.certPem), PLUGIN_UNIX_SOCKET_DIR: parent });
+    const { network, address, target, certPem } = parseHandshake(await handshakeOf(s));
+    expect(network).toBe('unix');
+    expect(path.dirname(path.dirname(address))).toBe(parent);
+    const conn = connect(target, certPem, client);
+    try {
+      await conn.controller('Shutdown');
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+    expect(fs.readdirSync(parent)).toEqual([]);
+  });
+
+  /** A directory that exists, and whose socket path would be longer than any Unix takes. */
+  const longParent = (): string => {
+    const parent = path.join(dir, 'd'.repeat(100));
+    fs.mkdirSync(parent, { recursive: true });
+    return parent;
+  };
+
+  it.each([
+    ['PLUGIN_UNIX_SOCKET_GROUP asks for a socket another user can reach', () => ({ PLUGIN_UNIX_SOCKET_GROUP: 'staff' })],
+    ['the socket directory cannot be made', () => ({ PLUGIN_UNIX_SOCKET_DIR: path.join(dir, 'does-not-exist') })],
+    ['the socket path would be too long', () => ({ PLUGIN_UNIX_SOCKET_DIR: longParent() })],
+  ])('serves on a loopback port instead when %s', async (_why, extra) => {
+    const client = clientCertificate();
+    const env = extra();
+    const s = launch({ ...pluginEnv(client.certPem), ...env, TF_LOG: 'DEBUG' });
+    const { network, target, certPem } = parseHandshake(await handshakeOf(s));
+    expect(network).toBe('tcp');
+    expect(s.stderr()).toContain('serving on a loopback port');
+    // Nothing is left where the socket would have been.
+    if ('PLUGIN_UNIX_SOCKET_DIR' in env && fs.existsSync(env.PLUGIN_UNIX_SOCKET_DIR)) expect(fs.readdirSync(env.PLUGIN_UNIX_SOCKET_DIR)).toEqual([]);
+    const conn = connect(target, certPem, client);
+    try {
+      const schema = await conn.provider<{ resourceSchemas: object }>('GetProviderSchema');
+      expect(Object.keys(schema.resourceSchemas)).toEqual(['tiny_thing']);
+      await conn.controller('Shutdown');
       expect(await s.exited).toEqual({ code: 0, signal: null });
     } finally {
       conn.close();

@@ -1,5 +1,7 @@
 // The gRPC server in process, with a grpc-js client that connects exactly as Terraform does:
 // mutual TLS, trusting the certificate from the handshake line, presenting PLUGIN_CLIENT_CERT.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { decodeMsgpack, encodeDynamicValue, encodeMsgpack } from '../../src/protocol/codec';
 import { UNKNOWN, Unknown, typeFromJson, type CtyValue } from '../../src/protocol/cty';
@@ -21,7 +23,7 @@ interface Running {
   close(): Promise<void>;
 }
 
-async function start(provider: ProviderServer): Promise<Running> {
+async function start(provider: ProviderServer, network?: 'unix' | 'tcp'): Promise<Running> {
   const client = clientCertificate();
   const stdout = new PassThrough();
   let out = '';
@@ -34,6 +36,7 @@ async function start(provider: ProviderServer): Promise<Running> {
     logger: (l) => logs.push(l),
     exit,
     handleSignals: false,
+    ...(network === undefined ? {} : { network }),
   });
   await new Promise<void>((resolve, reject) => {
     const poll = setInterval(() => {
@@ -45,8 +48,8 @@ async function start(provider: ProviderServer): Promise<Running> {
     done.then(() => reject(new Error('serve ended before the handshake')), reject);
   });
   const line = out.slice(0, out.indexOf('\n'));
-  const { port, certPem } = parseHandshake(line);
-  const conn = connect(port, certPem, client);
+  const { target, certPem } = parseHandshake(line);
+  const conn = connect(target, certPem, client);
   let closed = false;
   return {
     ...conn,
@@ -240,18 +243,29 @@ describe('serve() in process', () => {
 
   it('refuses a client that does not present the certificate from PLUGIN_CLIENT_CERT', async () => {
     running = await start(createTinyProvider());
-    const { port, certPem } = parseHandshake(running.line);
-    const stranger = connect(port, certPem, clientCertificate());
+    const { target, certPem } = parseHandshake(running.line);
+    const stranger = connect(target, certPem, clientCertificate());
     await expect(stranger.provider('GetProviderSchema')).rejects.toThrow();
     stranger.close();
   });
 
-  it('replies to Shutdown, then stops serving and exits with 0', async () => {
+  it('replies to Shutdown, then stops serving, removes its socket and exits with 0', async () => {
     running = await start(createTinyProvider());
+    const { network, address } = parseHandshake(running.line);
+    expect(network).toBe('unix');
+    expect(fs.existsSync(address)).toBe(true);
     await expect(running.controller('Shutdown')).resolves.toEqual({});
     await running.done;
     expect(running.exit).toHaveBeenCalledWith(0);
+    expect(fs.existsSync(path.dirname(address))).toBe(false);
     await expect(running.provider('GetProviderSchema')).rejects.toThrow();
+  });
+
+  it("serves on a loopback port when asked (network: 'tcp')", async () => {
+    running = await start(createTinyProvider(), 'tcp');
+    expect(parseHandshake(running.line)).toMatchObject({ network: 'tcp', address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+    const res = await running.provider<Wire>('GetProviderSchema');
+    expect(Object.keys(res.resourceSchemas as object)).toEqual(['tiny_thing']);
   });
 });
 

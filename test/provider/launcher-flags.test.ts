@@ -6,16 +6,17 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http2 from 'node:http2';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 const EXECUTABLE = path.resolve(__dirname, '..', '..', 'dist', 'provider', 'terraform-provider-proxyaccount');
 const COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
 
-/** One unary gRPC call with an empty request; resolves with the grpc-status trailer. */
-function call(port: number, method: string): Promise<string | undefined> {
+/** One unary gRPC call with an empty request to the handshake line's Unix socket; resolves with the grpc-status trailer. */
+function call(socketPath: string, method: string): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    const session = http2.connect(`http://127.0.0.1:${port}`);
+    const session = http2.connect('http://localhost', { createConnection: () => net.connect(socketPath) });
     session.once('error', reject);
     const req = session.request({ ':method': 'POST', ':path': method, 'content-type': 'application/grpc', te: 'trailers' });
     req.on('trailers', (t) => resolve(t['grpc-status'] as string | undefined));
@@ -40,8 +41,12 @@ function start(cacheDir: string, rpc: boolean): Promise<{ codeCache: unknown; st
       const before = stdout;
       stdout += c.toString();
       if (before.includes('\n') || !stdout.includes('\n')) return;
-      const port = Number(/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]);
-      const done = rpc ? call(port, '/tfplugin6.Provider/GetProviderSchema') : Promise.resolve(undefined);
+      const socketPath = /^1\|6\|unix\|([^|]+)\|grpc\|/.exec(stdout)?.[1];
+      if (socketPath === undefined) {
+        reject(new Error(`no Unix socket in the handshake line: ${stdout}`));
+        return;
+      }
+      const done = rpc ? call(socketPath, '/tfplugin6.Provider/GetProviderSchema') : Promise.resolve(undefined);
       done.then((s) => {
         status = s;
         child.kill('SIGTERM');

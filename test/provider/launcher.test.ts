@@ -10,6 +10,8 @@ import * as path from 'node:path';
 
 const EXECUTABLE = path.resolve(__dirname, '..', '..', 'dist', 'provider', 'terraform-provider-proxyaccount');
 const COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
+/** Served on a Unix socket in a private directory; no certificate (no PLUGIN_CLIENT_CERT). */
+const HANDSHAKE_WITHOUT_TLS = /^1\|6\|unix\|\/[^|]+\/proxyaccount-plugin-[^/|]+\/plugin\.sock\|grpc\|$/;
 
 interface Start {
   handshake: string;
@@ -66,7 +68,7 @@ const cacheFiles = (): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir) : [
 describe('the provider executable', () => {
   it('makes the code cache on its first start, uses it on the next', async () => {
     const first = await start({ PROXYACCOUNT_CODE_CACHE: dir });
-    expect(first.handshake).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|$/);
+    expect(first.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(first.exitCode).toBe(0);
     expect(first.codeCache).toBe('miss');
     const files = cacheFiles();
@@ -76,14 +78,14 @@ describe('the provider executable', () => {
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
     const second = await start({ PROXYACCOUNT_CODE_CACHE: dir });
-    expect(second.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(second.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(second.codeCache).toBe('hit');
   });
 
   it('also starts as a script given to node (the launcher then reads the file itself), with the same code cache', async () => {
     expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('miss');
     const asScript = await start({ PROXYACCOUNT_CODE_CACHE: dir }, 'node script');
-    expect(asScript.handshake).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|$/);
+    expect(asScript.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(asScript.exitCode).toBe(0);
     expect(asScript.codeCache).toBe('hit');
   });
@@ -96,7 +98,7 @@ describe('the provider executable', () => {
     fs.writeFileSync(file, bytes);
 
     const damaged = await start({ PROXYACCOUNT_CODE_CACHE: dir });
-    expect(damaged.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(damaged.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(damaged.codeCache).toBe('rejected');
     expect(fs.readFileSync(file).subarray(0, 64).equals(Buffer.alloc(64, 0x5a))).toBe(false);
     expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('hit');
@@ -134,7 +136,7 @@ describe('the provider executable', () => {
 
   it('writes nothing with PROXYACCOUNT_CODE_CACHE=off, and follows XDG_CACHE_HOME by default', async () => {
     const off = await start({ PROXYACCOUNT_CODE_CACHE: 'off', XDG_CACHE_HOME: dir });
-    expect(off.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(off.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(off.codeCache).toBe('off');
     expect(cacheFiles()).toEqual([]);
 
@@ -147,7 +149,7 @@ describe('the provider executable', () => {
     const blocked = path.join(dir, 'not-a-directory');
     fs.writeFileSync(blocked, '');
     const res = await start({ PROXYACCOUNT_CODE_CACHE: blocked });
-    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(res.exitCode).toBe(0);
     expect(res.codeCache).toBe('untrusted');
     expect(res.codeCacheNote).toContain('is not a directory');
@@ -176,7 +178,7 @@ describe('a code cache another user could have planted is never run', () => {
     fs.chownSync(theirs, 12345, 12345);
     const before = fs.readFileSync(file);
     const res = await start({ PROXYACCOUNT_CODE_CACHE: theirs });
-    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(res.codeCache).toBe('untrusted');
     expect(res.codeCacheNote).toContain('owned by uid 12345');
     expect(fs.readFileSync(file).equals(before)).toBe(true);
@@ -225,14 +227,14 @@ describe('NODE_EXTRA_CA_CERTS', () => {
 
   it('is not loaded by Node at start: the shell line hands it to the provider, which needs it only to reach the API', async () => {
     const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_EXTRA_CA_CERTS: '/nonexistent/extra-ca.pem' });
-    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(res.exitCode).toBe(0);
     expect(res.stderr).not.toContain(NODE_LOADED);
   });
 
   it("is left to Node when NODE_OPTIONS asks for OpenSSL's certificate store, whose certificates the provider cannot list", async () => {
     const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_EXTRA_CA_CERTS: '/nonexistent/extra-ca.pem', NODE_OPTIONS: '--use-openssl-ca' });
-    expect(res.handshake).toMatch(/^1\|6\|tcp\|/);
+    expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(res.stderr).toContain(NODE_LOADED);
   });
 });
