@@ -21,6 +21,9 @@ export class CredentialsRejectedSignal extends Error {}
 export class AuthGuard {
   private state: CredentialState = 'unverified';
   private probe: Promise<void> | undefined;
+  private waiting = 0;
+  /** Called when a caller starts waiting for the probe, with how many wait now. */
+  onWait: ((waiting: number) => void) | undefined;
 
   /** The current knowledge about the credentials. */
   get credentialState(): CredentialState {
@@ -45,7 +48,13 @@ export class AuthGuard {
           done();
         };
       }
-      await waitOrAbort(this.probe, signal);
+      this.waiting += 1;
+      try {
+        this.onWait?.(this.waiting);
+        await waitOrAbort(this.probe, signal);
+      } finally {
+        this.waiting -= 1;
+      }
     }
   }
 

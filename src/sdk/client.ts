@@ -1,7 +1,6 @@
 // The client: checks its options once, builds the Authorization header, and hands one shared
 // transport to the per-area APIs. Nothing here does I/O; the first request loads undici.
 import { createSecureContext, type SecureContext } from 'node:tls';
-import type { Dispatcher } from 'undici';
 import { authFailureMemoryFrom } from './auth-failure-options';
 import { parseBaseUrl } from './base-url';
 import { InvalidArgumentError } from './errors';
@@ -9,6 +8,7 @@ import { GeoIpsApi } from './geoips';
 import { HostnamesApi } from './hostnames';
 import { IpsApi } from './ips';
 import { ProxiesApi } from './proxies';
+import { SpareConnections } from './spare-connections';
 import { SubAccountsApi } from './sub-accounts';
 import { TokensApi } from './tokens';
 import { Transport } from './transport';
@@ -81,10 +81,10 @@ export class ProxyAccountClient {
       }
       dispatcher = o.dispatcher;
     } else {
-      dispatcher = (undici) =>
-        new undici.Agent({
-          connect: { ...trustOptions(ca), rejectUnauthorized: !insecure, timeout: timeoutMs },
-        });
+      dispatcher = (undici) => {
+        const spares = new SpareConnections(undici.buildConnector({ ...trustOptions(ca), rejectUnauthorized: !insecure, timeout: timeoutMs }));
+        return { agent: new undici.Agent({ connect: spares.connect }), spares };
+      };
     }
 
     this.#transport = new Transport({
@@ -143,7 +143,7 @@ export class ProxyAccountClient {
   }
 }
 
-type TransportDispatcher = Dispatcher | ((undici: typeof import('undici')) => Dispatcher);
+type TransportDispatcher = ConstructorParameters<typeof Transport>[0]['dispatcher'];
 
 function authHeader(auth: unknown): { authorization: string; secrets: string[]; basic: boolean } {
   if (typeof auth !== 'object' || auth === null) {

@@ -4,6 +4,7 @@
 // request, not at import time: short-lived processes (plugins, CLIs) load the SDK on every start
 // and often send nothing.
 import type { Dispatcher } from 'undici';
+import type { SpareConnections } from './spare-connections';
 import { AuthGuard, authOutcomeOf, CredentialsRejectedSignal, type AuthOutcome } from './auth-guard';
 import type { BaseUrl } from './base-url';
 import {
@@ -64,8 +65,11 @@ export interface TransportConfig {
   readonly userAgent: string;
   readonly random: () => number;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** A caller-owned dispatcher, or a factory for the client's own agent. */
-  readonly dispatcher: Dispatcher | ((undici: typeof import('undici')) => Dispatcher);
+  /**
+   * A caller-owned dispatcher, or a factory for the client's own agent, with the spare connections
+   * it connects through (opened while callers wait for the credential probe).
+   */
+  readonly dispatcher: Dispatcher | ((undici: typeof import('undici')) => { agent: Dispatcher; spares?: SpareConnections });
   /** Whether certificate checks are off already (then suggesting `insecure` would be wrong). */
   readonly insecure: boolean;
   /** The cross-process memory of rejected credentials; undefined = none. */
@@ -121,6 +125,8 @@ export class Transport {
   private readonly guard = new AuthGuard();
   private dispatcher: Dispatcher | undefined;
   private ownDispatcher = false;
+  /** The own agent's spare connections (none with a caller's dispatcher). */
+  private spares: SpareConnections | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
   /** The API's clock, from the `Date` header of its answers. */
@@ -137,6 +143,10 @@ export class Transport {
     this.#cfg = cfg;
     this.#secrets = cfg.secrets.flatMap(wireForms);
     this.#bans = new BanBudget(cfg.base.origin, cfg.authorization, cfg.authFailures, (ctx, message) => this.note(ctx, message));
+    // Callers waiting for the probe go out together once it is answered, each on a spare opened
+    // meanwhile (the probe opens its own; if it is free again in time, one spare is left over and
+    // closes unused).
+    this.guard.onWait = (waiting) => this.spareConnections()?.fill(cfg.base.origin, waiting);
   }
 
   /** What the 401 guard knows about the credentials. */
@@ -178,6 +188,8 @@ export class Transport {
         result = await this.attempt(op, ctx, secrets, signal);
       } finally {
         release(result?.auth ?? 'unknown');
+        // Nobody may use a connection opened for callers that will now fail unsent.
+        if (this.guard.credentialState === 'rejected') this.spares?.discard();
       }
       if (this.#cfg.logger !== undefined) this.log(op, result, attempt, performance.now() - started);
       await this.#bans.learn(result.ok ? { auth: result.auth } : result);
@@ -228,6 +240,7 @@ export class Transport {
   /** Closes the client's own agent (never a caller's dispatcher); later calls fail. */
   close(): Promise<void> {
     this.closed = true;
+    this.spares?.close();
     // Idempotent: closing an undici Agent twice throws, and a client may be closed by several owners.
     this.closing ??= this.ownDispatcher && this.dispatcher !== undefined ? this.dispatcher.close() : Promise.resolve();
     return this.closing;
@@ -245,13 +258,24 @@ export class Transport {
     if (this.dispatcher === undefined) {
       const d = this.#cfg.dispatcher;
       if (typeof d === 'function') {
-        this.dispatcher = d(loadUndici());
+        const own = d(loadUndici());
+        this.dispatcher = own.agent;
+        this.spares = own.spares;
+        // Until an answer proves the credentials, the one request out is the probe.
+        if (this.spares !== undefined) this.spares.mayHandOut = () => this.guard.credentialState !== 'unverified';
         this.ownDispatcher = true;
       } else {
         this.dispatcher = d;
       }
     }
     return this.dispatcher;
+  }
+
+  /** The own agent's spare connections (making the agent if need be); none with a caller's dispatcher. */
+  private spareConnections(): SpareConnections | undefined {
+    if (this.closed) return undefined;
+    this.getDispatcher();
+    return this.spares;
   }
 
   /** A 404 can mean a wrong base URL (every path unknown) as well as a missing object: name the URL. */

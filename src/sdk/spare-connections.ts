@@ -1,0 +1,155 @@
+// Connections opened before the requests that need them. Until an answer proves the credentials,
+// the 401 guard (auth-guard.ts) lets one request out and the others wait; when it is answered they
+// all go at once, and every one but the first needs a new connection. Against a distant API a new
+// HTTPS connection costs two round trips (TCP, then TLS) before the request's own: opened while the
+// probe is out, those round trips are paid in its shadow instead of after it. A connection carries
+// no credentials until a request is sent on it, so opening one never counts as a failed
+// authentication.
+//
+// The client's own agent connects through `connect` below: it hands undici a spare (or one still
+// opening) for the same origin before opening another. A spare nobody takes is closed after
+// `idleMs`, and all of them when the client closes or its credentials are rejected.
+import type { Socket } from 'node:net';
+import type buildConnector from 'undici/types/connector';
+
+type Connector = buildConnector.connector;
+type ConnectOptions = buildConnector.Options;
+type Callback = buildConnector.Callback;
+
+interface Spare {
+  readonly key: string;
+  /** Set once the connection is open; undefined while it opens. */
+  socket?: Socket;
+  /** Who took it while it was still opening. */
+  taker?: Callback;
+  timer?: NodeJS.Timeout;
+  /** Stops watching the socket as a spare (its close and idle timer). */
+  release(): void;
+}
+
+/** How long an unclaimed spare stays open. */
+const DEFAULT_IDLE_MS = 10_000;
+/** Most spares at once for one client, whatever the number of waiting callers. */
+export const MAX_SPARES = 8;
+
+const keyOf = (o: Pick<ConnectOptions, 'protocol' | 'hostname' | 'port'>): string => `${o.protocol}//${o.hostname}:${o.port}`;
+
+/** What undici's Client passes its connector for `origin` (no servername of its own: the connector derives it). */
+export function connectOptionsOf(origin: string): ConnectOptions {
+  const url = new URL(origin);
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return { host: url.host, hostname, protocol: url.protocol, port: url.port };
+}
+
+export class SpareConnections {
+  private readonly spares: Spare[] = [];
+  private closed = false;
+  /**
+   * Whether a connection asked for now may be a spare. The transport keeps spares from the probe
+   * itself (it opens its own), so that each caller waiting for it finds one.
+   */
+  mayHandOut: () => boolean = () => true;
+
+  constructor(
+    private readonly open: Connector,
+    private readonly idleMs = DEFAULT_IDLE_MS,
+  ) {}
+
+  /** The connector for undici's Agent: a spare for the same origin if there is one, else a new connection. */
+  readonly connect: Connector = (options, callback) => {
+    const key = keyOf(options);
+    const spare = this.mayHandOut() ? this.spares.find((s) => s.key === key && s.taker === undefined) : undefined;
+    if (spare === undefined) {
+      this.open(options, callback);
+      return;
+    }
+    if (spare.socket === undefined) {
+      // Still opening: it is this caller's when it opens (or a new one if it fails).
+      spare.taker = (...args) => (args[0] === null ? callback(...args) : this.open(options, callback));
+      return;
+    }
+    this.remove(spare);
+    spare.release();
+    const socket = spare.socket;
+    socket.ref();
+    // Never inside undici's own call: it expects its connector to answer later.
+    process.nextTick(() => (socket.destroyed ? this.open(options, callback) : callback(null, socket)));
+  };
+
+  /** Number of spares, open or opening, not yet taken. */
+  get size(): number {
+    return this.spares.filter((s) => s.taker === undefined).length;
+  }
+
+  /** Opens connections to `origin` until `count` spares (at most MAX_SPARES) are open or opening. */
+  fill(origin: string, count: number): void {
+    const options = connectOptionsOf(origin);
+    const key = keyOf(options);
+    const target = Math.min(count, MAX_SPARES);
+    while (!this.closed && this.spares.filter((s) => s.key === key && s.taker === undefined).length < target) this.openSpare(key, options);
+  }
+
+  /** Closes every spare and opens no more. */
+  close(): void {
+    this.closed = true;
+    this.discard();
+  }
+
+  /** Closes every spare that nobody took (the credentials were rejected, say). */
+  discard(): void {
+    for (const spare of this.spares.splice(0)) {
+      spare.release();
+      if (spare.taker !== undefined) {
+        // Taken while opening: it stays the taker's.
+        continue;
+      }
+      spare.socket?.destroy();
+      if (spare.socket === undefined) spare.taker = (...args) => args[1]?.destroy();
+    }
+  }
+
+  private openSpare(key: string, options: ConnectOptions): void {
+    let socket: Socket | undefined;
+    const onClose = (): void => {
+      this.remove(spare);
+      spare.release();
+    };
+    const spare: Spare = {
+      key,
+      release: () => {
+        clearTimeout(spare.timer);
+        socket?.off('close', onClose);
+      },
+    };
+    this.spares.push(spare);
+    this.open(options, (...args) => {
+      if (args[0] !== null) {
+        this.remove(spare);
+        // A failure to connect is the taker's to handle, through a connection of its own.
+        spare.taker?.(...args);
+        return;
+      }
+      socket = args[1];
+      if (spare.taker !== undefined) {
+        this.remove(spare);
+        spare.taker(null, socket);
+        return;
+      }
+      spare.socket = socket;
+      // A spare keeps no process alive, and lives only so long.
+      socket.unref();
+      socket.once('close', onClose);
+      spare.timer = setTimeout(() => {
+        this.remove(spare);
+        spare.release();
+        socket?.destroy();
+      }, this.idleMs);
+      spare.timer.unref();
+    });
+  }
+
+  private remove(spare: Spare): void {
+    const i = this.spares.indexOf(spare);
+    if (i >= 0) this.spares.splice(i, 1);
+  }
+}
