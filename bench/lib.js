@@ -207,6 +207,81 @@ function pluginEnv(base = {}) {
 }
 
 /**
+ * A TCP relay on 127.0.0.1 in front of 127.0.0.1:`targetPort` that makes the link behave like a
+ * network with a round trip of `rttMs`: every chunk either way arrives `rttMs / 2` after it was
+ * sent (in order), and what the client sends first waits one round trip more, the TCP handshake
+ * that loopback completes at once. TLS passes through untouched, so a new HTTPS connection pays
+ * three round trips before its first answer (TCP, TLS 1.3, the request) and a reused one pays one,
+ * as against a distant API. Resolves with `{ port, connections(), close() }`; `connections()`
+ * counts the connections made since the last call.
+ */
+async function startLatencyRelay(targetPort, rttMs) {
+  const net = require('node:net');
+  const half = rttMs / 2;
+  const sockets = new Set();
+  let connections = 0;
+  /** Delivers `write(item)` for each queued item at its due time, in order (one timer per direction). */
+  const delayedPipe = () => {
+    const queue = [];
+    let timer;
+    const run = (write) => {
+      timer = undefined;
+      const now = performance.now();
+      while (queue.length > 0 && queue[0].due <= now) write(queue.shift().item);
+      if (queue.length > 0) timer = setTimeout(() => run(write), queue[0].due - now);
+    };
+    return {
+      push(due, item, write) {
+        queue.push({ due: Math.max(due, queue.length > 0 ? queue[queue.length - 1].due : 0), item });
+        if (timer === undefined) timer = setTimeout(() => run(write), Math.max(0, queue[0].due - performance.now()));
+      },
+      stop: () => clearTimeout(timer),
+    };
+  };
+  const server = net.createServer((client) => {
+    connections += 1;
+    const established = performance.now() + rttMs;
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      s.setNoDelay(true);
+      sockets.add(s);
+    }
+    const pipes = [];
+    const relay = (from, to, notBefore) => {
+      const pipe = delayedPipe();
+      pipes.push(pipe);
+      const write = (chunk) => (chunk === null ? to.end() : to.write(chunk));
+      from.on('data', (chunk) => pipe.push(Math.max(performance.now(), notBefore) + half, chunk, write));
+      from.on('end', () => pipe.push(Math.max(performance.now(), notBefore) + half, null, write));
+    };
+    relay(client, upstream, established);
+    relay(upstream, client, 0);
+    const destroy = () => {
+      for (const p of pipes) p.stop();
+      for (const s of [client, upstream]) {
+        s.destroy();
+        sockets.delete(s);
+      }
+    };
+    client.once('error', destroy).once('close', () => setTimeout(destroy, rttMs));
+    upstream.once('error', destroy).once('close', () => setTimeout(destroy, rttMs));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    connections() {
+      const n = connections;
+      connections = 0;
+      return n;
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
  * The configuration of the plan the provider benchmarks profile: 200 resources in state (2
  * sub-accounts of 99 authorized IPs each), about 800 unary calls to the serving provider process.
  */
@@ -232,5 +307,6 @@ module.exports = {
   requireBuild,
   spawnEmulator,
   startBench,
+  startLatencyRelay,
   terraformRunner,
 };
