@@ -1,7 +1,8 @@
 // Where the provider listens for Terraform: a Unix domain socket in a private directory, as
-// go-plugin's own servers do on Unix (a socket, not a loopback port). Over a socket, each of the
-// plan's 800 calls costs the kernel less than over loopback TCP (no TCP/IP stack, no ACKs), on both
-// sides (bench/RESULTS.md), and no other local user can even connect: the directory is 0700.
+// go-plugin's own servers do on Unix (a socket, not a loopback port). No other local user can even
+// connect (the directory is 0700; any user could start a TLS handshake on a loopback port), and
+// each of a plan's 800 calls costs the kernel a little less than over loopback TCP
+// (bench/RESULTS.md).
 // AutoMTLS runs over it unchanged. Where a socket cannot be used, the server falls back to a
 // loopback TCP port.
 import { mkdtempSync, rmSync } from 'node:fs';
