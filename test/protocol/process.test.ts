@@ -154,6 +154,19 @@ describe('provider process', () => {
 });
 
 describe('where the provider process listens', () => {
+  /** Connects as Terraform does, reads the schema, calls Shutdown and sees the process exit with 0. */
+  const servesThenShutsDown = async (s: Started, target: string, certPem: string, client: { certPem: string; keyPem: string }): Promise<void> => {
+    const conn = connect(target, certPem, client);
+    try {
+      const schema = await conn.provider<{ resourceSchemas: object }>('GetProviderSchema');
+      expect(Object.keys(schema.resourceSchemas)).toEqual(['tiny_thing']);
+      await conn.controller('Shutdown');
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+  };
+
   /** Whether a process of another user (uid 12345, through setpriv) can open the socket: its error code, or 'connected'. */
   const asStranger = (socketPath: string): string => {
     const probe = `require('net').connect(${JSON.stringify(socketPath)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
@@ -174,15 +187,7 @@ describe('where the provider process listens', () => {
     expect(fs.statSync(address).isSocket()).toBe(true);
     // Tests run as root here, so another user can be tried for real; the mode above is what stops them.
     if (process.getuid?.() === 0) expect(asStranger(address)).toBe('EACCES');
-    const conn = connect(target, certPem, client);
-    try {
-      const schema = await conn.provider<{ resourceSchemas: object }>('GetProviderSchema');
-      expect(Object.keys(schema.resourceSchemas)).toEqual(['tiny_thing']);
-      await conn.controller('Shutdown');
-      expect(await s.exited).toEqual({ code: 0, signal: null });
-    } finally {
-      conn.close();
-    }
+    await servesThenShutsDown(s, target, certPem, client);
     expect(fs.existsSync(socketDir)).toBe(false);
   });
 
@@ -202,13 +207,7 @@ describe('where the provider process listens', () => {
     const { network, address, target, certPem } = parseHandshake(await handshakeOf(s));
     expect(network).toBe('unix');
     expect(path.dirname(path.dirname(address))).toBe(parent);
-    const conn = connect(target, certPem, client);
-    try {
-      await conn.controller('Shutdown');
-      expect(await s.exited).toEqual({ code: 0, signal: null });
-    } finally {
-      conn.close();
-    }
+    await servesThenShutsDown(s, target, certPem, client);
     expect(fs.readdirSync(parent)).toEqual([]);
   });
 
@@ -232,14 +231,6 @@ describe('where the provider process listens', () => {
     expect(s.stderr()).toContain('serving on a loopback port');
     // Nothing is left where the socket would have been.
     if ('PLUGIN_UNIX_SOCKET_DIR' in env && fs.existsSync(env.PLUGIN_UNIX_SOCKET_DIR)) expect(fs.readdirSync(env.PLUGIN_UNIX_SOCKET_DIR)).toEqual([]);
-    const conn = connect(target, certPem, client);
-    try {
-      const schema = await conn.provider<{ resourceSchemas: object }>('GetProviderSchema');
-      expect(Object.keys(schema.resourceSchemas)).toEqual(['tiny_thing']);
-      await conn.controller('Shutdown');
-      expect(await s.exited).toEqual({ code: 0, signal: null });
-    } finally {
-      conn.close();
-    }
+    await servesThenShutsDown(s, target, certPem, client);
   });
 });
