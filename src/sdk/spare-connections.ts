@@ -20,6 +20,8 @@ interface Spare {
   readonly key: string;
   /** Set once the connection is open; undefined while it opens. */
   socket?: Socket;
+  /** The socket while it opens, when the connector returns it (undici's does). */
+  opening?: Socket;
   /** Who took it while it was still opening. */
   taker?: Callback;
   timer?: NodeJS.Timeout;
@@ -31,6 +33,9 @@ interface Spare {
 const DEFAULT_IDLE_MS = 10_000;
 /** Most spares at once for one client, whatever the number of waiting callers. */
 export const MAX_SPARES = 8;
+
+const isSocket = (value: unknown): value is Socket =>
+  typeof value === 'object' && value !== null && typeof (value as Socket).unref === 'function' && typeof (value as Socket).destroy === 'function';
 
 const keyOf = (o: Pick<ConnectOptions, 'protocol' | 'hostname' | 'port'>): string => `${o.protocol}//${o.hostname}:${o.port}`;
 
@@ -65,6 +70,7 @@ export class SpareConnections {
     }
     if (spare.socket === undefined) {
       // Still opening: it is this caller's when it opens (or a new one if it fails).
+      spare.opening?.ref();
       spare.taker = (...args) => (args[0] === null ? callback(...args) : this.open(options, callback));
       return;
     }
@@ -103,8 +109,9 @@ export class SpareConnections {
         // Taken while opening: it stays the taker's.
         continue;
       }
-      spare.socket?.destroy();
-      if (spare.socket === undefined) spare.taker = (...args) => args[1]?.destroy();
+      if (spare.socket !== undefined) spare.socket.destroy();
+      else if (spare.opening !== undefined) spare.opening.destroy();
+      else spare.taker = (...args) => args[1]?.destroy();
     }
   }
 
@@ -122,7 +129,7 @@ export class SpareConnections {
       },
     };
     this.spares.push(spare);
-    this.open(options, (...args) => {
+    const returned: unknown = this.open(options, (...args) => {
       if (args[0] !== null) {
         this.remove(spare);
         // A failure to connect is the taker's to handle, through a connection of its own.
@@ -146,6 +153,12 @@ export class SpareConnections {
       }, this.idleMs);
       spare.timer.unref();
     });
+    // undici's connector returns the socket it opens: one that is still connecting (to an API
+    // that does not answer, say) must not keep the process alive either, and can be cut short.
+    if (spare.socket === undefined && spare.taker === undefined && isSocket(returned)) {
+      spare.opening = returned;
+      returned.unref();
+    }
   }
 
   private remove(spare: Spare): void {

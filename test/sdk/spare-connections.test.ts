@@ -114,20 +114,22 @@ async function waitFor(ok: () => boolean): Promise<void> {
   expect(ok()).toBe(true);
 }
 
-/** A connector whose connections the test completes by hand. */
+/** A connector whose connections the test completes by hand; like undici's, it returns the socket it opens. */
 function fakeConnector() {
-  const pending: Array<{ origin: string; done: (err: Error | null) => void }> = [];
+  const pending: Array<{ origin: string; socket: FakeSocket; done: (err: Error | null) => void }> = [];
   const made: FakeSocket[] = [];
-  const connector = (o: { protocol: string; hostname: string; port: string }, cb: (...a: [null, Socket] | [Error, null]) => void): void => {
+  const connector = (o: { protocol: string; hostname: string; port: string }, cb: (...a: [null, Socket] | [Error, null]) => void): FakeSocket => {
+    const socket = new FakeSocket();
     pending.push({
       origin: `${o.protocol}//${o.hostname}:${o.port}`,
+      socket,
       done: (err) => {
         if (err !== null) return cb(err, null);
-        const s = new FakeSocket();
-        made.push(s);
-        cb(null, s as unknown as Socket);
+        made.push(socket);
+        cb(null, socket as unknown as Socket);
       },
     });
+    return socket;
   };
   return { connector, pending, made };
 }
@@ -225,17 +227,29 @@ describe('SpareConnections', () => {
     expect(f.made.every((s) => s.destroyed)).toBe(true);
   });
 
-  it('discard() closes the spares, including one that opens afterwards; close() also stops filling', () => {
+  it('discard() closes the spares, open or still opening; close() also stops filling', () => {
     const f = fakeConnector();
     const spares = new SpareConnections(f.connector as never);
     spares.fill(ORIGIN, 2);
     f.pending[0]!.done(null);
     spares.discard();
-    expect(f.made[0]!.destroyed).toBe(true);
-    f.pending[1]!.done(null);
-    expect(f.made[1]!.destroyed).toBe(true);
+    expect(f.pending.map((p) => p.socket.destroyed)).toEqual([true, true]);
+    expect(spares.size).toBe(0);
     spares.close();
     spares.fill(ORIGIN, 2);
     expect(f.pending).toHaveLength(2);
+  });
+
+  it('keeps no process alive with a spare still opening, until a caller takes it', async () => {
+    const f = fakeConnector();
+    const spares = new SpareConnections(f.connector as never);
+    spares.fill(ORIGIN, 1);
+    const opening = f.pending[0]!.socket;
+    expect(opening.refed).toBe(false);
+    const taken = take(spares);
+    expect(opening.refed).toBe(true);
+    f.pending[0]!.done(null);
+    expect(await taken).toBe(opening);
+    expect(opening.refed).toBe(true);
   });
 });
