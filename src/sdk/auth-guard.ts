@@ -50,7 +50,11 @@ export class AuthGuard {
       }
       this.waiting += 1;
       try {
-        this.onWait?.(this.waiting);
+        try {
+          this.onWait?.(this.waiting);
+        } catch {
+          // What onWait does (opening spare connections) only saves time: it must never fail a call.
+        }
         await waitOrAbort(this.probe, signal);
       } finally {
         this.waiting -= 1;

@@ -1,6 +1,7 @@
 // The 401 guard (one 401 and the client sends nothing more with those credentials, parallel
 // callers included) and the Basic-only rule of the token endpoints.
 import { AuthenticationError, BasicAuthRequiredError, CredentialsRejectedError, AbortedError } from '../../src/sdk';
+import { AuthGuard } from '../../src/sdk/auth-guard';
 import { caught, deferred, harness, ok, settle, status, TOKEN } from './harness';
 
 describe('the 401 guard', () => {
@@ -188,5 +189,24 @@ describe('token endpoints need Basic auth', () => {
     const h = harness({ auth: { token: TOKEN } });
     await expect(h.client.tokens.delete({ id: -1 })).rejects.toBeInstanceOf(BasicAuthRequiredError);
     await h.done();
+  });
+});
+
+describe('AuthGuard.onWait', () => {
+  it('is told how many callers wait for the probe, and cannot fail them by throwing', async () => {
+    const guard = new AuthGuard();
+    const told: number[] = [];
+    guard.onWait = (waiting) => {
+      told.push(waiting);
+      throw new Error('spare connections could not be opened');
+    };
+    const release = await guard.acquire();
+    const waiting = [guard.acquire(), guard.acquire()];
+    await new Promise((r) => setImmediate(r));
+    expect(told).toEqual([1, 2]);
+    release('accepted');
+    const releases = await Promise.all(waiting);
+    expect(guard.credentialState).toBe('accepted');
+    for (const r of releases) r('accepted');
   });
 });
