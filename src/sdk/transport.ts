@@ -4,6 +4,8 @@
 // request, not at import time: short-lived processes (plugins, CLIs) load the SDK on every start
 // and often send nothing.
 import type { Dispatcher } from 'undici';
+import { classifyNetworkFailure } from './network-failure';
+import { isGenericNotFound, parseRetryAfter, readText } from './response-text';
 import type { SpareConnections } from './spare-connections';
 import { AuthGuard, authOutcomeOf, CredentialsRejectedSignal, type AuthOutcome } from './auth-guard';
 import type { BaseUrl } from './base-url';
@@ -82,14 +84,6 @@ export interface TransportConfig {
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Most bytes of an error body we read; only the first few hundred characters are kept. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-// Certificate problems are configuration errors: retrying cannot help, a hint can.
-const TLS_CODE_RE = /^(?:ERR_TLS_|ERR_SSL_|ERR_OSSL_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|CERT_|HOSTNAME_MISMATCH)/;
-// What OpenSSL reports when the other side answers a TLS hello in plain HTTP (or another protocol):
-// no certificate setting can fix that, the URL's scheme or port is wrong.
-const NOT_TLS_CODES = new Set(['EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
-const NOT_TLS_MESSAGE_RE = /wrong version number|packet length too long|http request/i;
 
 let undiciModule: typeof import('undici') | undefined;
 function loadUndici(): typeof import('undici') {
@@ -393,12 +387,12 @@ export class Transport {
       // Closed while this request was in flight: it may have gone out.
       return { ok: false, error: () => new ClientClosedError(ctx, true), sent: true, retryable: false, auth: 'unknown', failure: 'ERR_CLIENT_CLOSED' };
     }
-    const code = errorCode(e);
+    const { kind, code, message } = classifyNetworkFailure(e, timedOut);
     // A failure that proves nothing was sent may be retried for any call; the error says so too
     // (`mayHaveReachedServer`), so no caller re-derives it.
     const sent = !provesNotSent(code);
     const retryable = op.repeatable || !sent;
-    if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+    if (kind === 'timeout') {
       const ms = this.#cfg.timeoutMs;
       return {
         ok: false,
@@ -409,7 +403,6 @@ export class Transport {
         failure: code ?? 'ERR_TIMEOUT',
       };
     }
-    const message = errorMessage(e);
     // The TLS handshake failed: no HTTP request went out on this attempt, and retrying cannot help.
     const handshakeFailed = (detail: string): Attempt<T> => ({
       ok: false,
@@ -419,13 +412,13 @@ export class Transport {
       auth: 'unknown',
       failure: code,
     });
-    if ((code !== undefined && NOT_TLS_CODES.has(code)) || NOT_TLS_MESSAGE_RE.test(message)) {
+    if (kind === 'not-tls') {
       const detail =
         `the address does not speak TLS (${code ?? 'TLS handshake failed'}); check base_url's scheme and port: ` +
         'https:// must point at an HTTPS port, and a plain-HTTP server needs http:// (loopback only, with allowHttp)';
       return handshakeFailed(detail);
     }
-    if (code !== undefined && TLS_CODE_RE.test(code)) {
+    if (kind === 'tls') {
       const fix = this.#cfg.insecure
         ? "the server's TLS settings are at fault, not its certificate (certificate checks are already off)"
         : "trust the server's certificate with the caCert option, or (test servers only) set insecure: true";
@@ -444,62 +437,8 @@ export class Transport {
   }
 }
 
-/**
- * A 404 that names no object (no text, a bare "not found", an HTML page): what a server says for a
- * path it does not serve at all, rather than for a sub-account or token that does not exist.
- */
-function isGenericNotFound(text: string): boolean {
-  const t = text.trim();
-  return t === '' || /^(404\b.*|not found\.?)$/i.test(t) || t.startsWith('<');
-}
-
 function toParams(fields: Readonly<Record<string, string | undefined>> | undefined): URLSearchParams {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(fields ?? {})) if (v !== undefined) params.append(k, v);
   return params;
-}
-
-/** The `code` of an error or of the first error inside an AggregateError. */
-function errorCode(e: unknown): string | undefined {
-  if (typeof e !== 'object' || e === null) return undefined;
-  const code = (e as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  const inner = (e as { errors?: unknown }).errors;
-  return Array.isArray(inner) && inner.length > 0 ? errorCode(inner[0]) : errorCode((e as { cause?: unknown }).cause);
-}
-
-/** The message of an error; an AggregateError (one error per address tried) has none of its own. */
-function errorMessage(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  if (e.message !== '') return e.message;
-  const inner = (e as { errors?: unknown }).errors;
-  if (Array.isArray(inner) && inner[0] instanceof Error && inner[0].message !== '') return inner[0].message;
-  return e.name;
-}
-
-async function readText(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ text: string; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    if (size + buf.length > limit) {
-      chunks.push(buf.subarray(0, limit - size));
-      body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
-    }
-    chunks.push(buf);
-    size += buf.length;
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
-}
-
-/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; undefined if absent/bad. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined) return undefined;
-  const s = v.trim();
-  if (/^\d+$/.test(s)) return Number(s) * 1000;
-  const date = Date.parse(s);
-  if (Number.isNaN(date) || !/[a-z]/i.test(s)) return undefined;
-  return Math.max(0, date - now);
 }
