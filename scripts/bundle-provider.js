@@ -55,14 +55,19 @@ function leanUndici() {
 /**
  * The executable's first two lines, read by /bin/sh and then by Node. For sh, `":" //;` is the
  * null command: it runs the rest of the line and execs Node on this same file. For Node, the first
- * line is a hashbang and the second a string followed by a comment. sh runs before Node for one
- * reason: NODE_EXTRA_CA_CERTS makes Node 20 parse its bundled root certificates and that file at
- * every start, before any JavaScript (about 50 ms a start on our CI machines, three starts a plan;
- * bench/RESULTS.md). The provider needs those certificates only to reach the API, in one process
- * out of three, and not at all when ca_cert_file replaces the default trust; so the variable is
- * handed over under another name and src/provider/deferred-ca.ts gives the same trust when the
- * API is contacted. Not when NODE_OPTIONS asks for OpenSSL's store (--use-openssl-ca), whose
- * certificates the provider cannot list: then Node loads them itself, as before.
+ * line is a hashbang and the second a string followed by a comment. sh runs before Node to keep
+ * Node's certificates from it (src/provider/deferred-ca.ts; bench/RESULTS.md): NODE_EXTRA_CA_CERTS
+ * makes Node 20 parse its bundled root certificates and that file at every start, before any
+ * JavaScript (about 50 ms a start, three starts a plan), and the first secure context given a CA
+ * (ca_cert_file's too) makes it parse its bundled roots (about 45 ms) only to tell that context's
+ * store from its default one. The provider needs certificates only to reach the API, in one
+ * process out of three. So:
+ * - NODE_EXTRA_CA_CERTS is handed over under another name; not when NODE_OPTIONS asks for
+ *   OpenSSL's store (--use-openssl-ca), whose certificates the provider cannot list: then Node
+ *   loads them itself, as before;
+ * - Node's default store is OpenSSL's (--use-openssl-ca) made empty (SSL_CERT_FILE and
+ *   SSL_CERT_DIR name nothing), and the provider gives the API client Node's bundled roots itself;
+ *   not when NODE_OPTIONS chooses a store (--use-openssl-ca, --use-bundled-ca, --use-system-ca).
  */
 function shellHeader(marker) {
   // Node runs this with -e: it reads the file once and runs the launcher (the lines after the shell
@@ -75,7 +80,14 @@ function shellHeader(marker) {
   if (evalCode.includes("'")) throw new Error('bundle-provider: the -e code of the shell line must hold no single quote');
   return [
     '#!/bin/sh',
-    `":" //; case "\${NODE_EXTRA_CA_CERTS:+set} \${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac; exec node -e '${evalCode}' "$0" "$@"`,
+    [
+      '":" //;',
+      `case "\${NODE_EXTRA_CA_CERTS:+set} \${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac;`,
+      `set -- -e '${evalCode}' "$0" "$@";`,
+      `case "\${NODE_OPTIONS-}" in *--use-*-ca*) exec node "$@";; esac;`,
+      'PROXYACCOUNT_DEFERRED_NODE_ROOT_CERTS=1; SSL_CERT_FILE=/dev/null; SSL_CERT_DIR=/dev/null; export PROXYACCOUNT_DEFERRED_NODE_ROOT_CERTS SSL_CERT_FILE SSL_CERT_DIR;',
+      'exec node --use-openssl-ca "$@"',
+    ].join(' '),
   ].join('\n');
 }
 

@@ -31,9 +31,9 @@ export function lazyProviderServer(load: () => ProviderServer = loadProvider): P
 function loadProvider(): ProviderServer {
   // A plain require keeps this synchronous and lets a bundler inline the module.
   const mod = require('./provider/provider') as typeof import('./provider/provider');
-  // NODE_EXTRA_CA_CERTS, when the executable's shell line kept it from Node (provider/deferred-ca.ts).
-  const deferredExtraCaFile = mod.takeDeferredExtraCa(process.env);
-  return mod.createProviderServer(deferredExtraCaFile === undefined ? {} : { deferredExtraCaFile });
+  // Node's certificates, when the executable's shell line kept them from Node (provider/deferred-ca.ts).
+  const deferredCa = mod.takeDeferredCa(process.env);
+  return mod.createProviderServer(deferredCa === undefined ? {} : { deferredCa });
 }
 
 /**

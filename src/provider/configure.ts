@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
 import type { ProxyAccountClient, ProxyAccountClientOptions } from '../sdk';
 import { createLogger, levelFromEnv } from '../protocol/log';
-import { deferredTrust } from './deferred-ca';
+import { type DeferredCa, deferredTrust } from './deferred-ca';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
 import { type BlockValues, clientOptions, type ConnectionSettings, type ResolvedConnection, resolveConnection } from '../account/connection-settings';
 import { PROVIDER_ENV, PROVIDER_VERSION, settingPath as path, type ProviderConfig, type Setting } from './settings';
@@ -36,7 +36,7 @@ export async function configure(
   config: ProviderConfig,
   env: NodeJS.ProcessEnv,
   dispatcher: Dispatcher | undefined,
-  deferredExtraCaFile?: string,
+  deferredCa?: DeferredCa,
 ): Promise<AccountStore | undefined> {
   const d = ctx.diagnostics;
   const settings = Object.keys(PROVIDER_ENV) as Setting[];
@@ -58,7 +58,7 @@ export async function configure(
 
   const options: ProxyAccountClientOptions = {
     ...clientOptions(connection),
-    ...defaultTrust(d, connection, deferredExtraCaFile, dispatcher),
+    ...defaultTrust(d, connection, deferredCa, dispatcher),
     userAgent: `terraform-provider-proxyaccount/${PROVIDER_VERSION} terraform/${ctx.terraformVersion || 'unknown'}`,
     ...(dispatcher !== undefined ? { dispatcher } : {}),
     ...requestLogger(env),
@@ -85,24 +85,25 @@ export async function configure(
 }
 
 /**
- * The trust Node would have given with NODE_EXTRA_CA_CERTS, when the executable deferred it: only
- * where the default trust is in force (no ca_cert_file, no insecure, the SDK's own agent). A file
- * that adds nothing gets a warning, as Node prints one at start-up.
+ * The trust Node would have given, when the executable kept Node's certificates from it
+ * (deferred-ca.ts): only where the default trust is in force (no ca_cert_file, no insecure, the
+ * SDK's own agent). An extra file that adds nothing gets a warning, as Node prints one at start-up.
  */
 function defaultTrust(
   d: Diagnostics,
   connection: Pick<ConnectionSettings, 'caCert' | 'insecure'>,
-  file: string | undefined,
+  deferred: DeferredCa | undefined,
   dispatcher: Dispatcher | undefined,
 ): Pick<ProxyAccountClientOptions, 'caCert'> {
-  if (file === undefined || connection.caCert !== undefined || connection.insecure === true || dispatcher !== undefined) return {};
-  const trust = deferredTrust(file);
-  if ('caCert' in trust) return { caCert: trust.caCert };
-  d.addWarning(
-    'Extra CA certificates ignored',
-    `NODE_EXTRA_CA_CERTS names ${JSON.stringify(file)}, which ${trust.ignored}: the API's certificate is checked against Node's bundled root certificates alone, as Node itself does then.`,
-  );
-  return {};
+  if (deferred === undefined || connection.caCert !== undefined || connection.insecure === true || dispatcher !== undefined) return {};
+  const trust = deferredTrust(deferred);
+  if (trust.ignored !== undefined) {
+    d.addWarning(
+      'Extra CA certificates ignored',
+      `NODE_EXTRA_CA_CERTS names ${JSON.stringify(deferred.extraCaFile)}, which ${trust.ignored}: the API's certificate is checked against Node's bundled root certificates alone, as Node itself does then.`,
+    );
+  }
+  return trust.caCert === undefined ? {} : { caCert: trust.caCert };
 }
 
 /** The client of each configured store, for what only the client knows (the credentials' state). */

@@ -11,6 +11,7 @@ import { geoIpsDataSource } from './data-sources/geoips';
 import { proxiesDataSource } from './data-sources/proxies';
 import { FrameworkServer, type ProviderDefinition } from './framework';
 import { configure, verifyCredentials } from './configure';
+import type { DeferredCa } from './deferred-ca';
 import { bearerTokenEphemeral } from './ephemeral-resources/bearer-token';
 import { describeProxyAccountError } from './errors';
 import { providerSchema } from './settings';
@@ -49,7 +50,7 @@ const DATA_SOURCES: ProviderDefinition<typeof providerSchema, AccountStore>['dat
 ];
 
 export { PROVIDER_ENV, PROVIDER_VERSION } from './settings';
-export { takeDeferredExtraCa } from './deferred-ca';
+export { takeDeferredCa } from './deferred-ca';
 
 /** Options of {@link createProvider}; for tests and tools, Terraform uses the defaults. */
 export interface ProviderOptions {
@@ -58,11 +59,11 @@ export interface ProviderOptions {
   /** undici dispatcher for the SDK client (e.g. a MockAgent); excludes ca_cert_file and insecure. @default the SDK's own agent */
   readonly dispatcher?: Dispatcher;
   /**
-   * The NODE_EXTRA_CA_CERTS file Node did not load because the executable deferred it
-   * (src/provider/deferred-ca.ts): trusted beside Node's bundled roots when no ca_cert_file is set.
-   * @default none
+   * What the executable's shell line kept from Node (src/provider/deferred-ca.ts): Node's bundled
+   * roots and the NODE_EXTRA_CA_CERTS file, given to the API client when no ca_cert_file is set.
+   * @default nothing deferred: Node's default trust
    */
-  readonly deferredExtraCaFile?: string;
+  readonly deferredCa?: DeferredCa;
 }
 
 /** The provider definition (schema, configure step, registered types). */
@@ -71,7 +72,7 @@ export function createProvider(opts: ProviderOptions = {}): ProviderDefinition<t
   return {
     typeName: 'proxyaccount',
     schema: providerSchema,
-    configure: (ctx, config) => configure(ctx, config, env, opts.dispatcher, opts.deferredExtraCaFile),
+    configure: (ctx, config) => configure(ctx, config, env, opts.dispatcher, opts.deferredCa),
     beforePlan: (store, signal) => verifyCredentials(store, signal),
     describeError: describeProxyAccountError,
     resources: RESOURCES,

@@ -1,8 +1,10 @@
-// NODE_EXTRA_CA_CERTS under the real terraform binary. The provider executable keeps Node from
-// loading the variable at each of its starts (scripts/bundle-provider.js) and trusts the file
-// itself when it reaches the API (src/provider/deferred-ca.ts): with no ca_cert_file, the
-// emulator's certificate named by NODE_EXTRA_CA_CERTS must be trusted as Node would trust it, a
-// file that cannot be read must be reported, and without the variable the same plan must fail.
+// Node's default trust under the real terraform binary. The provider executable keeps Node from
+// loading NODE_EXTRA_CA_CERTS at each of its starts and leaves Node's own default store empty
+// (scripts/bundle-provider.js); the provider gives the API client Node's bundled roots and the
+// file itself (src/provider/deferred-ca.ts). With no ca_cert_file, the emulator's certificate
+// named by NODE_EXTRA_CA_CERTS must be trusted as Node would trust it, a file that cannot be read
+// must be reported, and without the variable the same plan must fail: OpenSSL's own variables
+// add nothing, unless NODE_OPTIONS asks for OpenSSL's store, as with Node itself.
 import * as path from 'node:path';
 import { startAccount, type E2eAccount } from './helpers/account';
 import { REQUIRED_PROVIDERS, Workspace } from './helpers/terraform';
@@ -29,9 +31,10 @@ afterAll(async () => {
   await account?.stop();
 });
 
-const plan = (extraCa: string | undefined) => ws.run(['plan', '-no-color', '-input=false'], { NODE_EXTRA_CA_CERTS: extraCa ?? '', NODE_OPTIONS: '' });
+const plan = (extraCa: string | undefined, env: NodeJS.ProcessEnv = {}) =>
+  ws.run(['plan', '-no-color', '-input=false'], { NODE_EXTRA_CA_CERTS: extraCa ?? '', NODE_OPTIONS: '', SSL_CERT_FILE: '', SSL_CERT_DIR: '', ...env });
 
-describe('NODE_EXTRA_CA_CERTS and the provider', () => {
+describe("Node's default trust and the provider", () => {
   it("trusts the file's certificates for the API, as Node would", async () => {
     const res = await plan(account.em.caFile);
     expect(res.stderr).toBe('');
@@ -54,5 +57,18 @@ describe('NODE_EXTRA_CA_CERTS and the provider', () => {
     expect(output).toContain('Warning: Extra CA certificates ignored');
     expect(output).toContain(`NODE_EXTRA_CA_CERTS names "${missing}", which cannot be read (ENOENT)`);
     expect(res.stderr).toMatch(/certificate/i);
+  });
+
+  it("does not trust OpenSSL's SSL_CERT_FILE, as Node does not by default", async () => {
+    const res = await plan(undefined, { SSL_CERT_FILE: account.em.caFile });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/certificate/i);
+  });
+
+  it("leaves the trust to Node's OpenSSL store when NODE_OPTIONS asks for it", async () => {
+    const res = await plan(undefined, { NODE_OPTIONS: '--use-openssl-ca', SSL_CERT_FILE: account.em.caFile });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('proxies = [');
   });
 });

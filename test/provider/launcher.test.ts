@@ -19,6 +19,10 @@ interface Start {
   codeCache: string | undefined;
   codeCacheNote: string | undefined;
   exitCode: number | null;
+  /** Node's command line once serving, as Linux shows it (the shell line exec'd Node in its place). */
+  argv: string[];
+  /** The environment Node was started with. */
+  environ: Record<string, string>;
 }
 
 /** Starts the executable, reads its handshake line and DEBUG log, stops it with SIGTERM. */
@@ -31,9 +35,17 @@ function start(env: NodeJS.ProcessEnv, how: 'executable' | 'node script' = 'exec
     });
     let stdout = '';
     let stderr = '';
+    let argv: string[] = [];
+    const environ: Record<string, string> = {};
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
-      if (stdout.includes('\n')) child.kill('SIGTERM');
+      if (!stdout.includes('\n') || child.exitCode !== null) return;
+      argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+      for (const entry of fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0').slice(0, -1)) {
+        const eq = entry.indexOf('=');
+        environ[entry.slice(0, eq)] = entry.slice(eq + 1);
+      }
+      child.kill('SIGTERM');
     });
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.once('error', reject);
@@ -49,6 +61,8 @@ function start(env: NodeJS.ProcessEnv, how: 'executable' | 'node script' = 'exec
         codeCache: serving?.code_cache as string | undefined,
         codeCacheNote: serving?.code_cache_note as string | undefined,
         exitCode,
+        argv,
+        environ,
       });
     });
   });
@@ -220,19 +234,44 @@ describe('a code cache another user could have planted is never run', () => {
   });
 });
 
-describe('NODE_EXTRA_CA_CERTS', () => {
+describe("Node's certificates", () => {
   // Node names the file in a warning when it loads it at start and cannot read it: the warning
   // shows whether Node itself loaded the variable (scripts/bundle-provider.js, the shell line).
   const NODE_LOADED = 'Ignoring extra certs from `/nonexistent/extra-ca.pem`';
+  const EMPTY_DEFAULT_STORE = { SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', PROXYACCOUNT_DEFERRED_NODE_ROOT_CERTS: '1' };
 
-  it('is not loaded by Node at start: the shell line hands it to the provider, which needs it only to reach the API', async () => {
+  it('NODE_EXTRA_CA_CERTS is not loaded by Node at start: the shell line hands it to the provider, which needs it only to reach the API', async () => {
     const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_EXTRA_CA_CERTS: '/nonexistent/extra-ca.pem' });
     expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(res.exitCode).toBe(0);
     expect(res.stderr).not.toContain(NODE_LOADED);
+    expect(res.environ.PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS).toBe('/nonexistent/extra-ca.pem');
+    expect(res.environ.NODE_EXTRA_CA_CERTS).toBeUndefined();
   });
 
-  it("is left to Node when NODE_OPTIONS asks for OpenSSL's certificate store, whose certificates the provider cannot list", async () => {
+  it("Node's default store is left empty (so no secure context makes Node parse its bundled roots), and the provider is told", async () => {
+    // The user's own OpenSSL variables do not reach Node's store: it trusted none of them before either.
+    const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt', SSL_CERT_DIR: '/etc/ssl/certs' });
+    expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
+    expect(res.exitCode).toBe(0);
+    expect(res.argv.slice(0, 3)).toEqual(['node', '--use-openssl-ca', '-e']);
+    expect(res.argv.slice(4, 5)).toEqual([EXECUTABLE]);
+    expect(res.environ).toMatchObject(EMPTY_DEFAULT_STORE);
+  });
+
+  it.each(['--use-openssl-ca', '--use-bundled-ca', '--max-old-space-size=200 --use-bundled-ca'])(
+    'the store is left to Node when NODE_OPTIONS chooses one (%s): two choices would stop Node',
+    async (nodeOptions) => {
+      const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_OPTIONS: nodeOptions, SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt' });
+      expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
+      expect(res.exitCode).toBe(0);
+      expect(res.argv.slice(0, 2)).toEqual(['node', '-e']);
+      expect(res.environ.SSL_CERT_FILE).toBe('/etc/ssl/certs/ca-certificates.crt');
+      expect(res.environ.PROXYACCOUNT_DEFERRED_NODE_ROOT_CERTS).toBeUndefined();
+    },
+  );
+
+  it("NODE_EXTRA_CA_CERTS is left to Node when NODE_OPTIONS asks for OpenSSL's certificate store, whose certificates the provider cannot list", async () => {
     const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_EXTRA_CA_CERTS: '/nonexistent/extra-ca.pem', NODE_OPTIONS: '--use-openssl-ca' });
     expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(res.stderr).toContain(NODE_LOADED);
