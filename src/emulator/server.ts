@@ -2,7 +2,7 @@
 // it, the store and the certificate file.
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { BanList } from './auth';
 import { DEFAULT_PROXY_DOMAIN } from './catalogue';
 import { createClock, type Clock } from './clock';
@@ -202,7 +202,21 @@ export class PortInUseError extends Error {
   }
 }
 
+/**
+ * Every TCP connection each server accepted and that is still open, TLS handshakes under way
+ * included: the HTTP layer knows a connection only once its handshake is done, so closing its
+ * connections at shutdown could miss one (a client that opens a connection ahead of its first
+ * request, say), and close() would then wait for that client to hang up.
+ */
+const openSockets = new WeakMap<HttpServer | HttpsServer, Set<Socket>>();
+
 function listen(server: HttpServer | HttpsServer, port: number, host: string, which: 'https' | 'http'): Promise<number> {
+  const sockets = new Set<Socket>();
+  openSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => {
       if (err.code === 'EADDRINUSE') reject(new PortInUseError(port, which));
@@ -220,8 +234,10 @@ function stopServer(server: HttpServer | HttpsServer): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((resolve) => {
     server.close(() => resolve());
-    // Idle keep-alive connections would otherwise hold close() open.
+    // Idle keep-alive connections, and connections still in their TLS handshake, would otherwise
+    // hold close() open.
     server.closeAllConnections();
+    for (const socket of openSockets.get(server) ?? []) socket.destroy();
   });
 }
 

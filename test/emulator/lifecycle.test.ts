@@ -1,8 +1,11 @@
 // The emulator as a process: its JSON line, logs, clean shutdown, flags and their errors, the
 // accounts file, a given certificate, and persistence across restarts with --state.
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import * as tls from 'node:tls';
 import { Agent, request } from 'undici';
 import { createSelfSignedCertificate } from '../../src/util/x509';
 import { startEmulator } from '../helpers/emulator';
@@ -65,6 +68,23 @@ describe('ready line and shutdown', () => {
       expect(log).not.toContain(secret);
     }
     expect(existsSync(info.caFile)).toBe(false);
+  });
+});
+
+describe('shutdown with connections that never sent a request', () => {
+  it('closes them and exits 0, whether their TLS handshake is done or never began', async () => {
+    const em = await startEmulator();
+    const port = Number(new URL(em.url).port);
+    // A client that opened a connection ahead of its first request (as the SDK's preconnect does).
+    const ready = tls.connect({ host: '127.0.0.1', port, ca: em.caPem });
+    await once(ready, 'secureConnect');
+    // And one that sent nothing at all: its TLS handshake is still under way for the server.
+    const silent = net.connect({ host: '127.0.0.1', port });
+    await once(silent, 'connect');
+    const closed = Promise.all([once(ready, 'close'), once(silent, 'close')]);
+    // stop() rejects unless the process exits 0 before the helper's SIGKILL.
+    await em.stop();
+    await closed;
   });
 });
 
