@@ -77,6 +77,11 @@ export async function configure(
     const client = new ProxyAccountClient(options);
     const store = new AccountStore(client, { signal: ctx.signal });
     clients.set(store, client);
+    // A configured process always reaches the API (the credential check before the first plan,
+    // or the reads), so its first connection is opened now, after this answer has gone out: its
+    // round trips (and the SDK's HTTP client loading) overlap with Terraform's next calls instead
+    // of delaying the first request, the credential probe.
+    setTimeout(() => client.preconnect(), 0).unref();
     return store;
   } catch (err) {
     reportClientOptionError(d, resolved, err);

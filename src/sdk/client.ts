@@ -137,6 +137,19 @@ export class ProxyAccountClient {
     return this.#transport.serverClock.now();
   }
 
+  /**
+   * Opens a connection to the API ahead of the first request (TCP and TLS, as the first request
+   * would), so that request does not wait for the connection's round trips: call it as soon as you
+   * know requests will follow. Nothing is sent on it, so it never counts as a failed
+   * authentication. The first request takes it, the credential probe included; unused, it closes
+   * after 10 s or with the client, and it never keeps the process alive. A failure to connect is
+   * left to the request, which opens its own. Does nothing with a caller's `dispatcher`, on a closed
+   * client, or after a 401.
+   */
+  preconnect(): void {
+    this.#transport.preconnect();
+  }
+
   /** Closes the client's own keep-alive agent (never a caller's `dispatcher`); later calls fail. */
   async close(): Promise<void> {
     await this.#transport.close();

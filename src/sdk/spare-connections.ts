@@ -8,7 +8,8 @@
 //
 // The client's own agent connects through `connect` below: it hands undici a spare (or one still
 // opening) for the same origin before opening another. A spare nobody takes is closed after
-// `idleMs`, and all of them when the client closes or its credentials are rejected.
+// `idleMs`, and all of them when the client closes or its credentials are rejected. One more kind:
+// a connection opened before the first request (`preconnect`), which the probe itself may take.
 import type { Socket } from 'node:net';
 import type buildConnector from 'undici/types/connector';
 
@@ -18,6 +19,8 @@ type Callback = buildConnector.Callback;
 
 interface Spare {
   readonly key: string;
+  /** Opened by `preconnect`: any request may take it, the probe included. */
+  readonly forAnyone: boolean;
   /** Set once the connection is open; undefined while it opens. */
   socket?: Socket;
   /** The socket while it opens, when the connector returns it (undici's does). */
@@ -63,7 +66,8 @@ export class SpareConnections {
   /** The connector for undici's Agent: a spare for the same origin if there is one, else a new connection. */
   readonly connect: Connector = (options, callback) => {
     const key = keyOf(options);
-    const spare = this.mayHandOut() ? this.spares.find((s) => s.key === key && s.taker === undefined) : undefined;
+    const any = this.mayHandOut();
+    const spare = this.spares.find((s) => s.key === key && s.taker === undefined && (any || s.forAnyone));
     if (spare === undefined) {
       this.open(options, callback);
       return;
@@ -92,7 +96,17 @@ export class SpareConnections {
     const options = connectOptionsOf(origin);
     const key = keyOf(options);
     const target = Math.min(count, MAX_SPARES);
-    while (!this.closed && this.spares.filter((s) => s.key === key && s.taker === undefined).length < target) this.openSpare(key, options);
+    while (!this.closed && this.spares.filter((s) => s.key === key && s.taker === undefined).length < target) this.openSpare(key, options, false);
+  }
+
+  /**
+   * Opens one connection to `origin` for whichever request comes first, the probe included,
+   * unless a spare for it is open or opening already.
+   */
+  preconnect(origin: string): void {
+    const options = connectOptionsOf(origin);
+    const key = keyOf(options);
+    if (!this.closed && !this.spares.some((s) => s.key === key && s.taker === undefined)) this.openSpare(key, options, true);
   }
 
   /** Closes every spare and opens no more. */
@@ -115,7 +129,7 @@ export class SpareConnections {
     }
   }
 
-  private openSpare(key: string, options: ConnectOptions): void {
+  private openSpare(key: string, options: ConnectOptions, forAnyone: boolean): void {
     let socket: Socket | undefined;
     const onClose = (): void => {
       this.remove(spare);
@@ -123,6 +137,7 @@ export class SpareConnections {
     };
     const spare: Spare = {
       key,
+      forAnyone,
       release: () => {
         clearTimeout(spare.timer);
         socket?.off('close', onClose);

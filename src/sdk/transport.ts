@@ -231,6 +231,15 @@ export class Transport {
     }
   }
 
+  /**
+   * Opens a connection for the first request ahead of it (the own agent only). Nothing is sent on
+   * it, so it never counts as a failed authentication; after a 401 there is nothing to open it for.
+   */
+  preconnect(): void {
+    if (this.guard.credentialState === 'rejected') return;
+    this.spareConnections()?.preconnect(this.#cfg.base.origin);
+  }
+
   /** Closes the client's own agent (never a caller's dispatcher); later calls fail. */
   close(): Promise<void> {
     this.closed = true;

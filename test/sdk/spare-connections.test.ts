@@ -1,5 +1,5 @@
-// Connections opened while callers wait for the credential probe (src/sdk/spare-connections.ts):
-// against a real HTTPS server that counts its TLS connections, and the spare pool's own rules with
+// Connections opened while callers wait for the credential probe, or before the first request
+// (src/sdk/spare-connections.ts): against a real HTTPS server that counts its TLS connections, and the spare pool's own rules with
 // a connector that the test drives.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -109,6 +109,37 @@ describe('callers waiting for the credential probe', () => {
   });
 });
 
+describe('preconnect()', () => {
+  it('opens a connection that carries nothing until the first request, the probe, takes it', async () => {
+    const c = client();
+    try {
+      c.preconnect();
+      c.preconnect();
+      await waitFor(() => seen.connections.length === 1);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen.requests).toHaveLength(0);
+      const calls = Array.from({ length: 4 }, () => c.ips.list());
+      expect(await Promise.all(calls)).toEqual([[], [], [], []]);
+      // The probe went out on the connection opened ahead, and the three callers that waited on spares.
+      expect(seen.requests[0]!.connection).toBe(0);
+      expect(seen.connections).toHaveLength(4);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('opens nothing after a 401, nor on a closed client', async () => {
+    probeStatus = 401;
+    const c = client();
+    await expect(c.ips.list()).rejects.toThrow();
+    c.preconnect();
+    await c.close();
+    c.preconnect();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen.connections).toHaveLength(1);
+  });
+});
+
 async function waitFor(ok: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(ok()).toBe(true);
@@ -179,6 +210,22 @@ describe('SpareConnections', () => {
     expect(await probe).toBe(f.made[1]);
     probing = false;
     expect(await take(spares)).toBe(f.made[0]);
+  });
+
+  it('hands a preconnected connection to the probe too, and opens one only while none is spare', async () => {
+    const f = fakeConnector();
+    const spares = new SpareConnections(f.connector as never);
+    spares.mayHandOut = () => false;
+    spares.preconnect(ORIGIN);
+    spares.preconnect(ORIGIN);
+    expect(f.pending).toHaveLength(1);
+    expect(f.pending[0]!.socket.refed).toBe(false);
+    f.pending[0]!.done(null);
+    expect(await take(spares)).toBe(f.made[0]);
+    expect(f.made[0]!.refed).toBe(true);
+    spares.close();
+    spares.preconnect(ORIGIN);
+    expect(f.pending).toHaveLength(1);
   });
 
   it('hands out an open spare for the same origin only, and a fresh connection otherwise', async () => {
