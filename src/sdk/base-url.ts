@@ -1,5 +1,5 @@
-// Validation of the client's base URL: HTTPS only (plain HTTP only for loopback, on request), no
-// credentials, query or fragment; a path prefix is kept.
+// Validation of the client's base URL (HTTPS only, plain HTTP only for loopback on request; no
+// credentials, query or fragment; a path prefix is kept), and the request URLs built from it.
 import { isIPv4 } from 'node:net';
 import { InvalidArgumentError } from './errors';
 
@@ -58,4 +58,27 @@ export function parseBaseUrl(baseUrl: unknown, allowHttp: boolean): BaseUrl {
     prefix: url.pathname.replace(/\/+$/, ''),
     https: url.protocol === 'https:',
   };
+}
+
+/** The URL of an API path under `base`, with the query's defined fields. */
+export function requestUrl(base: BaseUrl, path: string, query?: Readonly<Record<string, string | undefined>>): string {
+  const url = base.origin + base.prefix + path;
+  const q = toParams(query).toString();
+  return q === '' ? url : `${url}?${q}`;
+}
+
+/** An `application/x-www-form-urlencoded` body of the form's defined fields. */
+export function formBody(form: Readonly<Record<string, string | undefined>> | undefined): string {
+  return toParams(form).toString();
+}
+
+/** A 404 can mean a wrong base URL (every path unknown) as well as a missing object: name the URL. */
+export function notFoundHint(base: BaseUrl, path: string): string {
+  return `the URL was ${base.origin + base.prefix + path}; if that endpoint should exist, the base URL is probably wrong (it must be the API's root, including any path prefix it is served under)`;
+}
+
+function toParams(fields: Readonly<Record<string, string | undefined>> | undefined): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields ?? {})) if (v !== undefined) params.append(k, v);
+  return params;
 }

@@ -8,7 +8,7 @@ import { classifyNetworkFailure } from './network-failure';
 import { isGenericNotFound, parseRetryAfter, readText } from './response-text';
 import type { SpareConnections } from './spare-connections';
 import { AuthGuard, authOutcomeOf, CredentialsRejectedSignal, type AuthOutcome } from './auth-guard';
-import type { BaseUrl } from './base-url';
+import { type BaseUrl, formBody, notFoundHint, requestUrl } from './base-url';
 import {
   AbortedError,
   apiErrorFor,
@@ -26,6 +26,7 @@ import { BanBudget } from './ban-budget';
 import type { AuthFailureMemory } from './failure-memory';
 import { ShapeError } from './parse';
 import { redactText, wireForms } from './redact';
+import { RequestLog } from './request-log';
 import type { CallOptions, RequestLogger } from './types';
 import { ServerClock } from './server-clock';
 
@@ -132,11 +133,13 @@ export class Transport {
   readonly #secrets: readonly string[];
   /** Bans and failed authentications: what this client knows and what the memory remembers. */
   readonly #bans: BanBudget;
+  readonly #log: RequestLog;
 
   constructor(cfg: TransportConfig) {
     this.#cfg = cfg;
     this.#secrets = cfg.secrets.flatMap(wireForms);
-    this.#bans = new BanBudget(cfg.base.origin, cfg.authorization, cfg.authFailures, (ctx, message) => this.note(ctx, message));
+    this.#log = new RequestLog(cfg.logger, cfg.maxRetries);
+    this.#bans = new BanBudget(cfg.base.origin, cfg.authorization, cfg.authFailures, (ctx, message) => this.#log.note(ctx, message, 'ERR_UNTRUSTED_FILE'));
     // Callers waiting for the probe go out together once it is answered, each on a spare opened
     // meanwhile (the probe opens its own; if it is free again in time, one spare is left over and
     // closes unused).
@@ -174,7 +177,7 @@ export class Transport {
         return undefined as T;
       }
       let result: Attempt<T> | undefined;
-      const started = this.#cfg.logger === undefined ? 0 : performance.now();
+      const started = this.#log.enabled ? performance.now() : 0;
       try {
         if (this.closed) throw new ClientClosedError(ctx, sent);
         // Callers that waited for the probe must not go out after the probe was told of a ban.
@@ -185,7 +188,10 @@ export class Transport {
         // Nobody may use a connection opened for callers that will now fail unsent.
         if (this.guard.credentialState === 'rejected') this.spares?.discard();
       }
-      if (this.#cfg.logger !== undefined) this.log(op, result, attempt, performance.now() - started);
+      if (this.#log.enabled) {
+        const outcome = result.status !== undefined ? { status: result.status } : { error: result.ok ? 'unknown' : (result.failure ?? 'unknown') };
+        this.#log.attempt(ctx, outcome, attempt, performance.now() - started);
+      }
       await this.#bans.learn(result.ok ? { auth: result.auth } : result);
       if (result.ok) return result.value;
       if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt, sent, result.auth === 'rejected' ? this.#bans.warning() : undefined);
@@ -195,39 +201,6 @@ export class Transport {
       } catch (e) {
         throw new AbortedError(ctx, e, sent);
       }
-    }
-  }
-
-  /** A DEBUG-level note through the request log, when there is one. */
-  private note(ctx: RequestContext, message: string): void {
-    try {
-      this.#cfg.logger?.debug(message, {
-        method: ctx.method,
-        path: ctx.path,
-        error: 'ERR_UNTRUSTED_FILE',
-        durationMs: 0,
-        attempt: 0,
-        maxRetries: this.#cfg.maxRetries,
-      });
-    } catch {
-      // The log is an aid.
-    }
-  }
-
-  /** One request log entry; a throwing logger must not lose the answer of a write already made. */
-  private log(op: Operation<unknown>, result: Attempt<unknown>, attempt: number, ms: number): void {
-    const outcome = result.status !== undefined ? { status: result.status } : { error: result.ok ? 'unknown' : (result.failure ?? 'unknown') };
-    try {
-      this.#cfg.logger?.debug('proxyaccount API request', {
-        method: op.method,
-        path: op.path,
-        ...outcome,
-        durationMs: Math.round(ms),
-        attempt,
-        maxRetries: this.#cfg.maxRetries,
-      });
-    } catch {
-      // The log is an aid; the call's result matters more.
     }
   }
 
@@ -281,22 +254,9 @@ export class Transport {
     return this.spares;
   }
 
-  /** A 404 can mean a wrong base URL (every path unknown) as well as a missing object: name the URL. */
-  private notFoundHint(op: Operation<unknown>): string {
-    const url = this.#cfg.base.origin + this.#cfg.base.prefix + op.path;
-    return `the URL was ${url}; if that endpoint should exist, the base URL is probably wrong (it must be the API's root, including any path prefix it is served under)`;
-  }
-
-  private buildRequest(op: Operation<unknown>): { url: string; body: string | undefined } {
-    let url = this.#cfg.base.origin + this.#cfg.base.prefix + op.path;
-    const query = toParams(op.query).toString();
-    if (query !== '') url += `?${query}`;
-    const body = op.method === 'POST' ? toParams(op.form).toString() : undefined;
-    return { url, body };
-  }
-
   private async attempt<T>(op: Operation<T>, ctx: RequestContext, secrets: readonly string[], signal?: AbortSignal): Promise<Attempt<T>> {
-    const { url, body } = this.buildRequest(op);
+    const url = requestUrl(this.#cfg.base, op.path, op.query);
+    const body = op.method === 'POST' ? formBody(op.form) : undefined;
     const headers: Record<string, string> = {
       authorization: this.#cfg.authorization,
       'user-agent': this.#cfg.userAgent,
@@ -381,7 +341,11 @@ export class Transport {
     return {
       ok: false,
       error: (attempts, _sentBefore, hint) =>
-        apiErrorFor({ ...details, attempts, hint: hint ?? (status === 404 && isGenericNotFound(details.responseText) ? this.notFoundHint(op) : undefined) }),
+        apiErrorFor({
+          ...details,
+          attempts,
+          hint: hint ?? (status === 404 && isGenericNotFound(details.responseText) ? notFoundHint(this.#cfg.base, op.path) : undefined),
+        }),
       sent: true,
       retryable: op.repeatable && (status === 500 || status === 503),
       retryAfterMs,
@@ -444,10 +408,4 @@ export class Transport {
       failure: code ?? 'ERR_NETWORK',
     };
   }
-}
-
-function toParams(fields: Readonly<Record<string, string | undefined>> | undefined): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(fields ?? {})) if (v !== undefined) params.append(k, v);
-  return params;
 }
