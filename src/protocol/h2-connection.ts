@@ -213,15 +213,19 @@ export class H2Connection<C = unknown> {
     const maxFrame = this.peerMaxFrame;
     const dataFrames = Math.ceil(body.length / maxFrame);
     const out = Buffer.allocUnsafe((2 + dataFrames) * FRAME_HEADER + headerBlock.length + body.length + trailerBlock.length);
+    // Copies with TypedArray#set: Buffer#copy validates its arguments in several JavaScript
+    // layers, a measurable share of a call at ~2,400 copies a plan.
     let pos = putFrameHeader(out, 0, headerBlock.length, FrameType.HEADERS, END_HEADERS, stream.id);
-    pos += headerBlock.copy(out, pos);
+    out.set(headerBlock, pos);
+    pos += headerBlock.length;
     for (let offset = 0; offset < body.length; offset += maxFrame) {
       const n = Math.min(maxFrame, body.length - offset);
       pos = putFrameHeader(out, pos, n, FrameType.DATA, 0, stream.id);
-      pos += body.copy(out, pos, offset, offset + n);
+      out.set(n === body.length ? body : body.subarray(offset, offset + n), pos);
+      pos += n;
     }
     pos = putFrameHeader(out, pos, trailerBlock.length, FrameType.HEADERS, END_HEADERS | END_STREAM, stream.id);
-    trailerBlock.copy(out, pos);
+    out.set(trailerBlock, pos);
     stream.sendWindow -= body.length;
     this.sendWindow -= body.length;
     this.queue(out);
@@ -322,7 +326,8 @@ export class H2Connection<C = unknown> {
       if (input.length - pos < FRAME_HEADER + length) break;
       const type = input[pos + 3]!;
       const flags = input[pos + 4]!;
-      const streamId = input.readUInt32BE(pos + 5) & MAX_WINDOW;
+      // The reserved bit dropped; (b & 0x7f) << 24 stays a positive 31-bit number.
+      const streamId = ((input[pos + 5]! & 0x7f) << 24) | (input[pos + 6]! << 16) | (input[pos + 7]! << 8) | input[pos + 8]!;
       const payload = input.subarray(pos + FRAME_HEADER, pos + FRAME_HEADER + length);
       pos += FRAME_HEADER + length;
       this.onFrame(type, flags, streamId, payload);
@@ -578,7 +583,7 @@ export class H2Connection<C = unknown> {
   /** Queues one frame, header and payload in one buffer. */
   private frame(type: number, flags: number, streamId: number, payload: Buffer): void {
     const out = Buffer.allocUnsafe(FRAME_HEADER + payload.length);
-    payload.copy(out, putFrameHeader(out, 0, payload.length, type, flags, streamId));
+    out.set(payload, putFrameHeader(out, 0, payload.length, type, flags, streamId));
     this.queue(out);
   }
 
@@ -618,7 +623,10 @@ function putFrameHeader(out: Buffer, pos: number, length: number, type: number, 
   out[pos + 2] = length & 0xff;
   out[pos + 3] = type;
   out[pos + 4] = flags;
-  out.writeUInt32BE(streamId, pos + 5);
+  out[pos + 5] = streamId >>> 24;
+  out[pos + 6] = (streamId >>> 16) & 0xff;
+  out[pos + 7] = (streamId >>> 8) & 0xff;
+  out[pos + 8] = streamId & 0xff;
   return pos + FRAME_HEADER;
 }
 

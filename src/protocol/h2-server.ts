@@ -79,9 +79,13 @@ function trailersOnly(stream: ServerStream, code: number, message: string): void
 /** Frames one message: compressed flag 0, 4-byte big-endian length, the bytes. */
 function frame(payload: Buffer): Buffer {
   const out = Buffer.allocUnsafe(5 + payload.length);
+  const n = payload.length;
   out[0] = 0;
-  out.writeUInt32BE(payload.length, 1);
-  payload.copy(out, 5);
+  out[1] = n >>> 24;
+  out[2] = (n >>> 16) & 0xff;
+  out[3] = (n >>> 8) & 0xff;
+  out[4] = n & 0xff;
+  out.set(payload, 5);
   return out;
 }
 

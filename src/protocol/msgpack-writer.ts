@@ -25,7 +25,7 @@ export class MsgpackWriter {
   take(): Uint8Array {
     // From Node's buffer pool: a small value costs a slice of a shared slab, not an ArrayBuffer.
     const out = Buffer.allocUnsafe(this.pos);
-    this.buf.copy(out, 0, 0, this.pos);
+    out.set(this.buf.subarray(0, this.pos));
     if (this.buf.length > KEEP_AT_MOST) this.buf = Buffer.allocUnsafe(1024);
     return out;
   }
@@ -33,7 +33,7 @@ export class MsgpackWriter {
   private reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
-    this.buf.copy(next, 0, 0, this.pos);
+    next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
   }
 

@@ -20,7 +20,7 @@ export class Writer {
   private reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
-    this.buf.copy(next, 0, 0, this.pos);
+    next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
   }
 
