@@ -19,36 +19,16 @@
 // count) and, in the network model, the connections each side opened.
 
 const fs = require('node:fs');
-const https = require('node:https');
 const path = require('node:path');
 
 const { goAnchorConfig, requireGoAnchor, startDelayServer } = require('./go-anchor');
-const { ROOT, median, proxyaccountConfig, requireBuild, startBench, startLatencyRelay, terraformRunner } = require('./lib');
+const { ROOT, emulatorControl, median, proxyaccountConfig, requireBuild, startBench, startLatencyRelay, terraformRunner } = require('./lib');
 
 const ROUNDS = Number(process.argv[2] || 7);
 const DELAYS = (process.argv[3] || '0,50,150').split(',').map(Number);
 requireBuild('latency', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
 requireGoAnchor('latency');
 const { createSelfSignedCertificate } = require(path.join(ROOT, 'dist/util/x509.js'));
-
-/** One call to the emulator's control API. */
-function control(emu, method, urlPath, body) {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      new URL(urlPath, emu.url),
-      { method, ca: fs.readFileSync(emu.caFile), headers: { authorization: `Bearer ${emu.adminToken}`, 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => {
-          text += d;
-        });
-        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${method} ${urlPath}: ${res.statusCode} ${text}`))));
-      },
-    );
-    req.once('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 async function main() {
   // Our plan's API requests: when each was answered (ms since the plan started) and its log line.
@@ -106,7 +86,7 @@ async function main() {
       async ours(delay, model) {
         const r = results[`${delay}:${model}`];
         const relay = model === 'network' ? relays[delay].ours : undefined;
-        if (relay === undefined && delay > 0) await control(emu, 'POST', '/_emulator/faults', { path: '/*', delayMs: delay, count: 1_000_000 });
+        if (relay === undefined && delay > 0) await emulatorControl(emu, 'POST', '/_emulator/faults', { path: '/*', delayMs: delay, count: 1_000_000 });
         relay?.connections();
         apiRequests = [];
         planStart = process.hrtime.bigint();
@@ -117,7 +97,7 @@ async function main() {
           r.ourRequests.push(apiRequests.length);
           if (relay !== undefined) r.ourConnections.push(relay.connections());
         } finally {
-          if (relay === undefined && delay > 0) await control(emu, 'DELETE', '/_emulator/faults');
+          if (relay === undefined && delay > 0) await emulatorControl(emu, 'DELETE', '/_emulator/faults');
         }
       },
     };

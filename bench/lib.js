@@ -64,6 +64,26 @@ async function startBench({ prefix, provider, goAnchor = false, log = () => unde
   };
 }
 
+/** One call to the emulator's control API (`/_emulator/...`, with its admin token). */
+function emulatorControl(emu, method, urlPath, body) {
+  const https = require('node:https');
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      new URL(urlPath, emu.url),
+      { method, ca: fs.readFileSync(emu.caFile), headers: { authorization: `Bearer ${emu.adminToken}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${method} ${urlPath}: ${res.statusCode} ${text}`))));
+      },
+    );
+    req.once('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
 /** An integer command-line argument within [min, max], or `fallback` when absent; exits 2 otherwise. */
 function boundedArg(bench, text, fallback, min, max, name) {
   const value = text === undefined ? fallback : Number(text);
@@ -299,6 +319,7 @@ function planOf200Config(username) {
 module.exports = {
   ROOT,
   boundedArg,
+  emulatorControl,
   median,
   percentile,
   planOf200Config,

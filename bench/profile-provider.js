@@ -7,12 +7,15 @@
 //       emulator in this process), each provider process run under `node --cpu-prof` through
 //       dev_overrides. Prints, per process (in start order: schema, validation, serving), its
 //       sampled CPU by part of the code and by RPC kind, as medians over the plans.
-//   node bench/profile-provider.js compare A B [ROUNDS]
+//   node bench/profile-provider.js compare A B [ROUNDS] [LATENCY]
 //       Two provider executables measured in turns in one run (ROUNDS rounds, default 7): the
 //       plan's wall and CPU (GNU time, provider processes included), spawn to handshake next to
 //       `node -e 0`, and the peak RSS of each provider process of a plan (GNU time's maximum resident
 //       set size, so a short peak is not missed by polling). A `terraform_data`
-//       plan of 200 runs in the same turns as the machine's yardstick.
+//       plan of 200 runs in the same turns as the machine's yardstick. LATENCY (e.g. `150` or
+//       `150:network`) puts the plans behind an API that far away, in latency.js's two models:
+//       every answer delayed by the emulator (`answers`, the default), or every packet delayed by
+//       lib.js's relay (`network`).
 //
 // A sample is charged to the innermost frame of our bundle on its stack (so node:http2 work that
 // our server asked for counts as "transport"); samples with no bundle frame are Node's own (event
@@ -25,7 +28,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, planOf200Config, pluginEnv: makePluginEnv, requireBuild, startBench } = require('./lib');
+const { ROOT, emulatorControl, planOf200Config, pluginEnv: makePluginEnv, requireBuild, startBench, startLatencyRelay } = require('./lib');
 
 const MODE = process.argv[2];
 /** How many functions the profile lists per process. */
@@ -253,8 +256,20 @@ function spawnMs(file, args, env, untilLine) {
   });
 }
 
-async function compareMode(a, b, rounds) {
+/** `MS` or `MS:answers` or `MS:network`, as compare's LATENCY argument; exits 2 on anything else. */
+function parseLatency(text) {
+  if (text === undefined) return undefined;
+  const m = /^(\d{1,4})(?::(answers|network))?$/.exec(text);
+  if (m === null || Number(m[1]) === 0) {
+    console.error(`profile-provider: LATENCY must be milliseconds (1-9999), optionally :answers or :network, not ${JSON.stringify(text)}`);
+    process.exit(2);
+  }
+  return { ms: Number(m[1]), model: m[2] ?? 'answers' };
+}
+
+async function compareMode(a, b, rounds, latency) {
   const bench = await startBench({ prefix: 'proxyaccount-profile-cmp-' });
+  let relay;
   try {
     const { root, env } = bench;
     delete env.TF_LOG;
@@ -287,20 +302,31 @@ async function compareMode(a, b, rounds) {
     await terraform(builtin, ['init']);
     await terraform(builtin, ['apply', '-auto-approve']);
     await terraform(dir, ['apply', '-auto-approve'], { TF_CLI_CONFIG_FILE: rcs.after });
+    // The plans' API: as far away as LATENCY says (apply and destroy run without it).
+    const far = {};
+    if (latency?.model === 'network') {
+      relay = await startLatencyRelay(Number(new URL(bench.emu.url).port), latency.ms);
+      far.PROXYACCOUNT_BASE_URL = `https://127.0.0.1:${relay.port}`;
+    } else if (latency !== undefined) {
+      await emulatorControl(bench.emu, 'POST', '/_emulator/faults', { path: '/*', delayMs: latency.ms, count: 1_000_000 });
+    }
     // One plan each first: it fills each build's code cache and warms the machine's caches.
-    for (const name of Object.keys(sides)) await terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rcs[name] });
+    for (const name of Object.keys(sides)) await terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rcs[name], ...far });
     const plan = { before: [], after: [], terraform_data: [] };
     for (let i = 0; i < rounds; i++) {
-      for (const name of Object.keys(sides)) plan[name].push(await terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rcs[name] }));
+      // Alternate which build goes first, so neither always follows the other's load.
+      const order = i % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
+      for (const name of order) plan[name].push(await terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rcs[name], ...far }));
       plan.terraform_data.push(await terraform(builtin, ['plan', '-detailed-exitcode']));
       process.stderr.write(`round ${i + 1}/${rounds}\n`);
     }
+    if (latency?.model === 'answers') await emulatorControl(bench.emu, 'DELETE', '/_emulator/faults');
     // Peak RSS of each provider process (schema, validation, serving), medians over the rounds.
     const peaks = { before: [], after: [] };
     for (let i = 0; i < rounds; i++) {
       for (const name of Object.keys(sides)) {
         fs.writeFileSync(rssFile, '');
-        await terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rssRcs[name] });
+        await terraform(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rssRcs[name], ...far });
         peaks[name].push(
           fs
             .readFileSync(rssFile, 'utf8')
@@ -323,11 +349,12 @@ async function compareMode(a, b, rounds) {
 
     const m = (xs) => median(xs).toFixed(0);
     const col = (side, key) => plan[side].map((r) => r[key]);
+    const where = latency === undefined ? '' : `, the API ${latency.ms} ms away (${latency.model} model) for the proxyaccount plans`;
     console.log(
       `Node ${process.version}, load ${os
         .loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}, ${rounds} rounds in turns (medians)`,
+        .join(' ')}, ${rounds} rounds in turns (medians)${where}`,
     );
     console.log('| Measure | before | after | after / before | terraform_data |');
     console.log('|---|---:|---:|---:|---:|');
@@ -342,6 +369,7 @@ async function compareMode(a, b, rounds) {
     );
     console.log(`| peak RSS per provider process, in start order (MiB) | ${peakCol('before')} | ${peakCol('after')} | | |`);
   } finally {
+    await relay?.close();
     await bench.stop();
   }
 }
@@ -350,10 +378,10 @@ const run =
   MODE === 'profile'
     ? () => profileMode(Number(process.argv[3] || 3))
     : MODE === 'compare' && process.argv[4] !== undefined
-      ? () => compareMode(path.resolve(process.argv[3]), path.resolve(process.argv[4]), Number(process.argv[5] || 7))
+      ? () => compareMode(path.resolve(process.argv[3]), path.resolve(process.argv[4]), Number(process.argv[5] || 7), parseLatency(process.argv[6]))
       : undefined;
 if (run === undefined) {
-  console.error('usage: node bench/profile-provider.js profile [PLANS] | compare BEFORE AFTER [ROUNDS]');
+  console.error('usage: node bench/profile-provider.js profile [PLANS] | compare BEFORE AFTER [ROUNDS] [LATENCY_MS[:answers|:network]]');
   process.exit(2);
 }
 run().catch((err) => {
