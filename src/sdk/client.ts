@@ -142,9 +142,9 @@ export class ProxyAccountClient {
    * would), so that request does not wait for the connection's round trips: call it as soon as you
    * know requests will follow. Nothing is sent on it, so it never counts as a failed
    * authentication. The first request takes it, the credential probe included; unused, it closes
-   * after 10 s or with the client, and it never keeps the process alive. A failure to connect is
-   * left to the request, which opens its own. Does nothing with a caller's `dispatcher`, on a closed
-   * client, or after a 401.
+   * after 10 s or with the client, and it never keeps the process alive. If it fails, the request
+   * opens its own, unless it timed out: the request then has that timeout rather than wait a whole
+   * timeout more. Does nothing with a caller's `dispatcher`, on a closed client, or after a 401.
    */
   preconnect(): void {
     this.#transport.preconnect();

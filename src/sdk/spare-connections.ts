@@ -40,6 +40,8 @@ export const MAX_SPARES = 8;
 const isSocket = (value: unknown): value is Socket =>
   typeof value === 'object' && value !== null && typeof (value as Socket).unref === 'function' && typeof (value as Socket).destroy === 'function';
 
+const isConnectTimeout = (err: Error): boolean => (err as { code?: unknown }).code === 'UND_ERR_CONNECT_TIMEOUT';
+
 const keyOf = (o: Pick<ConnectOptions, 'protocol' | 'hostname' | 'port'>): string => `${o.protocol}//${o.hostname}:${o.port}`;
 
 /** What undici's Client passes its connector for `origin` (no servername of its own: the connector derives it). */
@@ -73,9 +75,11 @@ export class SpareConnections {
       return;
     }
     if (spare.socket === undefined) {
-      // Still opening: it is this caller's when it opens (or a new one if it fails).
+      // Still opening: it is this caller's when it opens. If it fails, a new one, unless it timed
+      // out: the caller has then waited for that connection as it would have for its own, and a
+      // new one would make it wait a whole timeout more (an API that drops packets).
       spare.opening?.ref();
-      spare.taker = (...args) => (args[0] === null ? callback(...args) : this.open(options, callback));
+      spare.taker = (...args) => (args[0] === null || isConnectTimeout(args[0]) ? callback(...args) : this.open(options, callback));
       return;
     }
     this.remove(spare);

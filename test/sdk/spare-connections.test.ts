@@ -2,6 +2,7 @@
 // (src/sdk/spare-connections.ts): against a real HTTPS server that counts its TLS connections, and the spare pool's own rules with
 // a connector that the test drives.
 import { createServer, type Server } from 'node:https';
+import * as net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { ProxyAccountClient } from '../../src/sdk';
 import { connectOptionsOf, MAX_SPARES, SpareConnections } from '../../src/sdk/spare-connections';
@@ -128,6 +129,37 @@ describe('preconnect()', () => {
     }
   });
 
+  it('lets the first request wait for it, and not for a second connection, when it times out', async () => {
+    // An API that accepts TCP and never answers the TLS handshake (packets dropped past the port).
+    const silent = net.createServer((socket) => {
+      accepted += 1;
+      socket.on('error', () => undefined);
+      held.push(socket);
+    });
+    let accepted = 0;
+    const held: Socket[] = [];
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const c = new ProxyAccountClient({
+      baseUrl: `https://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      auth: { username: 'acme', password: 'acme-Password-1' },
+      caCert: cert.certPem,
+      authFailureCache: false,
+      maxRetries: 0,
+      timeoutMs: 300,
+    });
+    try {
+      c.preconnect();
+      await waitFor(() => accepted === 1);
+      await expect(c.ips.list()).rejects.toMatchObject({ name: 'TimeoutError' });
+      // The request took the connection opened ahead and got its timeout; it opened none of its own.
+      expect(accepted).toBe(1);
+    } finally {
+      await c.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it('opens nothing after a 401, nor on a closed client', async () => {
     probeStatus = 401;
     const c = client();
@@ -243,6 +275,16 @@ describe('SpareConnections', () => {
     expect(socket).toBe(f.made[0]);
     expect(f.made[0]!.refed).toBe(true);
     expect(spares.size).toBe(0);
+  });
+
+  it("gives the taker of a spare still opening the spare's connect timeout, not a second wait", async () => {
+    const f = fakeConnector();
+    const spares = new SpareConnections(f.connector as never);
+    spares.fill(ORIGIN, 1);
+    const taken = take(spares);
+    f.pending[0]!.done(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+    await expect(taken).rejects.toMatchObject({ code: 'UND_ERR_CONNECT_TIMEOUT' });
+    expect(f.pending).toHaveLength(1);
   });
 
   it('gives a spare still opening to the first taker, who connects anew if it fails', async () => {
