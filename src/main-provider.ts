@@ -1,6 +1,7 @@
 // Entry point of the provider binary (terraform-provider-proxyaccount). Terraform starts it 3-4
 // times per command, so start-up is the main cost: only the protocol layer loads before the
-// handshake; provider code loads on the first RPC, and the SDK only when the provider is configured.
+// handshake; provider code loads just after it (while Terraform connects), and the SDK only when the
+// provider is configured.
 import { serve } from './protocol/server';
 import type { ProviderServer } from './protocol/types';
 
@@ -41,7 +42,7 @@ function loadProvider(): ProviderServer {
  * parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
  * process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider process
  * cost"); Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. V8 reads the flag
- * when it compiles a WebAssembly module, so it is set when the provider loads (the first RPC). Not
+ * when it compiles a WebAssembly module, so it is set when the provider loads (after the handshake). Not
  * earlier: V8 refuses a code cache made under other flags, Node's own for its built-in modules
  * included, and the handshake loads those. For the same reason the flag is cleared again before
  * the launcher writes our code cache at exit (an exit listener put first runs first).
@@ -75,13 +76,14 @@ export function main(launch: LaunchInfo = {}): void {
     ...(launch.codeCache === undefined ? {} : { code_cache: launch.codeCache }),
     ...(launch.codeCacheNote === undefined ? {} : { code_cache_note: launch.codeCacheNote }),
   };
-  serve(
-    lazyProviderServer(() => {
-      servingFlags();
-      return loadProvider();
-    }),
-    { startupFields },
-  ).then(
+  const provider = lazyProviderServer(() => {
+    servingFlags();
+    return loadProvider();
+  });
+  // Every process Terraform starts makes a call, which needs the provider: loaded while Terraform
+  // connects (its TLS handshake, its first request), it is ready when that call comes.
+  const preload = (): void => void Reflect.has(provider, 'getProviderSchema');
+  serve(provider, { startupFields, afterHandshake: preload }).then(
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`terraform-provider-proxyaccount: ${err instanceof Error ? err.message : String(err)}\n`);

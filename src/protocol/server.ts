@@ -40,6 +40,12 @@ export interface ServeOptions {
   /** Extra fields of the DEBUG "plugin serving" line (how the process started, e.g. its code cache). */
   startupFields?: Readonly<Record<string, string>>;
   /**
+   * Called once the handshake line is written, in the next turn of the event loop: work every
+   * process needs before its first call (loading the provider) then overlaps with Terraform's
+   * connecting, instead of following it. @default none
+   */
+  afterHandshake?: () => void;
+  /**
    * `unix`: a Unix domain socket in a new private directory, removed when the server closes (a
    * loopback port where a socket cannot be used, see plugin-socket.ts); `tcp`: a loopback port.
    * @default 'unix'
@@ -173,5 +179,6 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
 
   (opts.stdout ?? process.stdout).write(`${formatHandshakeLine(server.network, server.address, certDer)}\n`);
   log('debug', 'plugin serving', { network: server.network, address: server.address, tls: certDer !== undefined, ...opts.startupFields });
+  if (opts.afterHandshake !== undefined) setImmediate(opts.afterHandshake);
   return done;
 }

@@ -23,7 +23,7 @@ interface Running {
   close(): Promise<void>;
 }
 
-async function start(provider: ProviderServer, network?: 'unix' | 'tcp'): Promise<Running> {
+async function start(provider: ProviderServer, network?: 'unix' | 'tcp', afterHandshake?: (stdoutSoFar: string) => void): Promise<Running> {
   const client = clientCertificate();
   const stdout = new PassThrough();
   let out = '';
@@ -37,6 +37,7 @@ async function start(provider: ProviderServer, network?: 'unix' | 'tcp'): Promis
     exit,
     handleSignals: false,
     ...(network === undefined ? {} : { network }),
+    ...(afterHandshake === undefined ? {} : { afterHandshake: () => afterHandshake(out) }),
   });
   await new Promise<void>((resolve, reject) => {
     const poll = setInterval(() => {
@@ -259,6 +260,25 @@ describe('serve() in process', () => {
     expect(running.exit).toHaveBeenCalledWith(0);
     expect(fs.existsSync(path.dirname(address))).toBe(false);
     await expect(running.provider('GetProviderSchema')).rejects.toThrow();
+  });
+
+  it('runs afterHandshake once, after the handshake line is out and before any call', async () => {
+    const seen: string[] = [];
+    const provider = createTinyProvider();
+    const schema = jest.spyOn(provider, 'getProviderSchema');
+    const r = await start(provider, undefined, (stdoutSoFar) => {
+      seen.push(stdoutSoFar);
+      expect(schema).not.toHaveBeenCalled();
+    });
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).toEqual([`${r.line}\n`]);
+      await r.provider<Wire>('GetProviderSchema');
+      expect(schema).toHaveBeenCalledTimes(1);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await r.close();
+    }
   });
 
   it("serves on a loopback port when asked (network: 'tcp')", async () => {
