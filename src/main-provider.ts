@@ -80,9 +80,11 @@ export function main(launch: LaunchInfo = {}): void {
     servingFlags();
     return loadProvider();
   });
-  // Every process Terraform starts makes a call, which needs the provider: loaded while Terraform
-  // connects (its TLS handshake, its first request), it is ready when that call comes.
-  const preload = (): void => void Reflect.has(provider, 'getProviderSchema');
+  // Every process Terraform starts makes a call, which needs the provider's code: evaluated while
+  // Terraform connects (its TLS handshake, its first request), it is ready when that call comes.
+  // Only the modules: the serving flags still wait for the first call, after the connection's
+  // built-in modules have been loaded with Node's code cache (which those flags would turn away).
+  const preload = (): void => void require('./provider/provider');
   serve(provider, { startupFields, afterHandshake: preload }).then(
     () => process.exit(0),
     (err: unknown) => {
