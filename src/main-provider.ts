@@ -42,7 +42,7 @@ function loadProvider(): ProviderServer {
  * parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
  * process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider process
  * cost"); Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. V8 reads the flag
- * when it compiles a WebAssembly module, so it is set when the provider loads (after the handshake). Not
+ * when it compiles a WebAssembly module, so it is set when the provider loads (the first call). Not
  * earlier: V8 refuses a code cache made under other flags, Node's own for its built-in modules
  * included, and the handshake loads those. For the same reason the flag is cleared again before
  * the launcher writes our code cache at exit (an exit listener put first runs first).
