@@ -234,9 +234,8 @@ function stopServer(server: HttpServer | HttpsServer): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((resolve) => {
     server.close(() => resolve());
-    // Idle keep-alive connections, and connections still in their TLS handshake, would otherwise
-    // hold close() open.
-    server.closeAllConnections();
+    // Every connection still open (idle keep-alive ones, ones still in their TLS handshake) would
+    // otherwise hold close() open.
     for (const socket of openSockets.get(server) ?? []) socket.destroy();
   });
 }
