@@ -29,12 +29,15 @@ export function lazyProviderServer(load: () => ProviderServer = loadProvider): P
   });
 }
 
-function loadProvider(): ProviderServer {
+function loadProvider(onClientLoaded?: () => void): ProviderServer {
   // A plain require keeps this synchronous and lets a bundler inline the module.
   const mod = require('./provider/provider') as typeof import('./provider/provider');
   // Node's certificates, when the executable's shell line kept them from Node (provider/deferred-ca.ts).
   const deferredCa = mod.takeDeferredCa(process.env);
-  return mod.createProviderServer(deferredCa === undefined ? {} : { deferredCa });
+  return mod.createProviderServer({
+    ...(deferredCa === undefined ? {} : { deferredCa }),
+    ...(onClientLoaded === undefined ? {} : { onClientLoaded }),
+  });
 }
 
 /**
@@ -42,10 +45,12 @@ function loadProvider(): ProviderServer {
  * parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
  * process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider process
  * cost"); Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. V8 reads the flag
- * when it compiles a WebAssembly module, so it is set when the provider loads (the first call). Not
- * earlier: V8 refuses a code cache made under other flags, Node's own for its built-in modules
- * included, and the handshake loads those. For the same reason the flag is cleared again before
- * the launcher writes our code cache at exit (an exit listener put first runs first).
+ * when it compiles a WebAssembly module (undici's first request), so it is set once the API client
+ * is loaded, in the one process of a command that configures the provider. Not earlier: V8 refuses
+ * a code cache made under other flags, Node's own for its built-in modules included, and the API
+ * client loads a dozen of those (node:http, node:assert, node:fs/promises and theirs), which then
+ * took three times as long to compile. For the same reason the flag is cleared again before the
+ * launcher writes our code cache at exit (an exit listener put first runs first).
  *
  * The young generation is kept at its starting size (1 MiB per semi-space) the same way: V8 grows
  * it up to 16 MiB per semi-space under a steady allocation rate, and the ~800 calls of a plan made
@@ -76,14 +81,9 @@ export function main(launch: LaunchInfo = {}): void {
     ...(launch.codeCache === undefined ? {} : { code_cache: launch.codeCache }),
     ...(launch.codeCacheNote === undefined ? {} : { code_cache_note: launch.codeCacheNote }),
   };
-  const provider = lazyProviderServer(() => {
-    servingFlags();
-    return loadProvider();
-  });
+  const provider = lazyProviderServer(() => loadProvider(servingFlags));
   // Every process Terraform starts makes a call, which needs the provider's code: evaluated while
   // Terraform connects (its TLS handshake, its first request), it is ready when that call comes.
-  // Only the modules: the serving flags still wait for the first call, after the connection's
-  // built-in modules have been loaded with Node's code cache (which those flags would turn away).
   const preload = (): void => void require('./provider/provider');
   serve(provider, { startupFields, afterHandshake: preload }).then(
     () => process.exit(0),

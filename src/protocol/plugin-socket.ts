@@ -5,7 +5,7 @@
 // (bench/RESULTS.md).
 // AutoMTLS runs over it unchanged. Where a socket cannot be used, the server falls back to a
 // loopback TCP port.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, unlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -36,17 +36,21 @@ export function makePluginSocket(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
   } catch (err) {
     return `cannot make a directory for the socket in ${parent}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
   }
+  const socketPath = path.join(dir, 'plugin.sock');
   let removed = false;
+  // The directory is private: it holds the socket or nothing. Removed without fs.rmSync, which
+  // loads a module of Node's at exit, in every process Terraform starts.
   const remove = (): void => {
     if (removed) return;
     removed = true;
-    try {
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // Nothing to do about a directory that cannot be removed at exit; it holds no secret.
+    for (const step of [() => unlinkSync(socketPath), () => rmdirSync(dir)]) {
+      try {
+        step();
+      } catch {
+        // No socket yet, or a directory that cannot be removed at exit: it holds no secret.
+      }
     }
   };
-  const socketPath = path.join(dir, 'plugin.sock');
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     remove();
     return `the socket path would be longer than ${MAX_SOCKET_PATH_BYTES} bytes: ${socketPath}`;

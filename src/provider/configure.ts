@@ -8,6 +8,7 @@ import { createLogger, levelFromEnv } from '../protocol/log';
 import { type DeferredCa, deferredTrust } from './deferred-ca';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
 import { type BlockValues, clientOptions, type ConnectionSettings, type ResolvedConnection, resolveConnection } from '../account/connection-settings';
+import type { ProviderOptions } from './provider';
 import { PROVIDER_ENV, PROVIDER_VERSION, settingPath as path, type ProviderConfig, type Setting } from './settings';
 
 /** At TF_LOG=DEBUG (or the provider's own variables), each API attempt goes to Terraform's log; below it, nothing. */
@@ -35,9 +36,9 @@ export async function configure(
   ctx: ConfigureContext,
   config: ProviderConfig,
   env: NodeJS.ProcessEnv,
-  dispatcher: Dispatcher | undefined,
-  deferredCa?: DeferredCa,
+  opts: Pick<ProviderOptions, 'dispatcher' | 'deferredCa' | 'onClientLoaded'> = {},
 ): Promise<AccountStore | undefined> {
+  const { dispatcher, deferredCa } = opts;
   const d = ctx.diagnostics;
   const settings = Object.keys(PROVIDER_ENV) as Setting[];
   for (const name of settings) {
@@ -81,7 +82,10 @@ export async function configure(
     // or the reads), so its first connection is opened now, after this answer has gone out: its
     // round trips (and the SDK's HTTP client loading) overlap with Terraform's next calls instead
     // of delaying the first request, the credential probe.
-    setTimeout(() => client.preconnect(), 0).unref();
+    setTimeout(() => {
+      client.preconnect();
+      opts.onClientLoaded?.();
+    }, 0).unref();
     return store;
   } catch (err) {
     reportClientOptionError(d, resolved, err);

@@ -64,6 +64,14 @@ export interface ProviderOptions {
    * @default nothing deferred: Node's default trust
    */
   readonly deferredCa?: DeferredCa;
+  /**
+   * Called once in a configured process, when the API client's modules (undici and the Node
+   * modules it needs) are loaded and its first connection has been started, before any request:
+   * where the executable sets the V8 flags of a serving process (src/main-provider.ts), after the
+   * last of Node's built-in modules it needs, which Node would otherwise compile without their code cache.
+   * @default nothing
+   */
+  readonly onClientLoaded?: () => void;
 }
 
 /** The provider definition (schema, configure step, registered types). */
@@ -72,7 +80,7 @@ export function createProvider(opts: ProviderOptions = {}): ProviderDefinition<t
   return {
     typeName: 'proxyaccount',
     schema: providerSchema,
-    configure: (ctx, config) => configure(ctx, config, env, opts.dispatcher, opts.deferredCa),
+    configure: (ctx, config) => configure(ctx, config, env, opts),
     beforePlan: (store, signal) => verifyCredentials(store, signal),
     describeError: describeProxyAccountError,
     resources: RESOURCES,

@@ -1,5 +1,6 @@
 // Where the provider's socket goes (src/protocol/plugin-socket.ts), and when a loopback port is used instead.
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { makePluginSocket, type PluginSocket } from '../../src/protocol/plugin-socket';
@@ -26,6 +27,16 @@ describe('makePluginSocket', () => {
     a.remove();
     a.remove();
     expect(fs.readdirSync(root)).toEqual([path.basename(path.dirname(b.path))]);
+  });
+
+  it('removes the directory with the socket in it', async () => {
+    const socket = made(makePluginSocket({ PLUGIN_UNIX_SOCKET_DIR: root }));
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(socket.path, resolve));
+    // The server is closed after the removal, as at exit: the socket file is still there.
+    socket.remove();
+    await new Promise((resolve) => server.close(resolve));
+    expect(fs.readdirSync(root)).toEqual([]);
   });
 
   it('uses the system temporary directory when go-plugin names none', () => {

@@ -71,4 +71,40 @@ describe('the built entry point (dist/main-provider.js)', () => {
     expect(out.afterSchema.filter((p) => /sdk|undici/.test(p))).toEqual([]);
     expect(out.resources).toContain('proxyaccount_sub_account');
   });
+
+  // The executable sets its serving V8 flags in onClientLoaded; Node compiles a built-in module
+  // loaded after that without its code cache, three times as slowly.
+  const configureScript = `
+    const { createProvider } = require('./dist/provider/provider.js');
+    const { Diagnostics } = require('./dist/provider/framework/diagnostics.js');
+    const calls = [];
+    const builtins = () => process.moduleLoadList.filter((m) => /^NativeModule (http|assert|fs\\/promises)$/.test(m)).map((m) => m.slice(13)).sort();
+    const provider = createProvider({
+      env: { PROXYACCOUNT_BASE_URL: 'https://127.0.0.1:9', PROXYACCOUNT_USERNAME: 'u', PROXYACCOUNT_PASSWORD: 'p' },
+      onClientLoaded: () => calls.push({ builtins: builtins(), undici: Object.keys(require.cache).some((k) => /node_modules[\\/]undici[\\/]/.test(k)) }),
+    });
+    const ctx = { diagnostics: new Diagnostics(), terraformVersion: '1.11.4', clientCapabilities: undefined, signal: new AbortController().signal };
+    const config = { base_url: null, username: null, password: null };
+    Promise.resolve(provider.configure(ctx, config)).then(async (store) => {
+      const before = { calls: calls.length, builtins: builtins() };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      console.log(JSON.stringify({ configured: store !== undefined, errors: ctx.diagnostics.hasErrors(), before, calls }));
+      process.exit(0);
+    });
+  `;
+
+  it('calls onClientLoaded once the API client and the Node modules it needs are loaded, after configure answers', () => {
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', configureScript], { cwd: ROOT, encoding: 'utf8' })) as {
+      configured: boolean;
+      errors: boolean;
+      before: { calls: number; builtins: string[] };
+      calls: { builtins: string[]; undici: boolean }[];
+    };
+    expect(out.configured).toBe(true);
+    expect(out.errors).toBe(false);
+    // Not during configure: the client's modules load after its answer has gone out.
+    expect(out.before.calls).toBe(0);
+    expect(out.before.builtins).not.toContain('http');
+    expect(out.calls).toEqual([{ builtins: ['assert', 'fs/promises', 'http'], undici: true }]);
+  });
 });
