@@ -1,4 +1,4 @@
-// Small helpers of the account store: targets, phrases, 404 as absence, hostname matching.
+// Small helpers of the account store: targets, phrases, 404 as absence, lookups in cached lists.
 import { isProxyAccountError } from '../sdk';
 
 /** The SDK's optional `username` argument: left out for the authenticated account. */
@@ -23,4 +23,25 @@ export async function absentOn404<T>(read: () => Promise<T | undefined>): Promis
 /** The listed form of `domain`: an exact match, else a match without case (DNS names). */
 export function matchHostname(listed: readonly string[], domain: string): string | undefined {
   return listed.find((d) => d === domain) ?? listed.find((d) => d.toLowerCase() === domain.toLowerCase());
+}
+
+/** Per cached list: its entries by the value of one field (the first entry holding each value). */
+const indexes = new WeakMap<readonly object[], Map<PropertyKey, Map<unknown, object>>>();
+
+/**
+ * The first entry of `list` whose `field` is `value`, as `list.find` gives it. A refresh looks up
+ * each of a list's entries in it (99 authorized IPs: 99 lookups), so a frozen list (the cache's)
+ * is indexed once, on its first lookup; any other list is searched.
+ */
+export function firstWhere<E extends object, K extends keyof E>(list: readonly E[], field: K, value: E[K]): E | undefined {
+  if (!Object.isFrozen(list)) return list.find((e) => e[field] === value);
+  let byField = indexes.get(list);
+  if (byField === undefined) indexes.set(list, (byField = new Map()));
+  let index = byField.get(field) as Map<unknown, E> | undefined;
+  if (index === undefined) {
+    index = new Map();
+    for (const e of list) if (!index.has(e[field])) index.set(e[field], e);
+    byField.set(field, index);
+  }
+  return index.get(value);
 }

@@ -7,7 +7,7 @@ import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccoun
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 import { createToken, TokenCreateBook } from './token-create';
-import { absentOn404, forAccount, matchHostname, targetOf } from './store-helpers';
+import { absentOn404, firstWhere, forAccount, matchHostname, targetOf } from './store-helpers';
 import type {
   AccountLists,
   AccountStoreOptions,
@@ -180,7 +180,7 @@ export class AccountStore {
         this.cache.invalidate('ips', username);
         return ops.list();
       },
-      find: (ip: string) => absentOn404(async () => (await ops.list()).find((e) => e.ip === ip)),
+      find: (ip: string) => absentOn404(async () => firstWhere(await ops.list(), 'ip', ip)),
       prefetch: () => {
         ops.list().catch(() => undefined);
       },
@@ -265,7 +265,7 @@ export class AccountStore {
         this.cache.invalidate('tokens', username);
         return ops.list();
       },
-      find: (id: number) => absentOn404(async () => (await ops.list()).find((t) => t.id === id)),
+      find: (id: number) => absentOn404(async () => firstWhere(await ops.list(), 'id', id)),
       create: (input: { readonly label: string | null; readonly expiresAt: string | null }): Promise<TokenWrite> => {
         const op = `create bearer token${input.label === null ? '' : ` '${input.label}'`}${forAccount(username)}`;
         const label = input.label ?? '';

@@ -2,6 +2,7 @@
 // are cached for the process, writes drop exactly the (collection, account) they touch.
 // Requests are counted.
 import { AccountStore, type StoreClient } from '../../src/account';
+import { firstWhere } from '../../src/account/store-helpers';
 import type { BearerToken, LabeledIp, SubAccount } from '../../src/sdk';
 
 /** A fake client counting calls per (method, account); each call resolves when released. */
@@ -171,5 +172,47 @@ describe('AccountStore cache', () => {
     const store = storeOf(new CountingClient());
     const ips = (await store.account().ips.list()) as LabeledIp[];
     expect(() => ips.push({ ip: '1.1.1.1', label: '' })).toThrow(TypeError);
+  });
+
+  it('finds IPs in the cached list, and in the new list after a write', async () => {
+    const client = new CountingClient();
+    client.ipsByAccount.set('alice', [
+      { ip: '10.0.0.1', label: 'first' },
+      { ip: '10.0.0.2', label: '' },
+      { ip: '10.0.0.1', label: 'second' },
+    ]);
+    const store = storeOf(client);
+    const ips = store.account('alice').ips;
+    expect(await ips.find('10.0.0.1')).toEqual({ ip: '10.0.0.1', label: 'first' });
+    expect(await ips.find('10.0.0.2')).toEqual({ ip: '10.0.0.2', label: '' });
+    expect(await ips.find('10.0.0.3')).toBeUndefined();
+    expect(client.count('ips:alice')).toBe(1);
+    client.ipsByAccount.set('alice', [{ ip: '10.0.0.3', label: 'new' }]);
+    await store.account('alice').ips.add('10.0.0.3', 'new');
+    expect(await ips.find('10.0.0.3')).toEqual({ ip: '10.0.0.3', label: 'new' });
+    expect(await ips.find('10.0.0.1')).toBeUndefined();
+  });
+});
+
+describe('firstWhere', () => {
+  const list = [
+    { id: 1, name: 'a' },
+    { id: 2, name: 'b' },
+    { id: 1, name: 'c' },
+  ];
+
+  it('gives the first entry with the value, as find does, on a frozen list and on any other', () => {
+    for (const l of [list, Object.freeze([...list])]) {
+      expect(firstWhere(l, 'id', 1)).toBe(list[0]);
+      expect(firstWhere(l, 'name', 'c')).toBe(list[2]);
+      expect(firstWhere(l, 'id', 3)).toBeUndefined();
+    }
+  });
+
+  it('searches a list that can still change each time', () => {
+    const open = [...list];
+    expect(firstWhere(open, 'id', 3)).toBeUndefined();
+    open.push({ id: 3, name: 'd' });
+    expect(firstWhere(open, 'id', 3)).toBe(open[3]);
   });
 });
