@@ -36,7 +36,10 @@ const indexes = new WeakMap<readonly object[], Map<PropertyKey, Map<unknown, obj
 export function firstWhere<E extends object, K extends keyof E>(list: readonly E[], field: K, value: E[K]): E | undefined {
   if (!Object.isFrozen(list)) return list.find((e) => e[field] === value);
   let byField = indexes.get(list);
-  if (byField === undefined) indexes.set(list, (byField = new Map()));
+  if (byField === undefined) {
+    byField = new Map();
+    indexes.set(list, byField);
+  }
   let index = byField.get(field) as Map<unknown, E> | undefined;
   if (index === undefined) {
     index = new Map();
