@@ -2,6 +2,7 @@
 // mutual TLS on a Unix socket in a private directory (plugin-socket.ts; a loopback port where
 // there is none), print the one handshake line, and leave promptly when Terraform calls
 // plugin.GRPCController/Shutdown.
+import { writeSync } from 'node:fs';
 import { createSelfSignedCertificate } from '../util/x509';
 import { GRPCControllerService } from './gen/grpc_controller';
 import { ProviderService } from './gen/tfplugin6';
@@ -15,7 +16,7 @@ import type { ProviderServer } from './types';
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
-  /** Where the handshake line goes; nothing else is ever written to it. @default process.stdout */
+  /** Where the handshake line goes; nothing else is ever written to it. @default file descriptor 1 (standard output) */
   stdout?: NodeJS.WritableStream;
   /** The environment go-plugin prepared. @default process.env */
   env?: NodeJS.ProcessEnv;
@@ -177,8 +178,35 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     process.on('unhandledRejection', onRejection);
   }
 
-  (opts.stdout ?? process.stdout).write(`${formatHandshakeLine(server.network, server.address, certDer)}\n`);
+  const line = `${formatHandshakeLine(server.network, server.address, certDer)}\n`;
+  if (opts.stdout !== undefined) opts.stdout.write(line);
+  else if (!writeStandardOutput(line)) log('debug', 'standard output would block: the handshake line goes through process.stdout');
   log('debug', 'plugin serving', { network: server.network, address: server.address, tls: certDer !== undefined, ...opts.startupFields });
   if (opts.afterHandshake !== undefined) setImmediate(opts.afterHandshake);
   return done;
+}
+
+/**
+ * Writes `text` to file descriptor 1 directly: process.stdout is a stream Node builds on first use
+ * (about 1.5 ms of every start, for one line). Go's os/exec hands the plugin a blocking pipe; what
+ * a standard output that would block (EAGAIN: non-blocking and full) did not take goes through
+ * `stream`, which waits for room. Returns false in that case.
+ * @param write the direct write @default node:fs writeSync
+ * @param stream @default process.stdout
+ */
+export function writeStandardOutput(
+  text: string,
+  write: (fd: number, data: Uint8Array, offset: number) => number = writeSync,
+  stream?: NodeJS.WritableStream,
+): boolean {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += write(1, bytes, written);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    (stream ?? process.stdout).write(bytes.subarray(written));
+    return false;
+  }
 }

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { decodeMsgpack, encodeDynamicValue, encodeMsgpack } from '../../src/protocol/codec';
 import { UNKNOWN, Unknown, typeFromJson, type CtyValue } from '../../src/protocol/cty';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/protocol/handshake';
-import { serve } from '../../src/protocol/server';
+import { serve, writeStandardOutput } from '../../src/protocol/server';
 import { schemaBlockType, type ProviderServer } from '../../src/protocol/types';
 import { createTinyProvider, THING_SCHEMA } from './fixtures/tiny-provider';
 import { clientCertificate, connect, parseHandshake, type CallFn } from './helpers';
@@ -318,5 +318,53 @@ describe('serve() without the handshake environment', () => {
     });
     expect(exit).toHaveBeenCalledWith(1);
     expect(err).toMatch(/protocol 6/);
+  });
+});
+
+describe('writeStandardOutput (the handshake line, without building process.stdout)', () => {
+  const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: write`), { code });
+
+  it('writes every byte to file descriptor 1, across partial writes', () => {
+    const seen: Array<{ fd: number; chunk: string }> = [];
+    const stream = new PassThrough();
+    const write = (fd: number, data: Uint8Array, offset: number): number => {
+      const n = Math.min(3, data.length - offset);
+      seen.push({ fd, chunk: Buffer.from(data.subarray(offset, offset + n)).toString() });
+      return n;
+    };
+    expect(writeStandardOutput('1|6|unix\n', write, stream)).toBe(true);
+    expect(seen).toEqual([
+      { fd: 1, chunk: '1|6' },
+      { fd: 1, chunk: '|un' },
+      { fd: 1, chunk: 'ix\n' },
+    ]);
+    expect(stream.read()).toBeNull();
+  });
+
+  it('hands what would block (EAGAIN) to the stream, which waits for room', () => {
+    const stream = new PassThrough();
+    let calls = 0;
+    const write = (_fd: number, _data: Uint8Array, offset: number): number => {
+      calls++;
+      if (offset > 0) throw errno('EAGAIN');
+      return 4;
+    };
+    expect(writeStandardOutput('1|6|unix|/tmp/s|grpc|Q0VSVA\n', write, stream)).toBe(false);
+    expect(calls).toBe(2);
+    expect(String(stream.read())).toBe('unix|/tmp/s|grpc|Q0VSVA\n');
+  });
+
+  it('throws any other failure (a closed standard output)', () => {
+    const stream = new PassThrough();
+    expect(() =>
+      writeStandardOutput(
+        'line\n',
+        () => {
+          throw errno('EPIPE');
+        },
+        stream,
+      ),
+    ).toThrow(/EPIPE/);
+    expect(stream.read()).toBeNull();
   });
 });
