@@ -8,7 +8,6 @@ import { createLogger, levelFromEnv } from '../protocol/log';
 import { type DeferredCa, deferredTrust } from './deferred-ca';
 import { isUnknown, type ConfigureContext, type Diagnostics } from './framework';
 import { type BlockValues, clientOptions, type ConnectionSettings, type ResolvedConnection, resolveConnection } from '../account/connection-settings';
-import type { ProviderOptions } from './provider';
 import { PROVIDER_ENV, PROVIDER_VERSION, settingPath as path, type ProviderConfig, type Setting } from './settings';
 
 /** At TF_LOG=DEBUG (or the provider's own variables), each API attempt goes to Terraform's log; below it, nothing. */
@@ -31,12 +30,32 @@ function requestLogger(env: NodeJS.ProcessEnv): Pick<ProxyAccountClientOptions, 
   };
 }
 
+/** What the configure step takes from the provider's options (ProviderOptions in provider.ts). */
+export interface ConfigureOptions {
+  /** undici dispatcher for the SDK client (e.g. a MockAgent); excludes ca_cert_file and insecure. @default the SDK's own agent */
+  readonly dispatcher?: Dispatcher;
+  /**
+   * What the executable's shell line kept from Node (src/provider/deferred-ca.ts): Node's bundled
+   * roots and the NODE_EXTRA_CA_CERTS file, given to the API client when no ca_cert_file is set.
+   * @default nothing deferred: Node's default trust
+   */
+  readonly deferredCa?: DeferredCa;
+  /**
+   * Called once in a configured process, when the API client's modules (undici and the Node
+   * modules it needs) are loaded and its first connection has been started, before any request:
+   * where the executable sets the V8 flags of a serving process (src/main-provider.ts), after the
+   * last of Node's built-in modules it needs, which Node would otherwise compile without their code cache.
+   * @default nothing
+   */
+  readonly onClientLoaded?: () => void;
+}
+
 /** Builds the account store from the provider block, or returns undefined after adding errors. */
 export async function configure(
   ctx: ConfigureContext,
   config: ProviderConfig,
   env: NodeJS.ProcessEnv,
-  opts: Pick<ProviderOptions, 'dispatcher' | 'deferredCa' | 'onClientLoaded'> = {},
+  opts: ConfigureOptions = {},
 ): Promise<AccountStore | undefined> {
   const { dispatcher, deferredCa } = opts;
   const d = ctx.diagnostics;

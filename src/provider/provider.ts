@@ -1,7 +1,6 @@
 // The proxyaccount provider: its configuration (each setting falls back to an environment
 // variable), the one SDK client per process, and the explicit list of resource and data-source
 // types. To add a type, import its module and add one line to RESOURCES or DATA_SOURCES.
-import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
 import { subAccountDataSource } from './data-sources/sub-account';
 import { authorizedHostnamesDataSource } from './data-sources/authorized-hostnames';
@@ -10,8 +9,7 @@ import { bearerTokensDataSource } from './data-sources/bearer-tokens';
 import { geoIpsDataSource } from './data-sources/geoips';
 import { proxiesDataSource } from './data-sources/proxies';
 import { FrameworkServer, type ProviderDefinition } from './framework';
-import { configure, verifyCredentials } from './configure';
-import type { DeferredCa } from './deferred-ca';
+import { type ConfigureOptions, configure, verifyCredentials } from './configure';
 import { bearerTokenEphemeral } from './ephemeral-resources/bearer-token';
 import { describeProxyAccountError } from './errors';
 import { providerSchema } from './settings';
@@ -53,25 +51,9 @@ export { PROVIDER_ENV, PROVIDER_VERSION } from './settings';
 export { takeDeferredCa } from './deferred-ca';
 
 /** Options of {@link createProvider}; for tests and tools, Terraform uses the defaults. */
-export interface ProviderOptions {
+export interface ProviderOptions extends ConfigureOptions {
   /** Where the environment fallbacks are read. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
-  /** undici dispatcher for the SDK client (e.g. a MockAgent); excludes ca_cert_file and insecure. @default the SDK's own agent */
-  readonly dispatcher?: Dispatcher;
-  /**
-   * What the executable's shell line kept from Node (src/provider/deferred-ca.ts): Node's bundled
-   * roots and the NODE_EXTRA_CA_CERTS file, given to the API client when no ca_cert_file is set.
-   * @default nothing deferred: Node's default trust
-   */
-  readonly deferredCa?: DeferredCa;
-  /**
-   * Called once in a configured process, when the API client's modules (undici and the Node
-   * modules it needs) are loaded and its first connection has been started, before any request:
-   * where the executable sets the V8 flags of a serving process (src/main-provider.ts), after the
-   * last of Node's built-in modules it needs, which Node would otherwise compile without their code cache.
-   * @default nothing
-   */
-  readonly onClientLoaded?: () => void;
 }
 
 /** The provider definition (schema, configure step, registered types). */
