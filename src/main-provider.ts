@@ -67,6 +67,42 @@ function servingFlags(): void {
   process.prependOnceListener('exit', () => setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --semi-space-growth-factor=2'));
 }
 
+/**
+ * Every process Terraform starts makes a call, which needs the provider's code (about 8 ms to
+ * evaluate): evaluated after the handshake line, it is ready when that call comes. Terraform
+ * connects as soon as it reads that line, so the code is evaluated a group of modules per turn of
+ * the event loop: between two groups Node answers Terraform's TLS handshake, and the evaluation
+ * fills the time this process waits for Terraform's side of it instead of holding up the
+ * handshake. A module not named here is evaluated by the last step, or by the first call.
+ */
+export const PRELOAD_STEPS: ReadonlyArray<() => unknown> = [
+  () => require('./provider/framework') as typeof import('./provider/framework'),
+  () => require('./provider/settings') as typeof import('./provider/settings'),
+  () => require('./provider/errors') as typeof import('./provider/errors'),
+  () => require('./provider/configure') as typeof import('./provider/configure'),
+  () => require('./provider/data-sources/sub-account') as typeof import('./provider/data-sources/sub-account'),
+  () => require('./provider/data-sources/authorized-hostnames') as typeof import('./provider/data-sources/authorized-hostnames'),
+  () => require('./provider/data-sources/authorized-ips') as typeof import('./provider/data-sources/authorized-ips'),
+  () => require('./provider/data-sources/bearer-tokens') as typeof import('./provider/data-sources/bearer-tokens'),
+  () => require('./provider/data-sources/geoips') as typeof import('./provider/data-sources/geoips'),
+  () => require('./provider/data-sources/proxies') as typeof import('./provider/data-sources/proxies'),
+  () => require('./provider/ephemeral-resources/bearer-token') as typeof import('./provider/ephemeral-resources/bearer-token'),
+  () => require('./provider/resources/sub-account') as typeof import('./provider/resources/sub-account'),
+  () => require('./provider/resources/authorized-hostnames') as typeof import('./provider/resources/authorized-hostnames'),
+  () => require('./provider/resources/authorized-ips') as typeof import('./provider/resources/authorized-ips'),
+  () => require('./provider/resources/authorized-proxies') as typeof import('./provider/resources/authorized-proxies'),
+  () => require('./provider/resources/authorized-hostname') as typeof import('./provider/resources/authorized-hostname'),
+  () => require('./provider/resources/authorized-ip') as typeof import('./provider/resources/authorized-ip'),
+  () => require('./provider/resources/authorized-proxy') as typeof import('./provider/resources/authorized-proxy'),
+  () => require('./provider/resources/bearer-token') as typeof import('./provider/resources/bearer-token'),
+  () => require('./provider/provider') as typeof import('./provider/provider'),
+];
+
+function preloadInSteps(step = 0): void {
+  PRELOAD_STEPS[step]!();
+  if (step + 1 < PRELOAD_STEPS.length) setImmediate(preloadInSteps, step + 1);
+}
+
 /** What the executable's launcher (scripts/provider-launcher.js) tells the provider. */
 export interface LaunchInfo {
   /** How the bundle was compiled: with the code cache (`hit`), without one yet (`miss`), with one V8 refused (`rejected`), or with the cache `off`. */
@@ -82,10 +118,7 @@ export function main(launch: LaunchInfo = {}): void {
     ...(launch.codeCacheNote === undefined ? {} : { code_cache_note: launch.codeCacheNote }),
   };
   const provider = lazyProviderServer(() => loadProvider(servingFlags));
-  // Every process Terraform starts makes a call, which needs the provider's code: evaluated while
-  // Terraform connects (its TLS handshake, its first request), it is ready when that call comes.
-  const preload = (): void => void require('./provider/provider');
-  serve(provider, { startupFields, afterHandshake: preload }).then(
+  serve(provider, { startupFields, afterHandshake: preloadInSteps }).then(
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`terraform-provider-proxyaccount: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -47,9 +47,11 @@ describe('lazyProviderServer', () => {
 });
 
 describe('the built entry point (dist/main-provider.js)', () => {
+  // In a fresh node process: which of our modules (and undici's) are loaded.
+  const LOADED = `const loaded = () => Object.keys(require.cache).filter((k) => /[\\\\/](dist[\\\\/](provider|sdk)|node_modules[\\\\/]undici)[\\\\/]/.test(k));`;
   // Runs in a fresh node process: which of our modules are loaded after each step.
   const script = `
-    const loaded = () => Object.keys(require.cache).filter((k) => /[\\\\/](dist[\\\\/](provider|sdk)|node_modules[\\\\/]undici)[\\\\/]/.test(k));
+    ${LOADED}
     const { lazyProviderServer } = require('./dist/main-provider.js');
     const out = { atImport: loaded() };
     const server = lazyProviderServer();
@@ -70,6 +72,21 @@ describe('the built entry point (dist/main-provider.js)', () => {
     expect(out.afterSchema.some((p) => /provider[\\/]provider\.js$/.test(p))).toBe(true);
     expect(out.afterSchema.filter((p) => /sdk|undici/.test(p))).toEqual([]);
     expect(out.resources).toContain('proxyaccount_sub_account');
+  });
+
+  it('evaluates the provider in steps after the handshake, each of them new modules, none of them the SDK or undici', () => {
+    const stepsScript = `
+      ${LOADED}
+      const { PRELOAD_STEPS } = require('./dist/main-provider.js');
+      const added = PRELOAD_STEPS.map((step) => { const before = loaded().length; step(); return loaded().length - before; });
+      console.log(JSON.stringify({ added, after: loaded() }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', stepsScript], { cwd: ROOT, encoding: 'utf8' })) as { added: number[]; after: string[] };
+    expect(out.added.length).toBeGreaterThan(5);
+    // A step that adds nothing was made redundant by an earlier one: the list no longer splits the work.
+    expect(out.added.filter((n) => n === 0)).toEqual([]);
+    expect(out.after.some((p) => /provider[\\/]provider\.js$/.test(p))).toBe(true);
+    expect(out.after.filter((p) => /sdk|undici/.test(p))).toEqual([]);
   });
 
   // The executable sets its serving V8 flags in onClientLoaded; Node compiles a built-in module
