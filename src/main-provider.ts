@@ -68,7 +68,7 @@ function servingFlags(): void {
 }
 
 /**
- * Every process Terraform starts makes a call, which needs the provider's code (about 8 ms to
+ * Every process Terraform starts makes a call, which needs the provider's code (5–8 ms to
  * evaluate): evaluated after the handshake line, it is ready when that call comes. Terraform
  * connects as soon as it reads that line, so the code is evaluated a group of modules per turn of
  * the event loop: between two groups Node answers Terraform's TLS handshake, and the evaluation
