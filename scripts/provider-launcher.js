@@ -60,9 +60,12 @@
     }
   }
 
-  // The same wrapper Node puts around a CommonJS module.
+  // The same wrapper Node puts around a CommonJS module. Its name is the same wherever the file is:
+  // V8's code cache keeps the name of the script it was made from, so a cache written by another
+  // copy of this build (another working directory, a moved file) would otherwise make stack traces
+  // and CPU profiles name that copy's path, one that may no longer exist.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
-    filename: self,
+    filename: 'terraform-provider-proxyaccount',
     lineOffset,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

@@ -26,9 +26,9 @@ interface Start {
 }
 
 /** Starts the executable, reads its handshake line and DEBUG log, stops it with SIGTERM. */
-function start(env: NodeJS.ProcessEnv, how: 'executable' | 'node script' = 'executable'): Promise<Start> {
+function start(env: NodeJS.ProcessEnv, how: 'executable' | 'node script' = 'executable', executable = EXECUTABLE, nodeFlags: string[] = []): Promise<Start> {
   return new Promise((resolve, reject) => {
-    const [file, args] = how === 'executable' ? [EXECUTABLE, []] : [process.execPath, [EXECUTABLE]];
+    const [file, args] = how === 'executable' ? [executable, []] : [process.execPath, [...nodeFlags, executable]];
     const child = spawn(file, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TF_PLUGIN_MAGIC_COOKIE: COOKIE, TF_LOG: 'DEBUG', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,6 +102,30 @@ describe('the provider executable', () => {
     expect(asScript.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(asScript.exitCode).toBe(0);
     expect(asScript.codeCache).toBe('hit');
+  });
+
+  it('names the bundle the same from every copy, so a cache made by another copy does not put its path in stack traces', async () => {
+    // V8 keeps a script's name in its code cache: the second copy would otherwise run as the first.
+    const copies = ['first', 'second'].map((name) => {
+      fs.mkdirSync(path.join(dir, name));
+      const copy = path.join(dir, name, 'terraform-provider-proxyaccount_v0.1.0');
+      fs.copyFileSync(EXECUTABLE, copy);
+      fs.chmodSync(copy, 0o755);
+      return copy;
+    });
+    const cache = path.join(dir, 'cache');
+    const profiles = path.join(dir, 'profiles');
+    expect((await start({ PROXYACCOUNT_CODE_CACHE: cache }, 'executable', copies[0])).codeCache).toBe('miss');
+    // Node takes --cpu-prof only on its command line: the second copy runs as a script given to node.
+    const second = await start({ PROXYACCOUNT_CODE_CACHE: cache }, 'node script', copies[1], ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
+    expect(second.codeCache).toBe('hit');
+    const [profile] = fs.readdirSync(profiles);
+    const { nodes } = JSON.parse(fs.readFileSync(path.join(profiles, profile!), 'utf8')) as { nodes: { callFrame: { url: string } }[] };
+    const urls = new Set(nodes.map((n) => n.callFrame.url));
+    expect([...urls].filter((u) => u.includes(path.join(dir, 'first')))).toEqual([]);
+    // The bundle's functions (the launcher itself runs under the copy's own path).
+    expect(urls).toContain('terraform-provider-proxyaccount');
+    expect(urls).toContain(`file://${copies[1]}`);
   });
 
   it('starts normally with a damaged cache, and replaces it', async () => {
