@@ -7,7 +7,11 @@
 // `node -e 0` and the Go anchor.
 //
 //   npm run bench:plan            (npm run build and sh bench/go-anchor/build.sh first; 7 rounds)
-//   node bench/plan.js [ROUNDS]
+//   node bench/plan.js [ROUNDS] [--our-schema]
+//
+// --our-schema adds a fourth side: the Go anchor serving our provider's schema (GOANCHOR_SCHEMA)
+// for our very configuration, everything kept in state. Terraform then does all it does for ours,
+// so the difference between that side and ours is the provider process alone.
 //
 // Ours: 2 sub-accounts × 99 authorized IPs that reference them (200 resources in state), the
 // emulator in this process. The anchor: the same shape, 2 parents × 99 children. Ratios to the Go
@@ -17,9 +21,11 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
+const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, anchorWithOurSchema, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
 const { ROOT, median, pluginEnv: makePluginEnv, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
-const ROUNDS = Number(process.argv[2] || 7);
+const ARGS = process.argv.slice(2);
+const OUR_SCHEMA = ARGS.includes('--our-schema');
+const ROUNDS = Number(ARGS.find((a) => !a.startsWith('--')) || 7);
 // PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
 const PROVIDER = process.env.PROXYACCOUNT_BENCH_PROVIDER || path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
 requireBuild('plan', ['dist/emulator/index.js', 'dist/cli/provider.js', 'dist/provider/terraform-provider-proxyaccount', 'dist/util/x509.js']);
@@ -35,6 +41,9 @@ const SIDES = [
   { key: 'go', label: 'Go anchor', config: goAnchorConfig(), binary: GO_ANCHOR_BINARY, type: 'goanchor', source: GO_ANCHOR_SOURCE },
   { key: 'ours', label: 'proxyaccount', config: proxyaccountConfig(), binary: PROVIDER, type: 'proxyaccount', source: 'proxyaccount/proxyaccount' },
 ];
+/** With --our-schema: the anchor serving our schema (its config and GOANCHOR_SCHEMA are set in main). */
+const GO_OUR_SCHEMA = { key: 'goOurs', label: 'Go anchor, our schema', binary: GO_ANCHOR_BINARY, type: 'goanchor', source: GO_ANCHOR_SOURCE };
+if (OUR_SCHEMA) SIDES.splice(2, 0, GO_OUR_SCHEMA);
 
 /** Spawn-to-handshake (ms): until the provider's one handshake line on stdout. */
 function handshakeMs(env, binary) {
@@ -79,7 +88,7 @@ function perProcessPlanner(root, runner, side) {
   fs.writeFileSync(rc, `provider_installation {\n  dev_overrides {\n    "${side.source}" = "${wrapDir}"\n  }\n  direct {}\n}\n`);
   return async (dir) => {
     fs.writeFileSync(out, '');
-    const run = await runner.timed(dir, ['plan', '-detailed-exitcode'], { TF_CLI_CONFIG_FILE: rc }, [0, 2]);
+    const run = await runner.timed(dir, ['plan', '-detailed-exitcode'], { ...side.env, TF_CLI_CONFIG_FILE: rc }, [0, 2]);
     const processes = fs
       .readFileSync(out, 'utf8')
       .trim()
@@ -97,21 +106,26 @@ async function main() {
     delete env.TF_LOG;
     const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').trim();
     const runner = terraformRunner(root, env);
+    if (OUR_SCHEMA) {
+      const schemaFile = path.join(root, 'our-schema.pb');
+      GO_OUR_SCHEMA.config = await anchorWithOurSchema(schemaFile, proxyaccountConfig());
+      GO_OUR_SCHEMA.env = { GOANCHOR_SCHEMA: schemaFile };
+    }
     const dirs = {};
     for (const side of SIDES) {
       dirs[side.key] = path.join(root, side.key);
       fs.mkdirSync(dirs[side.key]);
       fs.writeFileSync(path.join(dirs[side.key], 'main.tf'), side.config);
-      await runner.tf(dirs[side.key], ['init']);
+      await runner.tf(dirs[side.key], ['init'], side.env);
     }
     const plan = Object.fromEntries(SIDES.map((s) => [s.key, []]));
     const apply = Object.fromEntries(SIDES.map((s) => [s.key, []]));
     for (let i = 0; i < ROUNDS; i++) {
       for (const side of SIDES) {
         // Apply from empty, then the plan of 200 resources in state, then back to empty.
-        apply[side.key].push(await runner.timed(dirs[side.key], ['apply', '-auto-approve']));
-        plan[side.key].push(await runner.timed(dirs[side.key], ['plan', '-detailed-exitcode']));
-        await runner.tf(dirs[side.key], ['destroy', '-auto-approve']);
+        apply[side.key].push(await runner.timed(dirs[side.key], ['apply', '-auto-approve'], side.env));
+        plan[side.key].push(await runner.timed(dirs[side.key], ['plan', '-detailed-exitcode'], side.env));
+        await runner.tf(dirs[side.key], ['destroy', '-auto-approve'], side.env);
       }
       process.stderr.write(`round ${i + 1}/${ROUNDS} done\n`);
     }
@@ -120,9 +134,9 @@ async function main() {
     const providers = SIDES.filter((s) => s.binary);
     const planners = Object.fromEntries(providers.map((s) => [s.key, perProcessPlanner(root, runner, s)]));
     const breakdown = Object.fromEntries(providers.map((s) => [s.key, []]));
-    for (const side of providers) await runner.tf(dirs[side.key], ['apply', '-auto-approve']);
+    for (const side of providers) await runner.tf(dirs[side.key], ['apply', '-auto-approve'], side.env);
     for (let i = 0; i < 5; i++) for (const side of providers) breakdown[side.key].push(await planners[side.key](dirs[side.key]));
-    for (const side of providers) await runner.tf(dirs[side.key], ['destroy', '-auto-approve']);
+    for (const side of providers) await runner.tf(dirs[side.key], ['destroy', '-auto-approve'], side.env);
 
     const pluginEnv = makePluginEnv(env);
     // NODE_EXTRA_CA_CERTS makes every Node start parse its root certificates (about 50 ms on our CI
@@ -188,6 +202,11 @@ async function main() {
     console.log(
       `ratios, ours / Go anchor: plan ${ratio(plan, 'wall', 'ours', 'go').toFixed(2)}x (cpu ${ratio(plan, 'cpu', 'ours', 'go').toFixed(2)}x), apply ${ratio(apply, 'wall', 'ours', 'go').toFixed(2)}x (cpu ${ratio(apply, 'cpu', 'ours', 'go').toFixed(2)}x); handshake ${(median(hs.ours) / median(hs.node)).toFixed(2)}x node -e 0`,
     );
+    if (OUR_SCHEMA) {
+      console.log(
+        `ratios, ours / Go anchor with our schema: plan ${ratio(plan, 'wall', 'ours', 'goOurs').toFixed(2)}x (cpu ${ratio(plan, 'cpu', 'ours', 'goOurs').toFixed(2)}x), apply ${ratio(apply, 'wall', 'ours', 'goOurs').toFixed(2)}x (cpu ${ratio(apply, 'cpu', 'ours', 'goOurs').toFixed(2)}x); the anchor with our schema / its own: plan ${ratio(plan, 'wall', 'goOurs', 'go').toFixed(2)}x`,
+      );
+    }
   } finally {
     await bench.stop();
   }

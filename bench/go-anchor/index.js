@@ -41,6 +41,22 @@ function goAnchorConfig(children = 99) {
 }
 
 /**
+ * Writes our provider's GetProviderSchema response (protobuf, from the build in dist/) to `file`,
+ * for the anchor's GOANCHOR_SCHEMA; returns the configuration of ours (bench/lib.js) that the
+ * anchor then serves under its own source address.
+ */
+async function anchorWithOurSchema(file, ourConfig) {
+  const { createProviderServer } = require(path.join(ROOT, 'dist/provider/provider.js'));
+  const { getProviderSchemaResponseToWire } = require(path.join(ROOT, 'dist/protocol/convert.js'));
+  const { GetProviderSchema_Response } = require(path.join(ROOT, 'dist/protocol/gen/tfplugin6.js'));
+  const response = getProviderSchemaResponseToWire(await createProviderServer().getProviderSchema());
+  fs.writeFileSync(file, GetProviderSchema_Response.encode(response));
+  const source = 'source = "proxyaccount/proxyaccount"';
+  if (!ourConfig.includes(source)) throw new Error(`bench/go-anchor: our configuration no longer says ${source}`);
+  return ourConfig.replace(source, `source = "${GO_ANCHOR_SOURCE}"`);
+}
+
+/**
  * An HTTPS server on 127.0.0.1 that answers every GET with 200 after `delayMs` (changeable through
  * `setDelay`): the API the anchor reads each resource from. `caFile` is its certificate.
  */
@@ -74,4 +90,4 @@ async function startDelayServer(dir, createSelfSignedCertificate) {
   };
 }
 
-module.exports = { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, goAnchorConfig, installGoAnchor, requireGoAnchor, startDelayServer };
+module.exports = { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, anchorWithOurSchema, goAnchorConfig, installGoAnchor, requireGoAnchor, startDelayServer };
