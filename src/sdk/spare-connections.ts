@@ -95,12 +95,19 @@ export class SpareConnections {
     return this.spares.filter((s) => s.taker === undefined).length;
   }
 
-  /** Opens connections to `origin` until `count` spares (at most MAX_SPARES) are open or opening. */
+  /**
+   * Opens connections to `origin` until `count` spares for waiting callers (at most MAX_SPARES)
+   * are open or opening. The preconnected one does not count: the probe takes it, and a caller
+   * that starts waiting in the same turn as the probe starts comes before the probe's connection
+   * is asked for. Should the probe find a connection elsewhere, one spare is left over and closes
+   * unused.
+   */
   fill(origin: string, count: number): void {
     const options = connectOptionsOf(origin);
     const key = keyOf(options);
     const target = Math.min(count, MAX_SPARES);
-    while (!this.closed && this.spares.filter((s) => s.key === key && s.taker === undefined).length < target) this.openSpare(key, options, false);
+    const forWaiting = (): number => this.spares.filter((s) => s.key === key && s.taker === undefined && !s.forAnyone).length;
+    while (!this.closed && forWaiting() < target) this.openSpare(key, options, false);
   }
 
   /**

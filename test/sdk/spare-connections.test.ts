@@ -121,9 +121,12 @@ describe('preconnect()', () => {
       expect(seen.requests).toHaveLength(0);
       const calls = Array.from({ length: 4 }, () => c.ips.list());
       expect(await Promise.all(calls)).toEqual([[], [], [], []]);
-      // The probe went out on the connection opened ahead, and the three callers that waited on spares.
+      // The probe went out on the connection opened ahead, and the three callers that waited on
+      // spares opened while it was out: none of them paid for a connection after it.
       expect(seen.requests[0]!.connection).toBe(0);
       expect(seen.connections).toHaveLength(4);
+      expect(seen.connectionsWhenProbeAnswered).toBe(4);
+      expect(new Set(seen.requests.slice(1).map((r) => r.connection)).size).toBe(3);
     } finally {
       await c.close();
     }
