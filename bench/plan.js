@@ -25,6 +25,10 @@ const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, anchorWithOurSchema, goAnchorConfig,
 const { ROOT, median, pluginEnv: makePluginEnv, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
 const ARGS = process.argv.slice(2);
 const OUR_SCHEMA = ARGS.includes('--our-schema');
+for (const a of ARGS.filter((x) => x.startsWith('--') && x !== '--our-schema')) {
+  console.error(`bench/plan: unknown option ${a} (usage: node bench/plan.js [ROUNDS] [--our-schema])`);
+  process.exit(2);
+}
 const ROUNDS = Number(ARGS.find((a) => !a.startsWith('--')) || 7);
 // PROXYACCOUNT_BENCH_PROVIDER measures another build (e.g. an earlier commit's) with the same harness.
 const PROVIDER = process.env.PROXYACCOUNT_BENCH_PROVIDER || path.join(ROOT, 'dist/provider/terraform-provider-proxyaccount');
