@@ -209,12 +209,18 @@ function decodeNumber(r: MsgpackReader, head: number, family: Family, path: Path
 
 function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): CtyValue {
   const plan = objectPlan(t);
+  const first = r.pos;
   const values: Array<CtyValue | undefined> = new Array(plan.names.length);
-  for (let i = 0; i < n; i++) {
-    const key = r.key();
-    const k = plan.index.get(key);
-    if (k === undefined) throw new CodecError(`unsupported attribute "${key}"`, steps(path));
-    values[k] = decodeValue(r, plan.types[k]!, attributePath(plan, k, path));
+  try {
+    for (let i = 0; i < n; i++) {
+      const key = r.key();
+      const k = plan.index.get(key);
+      if (k === undefined) throw new CodecError(`unsupported attribute "${key}"`, steps(path));
+      values[k] = decodeValue(r, plan.types[k]!, attributePath(plan, k, path));
+    }
+  } catch (err) {
+    if (!(err instanceof CodecError) || err.message.startsWith('malformed msgpack')) throw err;
+    return decodeObjectAsParsed(r, first, n, plan, path);
   }
   const out: { [key: string]: CtyValue } = {};
   for (let k = 0; k < plan.names.length; k++) {
@@ -223,6 +229,57 @@ function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): C
     else if (plan.optional[k]) setOwn(out, plan.names[k]!, null);
     else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(attributePath(plan, k, path)));
   }
+  return out;
+}
+
+// When a map or an object fails to decode in the input's order, it is decoded again as the codec
+// this one replaced did, from the whole message parsed into JavaScript objects first, so that a
+// damaged message gets the same answer: a key that comes again replaces the earlier entry (whose
+// value is then never looked at), integer-like keys come first, and an object's names are all
+// checked before its values, which are read in declaration order. Valid messages never come here.
+
+/**
+ * Where each entry's value starts, keyed as a JavaScript object made from the map would be (see
+ * above); reads from the map's first entry at `first` to its end, and leaves the reader there.
+ */
+function entriesAsParsed(r: MsgpackReader, first: number, n: number): Record<string, number> {
+  r.pos = first;
+  const at: Record<string, number> = Object.create(null);
+  for (let i = 0; i < n; i++) {
+    const key = r.key();
+    at[key] = r.pos;
+    r.any();
+  }
+  return at;
+}
+
+function decodeObjectAsParsed(r: MsgpackReader, first: number, n: number, plan: ObjectPlan, path: Path): CtyValue {
+  const entries = entriesAsParsed(r, first, n);
+  const end = r.pos;
+  for (const name of Object.keys(entries)) if (!plan.index.has(name)) throw new CodecError(`unsupported attribute "${name}"`, steps(path));
+  const out: { [key: string]: CtyValue } = {};
+  for (let k = 0; k < plan.names.length; k++) {
+    const name = plan.names[k]!;
+    const pos = entries[name];
+    if (pos !== undefined) {
+      r.pos = pos;
+      setOwn(out, name, decodeValue(r, plan.types[k]!, attributePath(plan, k, path)));
+    } else if (plan.optional[k]) setOwn(out, name, null);
+    else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(attributePath(plan, k, path)));
+  }
+  r.pos = end;
+  return out;
+}
+
+function decodeMapAsParsed(r: MsgpackReader, first: number, n: number, element: CtyType, path: Path): CtyValue {
+  const entries = entriesAsParsed(r, first, n);
+  const end = r.pos;
+  const out: { [key: string]: CtyValue } = {};
+  for (const [key, pos] of Object.entries(entries)) {
+    r.pos = pos;
+    setOwn(out, key, decodeValue(r, element, at(path, { elementKeyString: key })));
+  }
+  r.pos = end;
   return out;
 }
 
@@ -268,10 +325,16 @@ function decodeValue(r: MsgpackReader, t: CtyType, path: Path): CtyValue {
     case 'map': {
       if (family !== Family.Map) throw new CodecError('a map is required', steps(path));
       const n = r.length(head);
+      const first = r.pos;
       const out: { [key: string]: CtyValue } = {};
-      for (let i = 0; i < n; i++) {
-        const k = r.key();
-        setOwn(out, k, decodeValue(r, t.element, at(path, { elementKeyString: k })));
+      try {
+        for (let i = 0; i < n; i++) {
+          const k = r.key();
+          setOwn(out, k, decodeValue(r, t.element, at(path, { elementKeyString: k })));
+        }
+      } catch (err) {
+        if (!(err instanceof CodecError) || err.message.startsWith('malformed msgpack')) throw err;
+        return decodeMapAsParsed(r, first, n, t.element, path);
       }
       return out;
     }

@@ -164,13 +164,14 @@ export class MsgpackReader {
     return new MsgpackExt(type, this.bytes(n));
   }
 
-  /** A map key: text, or an integer key as its decimal text (a JS property name, as before). */
+  /** A map key: text, or a number key as JavaScript writes it (a JS property name, as before). */
   key(): string {
     const head = this.head();
     const f = this.family(head);
     let key: unknown;
     if (f === Family.Str) key = this.text(this.length(head));
     else if (f === Family.Int) key = this.int(head);
+    else if (f === Family.Float) key = this.float(head);
     if (typeof key === 'number') return String(key);
     if (typeof key !== 'string') return this.malformed(`a map key must be a string or a number (type byte 0x${head.toString(16)})`);
     if (key === '__proto__') this.malformed('the key __proto__ is not allowed');
