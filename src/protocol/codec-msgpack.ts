@@ -211,15 +211,19 @@ function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): C
   const plan = objectPlan(t);
   const first = r.pos;
   const values: Array<CtyValue | undefined> = new Array(plan.names.length);
+  let start = -1;
   try {
     for (let i = 0; i < n; i++) {
+      start = -1;
       const key = r.key();
       const k = plan.index.get(key);
       if (k === undefined) throw new CodecError(`unsupported attribute "${key}"`, steps(path));
+      start = r.pos;
       values[k] = decodeValue(r, plan.types[k]!, attributePath(plan, k, path));
     }
   } catch (err) {
     if (!(err instanceof CodecError) || err.message.startsWith('malformed msgpack')) throw err;
+    remember(r, start, err);
     return decodeObjectAsParsed(r, first, n, plan, path);
   }
   const out: { [key: string]: CtyValue } = {};
@@ -237,6 +241,29 @@ function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): C
 // damaged message gets the same answer: a key that comes again replaces the earlier entry (whose
 // value is then never looked at), integer-like keys come first, and an object's names are all
 // checked before its values, which are read in declaration order. Valid messages never come here.
+// A value that failed is not decoded again: its error is remembered by where it starts, or every
+// enclosing map and object would decode it once more, twice as often at each level up.
+
+const failures = new WeakMap<MsgpackReader, Map<number, CodecError>>();
+
+/** Remembers that the value at `start` (-1: none, the entry's key failed) fails with `err`. */
+function remember(r: MsgpackReader, start: number, err: CodecError): void {
+  if (start < 0) return;
+  let failed = failures.get(r);
+  if (failed === undefined) {
+    failed = new Map();
+    failures.set(r, failed);
+  }
+  failed.set(start, err);
+}
+
+/** Decodes the value at `pos` again, or throws what it threw the first time. */
+function decodeAgain(r: MsgpackReader, pos: number, t: CtyType, path: Path): CtyValue {
+  const failed = failures.get(r)?.get(pos);
+  if (failed !== undefined) throw failed;
+  r.pos = pos;
+  return decodeValue(r, t, path);
+}
 
 /**
  * Where each entry's value starts, keyed as a JavaScript object made from the map would be (see
@@ -261,10 +288,8 @@ function decodeObjectAsParsed(r: MsgpackReader, first: number, n: number, plan: 
   for (let k = 0; k < plan.names.length; k++) {
     const name = plan.names[k]!;
     const pos = entries[name];
-    if (pos !== undefined) {
-      r.pos = pos;
-      setOwn(out, name, decodeValue(r, plan.types[k]!, attributePath(plan, k, path)));
-    } else if (plan.optional[k]) setOwn(out, name, null);
+    if (pos !== undefined) setOwn(out, name, decodeAgain(r, pos, plan.types[k]!, attributePath(plan, k, path)));
+    else if (plan.optional[k]) setOwn(out, name, null);
     else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(attributePath(plan, k, path)));
   }
   r.pos = end;
@@ -275,10 +300,7 @@ function decodeMapAsParsed(r: MsgpackReader, first: number, n: number, element: 
   const entries = entriesAsParsed(r, first, n);
   const end = r.pos;
   const out: { [key: string]: CtyValue } = {};
-  for (const [key, pos] of Object.entries(entries)) {
-    r.pos = pos;
-    setOwn(out, key, decodeValue(r, element, at(path, { elementKeyString: key })));
-  }
+  for (const [key, pos] of Object.entries(entries)) setOwn(out, key, decodeAgain(r, pos, element, at(path, { elementKeyString: key })));
   r.pos = end;
   return out;
 }
@@ -327,13 +349,17 @@ function decodeValue(r: MsgpackReader, t: CtyType, path: Path): CtyValue {
       const n = r.length(head);
       const first = r.pos;
       const out: { [key: string]: CtyValue } = {};
+      let start = -1;
       try {
         for (let i = 0; i < n; i++) {
+          start = -1;
           const k = r.key();
+          start = r.pos;
           setOwn(out, k, decodeValue(r, t.element, at(path, { elementKeyString: k })));
         }
       } catch (err) {
         if (!(err instanceof CodecError) || err.message.startsWith('malformed msgpack')) throw err;
+        remember(r, start, err);
         return decodeMapAsParsed(r, first, n, t.element, path);
       }
       return out;
