@@ -12,7 +12,9 @@
 //       plan's wall and CPU (GNU time, provider processes included), spawn to handshake next to
 //       `node -e 0`, and the peak RSS of each provider process of a plan (GNU time's maximum resident
 //       set size, so a short peak is not missed by polling). A `terraform_data`
-//       plan of 200 runs in the same turns as the machine's yardstick. LATENCY (e.g. `150` or
+//       plan of 200 runs in the same turns as the machine's yardstick. Then the plans' ratio taken
+//       round by round (each round's two plans ran back to back), with how often `after` was lower:
+//       on a noisy machine a better guide than the ratio of two medians. LATENCY (e.g. `150` or
 //       `150:network`) puts the plans behind an API that far away, in latency.js's two models:
 //       every answer delayed by the emulator (`answers`, the default), or every packet delayed by
 //       lib.js's relay (`network`).
@@ -368,6 +370,15 @@ async function compareMode(a, b, rounds, latency) {
       `| spawn to handshake (ms; ${rounds * 3} each) | ${m(hs.before)} (${(median(hs.before) / nd).toFixed(2)}× node -e 0) | ${m(hs.after)} (${(median(hs.after) / nd).toFixed(2)}×) | ${(median(hs.after) / median(hs.before)).toFixed(2)} | node -e 0: ${nd.toFixed(0)} |`,
     );
     console.log(`| peak RSS per provider process, in start order (MiB) | ${peakCol('before')} | ${peakCol('after')} | | |`);
+    // Each round's two plans ran one after the other: their ratio is spared the machine's drift
+    // over the run, which moves the medians above by several percent from one run to the next.
+    for (const key of ['wall', 'cpu']) {
+      const ratios = plan.after.map((r, i) => r[key] / plan.before[i][key]);
+      const faster = ratios.filter((x) => x < 1).length;
+      console.log(
+        `paired by round, plan ${key}: after / before ${median(ratios).toFixed(3)} (median of ${rounds}); after lower in ${faster} of ${rounds} rounds`,
+      );
+    }
   } finally {
     await relay?.close();
     await bench.stop();
