@@ -13,6 +13,9 @@ export function formatAttributePath(path: readonly AttributePathStep[]): string 
   return out;
 }
 
+/** What a CodecError says of an object attribute absent from the value, in every codec and direction. */
+export const MISSING_ATTRIBUTE = 'attribute is missing (every attribute must be present, null when unset)';
+
 /** A value did not match its cty type while decoding or encoding. `path` says where. */
 export class CodecError extends Error {
   /** Stable code for programmatic checks. */

@@ -2,7 +2,7 @@
 // `terraform show -json`. Follows go-cty's JSON rules: no unknowns; a missing object attribute is
 // null; dynamic values are {"value": …, "type": …}; numbers keep their full decimal text.
 import { CtyBigNumber, CtyDynamic, Unknown, isPlainRecord, numberFromDecimalText, typeFromJson, typeToJson, type CtyType, type CtyValue } from './cty';
-import { CodecError } from './codec-error';
+import { CodecError, MISSING_ATTRIBUTE } from './codec-error';
 import { at, type Path, setOwn, shapeOf, steps } from './codec-path';
 import { JsonNumber, parseJsonText, type JsonNode } from './json-text';
 
@@ -150,7 +150,7 @@ function toJson(v: CtyValue | undefined, t: CtyType, path: Path): string {
         const p = at(path, { attributeName: name });
         let e = Object.hasOwn(v, name) ? v[name] : undefined;
         if (e === undefined && shape.optional.has(name)) e = null;
-        if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(p));
+        if (e === undefined) throw new CodecError(MISSING_ATTRIBUTE, steps(p));
         return `${JSON.stringify(name)}:${toJson(e, t.attributes[name]!, p)}`;
       });
       return `{${parts.join(',')}}`;

@@ -19,7 +19,7 @@ import {
   type CtyValue,
   type Refinements,
 } from './cty';
-import { CodecError } from './codec-error';
+import { CodecError, MISSING_ATTRIBUTE } from './codec-error';
 import { at, type Path, setOwn, steps } from './codec-path';
 import { Family, MsgpackExt, MsgpackReader } from './msgpack-reader';
 import { MsgpackWriter } from './msgpack-writer';
@@ -231,7 +231,7 @@ function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): C
     const v = values[k];
     if (v !== undefined) setOwn(out, plan.names[k]!, v);
     else if (plan.optional[k]) setOwn(out, plan.names[k]!, null);
-    else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(attributePath(plan, k, path)));
+    else throw new CodecError(MISSING_ATTRIBUTE, steps(attributePath(plan, k, path)));
   }
   return out;
 }
@@ -290,7 +290,7 @@ function decodeObjectAsParsed(r: MsgpackReader, first: number, n: number, plan: 
     const pos = entries[name];
     if (pos !== undefined) setOwn(out, name, decodeAgain(r, pos, plan.types[k]!, attributePath(plan, k, path)));
     else if (plan.optional[k]) setOwn(out, name, null);
-    else throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(attributePath(plan, k, path)));
+    else throw new CodecError(MISSING_ATTRIBUTE, steps(attributePath(plan, k, path)));
   }
   r.pos = end;
   return out;
@@ -481,7 +481,7 @@ function encodeObject(w: MsgpackWriter, v: { [key: string]: CtyValue }, t: Objec
     let e = Object.hasOwn(v, name) ? v[name] : undefined;
     if (e === undefined && plan.optional[k]) e = null;
     const p = attributePath(plan, k, path);
-    if (e === undefined) throw new CodecError('attribute is missing (every attribute must be present, null when unset)', steps(p));
+    if (e === undefined) throw new CodecError(MISSING_ATTRIBUTE, steps(p));
     w.raw(plan.keys[k]!);
     encodeValue(w, e, plan.types[k]!, p);
   }
