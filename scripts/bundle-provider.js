@@ -4,9 +4,9 @@
 // One file loads faster than a tree of modules (Terraform starts the provider 3-4 times per
 // command) and is what `proxyaccount provider install` copies into a filesystem mirror.
 //
-// The executable is a shell line, then scripts/provider-launcher.js followed by the bundle inside a
-// closing comment: the launcher compiles the bundle with a per-user V8 code cache (Node 20 has no
-// module compile cache). dist/provider/bundle.js is the plain bundle, the main script of the single executable
+// The executable is a shell line, then scripts/provider-launcher.js, then the bundle wrapped in the
+// function Node makes of a CommonJS module (an expression nobody calls): the launcher compiles that
+// slice of the file with a per-user V8 code cache (Node 20 has no module compile cache). dist/provider/bundle.js is the plain bundle, the main script of the single executable
 // (scripts/sea.js), which carries its own code cache.
 'use strict';
 const path = require('node:path');
@@ -75,7 +75,7 @@ function shellHeader(marker) {
   // module first (scripts/provider-launcher.js). Single-quoted for sh, so it holds no single quote.
   const evalCode = [
     'const f=process.argv[1],t=require("fs").readFileSync(f,"latin1"),a=t.indexOf("\\n",t.indexOf("\\n")+1)+1;',
-    `require("vm").runInThisContext("(function(require,__filename,launcherText){"+t.slice(a,t.indexOf(${JSON.stringify(`\n/*${marker}\n`)}))+"\\n})",{filename:f,lineOffset:2})(require,f,t)`,
+    `require("vm").runInThisContext("(function(require,__filename,launcherText){"+t.slice(a,t.indexOf(${JSON.stringify(`\n/*${marker}*/`)}))+"\\n})",{filename:f,lineOffset:2})(require,f,t)`,
   ].join('');
   if (evalCode.includes("'")) throw new Error('bundle-provider: the -e code of the shell line must hold no single quote');
   return [
@@ -110,14 +110,16 @@ async function main() {
     plugins: [leanUndici()],
   });
   const bundle = fs.readFileSync(bundleFile, 'utf8');
-  if (bundle.includes('*\u0000/')) throw new Error('bundle-provider: the bundle holds the byte sequence used to escape `*/`; change the escape');
+  // The launcher finds the bundle by this line and reads it up to the file's last `\n})`.
+  if (bundle.includes(`\n/*${MARKER}*/`)) throw new Error(`bundle-provider: the bundle holds the line that marks its start (${MARKER}); change the marker`);
   const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
   const launcher = fs
     .readFileSync(path.join(__dirname, 'provider-launcher.js'), 'utf8')
     .replace("'__HASH__'", JSON.stringify(hash))
     .replace("'__MARKER__'", JSON.stringify(MARKER));
   const tmp = `${outFile}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, `${shellHeader(MARKER)}\n${launcher}\n/*${MARKER}\n${bundle.split('*/').join('*\u0000/')}*/\n`, { mode: 0o755 });
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${bundle}\n})`;
+  fs.writeFileSync(tmp, `${shellHeader(MARKER)}\n${launcher}\n/*${MARKER}*/${wrapped}\n`, { mode: 0o755 });
   fs.renameSync(tmp, outFile);
   const bytes = fs.statSync(outFile).size;
   const inputs = Object.keys(result.metafile.inputs).length;

@@ -1,17 +1,19 @@
-// The start of the provider executable (scripts/bundle-provider.js puts the bundled provider after
-// it, inside the closing comment, so Node only scans it here). It compiles the bundle with V8's
-// code cache, kept per user: Terraform starts the provider 3 times per plan and 4 per apply, and
-// compiling 2.5 MB of JavaScript was the largest part of each start (bench/RESULTS.md). Node 20
-// has no module compile cache of its own (that came in Node 22). Without a usable cache (first
-// run, another Node version, PROXYACCOUNT_CODE_CACHE=off, an unwritable directory, or one another
-// user could have written to) it compiles as usual and nothing else changes. V8 checks a cache
-// file only against this source's length, so it is read only from a private directory. Writing a
-// new cache removes the ones nobody has written for 30 days (older builds and Node versions).
+// The start of the provider executable. scripts/bundle-provider.js puts the bundled provider after
+// it, already wrapped in the function Node makes of a CommonJS module, as an expression that is
+// never called: the shell line's code reads the text, and the wrapped bundle is a slice of it
+// that V8 compiles as it is. This compiles it with V8's code cache, kept per user: Terraform starts
+// the provider 3 times per plan and 4 per apply, and compiling the bundle was the largest part of
+// each start (bench/RESULTS.md). Node 20 has no module compile cache of its own (that came in Node
+// 22). Without a usable cache (first run, another Node version, PROXYACCOUNT_CODE_CACHE=off, an
+// unwritable directory, or one another user could have written to) it compiles as usual and
+// nothing else changes. V8 checks a cache file only against this source's length, so it is read
+// only from a private directory. Writing a new cache removes the ones nobody has written for 30
+// days (older builds and Node versions).
 //
 // The shell line above it (scripts/bundle-provider.js) runs this code with `node -e`, handing it the
-// file's text, so the file is read once; Node itself would read all of it as the main module, and
-// scan the bundle's comment, before this code could read it again. Run as a script
-// (`node terraform-provider-proxyaccount`), it reads the file itself.
+// file's text, so the file is read once and Node never parses the bundle as a whole. Run as a
+// script (`node terraform-provider-proxyaccount`), Node parses the file first (the bundle only
+// pre-parsed, as a function that is not called), then this reads it itself.
 'use strict';
 (function launch(self, hash, marker, given) {
   const fs = require('node:fs');
@@ -21,14 +23,15 @@
 
   // The file is ASCII (esbuild escapes the rest), which latin1 reads without decoding UTF-8.
   const text = given ?? fs.readFileSync(self, 'latin1');
-  const start = text.indexOf(`\n/*${marker}\n`);
-  const end = text.lastIndexOf('*/');
+  // `/*MARKER*/(function (exports, require, module, __filename, __dirname) { BUNDLE\n})` ends the
+  // file: a slice of the text, not a new string (1.1 MB copied twice at every start, for the
+  // escapes a comment needed and for the wrapper, cost about 4 ms of each start: bench/RESULTS.md).
+  const start = text.indexOf(`\n/*${marker}*/(function `);
+  const end = text.lastIndexOf('\n})') + 3;
   if (start < 0 || end < start) throw new Error(`${self}: the bundled provider is missing from this file (rebuild it with npm run build)`);
-  // The bundle's own `*/` were written as `*\0/` so the comment holds it whole.
-  let source = text.slice(start + marker.length + 4, end);
-  if (source.includes('*\u0000/')) source = source.split('*\u0000/').join('*/');
+  const source = text.slice(start + marker.length + 5, end);
   let lineOffset = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < start + marker.length + 4; i = text.indexOf('\n', i + 1)) lineOffset++;
+  for (let i = text.indexOf('\n'); i !== -1 && i <= start; i = text.indexOf('\n', i + 1)) lineOffset++;
 
   const setting = process.env.PROXYACCOUNT_CODE_CACHE;
   let cacheFile;
@@ -60,11 +63,11 @@
     }
   }
 
-  // The same wrapper Node puts around a CommonJS module. Its name is the same wherever the file is:
-  // V8's code cache keeps the name of the script it was made from, so a cache written by another
-  // copy of this build (another working directory, a moved file) would otherwise make stack traces
-  // and CPU profiles name that copy's path, one that may no longer exist.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+  // Its name is the same wherever the file is: V8's code cache keeps the name of the script it was
+  // made from, so a cache written by another copy of this build (another working directory, a
+  // moved file) would otherwise make stack traces and CPU profiles name that copy's path, one that
+  // may no longer exist.
+  const script = new vm.Script(source, {
     filename: 'terraform-provider-proxyaccount',
     lineOffset,
     cachedData,
@@ -77,8 +80,12 @@
   mod.loaded = true;
 
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
-    // Written at exit, so the functions this run compiled lazily are in it too.
-    process.once('exit', () => {
+    // Written at exit, so the functions this run compiled lazily are in it too; only by a run that
+    // ends well. One that ends in an error (run by hand, not by Terraform; a refused handshake)
+    // compiled little beyond the start, and its cache, kept until the next build, made every later
+    // plan about 2 % slower (bench/RESULTS.md).
+    process.once('exit', (code) => {
+      if (code !== 0) return;
       try {
         writePrivateFile(cacheFile, script.createCachedData());
       } catch {

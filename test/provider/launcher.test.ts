@@ -1,7 +1,7 @@
 // The provider executable's start-up path (scripts/provider-launcher.js, assembled by
 // scripts/bundle-provider.js): the bundle compiled with a per-user V8 code cache. The first start
-// makes the cache when it exits, the next ones use it, a damaged cache is refused by V8 and
-// replaced, and PROXYACCOUNT_CODE_CACHE=off writes nothing. Each case is a real process that
+// makes the cache when it exits, the next ones use it, a run that ends in an error writes none, a
+// damaged cache is refused by V8 and replaced, and PROXYACCOUNT_CODE_CACHE=off writes nothing. Each case is a real process that
 // completes the go-plugin handshake and exits on SIGTERM as Terraform's shutdown would make it.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -96,6 +96,29 @@ describe('the provider executable', () => {
     expect(second.codeCache).toBe('hit');
   });
 
+  it('a run that ends in an error leaves no cache: the next start that serves makes it', async () => {
+    // Run by hand (no magic cookie): the message, exit code 1, and nothing compiled beyond the start,
+    // which a cache kept until the next build would impose on every later start.
+    const byHand = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(EXECUTABLE, [], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, PROXYACCOUNT_CODE_CACHE: dir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.once('error', reject);
+      child.once('exit', (code) => resolve({ code, stderr }));
+    });
+    expect(byHand.code).toBe(1);
+    expect(byHand.stderr).toContain('This binary is a plugin for Terraform');
+    expect(cacheFiles()).toEqual([]);
+
+    const served = await start({ PROXYACCOUNT_CODE_CACHE: dir });
+    expect(served.codeCache).toBe('miss');
+    expect(served.exitCode).toBe(0);
+    expect(cacheFiles()).toHaveLength(1);
+  });
+
   it('also starts as a script given to node (the launcher then reads the file itself), with the same code cache', async () => {
     expect((await start({ PROXYACCOUNT_CODE_CACHE: dir })).codeCache).toBe('miss');
     const asScript = await start({ PROXYACCOUNT_CODE_CACHE: dir }, 'node script');
@@ -120,12 +143,18 @@ describe('the provider executable', () => {
     const second = await start({ PROXYACCOUNT_CODE_CACHE: cache }, 'node script', copies[1], ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
     expect(second.codeCache).toBe('hit');
     const [profile] = fs.readdirSync(profiles);
-    const { nodes } = JSON.parse(fs.readFileSync(path.join(profiles, profile!), 'utf8')) as { nodes: { callFrame: { url: string } }[] };
+    const { nodes } = JSON.parse(fs.readFileSync(path.join(profiles, profile!), 'utf8')) as {
+      nodes: { callFrame: { url: string; functionName: string; lineNumber: number } }[];
+    };
     const urls = new Set(nodes.map((n) => n.callFrame.url));
     expect([...urls].filter((u) => u.includes(path.join(dir, 'first')))).toEqual([]);
     // The bundle's functions (the launcher itself runs under the copy's own path).
     expect(urls).toContain('terraform-provider-proxyaccount');
     expect(urls).toContain(`file://${copies[1]}`);
+    // The bundle's lines are the file's: a function the profile saw is on the line it names.
+    const lines = fs.readFileSync(EXECUTABLE, 'latin1').split('\n');
+    const serve = nodes.find((n) => n.callFrame.url === 'terraform-provider-proxyaccount' && n.callFrame.functionName === 'serve');
+    expect(lines[serve!.callFrame.lineNumber]).toMatch(/\bfunction serve\(/);
   });
 
   it('starts normally with a damaged cache, and replaces it', async () => {
