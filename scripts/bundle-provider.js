@@ -68,6 +68,10 @@ function leanUndici() {
  * - Node's default store is OpenSSL's (--use-openssl-ca) made empty (SSL_CERT_FILE and
  *   SSL_CERT_DIR name nothing), and the provider gives the API client Node's bundled roots itself;
  *   not when NODE_OPTIONS chooses a store (--use-openssl-ca, --use-bundled-ca, --use-system-ca).
+ * It also caps glibc's malloc at 2 arenas (MALLOC_ARENA_MAX, unless it is set): glibc makes up to
+ * 8 per core for Node's helper threads (V8's compiler and GC, libuv's pool), and the memory each
+ * keeps was 2 MiB of the serving process's peak, which runs JavaScript on one thread; no slower in
+ * a plan (bench/RESULTS.md). Other C libraries ignore the variable.
  */
 function shellHeader(marker) {
   // Node runs this with -e: it reads the file once and runs the launcher (the lines after the shell
@@ -82,6 +86,7 @@ function shellHeader(marker) {
     '#!/bin/sh',
     [
       '":" //;',
+      `: "\${MALLOC_ARENA_MAX:=2}"; export MALLOC_ARENA_MAX;`,
       `case "\${NODE_EXTRA_CA_CERTS:+set} \${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac;`,
       `set -- -e '${evalCode}' "$0" "$@";`,
       `case "\${NODE_OPTIONS-}" in *--use-*-ca*) exec node "$@";; esac;`,

@@ -29,14 +29,14 @@ export function lazyProviderServer(load: () => ProviderServer = loadProvider): P
   });
 }
 
-function loadProvider(onClientLoaded?: () => void): ProviderServer {
+function loadProvider(beforeClientLoad?: () => void): ProviderServer {
   // A plain require keeps this synchronous and lets a bundler inline the module.
   const mod = require('./provider/provider') as typeof import('./provider/provider');
   // Node's certificates, when the executable's shell line kept them from Node (provider/deferred-ca.ts).
   const deferredCa = mod.takeDeferredCa(process.env);
   return mod.createProviderServer({
     ...(deferredCa === undefined ? {} : { deferredCa }),
-    ...(onClientLoaded === undefined ? {} : { onClientLoaded }),
+    ...(beforeClientLoad === undefined ? {} : { beforeClientLoad }),
   });
 }
 
@@ -45,26 +45,40 @@ function loadProvider(onClientLoaded?: () => void): ProviderServer {
  * parser function again with TurboFan, which briefly took about 30 MiB, a third of the serving
  * process's peak memory, for the few API requests a plan makes (bench/RESULTS.md, "Provider process
  * cost"); Liftoff, V8's baseline WebAssembly compiler, is fast enough for those. V8 reads the flag
- * when it compiles a WebAssembly module (undici's first request), so it is set once the API client
- * is loaded, in the one process of a command that configures the provider. Not earlier: V8 refuses
- * a code cache made under other flags, Node's own for its built-in modules included, and the API
- * client loads a dozen of those (node:http, node:assert, node:fs/promises and theirs), which then
- * took three times as long to compile. For the same reason the flag is cleared again before the
- * launcher writes our code cache at exit (an exit listener put first runs first).
+ * when it compiles a WebAssembly module (undici's first request), so it is set just before the API
+ * client's HTTP stack loads, in the one process of a command that configures the provider. Not
+ * earlier: V8 refuses a code cache made under other flags, Node's own for its built-in modules
+ * included, which then take three times as long to compile; so the Node modules that stack needs
+ * ({@link loadClientBuiltins}) are loaded first. For the same reason the flags are put back before
+ * the launcher writes our code cache at exit (an exit listener put first runs first).
  *
  * The young generation is kept at its starting size (1 MiB per semi-space) the same way: V8 grows
  * it up to 16 MiB per semi-space under a steady allocation rate, and the ~800 calls of a plan made
- * it 8 MiB, for objects that live for one call. `--max-semi-space-size` would say it directly, but
- * V8 reads that one only at start (Node's command line, which a `#!/usr/bin/env node` launcher
- * cannot portably pass); the growth factor it reads each time it would grow.
+ * it 8 MiB, for objects that live for one call. Set after undici had loaded, it came too late in
+ * about half of the plans: undici's evaluation had already doubled it (2 MiB more at the peak).
+ * `--max-semi-space-size` would say it directly, but V8 reads that one only at start, and a flag on
+ * Node's command line would refuse Node's code cache for every built-in module; the growth factor it
+ * reads each time it would grow.
  */
 function servingFlags(): void {
+  loadClientBuiltins();
   // Loaded here: node:v8 costs a start several milliseconds (its heap utilities), before the
   // handshake, in the processes that never serve a call too.
   const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--liftoff-only --semi-space-growth-factor=1');
   // Clearing --liftoff-only leaves the two flags it turned off; all of them restore the start's flags.
   process.prependOnceListener('exit', () => setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --semi-space-growth-factor=2'));
+}
+
+/**
+ * The Node modules the API client's HTTP stack (undici, the SDK's transport) loads when it is
+ * evaluated, loaded before the serving flags change; test/provider/main-provider.test.ts checks
+ * that loading the client after this loads no other.
+ */
+export function loadClientBuiltins(): void {
+  require('node:http');
+  require('node:assert');
+  require('node:fs/promises');
 }
 
 /**

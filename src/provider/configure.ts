@@ -41,13 +41,14 @@ export interface ConfigureOptions {
    */
   readonly deferredCa?: DeferredCa;
   /**
-   * Called once in a configured process, when the API client's modules (undici and the Node
-   * modules it needs) are loaded and its first connection has been started, before any request:
-   * where the executable sets the V8 flags of a serving process (src/main-provider.ts), after the
-   * last of Node's built-in modules it needs, which Node would otherwise compile without their code cache.
+   * Called once in a configured process, after its configure has answered, just before the API
+   * client's HTTP stack (undici) loads and its first connection starts: where the executable loads
+   * the Node modules that stack needs and then sets the V8 flags of a serving process
+   * (src/main-provider.ts). Node compiles a built-in module loaded after a flag change without its
+   * code cache, and V8 sizes the young generation while undici is evaluated.
    * @default nothing
    */
-  readonly onClientLoaded?: () => void;
+  readonly beforeClientLoad?: () => void;
 }
 
 /** Builds the account store from the provider block, or returns undefined after adding errors. */
@@ -102,8 +103,8 @@ export async function configure(
     // round trips (and the SDK's HTTP client loading) overlap with Terraform's next calls instead
     // of delaying the first request, the credential probe.
     setTimeout(() => {
+      opts.beforeClientLoad?.();
       client.preconnect();
-      opts.onClientLoaded?.();
     }, 0).unref();
     return store;
   } catch (err) {

@@ -287,6 +287,18 @@ describe('a code cache another user could have planted is never run', () => {
   });
 });
 
+describe("glibc's malloc arenas", () => {
+  // The shell line caps them for Node (scripts/bundle-provider.js): the serving process's peak memory.
+  it('Node starts with MALLOC_ARENA_MAX=2, or with the value the user set', async () => {
+    const capped = await start({ PROXYACCOUNT_CODE_CACHE: 'off' });
+    expect(capped.exitCode).toBe(0);
+    expect(capped.environ.MALLOC_ARENA_MAX).toBe('2');
+    const own = await start({ PROXYACCOUNT_CODE_CACHE: 'off', MALLOC_ARENA_MAX: '8' });
+    expect(own.exitCode).toBe(0);
+    expect(own.environ.MALLOC_ARENA_MAX).toBe('8');
+  });
+});
+
 describe("Node's certificates", () => {
   // Node names the file in a warning when it loads it at start and cannot read it: the warning
   // shows whether Node itself loaded the variable (scripts/bundle-provider.js, the shell line).

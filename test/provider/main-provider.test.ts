@@ -89,39 +89,62 @@ describe('the built entry point (dist/main-provider.js)', () => {
     expect(out.after.filter((p) => /sdk|undici/.test(p))).toEqual([]);
   });
 
-  // The executable sets its serving V8 flags in onClientLoaded; Node compiles a built-in module
-  // loaded after that without its code cache, three times as slowly.
+  // The executable sets its serving V8 flags in beforeClientLoad, after loadClientBuiltins: Node
+  // compiles a built-in module loaded after a flag change without its code cache, three times as
+  // slowly, so the client must load none of its own. The API client resolves undici as the bundle
+  // does (scripts/bundle-provider.js, leanUndici): scripts/provider-undici.js, and no node:http2
+  // for undici's HTTP/2 client, which then falls back as it does where Node has none.
   const configureScript = `
+    const Module = require('node:module');
+    const load = Module._load;
+    Module._load = function (request, parent, ...rest) {
+      if (request === 'undici') request = require.resolve('./scripts/provider-undici.js');
+      if (request === 'node:http2' && /client-h2\\.js$/.test(parent?.filename ?? '')) throw Object.assign(new Error('left out of the provider bundle'), { code: 'MODULE_NOT_FOUND' });
+      return load.call(this, request, parent, ...rest);
+    };
+    const { loadClientBuiltins } = require('./dist/main-provider.js');
     const { createProvider } = require('./dist/provider/provider.js');
     const { Diagnostics } = require('./dist/provider/framework/diagnostics.js');
     const calls = [];
+    const undici = () => Object.keys(require.cache).some((k) => /node_modules[\\/]undici[\\/]/.test(k));
     const builtins = () => process.moduleLoadList.filter((m) => /^NativeModule (http|assert|fs\\/promises)$/.test(m)).map((m) => m.slice(13)).sort();
+    let mark;
     const provider = createProvider({
       env: { PROXYACCOUNT_BASE_URL: 'https://127.0.0.1:9', PROXYACCOUNT_USERNAME: 'u', PROXYACCOUNT_PASSWORD: 'p' },
-      onClientLoaded: () => calls.push({ builtins: builtins(), undici: Object.keys(require.cache).some((k) => /node_modules[\\/]undici[\\/]/.test(k)) }),
+      beforeClientLoad: () => {
+        calls.push({ undici: undici(), builtins: builtins() });
+        loadClientBuiltins();
+        mark = process.moduleLoadList.length;
+      },
     });
     const ctx = { diagnostics: new Diagnostics(), terraformVersion: '1.11.4', clientCapabilities: undefined, signal: new AbortController().signal };
     const config = { base_url: null, username: null, password: null };
     Promise.resolve(provider.configure(ctx, config)).then(async (store) => {
       const before = { calls: calls.length, builtins: builtins() };
       await new Promise((resolve) => setTimeout(resolve, 20));
-      console.log(JSON.stringify({ configured: store !== undefined, errors: ctx.diagnostics.hasErrors(), before, calls }));
+      const after = { undici: undici(), builtins: builtins(), loadedLater: process.moduleLoadList.slice(mark).filter((m) => m.startsWith('NativeModule ')) };
+      console.log(JSON.stringify({ configured: store !== undefined, errors: ctx.diagnostics.hasErrors(), before, calls, after }));
       process.exit(0);
     });
   `;
 
-  it('calls onClientLoaded once the API client and the Node modules it needs are loaded, after configure answers', () => {
+  it('calls beforeClientLoad after configure answers, before undici loads; after loadClientBuiltins the client loads no Node module', () => {
     const out = JSON.parse(execFileSync(process.execPath, ['-e', configureScript], { cwd: ROOT, encoding: 'utf8' })) as {
       configured: boolean;
       errors: boolean;
       before: { calls: number; builtins: string[] };
-      calls: { builtins: string[]; undici: boolean }[];
+      calls: { undici: boolean; builtins: string[] }[];
+      after: { undici: boolean; builtins: string[]; loadedLater: string[] };
     };
     expect(out.configured).toBe(true);
     expect(out.errors).toBe(false);
     // Not during configure: the client's modules load after its answer has gone out.
     expect(out.before.calls).toBe(0);
     expect(out.before.builtins).not.toContain('http');
-    expect(out.calls).toEqual([{ builtins: ['assert', 'fs/promises', 'http'], undici: true }]);
+    expect(out.calls).toEqual([{ undici: false, builtins: out.before.builtins }]);
+    // The client loaded (its first connection started), and loadClientBuiltins had loaded all it needed.
+    expect(out.after.undici).toBe(true);
+    expect(out.after.builtins).toEqual(['assert', 'fs/promises', 'http']);
+    expect(out.after.loadedLater).toEqual([]);
   });
 });
