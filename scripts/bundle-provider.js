@@ -5,9 +5,11 @@
 // command) and is what `proxyaccount provider install` copies into a filesystem mirror.
 //
 // The executable is a shell line, then scripts/provider-launcher.js, then the bundle wrapped in the
-// function Node makes of a CommonJS module (an expression nobody calls): the launcher compiles that
-// slice of the file with a per-user V8 code cache (Node 20 has no module compile cache). dist/provider/bundle.js is the plain bundle, the main script of the single executable
-// (scripts/sea.js), which carries its own code cache.
+// function Node makes of a CommonJS module (an expression nobody calls; the launcher's last
+// statement ends with a semicolon, so Node, running the file as a script, does not call it): the
+// launcher compiles that slice of the file with a per-user V8 code cache (Node 20 has no module
+// compile cache). dist/provider/bundle.js is the plain bundle, the main script of the single
+// executable (scripts/sea.js), which carries its own code cache.
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
