@@ -70,10 +70,11 @@ function leanUndici() {
  * - Node's default store is OpenSSL's (--use-openssl-ca) made empty (SSL_CERT_FILE and
  *   SSL_CERT_DIR name nothing), and the provider gives the API client Node's bundled roots itself;
  *   not when NODE_OPTIONS chooses a store (--use-openssl-ca, --use-bundled-ca, --use-system-ca).
- * It also caps glibc's malloc at 2 arenas (MALLOC_ARENA_MAX, unless it is set): glibc makes up to
- * 8 per core for Node's helper threads (V8's compiler and GC, libuv's pool), and the memory each
- * keeps was 2 MiB of the serving process's peak, which runs JavaScript on one thread; no slower in
- * a plan (bench/RESULTS.md). Other C libraries ignore the variable.
+ * It also keeps the serving process's peak memory down, which runs JavaScript on one thread: glibc's
+ * malloc gets 2 arenas (MALLOC_ARENA_MAX, unless it is set) where it makes up to 8 per core for
+ * Node's helper threads, and V8 one helper thread (--v8-pool-size=1, unless NODE_OPTIONS sets it)
+ * where Node starts 4; 2 MiB and 1 MiB less at the peak, no slower in a plan (bench/RESULTS.md).
+ * Other C libraries ignore the variable; the option is Node's own, so V8 still takes the code caches.
  */
 function shellHeader(marker) {
   // Node runs this with -e: it reads the file once and runs the launcher (the lines after the shell
@@ -91,6 +92,7 @@ function shellHeader(marker) {
       `: "\${MALLOC_ARENA_MAX:=2}"; export MALLOC_ARENA_MAX;`,
       `case "\${NODE_EXTRA_CA_CERTS:+set} \${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac;`,
       `set -- -e '${evalCode}' "$0" "$@";`,
+      `case "\${NODE_OPTIONS-}" in *--v8-pool-size*) ;; *) set -- --v8-pool-size=1 "$@";; esac;`,
       `case "\${NODE_OPTIONS-}" in *--use-*-ca*) exec node "$@";; esac;`,
       'PROXYACCOUNT_DEFERRED_NODE_ROOT_CERTS=1; SSL_CERT_FILE=/dev/null; SSL_CERT_DIR=/dev/null; export PROXYACCOUNT_DEFERRED_NODE_ROOT_CERTS SSL_CERT_FILE SSL_CERT_DIR;',
       'exec node --use-openssl-ca "$@"',

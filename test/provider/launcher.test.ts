@@ -287,8 +287,8 @@ describe('a code cache another user could have planted is never run', () => {
   });
 });
 
-describe("glibc's malloc arenas", () => {
-  // The shell line caps them for Node (scripts/bundle-provider.js): the serving process's peak memory.
+describe("the serving process's peak memory", () => {
+  // The shell line caps glibc's malloc arenas and V8's helper threads (scripts/bundle-provider.js).
   it('Node starts with MALLOC_ARENA_MAX=2, or with the value the user set', async () => {
     const capped = await start({ PROXYACCOUNT_CODE_CACHE: 'off' });
     expect(capped.exitCode).toBe(0);
@@ -296,6 +296,16 @@ describe("glibc's malloc arenas", () => {
     const own = await start({ PROXYACCOUNT_CODE_CACHE: 'off', MALLOC_ARENA_MAX: '8' });
     expect(own.exitCode).toBe(0);
     expect(own.environ.MALLOC_ARENA_MAX).toBe('8');
+  });
+
+  it('Node starts with one V8 helper thread, unless NODE_OPTIONS says how many', async () => {
+    const one = await start({ PROXYACCOUNT_CODE_CACHE: 'off' });
+    expect(one.exitCode).toBe(0);
+    expect(one.argv).toContain('--v8-pool-size=1');
+    const own = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_OPTIONS: '--v8-pool-size=3' });
+    expect(own.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
+    expect(own.exitCode).toBe(0);
+    expect(own.argv.filter((a) => a.startsWith('--v8-pool-size'))).toEqual([]);
   });
 });
 
@@ -319,8 +329,8 @@ describe("Node's certificates", () => {
     const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt', SSL_CERT_DIR: '/etc/ssl/certs' });
     expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
     expect(res.exitCode).toBe(0);
-    expect(res.argv.slice(0, 3)).toEqual(['node', '--use-openssl-ca', '-e']);
-    expect(res.argv.slice(4, 5)).toEqual([EXECUTABLE]);
+    expect(res.argv.slice(0, 4)).toEqual(['node', '--use-openssl-ca', '--v8-pool-size=1', '-e']);
+    expect(res.argv.slice(5, 6)).toEqual([EXECUTABLE]);
     expect(res.environ).toMatchObject(EMPTY_DEFAULT_STORE);
   });
 
@@ -330,7 +340,7 @@ describe("Node's certificates", () => {
       const res = await start({ PROXYACCOUNT_CODE_CACHE: 'off', NODE_OPTIONS: nodeOptions, SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt' });
       expect(res.handshake).toMatch(HANDSHAKE_WITHOUT_TLS);
       expect(res.exitCode).toBe(0);
-      expect(res.argv.slice(0, 2)).toEqual(['node', '-e']);
+      expect(res.argv.slice(0, 3)).toEqual(['node', '--v8-pool-size=1', '-e']);
       expect(res.environ.SSL_CERT_FILE).toBe('/etc/ssl/certs/ca-certificates.crt');
       expect(res.environ.PROXYACCOUNT_DEFERRED_NODE_ROOT_CERTS).toBeUndefined();
     },
