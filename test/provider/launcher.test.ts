@@ -1,8 +1,9 @@
 // The provider executable's start-up path (scripts/provider-launcher.js, assembled by
 // scripts/bundle-provider.js): the bundle compiled with a per-user V8 code cache. The first start
 // makes the cache when it exits, the next ones use it, a run that ends in an error writes none, a
-// damaged cache is refused by V8 and replaced, and PROXYACCOUNT_CODE_CACHE=off writes nothing. Each case is a real process that
-// completes the go-plugin handshake and exits on SIGTERM as Terraform's shutdown would make it.
+// damaged cache is refused by V8 and replaced, and PROXYACCOUNT_CODE_CACHE=off writes nothing.
+// Each case is a real process that completes the go-plugin handshake and exits on SIGTERM as
+// Terraform's shutdown would make it.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
