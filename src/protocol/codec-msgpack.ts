@@ -21,7 +21,7 @@ import {
 } from './cty';
 import { CodecError, MISSING_ATTRIBUTE } from './codec-error';
 import { at, type Path, setOwn, steps } from './codec-path';
-import { Family, MsgpackExt, MsgpackReader } from './msgpack-reader';
+import { Family, MalformedMsgpack, MsgpackExt, MsgpackReader } from './msgpack-reader';
 import { MsgpackWriter } from './msgpack-writer';
 import type { AttributePathStep } from './types';
 
@@ -222,7 +222,7 @@ function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): C
       values[k] = decodeValue(r, plan.types[k]!, attributePath(plan, k, path));
     }
   } catch (err) {
-    if (!(err instanceof CodecError) || err.message.startsWith('malformed msgpack')) throw err;
+    if (!isTypeMismatch(err)) throw err;
     remember(r, start, err);
     return decodeObjectAsParsed(r, first, n, plan, path);
   }
@@ -245,6 +245,9 @@ function decodeObject(r: MsgpackReader, t: ObjectType, n: number, path: Path): C
 // enclosing map and object would decode it once more, twice as often at each level up.
 
 const failures = new WeakMap<MsgpackReader, Map<number, CodecError>>();
+
+/** A well-formed value of the wrong type (what may be decoded again), not malformed bytes. */
+const isTypeMismatch = (err: unknown): err is CodecError => err instanceof CodecError && !(err instanceof MalformedMsgpack);
 
 /** Remembers that the value at `start` (-1: none, the entry's key failed) fails with `err`. */
 function remember(r: MsgpackReader, start: number, err: CodecError): void {
@@ -358,7 +361,7 @@ function decodeValue(r: MsgpackReader, t: CtyType, path: Path): CtyValue {
           setOwn(out, k, decodeValue(r, t.element, at(path, { elementKeyString: k })));
         }
       } catch (err) {
-        if (!(err instanceof CodecError) || err.message.startsWith('malformed msgpack')) throw err;
+        if (!isTypeMismatch(err)) throw err;
         remember(r, start, err);
         return decodeMapAsParsed(r, first, n, t.element, path);
       }
@@ -380,7 +383,7 @@ export function decodeMsgpack(bytes: Uint8Array, t: CtyType): CtyValue {
   } catch (err) {
     // Malformed bytes anywhere are the answer even when a value before them had the wrong type
     // (as when the whole message was parsed first): only then is the type error worth reporting.
-    if (err instanceof CodecError && !err.message.startsWith('malformed msgpack')) {
+    if (isTypeMismatch(err)) {
       const whole = new MsgpackReader(bytes);
       whole.any();
       whole.finish();

@@ -1,8 +1,16 @@
 // Reads msgpack one value at a time, so the value codec can decode straight into cty values as
 // the type directs, without first building a generic tree of every value. Malformed bytes throw
-// a CodecError "malformed msgpack: …" (with no path, as a failure to parse the whole message).
+// a MalformedMsgpack, a CodecError "malformed msgpack: …" (with no path, as a failure to parse the
+// whole message).
 import { CodecError } from './codec-error';
 import { decodeUtf8 } from './utf8';
+
+/** Bytes that are not msgpack at all, as against a well-formed value of the wrong type. */
+export class MalformedMsgpack extends CodecError {
+  constructor(what: string) {
+    super(`malformed msgpack: ${what}`, []);
+  }
+}
 
 /** An extension value (Terraform's unknowns), its data a view into the input. */
 export class MsgpackExt {
@@ -53,7 +61,7 @@ export class MsgpackReader {
 
   /** Throws the malformed-input error. */
   malformed(what: string): never {
-    throw new CodecError(`malformed msgpack: ${what}`, []);
+    throw new MalformedMsgpack(what);
   }
 
   /** True when every byte was read. */
