@@ -14,6 +14,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
+const { UNDICI_IN_BUNDLE, leavesOutHttp2 } = require('./provider-resolution');
 
 const root = path.resolve(__dirname, '..');
 const crypto = require('node:crypto');
@@ -38,14 +39,9 @@ function leanUndici() {
           throw new Error(
             `bundle-provider: ${args.importer} requires undici; only dist/sdk/transport.js and proxy-dispatcher.js may (see scripts/provider-undici.js)`,
           );
-        return { path: path.join(__dirname, 'provider-undici.js') };
+        return { path: UNDICI_IN_BUNDLE };
       });
-      // undici's HTTP/2 client loads node:http2 when its module is evaluated, inside a try that
-      // falls back to an empty stand-in (for Node builds without http2). The SDK never offers h2
-      // (allowH2 is off), so the serving process need not load node:http2 at all.
-      build.onResolve({ filter: /^node:http2$/ }, (args) =>
-        args.importer.endsWith(path.join('undici', 'lib', 'dispatcher', 'client-h2.js')) ? { path: 'node:http2', namespace: 'no-http2' } : undefined,
-      );
+      build.onResolve({ filter: /^node:http2$/ }, (args) => (leavesOutHttp2(args.importer) ? { path: 'node:http2', namespace: 'no-http2' } : undefined));
       build.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({
         contents: "throw new Error('node:http2 is left out of the provider bundle: the SDK speaks HTTP/1.1 to the API');",
         loader: 'js',

@@ -91,15 +91,16 @@ describe('the built entry point (dist/main-provider.js)', () => {
 
   // The executable sets its serving V8 flags in beforeClientLoad, after loadClientBuiltins: Node
   // compiles a built-in module loaded after a flag change without its code cache, three times as
-  // slowly, so the client must load none of its own. The API client resolves undici as the bundle
-  // does (scripts/bundle-provider.js, leanUndici): scripts/provider-undici.js, and no node:http2
-  // for undici's HTTP/2 client, which then falls back as it does where Node has none.
+  // slowly, so the client must load none of its own. The API client resolves modules as the bundle
+  // does (scripts/provider-resolution.js): undici's lean entry, and no node:http2 for undici's
+  // HTTP/2 client, which then falls back as it does where Node has none.
   const configureScript = `
     const Module = require('node:module');
+    const { UNDICI_IN_BUNDLE, leavesOutHttp2 } = require('./scripts/provider-resolution.js');
     const load = Module._load;
     Module._load = function (request, parent, ...rest) {
-      if (request === 'undici') request = require.resolve('./scripts/provider-undici.js');
-      if (request === 'node:http2' && /client-h2\\.js$/.test(parent?.filename ?? '')) throw Object.assign(new Error('left out of the provider bundle'), { code: 'MODULE_NOT_FOUND' });
+      if (request === 'undici') request = UNDICI_IN_BUNDLE;
+      if (request === 'node:http2' && leavesOutHttp2(parent?.filename ?? '')) throw Object.assign(new Error('left out of the provider bundle'), { code: 'MODULE_NOT_FOUND' });
       return load.call(this, request, parent, ...rest);
     };
     const { loadClientBuiltins } = require('./dist/main-provider.js');
