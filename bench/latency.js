@@ -22,7 +22,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { goAnchorConfig, requireGoAnchor, startDelayServer } = require('./go-anchor');
-const { ROOT, emulatorControl, median, proxyaccountConfig, requireBuild, startBench, startLatencyRelay, terraformRunner } = require('./lib');
+const { ROOT, emulatorControl, median, proxyaccountConfig, requireBuild, roundByRound, startBench, startLatencyRelay, terraformRunner } = require('./lib');
 
 const ROUNDS = Number(process.argv[2] || 7);
 const DELAYS = (process.argv[3] || '0,50,150').split(',').map(Number);
@@ -125,12 +125,8 @@ async function main() {
       const wall = (runs) => runs.map((x) => x.wall);
       const cpu = (runs) => runs.map((x) => x.cpu);
       const conns = model === 'network' ? `${m(r.goConnections)} / ${m(r.ourConnections)}` : '';
-      // The two plans of a round ran back to back, so their ratio is steadier than the ratio of
-      // two medians when the machine's speed drifts during the run.
-      const paired = r.go.map((g, i) => g.wall / r.ours[i].wall);
-      const spread = `${median(paired).toFixed(2)}× (${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)})`;
       console.log(
-        `| ${delay} ms | ${model} | ${m(wall(r.go))} | ${m(wall(r.ours))} | **${(median(wall(r.go)) / median(wall(r.ours))).toFixed(2)}×** | ${spread} | ${m(cpu(r.go))} | ${m(cpu(r.ours))} | ${m(r.goRequests)} / ${m(r.ourRequests)} | ${conns} |`,
+        `| ${delay} ms | ${model} | ${m(wall(r.go))} | ${m(wall(r.ours))} | **${(median(wall(r.go)) / median(wall(r.ours))).toFixed(2)}×** | ${roundByRound(wall(r.go), wall(r.ours))} | ${m(cpu(r.go))} | ${m(cpu(r.ours))} | ${m(r.goRequests)} / ${m(r.ourRequests)} | ${conns} |`,
       );
     }
     // Where the latency sits on our critical path: the answers of the median plan at the largest delay, in each model.

@@ -148,6 +148,16 @@ function proxyaccountConfig(prefix = 'plan-bench', children = 99) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/**
+ * The ratio a[i] / b[i] of two series measured in the same rounds, taken round by round: both runs
+ * of a round are seconds apart, so a drift in the machine's speed during the run moves it less
+ * than the ratio of the two medians. "median (lowest–highest)", each with `unit` after it.
+ */
+function roundByRound(a, b, unit = '×') {
+  const xs = a.map((x, i) => x / b[i]);
+  return `${median(xs).toFixed(2)}${unit} (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+}
+
 /** CPU time (ms) of process `pid`'s own threads, from /proc/PID/stat (utime + stime), or undefined once it is gone. */
 function ownCpu(pid) {
   try {
@@ -326,6 +336,7 @@ module.exports = {
   pluginEnv,
   proxyaccountConfig,
   requireBuild,
+  roundByRound,
   spawnEmulator,
   startBench,
   startLatencyRelay,

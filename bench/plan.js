@@ -22,7 +22,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, anchorWithOurSchema, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
-const { ROOT, median, pluginEnv: makePluginEnv, proxyaccountConfig, requireBuild, startBench, terraformRunner } = require('./lib');
+const { ROOT, median, pluginEnv: makePluginEnv, proxyaccountConfig, requireBuild, roundByRound, startBench, terraformRunner } = require('./lib');
 const ARGS = process.argv.slice(2);
 const OUR_SCHEMA = ARGS.includes('--our-schema');
 for (const a of ARGS.filter((x) => x.startsWith('--') && x !== '--our-schema')) {
@@ -165,12 +165,7 @@ async function main() {
     const m = (xs) => median(xs).toFixed(0);
     const of = (runs, key) => runs.map((r) => r[key]);
     const ratio = (runs, key, a, b) => median(of(runs[a], key)) / median(of(runs[b], key));
-    // The same ratio taken round by round (both sides' runs of a round are seconds apart), which a
-    // drift in the machine's speed during the run moves less: median (lowest–highest).
-    const byRound = (runs, key, a, b) => {
-      const xs = runs[a].map((r, i) => r[key] / runs[b][i][key]);
-      return `round by round ${median(xs).toFixed(2)}x (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
-    };
+    const byRound = (runs, key, a, b) => `round by round ${roundByRound(of(runs[a], key), of(runs[b], key), 'x')}`;
     console.log(`Node ${process.version}, ${ROUNDS} rounds in turns; /proc/loadavg before: ${loadBefore}; after: ${loadAfter}`);
     console.log(`| Measure (median) | ${SIDES.map((s) => s.label).join(' | ')} | ours / Go | ours / built-in |`);
     console.log(`|---|${SIDES.map(() => '---:|').join('')}---:|---:|`);
