@@ -44,6 +44,11 @@ if (dirArg === undefined || process.argv.length > 3) {
   process.exit(2);
 }
 const dir = path.resolve(dirArg);
+// The launchers quote it for the shell.
+if (dir.includes("'")) {
+  console.error('shared-process: DIR must not contain a single quote');
+  process.exit(2);
+}
 fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 fs.chmodSync(dir, 0o700);
 
@@ -97,19 +102,21 @@ function session(pid) {
   openPipe(pid, Date.now() + 5000, (out) => {
     sessions++;
     active.add(pid);
+    // The pipe's end is the session's: its start (cat) ends, so Terraform sees the plugin exit.
+    const close = (what) => {
+      fs.closeSync(out);
+      active.delete(pid);
+      idleSince = Date.now();
+      report(what);
+    };
     serve(lazyProviderServer(), {
       env: environ(pid),
       stdout: { write: (s) => fs.writeSync(out, s) },
       stderr: { write: () => true },
-      exit: () => {
-        fs.closeSync(out);
-        active.delete(pid);
-        idleSince = Date.now();
-        report('session-end');
-      },
+      exit: () => close('session-end'),
       handleSignals: false,
       logger: () => undefined,
-    }).catch(() => undefined);
+    }).catch((err) => close(\`session-failed \${String(err).replace(/\\s+/g, ' ')}\`));
   });
 }
 
