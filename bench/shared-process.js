@@ -58,16 +58,13 @@ const entry = `'use strict';
 const fs = require('node:fs');
 const net = require('node:net');
 const { serve } = require(${JSON.stringify(path.join(ROOT, 'dist/protocol/server.js'))});
-const { lazyProviderServer, loadClientBuiltins, PRELOAD_STEPS } = require(${JSON.stringify(path.join(ROOT, 'dist/main-provider.js'))});
+const { lazyProviderServer, servingFlags, PRELOAD_STEPS } = require(${JSON.stringify(path.join(ROOT, 'dist/main-provider.js'))});
 
 const [run, owner] = process.argv.slice(2);
 const logFile = ${JSON.stringify(path.join(dir, 'shared.log'))};
 // The serving flags of main-provider.ts (Liftoff only for undici's parser, a young generation that
 // does not grow), set once for every session.
-loadClientBuiltins();
-const v8 = require('node:v8');
-v8.setFlagsFromString('--liftoff-only --semi-space-growth-factor=1');
-process.prependOnceListener('exit', () => v8.setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --semi-space-growth-factor=2'));
+servingFlags();
 
 let sessions = 0;
 // The pids of the starts whose sessions are open: one whose start is gone (killed without a

@@ -60,7 +60,7 @@ function loadProvider(beforeClientLoad?: () => void): ProviderServer {
  * Node's command line would refuse Node's code cache for every built-in module; the growth factor it
  * reads each time it would grow.
  */
-function servingFlags(): void {
+export function servingFlags(): void {
   loadClientBuiltins();
   // Loaded here: node:v8 costs a start several milliseconds (its heap utilities), before the
   // handshake, in the processes that never serve a call too.
