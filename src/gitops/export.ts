@@ -94,11 +94,21 @@ function accountView(live: LiveAccount, a: AccountExport): LiveAccountView {
 export function toHcl(live: LiveAccount, lists: ListStyle, catalogue: Catalogue = RESOURCE_TYPES): HclExport {
   const resources: string[] = [];
   const imports: string[] = [];
+  // Names fold every other character to `_`: `lo.a` and `lo-a` would both be `lo_a`, which
+  // Terraform refuses. A later one gets a number, so every object is written.
+  const taken = new Set<string>();
+  const unique = (typeName: string, name: string): string => {
+    let n = 1;
+    let candidate = name;
+    while (taken.has(`${typeName}.${candidate}`)) candidate = `${name}_${++n}`;
+    taken.add(`${typeName}.${candidate}`);
+    return candidate;
+  };
   for (const a of live.accounts) {
     for (const d of catalogue.values()) {
       if (d.export === undefined || (d.export.lists !== 'any' && d.export.lists !== lists)) continue;
       for (const b of d.export.blocks(accountView(live, a))) {
-        const name = resourceName(...b.name);
+        const name = unique(d.typeName, resourceName(...b.name));
         resources.push(
           block(
             `resource "${d.typeName}" "${name}"`,

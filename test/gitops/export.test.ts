@@ -70,6 +70,21 @@ describe('toHcl', () => {
     expect(files['account.tf']).toContain('  entries = [\n    { ip = "203.0.113.7", label = null },\n  ]');
   });
 
+  it('gives objects whose names fold to the same one a number each, so every object is written once', () => {
+    const l = live();
+    const sub = (username: string) => ({ ...l.accounts[1]!, username, details: { ...l.accounts[1]!.details!, username }, ips: [], tokens: [], hostnames: [] });
+    const parent = { ...l.accounts[0]!, ips: [], hostnames: ['my-app.example.com', 'my.app.example.com'] };
+    const files = toHcl({ accounts: [parent, sub('lo.a'), sub('lo-a')], proxies: [] }, 'per-entry');
+    expect(importsOf(files['imports.tf'])).toEqual([
+      ['proxyaccount_authorized_hostname.self_host_my_app_example_com', 'my-app.example.com'],
+      ['proxyaccount_authorized_hostname.self_host_my_app_example_com_2', 'my.app.example.com'],
+      ['proxyaccount_sub_account.lo_a', 'lo.a'],
+      ['proxyaccount_sub_account.lo_a_2', 'lo-a'],
+    ]);
+    const names = [...files['account.tf'].matchAll(/^resource "(\S+)" "(\S+)"/gm)].map((m) => `${m[1]}.${m[2]}`);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
   it('quotes what HCL would interpolate, and names resources validly', () => {
     const l = live();
     const files = toHcl({ ...l, accounts: [{ ...l.accounts[0]!, ips: [{ ip: '198.51.100.9', label: ['$', '{var.x} %{y}'].join('') }] }] }, 'per-entry');
