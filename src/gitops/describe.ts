@@ -6,18 +6,46 @@ import { changeView, kindOf, type ResourceChange } from './plan-json';
 
 /** The account a resource belongs to: a sub-account's username, or '(parent)'. */
 export const PARENT = '(parent)';
+/** The account of a change whose owning attribute the plan marks sensitive. */
+export const HIDDEN_ACCOUNT = '(account not shown: sensitive)';
+/** The account of a change whose owning attribute is known only after apply. */
+export const UNKNOWN_ACCOUNT = '(account known after apply)';
 
-/** The account of a change (its owning account attribute, after or before). */
-export function accountOf(c: Pick<ResourceChange, 'type' | 'before' | 'after'>, catalogue: Catalogue = RESOURCE_TYPES): string {
+type Owned = Pick<ResourceChange, 'type' | 'actions' | 'importing' | 'before' | 'after' | 'afterUnknown' | 'sensitive'>;
+
+/**
+ * The account of a change: its owning account attribute after the change (before it, for a
+ * delete or a forget, which have no after). An unset attribute is the parent, so a move to the
+ * parent files the change under the parent; one the plan hides or does not know yet says so.
+ */
+export function accountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): string {
   const attr = catalogue.get(c.type)?.ownerAttribute ?? 'username';
-  const name = c.after[attr] ?? c.before[attr];
-  return typeof name === 'string' ? name : PARENT;
+  if (c.sensitive.has(attr) || c.sensitive.has('*')) return HIDDEN_ACCOUNT;
+  const kind = kindOf(c);
+  if (kind === 'delete' || kind === 'forget') return nameOf(c.before[attr]);
+  if (c.afterUnknown.has(attr)) return UNKNOWN_ACCOUNT;
+  return nameOf(c.after[attr]);
+}
+
+/** For a replacement that moves the object from one account to another: the account it leaves. */
+export function previousAccountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): string | undefined {
+  const d = catalogue.get(c.type);
+  // A sub-account's own username names it, not an account it is in: its risks speak of a rename.
+  if (kindOf(c) !== 'replace' || d?.shape === 'account') return undefined;
+  const attr = d?.ownerAttribute ?? 'username';
+  if (c.sensitive.has(attr) || c.sensitive.has('*') || c.afterUnknown.has(attr)) return undefined;
+  const before = nameOf(c.before[attr]);
+  return before !== accountOf(c, catalogue) ? before : undefined;
+}
+
+function nameOf(username: unknown): string {
+  return typeof username === 'string' ? username : PARENT;
 }
 
 /** The change in a reviewer's words, without the account name (the section carries it). */
 export function describeChange(c: ResourceChange, catalogue: Catalogue = RESOURCE_TYPES): string {
   const d = catalogue.get(c.type);
-  if (d !== undefined) return d.describeChange(changeView(c));
-  // A type of a newer provider than this command: said plainly, by its name.
-  return `${c.type} ${changeVerb(kindOf(c))}`;
+  const words = d !== undefined ? d.describeChange(changeView(c)) : `${c.type} ${changeVerb(kindOf(c))}`; // a newer provider's type: by its name
+  const from = previousAccountOf(c, catalogue);
+  return from === undefined ? words : `${words}, moved from ${from === PARENT ? 'the parent account' : `sub-account '${from}'`}`;
 }

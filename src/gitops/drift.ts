@@ -81,12 +81,23 @@ export function planDrift(plan: Plan): { changed: AttributeDrift[]; deleted: Arr
 /** What the state manages, per account (null: the parent) and collection: the keys the scan compares live objects with. */
 type Managed = Map<string | null, Map<Collection, Set<string>>>;
 
-/** Reads the state through the catalogue; a type of this provider the catalogue lacks is an error, never "unmanaged". */
+/**
+ * Reads the state through the catalogue; a type of this provider the catalogue lacks is an error,
+ * never "unmanaged". So is an owning account the state marks sensitive: its objects cannot be
+ * filed under an account without showing its name, and filing them under the parent (or not
+ * scanning the sub-account) would hide what the scan is for.
+ */
 export function managedByAccount(state: readonly StateResource[], catalogue: Catalogue = RESOURCE_TYPES): Managed {
   const out: Managed = new Map([[null, new Map()]]);
   for (const r of state) {
     if (r.mode !== 'managed' || !isProxyAccount(r.type)) continue;
     const d = describeType(catalogue, r.type);
+    if (r.sensitive.has(d.ownerAttribute) || r.sensitive.has('*')) {
+      throw new Error(
+        `${r.address}: its ${d.ownerAttribute} is marked sensitive in the state, so the scan cannot tell which account it belongs to without showing the name. ` +
+          'Pass the value through nonsensitive() where the resource sets it, or run with --no-scan to report only drift of managed objects.',
+      );
+    }
     if (d.shape === 'account') {
       // A sub-account is an account, not an object of one: it is scanned, with its lists.
       for (const name of d.managedKeys(r.values)) if (!out.has(name)) out.set(name, new Map());

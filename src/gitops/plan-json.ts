@@ -33,6 +33,8 @@ export interface StateResource {
   readonly type: string;
   readonly mode: 'managed' | 'data';
   readonly values: Values;
+  /** Top-level attributes marked sensitive (wholly or in part; '*': the whole object): their values are not in `values`. */
+  readonly sensitive: ReadonlySet<string>;
 }
 
 /** What review and drift read of a plan. */
@@ -49,9 +51,14 @@ export const SECRET_ATTRIBUTES: ReadonlySet<string> = new Set(['token', 'passwor
 /** The kind of a change, as a reviewer reads it. */
 export type { ChangeKind } from '../resource-types';
 
-/** Classifies Terraform's action list; an import with no other change is `import`. */
+/**
+ * Classifies Terraform's action list; an import with no other change is `import`. A `forget`
+ * (a `removed` block with `destroy = false`; `create` beside it when a new object replaces the
+ * forgotten one) leaves the object in the account with no state managing it: its own kind.
+ */
 export function kindOf(c: Pick<ResourceChange, 'actions' | 'importing'>): ChangeKind {
   const a = c.actions;
+  if (a.includes('forget')) return 'forget';
   if (a.includes('create') && a.includes('delete')) return 'replace';
   if (a.includes('create')) return 'create';
   if (a.includes('delete')) return 'delete';
@@ -120,7 +127,7 @@ function stateResources(module: unknown): StateResource[] {
   for (const r of own) {
     if (!isRecord(r) || typeof r.address !== 'string' || typeof r.type !== 'string') continue;
     const sensitive = new Set(markedKeys(r.sensitive_values));
-    out.push({ address: r.address, type: r.type, mode: r.mode === 'data' ? 'data' : 'managed', values: cleanValues(r.values, sensitive) });
+    out.push({ address: r.address, type: r.type, mode: r.mode === 'data' ? 'data' : 'managed', values: cleanValues(r.values, sensitive), sensitive });
   }
   const children = Array.isArray(module.child_modules) ? module.child_modules : [];
   for (const child of children) out.push(...stateResources(child));
@@ -143,5 +150,5 @@ export { isProviderType as isProxyAccount } from '../resource-types';
 
 /** A change as the catalogue's descriptors read it. */
 export function changeView(c: ResourceChange): ChangeView {
-  return { kind: kindOf(c), before: c.before, after: c.after, secretsChanged: c.secretsChanged };
+  return { kind: kindOf(c), before: c.before, after: c.after, secretsChanged: c.secretsChanged, unknown: c.afterUnknown };
 }

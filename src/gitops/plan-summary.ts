@@ -66,6 +66,8 @@ function rows(changes: readonly ResourceChange[], catalogue: Catalogue): string[
 }
 
 function symbol(actions: readonly string[]): string {
+  // An object no state manages from now on, never destroyed: neither a + nor a -.
+  if (actions.includes('forget')) return '.';
   if (actions.includes('create') && actions.includes('delete')) return '-/+';
   if (actions.includes('create')) return '+';
   if (actions.includes('delete')) return '-';
@@ -74,7 +76,8 @@ function symbol(actions: readonly string[]): string {
 }
 
 function values(c: ResourceChange): Values {
-  return kindOf(c) === 'delete' ? c.before : c.after;
+  const kind = kindOf(c);
+  return kind === 'delete' || kind === 'forget' ? c.before : c.after;
 }
 
 /** The account a resource belongs to, as the roster names it. */
@@ -94,6 +97,7 @@ function detail(c: ResourceChange, catalogue: Catalogue): string {
   const kind = kindOf(c);
   const d = catalogue.get(c.type);
   if (kind === 'delete') return d?.summarize(c.before) ?? '';
+  if (kind === 'forget') return [d?.summarize(c.before) ?? '', '(no longer managed: it stays in the account)'].filter((s) => s !== '').join(' ');
   if (kind === 'create') return d?.summarize(c.after) ?? '';
   return describeDiff(c);
 }

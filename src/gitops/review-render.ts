@@ -22,7 +22,8 @@ export function reviewMarkdown(r: Review, limit = COMMENT_LIMIT): string {
     '## proxyaccount plan review',
     '',
     `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy` +
-      `${s.replace > 0 ? ` (${s.replace} replaced)` : ''}${s.import > 0 ? `, ${s.import} to import` : ''}.`,
+      `${s.replace > 0 ? ` (${s.replace} replaced)` : ''}${s.import > 0 ? `, ${s.import} to import` : ''}` +
+      `${s.forget > 0 ? `, ${s.forget} no longer managed` : ''}.`,
     '',
   ];
   const attention =

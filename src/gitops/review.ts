@@ -3,16 +3,18 @@
 // providers' resources counted and listed by address, never a secret. What a type's change means
 // comes from the resource-type catalogue.
 import { type Catalogue, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
-import { accountOf, describeChange, PARENT } from './describe';
+import { accountOf, describeChange, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
 import { changeView, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
 
-/** Counts as in terraform's plan line, plus replacements and imports. */
+/** Counts as in terraform's plan line, plus replacements, imports and objects no longer managed. */
 export interface ReviewSummary {
   add: number;
   change: number;
   destroy: number;
   replace: number;
   import: number;
+  /** Objects a `removed` block forgets: they stay in the account, managed by nothing. */
+  forget: number;
 }
 
 /** One change in one account. */
@@ -40,7 +42,7 @@ export interface Review {
 
 /** Builds the review of a plan; each type's words and risks come from the catalogue. */
 export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Review {
-  const summary: ReviewSummary = { add: 0, change: 0, destroy: 0, replace: 0, import: 0 };
+  const summary: ReviewSummary = { add: 0, change: 0, destroy: 0, replace: 0, import: 0, forget: 0 };
   const accounts = new Map<string, ReviewChange[]>();
   const attention: Attention[] = [];
   const other: string[] = [];
@@ -51,7 +53,8 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     const kind = kindOf(c);
     if (kind === 'no-op' || kind === 'read') continue;
     if (c.importing) summary.import++;
-    if (kind === 'create') summary.add++;
+    if (kind === 'create' || (kind === 'forget' && c.actions.includes('create'))) summary.add++;
+    if (kind === 'forget') summary.forget++;
     if (kind === 'update') summary.change++;
     if (kind === 'delete') summary.destroy++;
     if (kind === 'replace') {
@@ -93,15 +96,24 @@ function usageByAccount(plan: Plan): Map<string, { monthly: number; total: numbe
 function attentionOf(c: ResourceChange, account: string, usage: { monthly: number; total: number } | undefined, catalogue: Catalogue): Attention[] {
   const d = catalogue.get(c.type);
   if (d === undefined) return [];
+  const unnamed = account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT;
   const username = account === PARENT ? null : account;
-  const owner = { username, phrase: username === null ? 'the parent account' : `sub-account '${username}'`, ...(usage !== undefined ? { usage } : {}) };
-  return d.risks(changeView(c), owner).map((r) => ({ kind: r.kind, address: c.address, message: r.message }));
+  const phrase = username === null ? 'the parent account' : unnamed ? 'an account the plan does not name' : `sub-account '${username}'`;
+  const owner = { username, phrase, ...(usage !== undefined ? { usage } : {}) };
+  const risks = d.risks(changeView(c), owner).map((r) => ({ kind: r.kind, address: c.address, message: r.message }));
+  if (!unnamed) return risks;
+  // Who the change grants or takes access from cannot be read from the plan: it may be the parent.
+  const why = account === HIDDEN_ACCOUNT ? 'its username is marked sensitive' : 'its username is known only after apply';
+  return [
+    { kind: 'account_not_shown', address: c.address, message: `the plan does not say which account this change is in (${why}): it may be the parent account` },
+    ...risks,
+  ];
 }
 
 /** True when the review holds any change (other providers' included). */
 export function hasChanges(r: Review): boolean {
   const s = r.summary;
-  return s.add + s.change + s.destroy + s.import > 0 || r.other_resources.length > 0;
+  return s.add + s.change + s.destroy + s.import + s.forget > 0 || r.other_resources.length > 0;
 }
 
 /** The `--fail-on` conditions. */

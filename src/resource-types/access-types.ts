@@ -2,7 +2,7 @@
 // whole list of one account ("list", authoritative: what it does not declare is removed).
 import { ACCOUNT_LIST_ID, entryIdFormat, PROXY_ID } from './import-ids';
 import type { ChangeView, Collection, ExportBlock, ExportValue, ImportIdFormat, LiveAccountView, Owner, ResourceTypeDescriptor, Risk, Values } from './types';
-import { counted, ipEntry, sign, str, subjectValues, verb } from './words';
+import { counted, forgetRisk, ipEntry, sign, str, subjectValues, verb } from './words';
 
 /** What the entry and list types of one collection share. */
 interface AccessKind {
@@ -89,7 +89,10 @@ function listEntries(k: AccessKind, v: Values): string[] | undefined {
   return Array.isArray(raw) ? raw.map((e) => k.show(e)) : undefined;
 }
 
-/** What a list change adds and removes (a new list also removes what the account had and it does not declare). */
+/**
+ * What a list change adds and removes. A new list (also one replaced onto another account) removes
+ * what the account had and it does not declare: the provider plans those in `removed_entries`.
+ */
 function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[] } | undefined {
   const after = listEntries(k, c.after);
   const before = listEntries(k, c.before) ?? [];
@@ -97,8 +100,17 @@ function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: st
   const a = after ?? [];
   const removed = before.filter((x) => !a.includes(x));
   const planned = Array.isArray(c.after.removed_entries) ? c.after.removed_entries.map(String) : [];
-  for (const r of planned) if (!removed.includes(r) && c.kind === 'create') removed.push(r);
+  for (const r of planned) if (!removed.includes(r) && (c.kind === 'create' || c.kind === 'replace')) removed.push(r);
   return { added: a.filter((x) => !before.includes(x)), removed };
+}
+
+/** True when the plan cannot say what applying the list leaves: its entries, or what it removes, are known only after apply. */
+function listUnknown(k: AccessKind, c: ChangeView): boolean {
+  if (c.kind === 'delete' || c.kind === 'forget' || c.kind === 'import') return false;
+  if (c.unknown.has(k.listAttribute) || c.unknown.has('removed_entries')) return true;
+  const raw = c.after[k.listAttribute];
+  // An element with an unknown part is null in the plan's JSON.
+  return Array.isArray(raw) && raw.some((e) => k.key(e) === undefined);
 }
 
 function shortList(items: readonly string[], empty: string): string {
@@ -125,12 +137,17 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
       const key = k.entryKey(v);
       return key === undefined ? [] : [key];
     },
-    describeChange: (c) => `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : ''}`,
+    describeChange: (c) =>
+      `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : c.kind === 'forget' ? ` ${verb(c.kind)}` : ''}`,
     summarize: (v) => k.entryShown(v) ?? '',
-    risks: (c, owner) =>
-      k.opensParent && owner.username === null && (c.kind === 'create' || c.kind === 'replace')
+    risks: (c, owner) => {
+      if (c.kind === 'forget') {
+        return [forgetRisk(`${k.noun.one} ${k.entryShown(c.before) ?? '?'} of ${owner.phrase}`, `it stays authorized, and drift runs report it as unmanaged`)];
+      }
+      return k.opensParent && owner.username === null && (c.kind === 'create' || c.kind === 'replace')
         ? [{ kind: 'parent_access_opened', message: `${k.noun.one} ${k.entryShown(c.after) ?? '?'} may use the parent account's proxies without credentials` }]
-        : [],
+        : [];
+    },
     export: {
       lists: 'per-entry',
       blocks: (a) =>
@@ -173,12 +190,24 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       return entries === undefined ? '' : shortList(entries, `no ${k.noun.many}`);
     },
     risks: (c, owner: Owner) => {
+      if (c.kind === 'forget')
+        return [forgetRisk(`the ${noun} list of ${owner.phrase}`, `its entries stay authorized, and drift runs report them as unmanaged`)];
       const out: Risk[] = [];
       const d = listDelta(k, c);
       if (d !== undefined && d.removed.length > 0)
         out.push({ kind: 'list_removes_entries', message: `the list of ${owner.phrase} removes ${counted(k.noun, d.removed)}` });
       if (k.opensParent && owner.username === null && d !== undefined && d.added.length > 0) {
         out.push({ kind: 'parent_access_opened', message: `${counted(k.noun, d.added)} may use the parent account's proxies without credentials` });
+      }
+      if (listUnknown(k, c)) {
+        // What the plan cannot show is read the worst way: any entry may go, any may come.
+        out.push({
+          kind: 'list_removes_entries',
+          message: `the list of ${owner.phrase} is known only after apply: applying it may remove any ${noun} the account has`,
+        });
+        if (k.opensParent && owner.username === null) {
+          out.push({ kind: 'parent_access_opened', message: `${k.noun.many} known only after apply may use the parent account's proxies without credentials` });
+        }
       }
       return out;
     },

@@ -1,7 +1,7 @@
 // The account types: a sub-account (the account itself) and a bearer token of an account.
 import { entryIdFormat, SUB_ACCOUNT_ID } from './import-ids';
 import type { ChangeView, ExportValue, Owner, ResourceTypeDescriptor, Risk } from './types';
-import { gb, str, subjectValues, verb } from './words';
+import { forgetRisk, gb, str, subjectValues, verb } from './words';
 
 function describeSubAccount(c: ChangeView): string {
   const { kind, before, after } = c;
@@ -13,6 +13,7 @@ function describeSubAccount(c: ChangeView): string {
   if (kind === 'delete') return 'sub-account deleted';
   if (kind === 'replace') return 'sub-account replaced (deleted and created again)';
   if (kind === 'import') return 'sub-account imported';
+  if (kind === 'forget') return `sub-account ${verb(kind)}`;
   const parts: string[] = [];
   for (const [attr, name] of [
     ['monthly_limit', 'monthly limit'],
@@ -32,6 +33,10 @@ function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
   const who = owner.phrase;
   const out: Risk[] = [];
   if (c.kind === 'delete') out.push({ kind: 'sub_account_deleted', message: `${who} is deleted: its usage history and credentials are lost for good` });
+  if (c.kind === 'forget') {
+    // The API cannot list sub-accounts: one no state names is out of every later drift scan.
+    out.push(forgetRisk(who, 'its credentials and access lists keep working, and drift runs no longer scan it'));
+  }
   if (c.kind === 'replace') {
     const renamed =
       typeof c.before.username === 'string' && c.before.username !== owner.username
@@ -130,6 +135,7 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   risks: (c, owner) => {
     const name = `token '${String(c.before.label ?? c.after.label ?? '(no label)')}' of ${owner.phrase}`;
     if (c.kind === 'delete') return [{ kind: 'token_deleted', message: `${name} is deleted: clients using it stop working` }];
+    if (c.kind === 'forget') return [forgetRisk(name, 'clients holding it keep using the proxies')];
     if (c.kind === 'replace') return [{ kind: 'token_replaced', message: `${name} is replaced by a new token: clients using it must be given the new one` }];
     if (c.kind === 'update' && c.before.active === true && c.after.active === false) {
       return [{ kind: 'deactivation', message: `${name} is deactivated: clients using it stop working` }];

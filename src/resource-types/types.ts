@@ -5,7 +5,7 @@
 export type Values = Readonly<Record<string, unknown>>;
 
 /** The kind of a planned change, as a reviewer reads it. */
-export type ChangeKind = 'create' | 'update' | 'delete' | 'replace' | 'import' | 'read' | 'no-op';
+export type ChangeKind = 'create' | 'update' | 'delete' | 'replace' | 'import' | 'read' | 'forget' | 'no-op';
 
 /** An account's collections in the API: what a resource type's objects live in. */
 export type Collection = 'subAccounts' | 'ips' | 'hostnames' | 'proxies' | 'tokens';
@@ -17,6 +17,8 @@ export interface ChangeView {
   readonly after: Values;
   /** Secret attributes whose value changes (their values are never given). */
   readonly secretsChanged: ReadonlySet<string>;
+  /** Attributes known only after apply (absent from `after`). */
+  readonly unknown: ReadonlySet<string>;
 }
 
 /** How a change's account is named in messages. */
@@ -39,7 +41,9 @@ export interface Risk {
     | 'list_removes_entries'
     | 'parent_access_opened'
     | 'limit_below_usage'
-    | 'deactivation';
+    | 'deactivation'
+    | 'no_longer_managed'
+    | 'account_not_shown';
   readonly message: string;
 }
 

@@ -1,5 +1,5 @@
 // Small phrases the descriptors share: limits in GB, an IP with its label, "+"/"−" signs, verbs.
-import type { ChangeKind, ChangeView, Values } from './types';
+import type { ChangeKind, ChangeView, Risk, Values } from './types';
 
 /** A string value, else undefined. */
 export function str(v: unknown): string | undefined {
@@ -34,12 +34,21 @@ export function sign(kind: ChangeKind): string {
 
 /** The past participle of a change. */
 export function verb(kind: ChangeKind): string {
+  if (kind === 'forget') return 'no longer managed (it stays in the account)';
   return kind === 'create' ? 'created' : kind === 'delete' ? 'deleted' : kind === 'replace' ? 'replaced' : kind === 'import' ? 'imported' : 'changed';
 }
 
-/** The values a change is about: before for a delete, after otherwise. */
+/** The values a change is about: before for a delete or a forget (no after), after otherwise. */
 export function subjectValues(c: ChangeView): Values {
-  return c.kind === 'delete' ? c.before : c.after;
+  return c.kind === 'delete' || c.kind === 'forget' ? c.before : c.after;
+}
+
+/**
+ * A `removed` block with `destroy = false`: the object stays in the account as it is, and no state
+ * manages it any more. `stays` says what that leaves (what may still use the proxies).
+ */
+export function forgetRisk(what: string, stays: string): Risk {
+  return { kind: 'no_longer_managed', message: `${what} is no longer managed by Terraform but stays in the account: ${stays}` };
 }
 
 /** The owning account's username of a resource's values, or null for the parent. */

@@ -61,8 +61,14 @@ describe('a toy type added to the catalogue', () => {
   it('drift counts the objects it manages as managed', async () => {
     const fake = new FakeAccount().sub('alice', { hostnames: ['toy.example.com', 'stray.example.com'] });
     const state: StateResource[] = [
-      { address: 'proxyaccount_sub_account.alice', type: 'proxyaccount_sub_account', mode: 'managed', values: { username: 'alice' } },
-      { address: 'proxyaccount_toy_hostname.t', type: 'proxyaccount_toy_hostname', mode: 'managed', values: { username: 'alice', domain: 'toy.example.com' } },
+      { address: 'proxyaccount_sub_account.alice', type: 'proxyaccount_sub_account', mode: 'managed', values: { username: 'alice' }, sensitive: new Set() },
+      {
+        address: 'proxyaccount_toy_hostname.t',
+        type: 'proxyaccount_toy_hostname',
+        mode: 'managed',
+        values: { username: 'alice', domain: 'toy.example.com' },
+        sensitive: new Set(),
+      },
     ];
     const scan = await scanUnmanaged(fake.store(), state, SILENT_PROGRESS, Date.now(), catalogue);
     expect(scan.unmanaged).toEqual([{ account: 'alice', kind: 'hostname', value: 'stray.example.com', label: '' }]);

@@ -14,7 +14,7 @@ import { FakeAccount, token } from './fake-account';
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 
 function resource(type: string, name: string, values: Record<string, unknown>): StateResource {
-  return { address: `${type}.${name}`, type, mode: 'managed', values };
+  return { address: `${type}.${name}`, type, mode: 'managed', values, sensitive: new Set() };
 }
 
 const STATE: StateResource[] = [
@@ -96,6 +96,42 @@ describe('the unmanaged-object scan', () => {
     const scan = await scanUnmanaged(fake.store(), [resource('proxyaccount_sub_account', 'gone', { username: 'gone' })], SILENT_PROGRESS, NOW);
     expect(scan.unmanaged).toEqual([]);
     expect(fake.requests).not.toContain('ips gone');
+  });
+
+  it('refuses an owning account the state marks sensitive, rather than scanning the wrong account or none', async () => {
+    // `username = var.member` with a sensitive variable: the state's JSON carries the name with `sensitive_values` marking it.
+    const plan = parsePlanJson({
+      resource_drift: [],
+      prior_state: {
+        values: {
+          root_module: {
+            resources: [
+              {
+                address: 'proxyaccount_sub_account.m',
+                type: 'proxyaccount_sub_account',
+                mode: 'managed',
+                values: { username: 'hank' },
+                sensitive_values: { username: true },
+              },
+              {
+                address: 'proxyaccount_authorized_ip.m',
+                type: 'proxyaccount_authorized_ip',
+                mode: 'managed',
+                values: { username: 'hank', ip: '192.0.2.99' },
+                sensitive_values: { username: true },
+              },
+            ],
+          },
+        },
+      },
+    });
+    const fake = account();
+    await expect(driftOfPlan(plan, { store: fake.store(), now: NOW })).rejects.toThrow(
+      /proxyaccount_sub_account\.m: its username is marked sensitive in the state.*nonsensitive\(\).*--no-scan/,
+    );
+    expect(fake.requests).toEqual([]);
+    // Without the scan nothing needs the name.
+    await expect(driftOfPlan(plan, { store: fake.store(), scan: false })).resolves.toEqual(expect.objectContaining({ drifted: false }));
   });
 
   it('refuses a type of this provider the catalogue lacks, rather than calling its objects unmanaged', () => {

@@ -1,0 +1,185 @@
+// What a review must never file quietly: objects a `removed` block forgets, a move to the parent
+// account, an owner the plan hides or does not know yet, and lists whose removals the plan cannot
+// show. The plans are written in the shape of `terraform show -json` (Terraform 1.11): `after`
+// is null for a forget, unknown values are null in `after` and true in `after_unknown`, and
+// sensitive values are in clear with `after_sensitive` marking them.
+import { parsePlanJson } from '../../src/gitops/plan-json';
+import { failsOn, hasChanges, reviewPlan } from '../../src/gitops/review';
+import { reviewMarkdown } from '../../src/gitops/review-render';
+import { describeChanges } from '../../src/gitops/plan-summary';
+
+function change(type: string, name: string, actions: string[], before: unknown, after: unknown, extra: Record<string, unknown> = {}): unknown {
+  return {
+    address: `${type}.${name}`,
+    mode: 'managed',
+    type,
+    name,
+    provider_name: 'registry.terraform.io/proxyaccount/proxyaccount',
+    change: { actions, before, after, ...extra },
+  };
+}
+
+function review(...changes: unknown[]) {
+  return reviewPlan(parsePlanJson({ format_version: '1.2', resource_changes: changes }));
+}
+
+describe('a forgotten object (removed { lifecycle { destroy = false } })', () => {
+  const plan = () =>
+    review(
+      change('proxyaccount_sub_account', 'member', ['forget'], { id: 'gina3', username: 'gina3', active: true, monthly_limit: 0, total_limit: 0 }, null),
+      change('proxyaccount_authorized_ip', 'member_ip', ['forget'], { id: 'gina3/192.0.2.20', ip: '192.0.2.20', label: null, username: 'gina3' }, null),
+      change('proxyaccount_authorized_ips', 'parent', ['forget'], { id: '_self', username: null, entries: [{ ip: '198.51.100.1', label: 'vpn' }] }, null),
+    );
+
+  it('is a change: counted, listed under its account, and not "No changes"', () => {
+    const r = plan();
+    expect(r.summary.forget).toBe(3);
+    expect(hasChanges(r)).toBe(true);
+    expect(r.accounts.map((a) => a.account)).toEqual(['(parent)', 'gina3']);
+    const gina = r.accounts.find((a) => a.account === 'gina3')!.changes.map((c) => c.description);
+    expect(gina).toEqual(['sub-account no longer managed (it stays in the account)', 'IP 192.0.2.20 no longer managed (it stays in the account)']);
+    const md = reviewMarkdown(r);
+    expect(md).not.toContain('No changes.');
+    expect(md).toContain('3 no longer managed');
+  });
+
+  it('needs attention: a forgotten sub-account leaves every later drift scan', () => {
+    const r = plan();
+    expect(failsOn(r, 'attention')).toBe(true);
+    expect(r.attention.map((a) => [a.kind, a.address])).toEqual([
+      ['no_longer_managed', 'proxyaccount_sub_account.member'],
+      ['no_longer_managed', 'proxyaccount_authorized_ip.member_ip'],
+      ['no_longer_managed', 'proxyaccount_authorized_ips.parent'],
+    ]);
+    expect(r.attention[0]!.message).toMatch(/sub-account 'gina3' .*drift runs no longer scan it/);
+    expect(r.attention[2]!.message).toMatch(/the IP list of the parent account/);
+  });
+
+  it('shows in the demo summary too', () => {
+    const lines = describeChanges(
+      parsePlanJson({ resource_changes: [change('proxyaccount_authorized_ip', 'x', ['forget'], { ip: '192.0.2.20', username: 'gina3' }, null)] }),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/gina3\s+192\.0\.2\.20 \(no longer managed: it stays in the account\)$/);
+  });
+});
+
+describe('the account of a change', () => {
+  it('a move from a sub-account to the parent is filed under the parent, and opens it', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ip',
+        'office',
+        ['delete', 'create'],
+        { id: 'ivy2/203.0.113.7', ip: '203.0.113.7', label: 'office', username: 'ivy2' },
+        { ip: '203.0.113.7', label: 'office', username: null },
+        { after_unknown: { id: true } },
+      ),
+    );
+    expect(r.accounts).toEqual([
+      { account: '(parent)', changes: [expect.objectContaining({ description: "IP 203.0.113.7 (office) replaced, moved from sub-account 'ivy2'" })] },
+    ]);
+    expect(r.attention.map((a) => a.kind)).toEqual(['parent_access_opened']);
+  });
+
+  it('a list replaced onto another account shows what it removes there', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ips',
+        'jack',
+        ['delete', 'create'],
+        { id: 'kate2', username: 'kate2', entries: [{ ip: '198.51.100.1', label: null }], removed_entries: [] },
+        { username: 'jack2', entries: [{ ip: '198.51.100.1', label: null }], removed_entries: ['198.51.100.50 (jack-home)'] },
+        { after_unknown: { id: true } },
+      ),
+    );
+    expect(r.accounts[0]!.account).toBe('jack2');
+    expect(r.attention).toEqual([
+      expect.objectContaining({ kind: 'list_removes_entries', message: "the list of sub-account 'jack2' removes 1 IP (198.51.100.50 (jack-home))" }),
+    ]);
+  });
+
+  it('an owner the plan marks sensitive is never taken for the parent, and needs attention', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ip',
+        'member',
+        ['create'],
+        null,
+        { ip: '203.0.113.200', label: null, username: 'hank' },
+        {
+          after_unknown: { id: true },
+          after_sensitive: { username: true },
+        },
+      ),
+    );
+    expect(r.accounts.map((a) => a.account)).toEqual(['(account not shown: sensitive)']);
+    expect(JSON.stringify(r)).not.toContain('hank');
+    expect(r.attention.map((a) => a.kind)).toEqual(['account_not_shown']);
+  });
+
+  it('an owner known only after apply says so', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_hostname',
+        'h',
+        ['create'],
+        null,
+        { domain: 'ci.example.com', username: null },
+        { after_unknown: { id: true, username: true } },
+      ),
+    );
+    expect(r.accounts.map((a) => a.account)).toEqual(['(account known after apply)']);
+    expect(r.attention[0]).toEqual(
+      expect.objectContaining({ kind: 'account_not_shown', message: expect.stringMatching(/known only after apply\): it may be the parent account/) }),
+    );
+  });
+});
+
+describe('a list whose effect the plan cannot show', () => {
+  it('entries known only after apply: any entry may go, and the parent may be opened', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ips',
+        'parent',
+        ['create'],
+        null,
+        { username: null, entries: null, removed_entries: null },
+        {
+          after_unknown: { id: true, entries: true, removed_entries: true },
+        },
+      ),
+    );
+    expect(r.attention.map((a) => a.kind)).toEqual(['list_removes_entries', 'parent_access_opened']);
+    expect(r.attention[0]!.message).toMatch(/known only after apply: applying it may remove any IP the account has/);
+  });
+
+  it('one entry unknown (its IP from another resource): removals unknown too', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ips',
+        'parent',
+        ['update'],
+        { id: '_self', username: null, entries: [{ ip: '192.0.2.1', label: 'hq-office' }], removed_entries: [] },
+        { id: '_self', username: null, entries: [{ ip: null, label: null }], removed_entries: null },
+        { after_unknown: { entries: [{ ip: true }], removed_entries: true } },
+      ),
+    );
+    expect(r.attention.map((a) => a.kind)).toEqual(expect.arrayContaining(['list_removes_entries', 'parent_access_opened']));
+  });
+
+  it('a known list with its removals planned raises nothing more than they say', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ips',
+        'alice',
+        ['update'],
+        { id: 'alice', username: 'alice', entries: [{ ip: '192.0.2.1', label: null }], removed_entries: [] },
+        { id: 'alice', username: 'alice', entries: [{ ip: '192.0.2.2', label: null }], removed_entries: ['192.0.2.1'] },
+      ),
+    );
+    expect(r.attention).toEqual([
+      expect.objectContaining({ kind: 'list_removes_entries', message: "the list of sub-account 'alice' removes 1 IP (192.0.2.1)" }),
+    ]);
+  });
+});
