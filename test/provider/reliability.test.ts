@@ -10,6 +10,7 @@ import { subAccountResource } from '../../src/provider/resources/sub-account';
 import { createProviderServer } from '../../src/provider/provider';
 import { startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
 import { dv, errors, jsonState, obj } from './harness';
+import { StepFailed } from './terraform-sim';
 
 let p: EmulatedProvider;
 const DAY_MS = 86_400_000;
@@ -47,6 +48,33 @@ describe('an authoritative list created over an account that has entries', () =>
     expect((warning as unknown as { detail: string }).detail).toMatch(/198\.51\.100\.10 \(by hand\).*import the list first/s);
     // Planning sent no write: the entry is still there.
     expect((await p.admin.ips.listWithLabels({ username: 'rel-sub' })).map((e) => e.ip)).toContain('198.51.100.10');
+  });
+});
+
+describe('a new authoritative list whose account cannot be read at plan time', () => {
+  it('fails the plan instead of planning no removals (an empty removed_entries would hide them)', async () => {
+    await p.admin.ips.add({ ip: '198.51.100.20', label: 'kept by hand', username: 'rel-other' });
+    const driver = p.driver('proxyaccount_authorized_ips', authorizedIpsResource.schema);
+    // A failure the client does not retry (a 503 would be retried first, then fail the same way).
+    await p.emu.control.fault({ path: '/api/ip_labels/', status: 403, count: 1 });
+    const failed = await driver.plan(null, { username: 'rel-other', entries: [{ ip: '203.0.113.20', label: null }] }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(StepFailed);
+    // The API's error with its facts, not an internal error.
+    expect((failed as StepFailed).diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', summary: 'Unable to plan authorized IP list', detail: expect.stringMatching(/403/) }),
+    ]);
+    expect(JSON.stringify((failed as StepFailed).diagnostics)).not.toMatch(/bug in the provider|Internal provider error/);
+    expect((await p.admin.ips.listWithLabels({ username: 'rel-other' })).map((e) => e.ip)).toEqual(['198.51.100.20']);
+  });
+
+  it('still plans a list for a sub-account this apply creates (404 at plan time: nothing to remove)', async () => {
+    const driver = p.driver('proxyaccount_authorized_ips', authorizedIpsResource.schema);
+    const { planned, diagnostics } = await driver.plan(null, { username: 'rel-not-yet', entries: [{ ip: '203.0.113.21', label: null }] });
+    expect(errors(diagnostics)).toEqual([]);
+    expect(planned['removed_entries']).toEqual([]);
   });
 });
 

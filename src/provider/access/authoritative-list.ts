@@ -179,9 +179,11 @@ async function planList<S extends ObjectSchema, E, R>(
     let live: readonly R[];
     try {
       live = await kind.access(ctx.data, owner).list();
-    } catch {
-      // A sub-account created in this same apply has no list yet; any other failure
-      // shows at apply, where the list is read again.
+    } catch (err) {
+      // A sub-account created in this same apply has no list yet (404). Any other failure fails
+      // the plan: taken for an empty list, it would hide from the plan the entries applying it
+      // removes.
+      if (owner === null || !isNotFound(err)) throw err;
       live = [];
     }
     removed = removals(kind.entries, live, desired);

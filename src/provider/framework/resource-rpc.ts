@@ -29,13 +29,23 @@ export async function planResourceChange(
   req: ProviderRequest<'planResourceChange'>,
 ): Promise<ProviderResponse<'planResourceChange'>> {
   const t = def.schema.type;
-  const out = await planResource(def, {
-    data: rt.data,
-    prior: decodeDynamicValue(req.priorState, t),
-    proposed: decodeDynamicValue(req.proposedNewState, t),
-    config: decodeDynamicValue(req.config, t),
-    ...(req.clientCapabilities !== undefined ? { clientCapabilities: req.clientCapabilities } : {}),
-  });
+  const proposed = decodeDynamicValue(req.proposedNewState, t);
+  let out: Awaited<ReturnType<typeof planResource>>;
+  try {
+    out = await planResource(def, {
+      data: rt.data,
+      prior: decodeDynamicValue(req.priorState, t),
+      proposed,
+      config: decodeDynamicValue(req.config, t),
+      ...(req.clientCapabilities !== undefined ? { clientCapabilities: req.clientCapabilities } : {}),
+    });
+  } catch (err) {
+    // A read the plan needs failed (modifyPlan may read the account): the plan fails, with the
+    // error's facts, rather than as a provider bug.
+    const ctx = resourceContext(def, rt, 'PlanResourceChange', req.clientCapabilities);
+    ctx.reportError(err, `Unable to plan ${def.displayName}`, describeObject(def, toPlanModel(def.schema.attributes, proposed)));
+    return { plannedState: req.proposedNewState, requiresReplace: [], plannedPrivate: req.priorPrivate, diagnostics: ctx.diagnostics.toArray() };
+  }
   return {
     plannedState: encodeDynamicValue(out.planned, t),
     requiresReplace: out.requiresReplace,
