@@ -60,21 +60,30 @@ export class AccountStore {
     /** Details of `username`, or undefined when it does not exist. */
     find: async (username: string): Promise<SubAccount | undefined> => absentOn404(() => this.subAccounts.get(username)),
     /**
-     * Creates the sub-account. When the answer is lost, reading back decides: a sub-account of
-     * that name made by this request is kept (`recovered`); a name already taken before fails.
+     * Creates the sub-account. A username already taken is found first, and nothing is sent
+     * (`exists`): only then can a lost answer be told apart from someone else's sub-account. When
+     * the answer is lost, reading back decides: one found now was made by this request (`recovered`).
      */
-    create: (input: SubAccountInput): Promise<SubAccountWrite> =>
-      this.write<SubAccountWrite>({
+    create: async (input: SubAccountInput): Promise<SubAccountWrite> => {
+      const op = `create sub-account '${input.username}'`;
+      if (this.signal?.aborted === true) throw new StoppedError(op);
+      const existing = await absentOn404(() => this.client.subAccounts.get(input.username, this.readOptions()));
+      if (existing !== undefined) return { account: existing, outcome: 'exists' };
+      return this.write<SubAccountWrite>({
         collection: 'subAccount',
         username: input.username,
-        operation: `create sub-account '${input.username}'`,
+        operation: op,
         send: async () => ({ account: await this.client.subAccounts.create(input), outcome: 'done' }),
         readBack: async () => {
           const found = await absentOn404(() => this.client.subAccounts.get(input.username));
-          // The lost request made it: bring it to what was asked (a repeatable edit).
-          return found === undefined ? undefined : { account: await this.client.subAccounts.edit(input), outcome: 'recovered' };
+          if (found === undefined) return undefined;
+          // The lost request made it: bring it to what was asked (a repeatable edit). Should the
+          // edit fail, the sub-account still exists, as the create sent it: it is kept either way.
+          const edited = await this.client.subAccounts.edit(input).catch(() => found);
+          return { account: edited, outcome: 'recovered' };
         },
-      }),
+      });
+    },
     /** Edits the sub-account (repeatable: an edit sent twice leaves the same state). */
     edit: (input: SubAccountInput): Promise<SubAccount> =>
       this.write({

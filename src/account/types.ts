@@ -27,8 +27,11 @@ export type WriteOutcome = 'done' | 'unchanged' | 'recovered';
 export interface SubAccountWrite {
   /** The sub-account as the API reports it. */
   readonly account: SubAccount;
-  /** `done`, or `recovered` when the answer was lost and reading back found it made. */
-  readonly outcome: 'done' | 'recovered';
+  /**
+   * `done`; `recovered` when the answer was lost and reading back found it made; `exists` when the
+   * username was taken before anything was sent (nothing was sent; `account` is the existing one).
+   */
+  readonly outcome: 'done' | 'recovered' | 'exists';
 }
 
 /** A created token, with the raw value the API shows only once. */

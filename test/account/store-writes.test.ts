@@ -195,11 +195,27 @@ describe('a write whose answer is lost', () => {
     expect(api.sent.filter((s) => s === 'POST sub/create')).toHaveLength(1);
   });
 
-  it('still refuses a username that was taken before (no silent adoption)', async () => {
+  it('finds a username taken before and sends nothing (no silent adoption)', async () => {
     const api = new FakeApi();
     const store = new AccountStore(api.client());
-    await store.subAccounts.create({ username: 'alice' });
-    await expect(store.subAccounts.create({ username: 'alice' })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    await store.subAccounts.create({ username: 'alice', monthlyLimit: 7 });
+    api.sent.length = 0;
+    // Even with the answer about to be lost: nothing is sent, so there is nothing to read back.
+    api.loseNextAnswer = true;
+    const again = await store.subAccounts.create({ username: 'alice', monthlyLimit: 50 });
+    expect(again).toMatchObject({ outcome: 'exists', account: { username: 'alice', monthlyBandwidthLimit: 7 } });
+    expect(api.sent).toEqual(['GET sub']);
+    expect(api.subs.get('alice')!.monthlyBandwidthLimit).toBe(7);
+  });
+
+  it('keeps a sub-account its lost create made even when bringing it to what was asked fails', async () => {
+    const api = new FakeApi();
+    api.loseNextAnswer = true;
+    const client = api.client();
+    // The read-back's edit fails: the sub-account exists all the same, and state must hold it.
+    const failingEdit = { ...client, subAccounts: { ...client.subAccounts, edit: () => Promise.reject(lost()) } } as unknown as StoreClient;
+    const created = await new AccountStore(failingEdit).subAccounts.create({ username: 'bob', monthlyLimit: 50 });
+    expect(created).toMatchObject({ outcome: 'recovered', account: { username: 'bob', monthlyBandwidthLimit: 50 } });
   });
 
   it('never leaves a second token with the same label: the unreadable one is deleted, one usable token remains', async () => {

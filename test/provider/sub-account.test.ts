@@ -182,7 +182,10 @@ describe('proxyaccount_sub_account', () => {
     expect(state).toBeNull();
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ severity: 'error', summary: 'Unable to create sub-account' });
-    expect(diagnostics[0]!.detail).toMatch(/sa-taken.*400.*already taken/);
+    // Read before creating: nothing is sent, and the way to adopt it is named.
+    expect(diagnostics[0]!.detail).toMatch(
+      /Sub-account 'sa-taken' already exists \(read before creating it; nothing was sent\).*terraform import proxyaccount_sub_account\.NAME "sa-taken"/s,
+    );
   });
 
   it('keeps a configured unknown unknown and still defaults the other computed attributes', async () => {

@@ -2,6 +2,7 @@
 // module follows: schema, create, read, update, delete, import. No usage figures here (they
 // change by themselves and would make every drift check noisy); the data source has them.
 import type { SubAccount, SubAccountInput } from '../../sdk';
+import { reportAlreadyExists } from '../access/already-exists';
 import { isUsername, usernameValidators } from '../access/usernames';
 import {
   atMost,
@@ -142,6 +143,19 @@ export const subAccountResource = {
       totalLimit: planned.total_limit ?? 0,
     };
     const created = await ctx.data.subAccounts.create(input);
+    if (created.outcome === 'exists') {
+      // Someone else's sub-account of that name: adopting it would bring its lists and tokens
+      // under this configuration unseen.
+      reportAlreadyExists(
+        ctx,
+        'Unable to create sub-account',
+        `sub-account '${username}'`,
+        'proxyaccount_sub_account',
+        username,
+        'read before creating it; nothing was sent',
+      );
+      return undefined;
+    }
     if (created.outcome === 'recovered') ctx.log.log('warn', 'the answer to the create was lost; reading back found the sub-account made', { username });
     let remote = created.account;
     if (planned.active === false) {
