@@ -421,14 +421,20 @@ export class UnexpectedStatusError extends ApiError {
 
 /**
  * Whether a response means the caller's address is banned. The API contract does not show the ban status:
- * the emulator answers 429; a 403 whose text talks about a ban is read as one too.
+ * the emulator answers 429; a 403 whose text talks about a ban is read as one too. `echoed`: the
+ * request's own values, which a 403 may repeat ("ban is not one of your sub-accounts" for a
+ * sub-account named `ban`): they are not the server talking about a ban.
  */
-export function isBanResponse(status: number, text: string): boolean {
-  return status === 429 || (status === 403 && /\bban(ned)?\b/i.test(text));
+export function isBanResponse(status: number, text: string, echoed: readonly string[] = []): boolean {
+  if (status === 429) return true;
+  if (status !== 403) return false;
+  let own = text;
+  for (const v of echoed) if (v !== '') own = own.split(v).join(' ');
+  return /\bban(ned)?\b/i.test(own);
 }
 
-/** Builds the error class that the API contract's table gives for `status` (and the ban rules). */
-export function apiErrorFor(d: ApiErrorDetails): ApiError {
+/** Builds the error class that the API contract's table gives for `status` (and the ban rules; `echoed` as there). */
+export function apiErrorFor(d: ApiErrorDetails, echoed: readonly string[] = []): ApiError {
   switch (d.status) {
     case 400:
       return new ValidationError(d);
@@ -437,7 +443,7 @@ export function apiErrorFor(d: ApiErrorDetails): ApiError {
     case 402:
       return new PaymentRequiredError(d);
     case 403:
-      return isBanResponse(d.status, d.responseText) ? new BannedError(d) : new ForbiddenError(d);
+      return isBanResponse(d.status, d.responseText, echoed) ? new BannedError(d) : new ForbiddenError(d);
     case 404:
       return new NotFoundError(d);
     case 405:

@@ -337,15 +337,19 @@ export class Transport {
       retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
       location: typeof location === 'string' ? location : undefined,
     };
-    const banned = isBanResponse(status, details.responseText);
+    const echoed = [...Object.values(op.query ?? {}), ...Object.values(op.form ?? {})].filter((v): v is string => v !== undefined);
+    const banned = isBanResponse(status, details.responseText, echoed);
     return {
       ok: false,
       error: (attempts, _sentBefore, hint) =>
-        apiErrorFor({
-          ...details,
-          attempts,
-          hint: hint ?? (status === 404 && isGenericNotFound(details.responseText) ? notFoundHint(this.#cfg.base, op.path) : undefined),
-        }),
+        apiErrorFor(
+          {
+            ...details,
+            attempts,
+            hint: hint ?? (status === 404 && isGenericNotFound(details.responseText) ? notFoundHint(this.#cfg.base, op.path) : undefined),
+          },
+          echoed,
+        ),
       sent: true,
       retryable: op.repeatable && (status === 500 || status === 503),
       retryAfterMs,

@@ -1,6 +1,6 @@
 // A ban answer (429, or a 403 about a ban) stops the client: nothing more is sent, because each
 // request from a banned address could extend the ban; later calls say the client is banned.
-import { BannedError, ClientBannedError } from '../../src/sdk';
+import { BannedError, ClientBannedError, ForbiddenError } from '../../src/sdk';
 import { caught, deferred, harness, ok, settle, status } from './harness';
 
 describe('after a ban answer', () => {
@@ -29,6 +29,18 @@ describe('after a ban answer', () => {
     expect(later.retryAfterSeconds).toBeUndefined();
     expect(later.message).toContain('for an unknown time');
     expect(h.seen()).toHaveLength(1);
+    await h.done();
+  });
+
+  it('a 403 that only repeats a value of the request (a sub-account named "ban") is not a ban', async () => {
+    const h = harness();
+    h.reply(status(403, 'ban is not one of your sub-accounts'));
+    h.reply(ok({ ips: [] }));
+    const refused = await caught(() => h.client.ips.list({ username: 'ban' }));
+    expect(refused).toBeInstanceOf(ForbiddenError);
+    // The client goes on: its next call is sent.
+    await expect(h.client.ips.list()).resolves.toEqual([]);
+    expect(h.seen()).toHaveLength(2);
     await h.done();
   });
 
