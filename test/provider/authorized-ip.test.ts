@@ -132,6 +132,23 @@ describe('proxyaccount_authorized_ip', () => {
     expect((await labelsOf()).map((e) => e.ip)).not.toContain('203.0.113.60');
   });
 
+  it('keeps in state an IP whose create may have taken effect (answer lost, read-back failed), with the error', async () => {
+    const config = { ip: '203.0.113.61', label: 'lost' };
+    const { planned } = await driver.plan(null, config);
+    // The add is made, its answer lost; the listing that would settle it is refused.
+    await p.emu.control.fault({ path: '/api/ip/add/', method: 'POST', dropResponse: true, count: 1 });
+    await p.emu.control.fault({ path: '/api/ip_labels/', method: 'GET', status: 403, count: 1 });
+    const { state, diagnostics } = await driver.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({ summary: 'Unable to create authorized IP', detail: expect.stringMatching(/may or may not have taken effect/) }),
+    ]);
+    // Terraform saves it (tainted): the IP exists, and the state holds it.
+    expect(state).toEqual(obj(schema, { id: '203.0.113.61', ip: '203.0.113.61', label: 'lost' }));
+    expect(await labelsOf()).toContainEqual({ ip: '203.0.113.61', label: 'lost' });
+    // The next refresh finds it.
+    expect(await driver.read(state!)).toEqual(state);
+  });
+
   it('explains how to import an IP that is already authorized', async () => {
     await p.admin.ips.add({ ip: '203.0.113.70', username: 'ip-sub' });
     const config = { ip: '203.0.113.70', username: 'ip-sub' };

@@ -2,6 +2,7 @@
 // a sub-account. The API cannot edit an entry, so every change replaces it. Reads go through the
 // coalescing reader: refreshing many hostnames of one account costs one listing.
 import { reportAlreadyExists } from '../access/already-exists';
+import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { entryId, entryIdMismatch, parseImportId, validationProblem } from '../access/entry-ids';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
@@ -63,11 +64,14 @@ export const authorizedHostnameResource = {
 
   async create(ctx, { planned }) {
     const { domain, username } = planned;
-    if ((await ctx.data.account(username).hostnames.add(domain)) === 'unchanged') {
-      reportAlreadyExists(ctx, 'Unable to create authorized hostname', describeHostname(domain, username), TYPE_NAME, entryId(username, domain));
-      return undefined;
-    }
-    return { id: entryId(username, domain), domain, username };
+    const made = { id: entryId(username, domain), domain, username };
+    return keepIfOutcomeUnknown(ctx, 'Unable to create authorized hostname', describeHostname(domain, username), made, async () => {
+      if ((await ctx.data.account(username).hostnames.add(domain)) === 'unchanged') {
+        reportAlreadyExists(ctx, 'Unable to create authorized hostname', describeHostname(domain, username), TYPE_NAME, entryId(username, domain));
+        return undefined;
+      }
+      return made;
+    });
   },
 
   async read(ctx, { state }) {

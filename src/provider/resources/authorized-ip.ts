@@ -3,6 +3,7 @@
 // replaces it. Reads go through the coalescing reader: refreshing many IPs of one account
 // costs one listing.
 import { reportAlreadyExists } from '../access/already-exists';
+import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { entryId, entryIdMismatch, parseImportId, validationProblem } from '../access/entry-ids';
 import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
@@ -65,19 +66,22 @@ export const authorizedIpResource = {
   async create(ctx, { planned }) {
     const { ip, label, username } = planned;
     const ips = ctx.data.account(username).ips;
-    let outcome: WriteOutcome;
-    try {
-      outcome = await ips.add(ip, label);
-    } catch (err) {
-      // Listed with another label: a 400 like any form error, which only the listing tells apart.
-      if (!hasErrorCode(err, 'ERR_VALIDATION') || (await ips.find(ip)) === undefined) throw err;
-      outcome = 'unchanged';
-    }
-    if (outcome === 'unchanged') {
-      reportAlreadyExists(ctx, 'Unable to create authorized IP', describeIp(ip, username), TYPE_NAME, entryId(username, ip));
-      return undefined;
-    }
-    return { id: entryId(username, ip), ip, label, username };
+    const made = { id: entryId(username, ip), ip, label, username };
+    return keepIfOutcomeUnknown(ctx, 'Unable to create authorized IP', describeIp(ip, username), made, async () => {
+      let outcome: WriteOutcome;
+      try {
+        outcome = await ips.add(ip, label);
+      } catch (err) {
+        // Listed with another label: a 400 like any form error, which only the listing tells apart.
+        if (!hasErrorCode(err, 'ERR_VALIDATION') || (await ips.find(ip)) === undefined) throw err;
+        outcome = 'unchanged';
+      }
+      if (outcome === 'unchanged') {
+        reportAlreadyExists(ctx, 'Unable to create authorized IP', describeIp(ip, username), TYPE_NAME, entryId(username, ip));
+        return undefined;
+      }
+      return made;
+    });
   },
 
   async read(ctx, { state }) {

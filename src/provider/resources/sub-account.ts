@@ -1,8 +1,10 @@
 // proxyaccount_sub_account: a sub-account of the parent account. The pattern every resource
 // module follows: schema, create, read, update, delete, import. No usage figures here (they
 // change by themselves and would make every drift check noisy); the data source has them.
+import type { SubAccountWrite } from '../../account';
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import { reportAlreadyExists } from '../access/already-exists';
+import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { isUsername, usernameValidators } from '../access/usernames';
 import {
   atMost,
@@ -142,7 +144,23 @@ export const subAccountResource = {
       monthlyLimit: planned.monthly_limit ?? 0,
       totalLimit: planned.total_limit ?? 0,
     };
-    const created = await ctx.data.subAccounts.create(input);
+    // What the lost create would have made, kept (tainted) when its outcome stays unknown.
+    const asSent: SubAccount = {
+      username,
+      ...optionalField('firstName', planned.first_name),
+      ...optionalField('lastName', planned.last_name),
+      ...optionalField('email', planned.email),
+      monthlyBandwidth: 0,
+      monthlyBandwidthLimit: input.monthlyLimit ?? 0,
+      totalBandwidth: 0,
+      totalBandwidthLimit: input.totalLimit ?? 0,
+      active: true,
+    };
+    const created = await keepIfOutcomeUnknown<SubAccountWrite | 'unknown'>(ctx, 'Unable to create sub-account', `sub-account '${username}'`, 'unknown', () =>
+      ctx.data.subAccounts.create(input),
+    );
+    if (created === undefined) return undefined;
+    if (created === 'unknown') return toState(planned, asSent);
     if (created.outcome === 'exists') {
       // Someone else's sub-account of that name: adopting it would bring its lists and tokens
       // under this configuration unseen.
