@@ -36,8 +36,11 @@ export class BanBudget {
     this.#note = note;
   }
 
-  /** Throws without sending when an earlier answer said this client's address is banned. */
-  refuseIfBanned(ctx: RequestContext): void {
+  /**
+   * Throws without sending when an earlier answer said this client's address is banned. `sent`:
+   * an earlier attempt of the same call may have reached the server (the refusal says so).
+   */
+  refuseIfBanned(ctx: RequestContext, sent = false): void {
     if (this.ban === undefined) return;
     const { untilMs } = this.ban;
     // A ban of known length is over when the server said; one of unknown length lasts for the client.
@@ -45,14 +48,15 @@ export class BanBudget {
       this.ban = undefined;
       return;
     }
-    throw new ClientBannedError(ctx, untilMs === undefined ? undefined : Math.ceil((untilMs - Date.now()) / 1000));
+    throw new ClientBannedError(ctx, untilMs === undefined ? undefined : Math.ceil((untilMs - Date.now()) / 1000), sent);
   }
 
   /**
    * Throws without sending when the cross-process memory (read once per client) holds a 401 for
    * these credentials, or as many 401s of this origin as the budget allows, whatever the credentials.
+   * `sent` as for refuseIfBanned.
    */
-  async refuseIfRemembered(ctx: RequestContext): Promise<void> {
+  async refuseIfRemembered(ctx: RequestContext, sent = false): Promise<void> {
     const memory = this.#memory;
     if (memory === undefined) return;
     const first = this.remembered === undefined;
@@ -61,10 +65,10 @@ export class BanBudget {
     if (check === undefined) return;
     if (first && check.untrusted !== undefined) this.#note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
     if (first) this.knownFailures = check.origin.count;
-    if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, memory.file);
+    if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, memory.file, undefined, sent);
     if (check.origin.budgetBackAt !== undefined) {
       const budget = { origin: this.#origin, failures: check.origin.count, banAfter: BAN_AFTER_FAILURES };
-      throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, memory.file, budget);
+      throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, memory.file, budget, sent);
     }
   }
 

@@ -144,15 +144,25 @@ export class RequestError extends ProxyAccountError implements RequestContext {
  * credentials, because 4 failures in a short time ban the caller's address for 3 hours.
  */
 export class CredentialsRejectedError extends RequestError {
-  constructor(ctx: RequestContext) {
+  /** `sent`: an earlier attempt of this call may have reached the server (its outcome is then unknown). */
+  constructor(ctx: RequestContext, sent = false) {
     super(
       'ERR_CREDENTIALS_REJECTED',
       ctx,
       "not sent: the server already rejected this client's credentials with 401; " +
-        'fix them and create a new client (repeated failures trigger a 3-hour ban)',
-      { facts: REFUSED_CREDENTIALS },
+        `fix them and create a new client (repeated failures trigger a 3-hour ban)${earlierAttempt(sent)}`,
+      { facts: { ...REFUSED_CREDENTIALS, ...refusedAfter(sent) } },
     );
   }
+}
+
+/** A retry refused before sending: what an earlier attempt may have done stays open. */
+function refusedAfter(sent: boolean): Partial<ErrorFacts> {
+  return sent ? sentFacts(true) : {};
+}
+
+function earlierAttempt(sent: boolean): string {
+  return sent ? '; an earlier attempt of this call may have reached the server, so whether it took effect is unknown' : '';
 }
 
 /**
@@ -169,20 +179,26 @@ export class CredentialsRememberedRejectedError extends RequestError {
   /** When the refusal is the origin's budget: how many 401s it gave that are remembered. */
   readonly originFailures: number | undefined;
 
-  constructor(ctx: RequestContext, until: Date, file: string, budget?: { readonly origin: string; readonly failures: number; readonly banAfter: number }) {
+  constructor(
+    ctx: RequestContext,
+    until: Date,
+    file: string,
+    budget?: { readonly origin: string; readonly failures: number; readonly banAfter: number },
+    sent = false,
+  ) {
     const clear = `delete ${file} or set PROXYACCOUNT_AUTH_FAILURE_CACHE=off`;
     super(
       'ERR_CREDENTIALS_REMEMBERED_REJECTED',
       ctx,
-      budget === undefined
+      (budget === undefined
         ? `not sent: the API rejected these same credentials with 401 in an earlier run; they are not ` +
-            `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
-            `Fix the credentials; if they are right now (e.g. the password was reset), ${clear}`
+          `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
+          `Fix the credentials; if they are right now (e.g. the password was reset), ${clear}`
         : `not sent: ${budget.origin} rejected ${budget.failures} authentications from this machine in earlier runs ` +
-            `(with any credentials), and the API bans the client address for 3 hours after ${budget.banAfter}; ` +
-            `nothing is sent to it until ${until.toISOString()}, so that another wrong password cannot bring the ban. ` +
-            `Fix the credentials; once they are right, ${clear}`,
-      { facts: REFUSED_CREDENTIALS },
+          `(with any credentials), and the API bans the client address for 3 hours after ${budget.banAfter}; ` +
+          `nothing is sent to it until ${until.toISOString()}, so that another wrong password cannot bring the ban. ` +
+          `Fix the credentials; once they are right, ${clear}`) + earlierAttempt(sent),
+      { facts: { ...REFUSED_CREDENTIALS, ...refusedAfter(sent) } },
     );
     this.until = until;
     this.file = file;
@@ -198,14 +214,14 @@ export class ClientBannedError extends RequestError {
   /** Seconds left of the ban when this call was refused, when the server said how long. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(ctx: RequestContext, retryAfterSeconds: number | undefined) {
+  constructor(ctx: RequestContext, retryAfterSeconds: number | undefined, sent = false) {
     const wait = retryAfterSeconds === undefined ? 'for an unknown time' : `for about ${retryAfterSeconds} more seconds`;
     super(
       'ERR_BANNED',
       ctx,
       `not sent: the API has banned this client address after repeated authentication failures (${wait}); ` +
-        'no further requests are sent by this client. Wait for the ban to end, and fix the credentials first',
-      { facts: { clientRefusesRequests: true } },
+        `no further requests are sent by this client. Wait for the ban to end, and fix the credentials first${earlierAttempt(sent)}`,
+      { facts: { clientRefusesRequests: true, ...refusedAfter(sent) } },
     );
     this.retryAfterSeconds = retryAfterSeconds;
   }
@@ -298,6 +314,11 @@ export interface ApiErrorDetails extends RequestContext {
   readonly attempts?: number;
   /** A sentence added to the message: what the failure likely means here, or what it risks. */
   readonly hint?: string;
+  /**
+   * An earlier attempt of the call may have reached the server with no answer that settles it (a
+   * 500, a timeout): whatever this answer says, whether the call took effect is unknown.
+   */
+  readonly afterSentAttempt?: boolean;
 }
 
 /** Base of every error that carries an HTTP status from the API. */
@@ -319,7 +340,7 @@ export class ApiError extends ProxyAccountError implements RequestContext {
     const text = d.responseText === '' ? '' : `: ${d.responseText}`;
     const hint = d.hint === undefined ? '' : `; ${d.hint}`;
     super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}${hint}`, {
-      facts: apiErrorFacts(code),
+      facts: d.afterSentAttempt === true ? { ...apiErrorFacts(code), outcomeUnknown: true } : apiErrorFacts(code),
     });
     this.status = d.status;
     this.method = d.method;

@@ -162,13 +162,14 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       if (this.closed) throw new ClientClosedError(ctx, sent);
       if (signal?.aborted) throw new AbortedError(ctx, signal.reason, sent);
-      this.#bans.refuseIfBanned(ctx);
-      await this.#bans.refuseIfRemembered(ctx);
+      // A refusal of a retry keeps the fact that an earlier attempt may have reached the server.
+      this.#bans.refuseIfBanned(ctx, sent);
+      await this.#bans.refuseIfRemembered(ctx, sent);
       let release: (outcome: AuthOutcome) => void;
       try {
         release = await this.guard.acquire(signal);
       } catch (e) {
-        if (e instanceof CredentialsRejectedSignal) throw new CredentialsRejectedError(ctx);
+        if (e instanceof CredentialsRejectedSignal) throw new CredentialsRejectedError(ctx, sent);
         throw new AbortedError(ctx, e, sent);
       }
       // Decided after acquiring: a probe that was out meanwhile has settled the question.
@@ -181,7 +182,7 @@ export class Transport {
       try {
         if (this.closed) throw new ClientClosedError(ctx, sent);
         // Callers that waited for the probe must not go out after the probe was told of a ban.
-        this.#bans.refuseIfBanned(ctx);
+        this.#bans.refuseIfBanned(ctx, sent);
         result = await this.attempt(op, ctx, secrets, signal);
       } finally {
         release(result?.auth ?? 'unknown');
@@ -341,11 +342,12 @@ export class Transport {
     const banned = isBanResponse(status, details.responseText, echoed);
     return {
       ok: false,
-      error: (attempts, _sentBefore, hint) =>
+      error: (attempts, sentBefore, hint) =>
         apiErrorFor(
           {
             ...details,
             attempts,
+            afterSentAttempt: sentBefore,
             hint: hint ?? (status === 404 && isGenericNotFound(details.responseText) ? notFoundHint(this.#cfg.base, op.path) : undefined),
           },
           echoed,

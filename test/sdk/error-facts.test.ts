@@ -20,7 +20,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../src/sdk';
-import { BASE, caught, harness, netError, ok, status } from './harness';
+import { BASE, caught, deferred, harness, netError, ok, settle, status } from './harness';
 
 function factsOf(err: unknown): ErrorFacts {
   if (!isProxyAccountError(err)) throw new Error(`not an SDK error: ${String(err)}`);
@@ -175,5 +175,43 @@ describe('credentials and refusals', () => {
     expect(err).toBeInstanceOf(ClientClosedError);
     expect(factsOf(err)).toEqual({ ...NOTHING_SENT, clientRefusesRequests: true });
     await h.done();
+  });
+});
+
+describe('a call whose earlier attempt may have taken effect', () => {
+  it('keeps that fact when its retry is refused unsent (a 401 seen meanwhile)', async () => {
+    const backoff = deferred();
+    const h = harness({ maxRetries: 3, sleep: () => backoff.promise });
+    h.reply(ok({ ips: [] }));
+    await h.client.ips.list();
+    // The add gets a 500 (it may have been made); a parallel call then gets a 401.
+    h.reply(status(500, 'oops'), status(401, 'bad credentials'));
+    const add = h.client.proxies.add('us-ny');
+    await settle();
+    expect(await caught(() => h.client.hostnames.list())).toBeInstanceOf(AuthenticationError);
+    backoff.resolve();
+    const refused = await add.catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CredentialsRejectedError);
+    expect(factsOf(refused)).toEqual({ mayHaveReachedServer: true, outcomeUnknown: true, credentialsRejected: true, clientRefusesRequests: true });
+    expect((refused as Error).message).toMatch(/an earlier attempt of this call may have reached the server/);
+    expect(h.seen()).toHaveLength(3);
+    await h.done();
+  });
+
+  it('keeps it when a retry is answered with an error that alone would say nothing was done', async () => {
+    const h = harness({ maxRetries: 1 });
+    h.reply(status(500, 'oops'), status(400, 'proxy not recognized'));
+    const err = await caught(() => h.client.proxies.add('us-ny'));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(factsOf(err)).toEqual(LOST);
+  });
+
+  it('a refusal of a first attempt still says nothing was sent', async () => {
+    const h = harness();
+    h.reply(status(401, 'bad credentials'));
+    await caught(() => h.client.ips.list());
+    const refused = await caught(() => h.client.proxies.add('us-ny'));
+    expect(refused).toBeInstanceOf(CredentialsRejectedError);
+    expect(factsOf(refused)).toEqual({ ...NOTHING_SENT, credentialsRejected: true, clientRefusesRequests: true });
   });
 });
