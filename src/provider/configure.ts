@@ -147,7 +147,7 @@ const clients = new WeakMap<AccountStore, Pick<ProxyAccountClient, 'credentialSt
  */
 export async function verifyCredentials(store: AccountStore, signal: AbortSignal): Promise<void> {
   const client = clients.get(store);
-  if (client === undefined || client.credentialState === 'rejected') return;
+  if (client === undefined || client.credentialState === 'rejected' || client.credentialState === 'unanswered') return;
   await client.verifyCredentials({ signal });
 }
 

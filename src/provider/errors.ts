@@ -58,6 +58,8 @@ export function describeProxyAccountError(err: unknown, ctx: ErrorContext): Diag
         'Authentication failed',
         `${subject}: the API already rejected the provider's credentials with 401 earlier in this run. ${CREDENTIAL_HINT} No further requests were sent, to avoid the account's ban after 4 failed authentications.`,
       );
+    case 'ERR_CREDENTIALS_UNPROVEN':
+      return errorDiagnostic('Credentials not verified', detail());
     case 'ERR_CREDENTIALS_REMEMBERED_REJECTED':
       return errorDiagnostic('Authentication failed', detail(`${CREDENTIAL_HINT}`));
     case 'ERR_BANNED': {

@@ -5,21 +5,33 @@
 //   time (a probe); parallel callers wait for its outcome instead of each risking a 401.
 // - After one 401 the guard refuses every further request from this client, including callers
 //   waiting for the probe and retries waiting out a backoff: they fail without sending anything.
+// - A probe that was sent and got no answer (a timeout, a dropped connection) may have been a 401
+//   the client never saw, and the server counted. One such loss is let go (the next probe may be
+//   a retry or a waiting caller: a stale connection or one slow answer must not fail a run); after
+//   the second the guard refuses every further request too ('unanswered'), so a run with wrong
+//   credentials behind a lossy network sends at most two, below the 4 that ban.
 // - Once accepted, requests run in parallel. Credentials can still go bad later (a token
 //   deactivated or expired meanwhile); then at most the requests already in flight can fail.
 
 /** What the guard knows about the client's credentials. */
-export type CredentialState = 'unverified' | 'accepted' | 'rejected';
+export type CredentialState = 'unverified' | 'accepted' | 'rejected' | 'unanswered';
 
-/** How a finished attempt bears on the credentials. */
-export type AuthOutcome = 'accepted' | 'rejected' | 'unknown';
+/** How a finished attempt bears on the credentials; `unanswered`: sent, no answer, while unverified. */
+export type AuthOutcome = 'accepted' | 'rejected' | 'unknown' | 'unanswered';
 
 /** Thrown by `acquire` when the credentials were rejected; the transport adds the context. */
 export class CredentialsRejectedSignal extends Error {}
 
+/** Thrown by `acquire` when the probe got no answer, so the credentials are neither proven nor refused. */
+export class CredentialsUnprovenSignal extends Error {}
+
+/** Probes that may go unanswered before the guard refuses everything (see above). */
+export const MAX_UNANSWERED_PROBES = 2;
+
 /** Per-client gate implementing the 401 guard. */
 export class AuthGuard {
   private state: CredentialState = 'unverified';
+  private unanswered = 0;
   private probe: Promise<void> | undefined;
   private waiting = 0;
   /** Called when a caller starts waiting for the probe, with how many wait now. */
@@ -38,6 +50,7 @@ export class AuthGuard {
   async acquire(signal?: AbortSignal): Promise<(outcome: AuthOutcome) => void> {
     for (;;) {
       if (this.state === 'rejected') throw new CredentialsRejectedSignal();
+      if (this.state === 'unanswered') throw new CredentialsUnprovenSignal();
       if (this.state === 'accepted') return (outcome) => this.record(outcome);
       if (this.probe === undefined) {
         let done!: () => void;
@@ -65,6 +78,7 @@ export class AuthGuard {
   private record(outcome: AuthOutcome): void {
     if (outcome === 'rejected') this.state = 'rejected';
     else if (outcome === 'accepted' && this.state === 'unverified') this.state = 'accepted';
+    else if (outcome === 'unanswered' && this.state === 'unverified' && ++this.unanswered >= MAX_UNANSWERED_PROBES) this.state = 'unanswered';
   }
 }
 

@@ -113,9 +113,10 @@ export class ProxyAccountClient {
 
   /**
    * What the 401 guard knows about this client's credentials: `unverified` until a response
-   * proves them, `accepted`, or `rejected` after a 401 (every later call then fails unsent).
+   * proves them, `accepted`, `rejected` after a 401, or `unanswered` after the first request got
+   * no answer (it may have been an unseen 401); after either, every later call fails unsent.
    */
-  get credentialState(): 'unverified' | 'accepted' | 'rejected' {
+  get credentialState(): 'unverified' | 'accepted' | 'rejected' | 'unanswered' {
     return this.#transport.credentialState;
   }
 

@@ -10,6 +10,7 @@ export type ProxyAccountErrorCode =
   | 'ERR_INVALID_ARGUMENT'
   | 'ERR_BASIC_AUTH_REQUIRED'
   | 'ERR_CREDENTIALS_REJECTED'
+  | 'ERR_CREDENTIALS_UNPROVEN'
   | 'ERR_CREDENTIALS_REMEMBERED_REJECTED'
   | 'ERR_CLIENT_CLOSED'
   | 'ERR_ABORTED'
@@ -152,6 +153,25 @@ export class CredentialsRejectedError extends RequestError {
       "not sent: the server already rejected this client's credentials with 401; " +
         `fix them and create a new client (repeated failures trigger a 3-hour ban)${earlierAttempt(sent)}`,
       { facts: { ...REFUSED_CREDENTIALS, ...refusedAfter(sent) } },
+    );
+  }
+}
+
+/**
+ * The client's first request, which proves the credentials, was sent and got no answer (a timeout,
+ * a dropped connection): it may have been a 401 the server counted, so the client sends nothing
+ * more. Another run (after the network is fixed) tries again.
+ */
+export class CredentialsUnprovenError extends RequestError {
+  /** `sent`: an earlier attempt of this call may have reached the server (its outcome is then unknown). */
+  constructor(ctx: RequestContext, sent = false) {
+    super(
+      'ERR_CREDENTIALS_UNPROVEN',
+      ctx,
+      'not sent: the first request with these credentials got no answer, so whether the API accepts them is not known; ' +
+        'if they are wrong, each further request could be one more failed authentication (4 ban the client address for 3 hours), ' +
+        `so this client sends nothing more. Check the network path to the API and run again${earlierAttempt(sent)}`,
+      { facts: { clientRefusesRequests: true, ...refusedAfter(sent) } },
     );
   }
 }

@@ -23,6 +23,7 @@ export {
   ClientBannedError,
   ClientClosedError,
   CredentialsRejectedError,
+  CredentialsUnprovenError,
   CredentialsRememberedRejectedError,
   ForbiddenError,
   InvalidArgumentError,

@@ -7,13 +7,14 @@ import type { Dispatcher } from 'undici';
 import { classifyNetworkFailure } from './network-failure';
 import { isGenericNotFound, parseRetryAfter, readText } from './response-text';
 import type { SpareConnections } from './spare-connections';
-import { AuthGuard, authOutcomeOf, CredentialsRejectedSignal, type AuthOutcome } from './auth-guard';
+import { AuthGuard, authOutcomeOf, CredentialsRejectedSignal, CredentialsUnprovenSignal, type AuthOutcome } from './auth-guard';
 import { type BaseUrl, formBody, notFoundHint, requestUrl } from './base-url';
 import {
   AbortedError,
   apiErrorFor,
   ClientClosedError,
   CredentialsRejectedError,
+  CredentialsUnprovenError,
   isBanResponse,
   NetworkError,
   type ProxyAccountError,
@@ -170,6 +171,7 @@ export class Transport {
         release = await this.guard.acquire(signal);
       } catch (e) {
         if (e instanceof CredentialsRejectedSignal) throw new CredentialsRejectedError(ctx, sent);
+        if (e instanceof CredentialsUnprovenSignal) throw new CredentialsUnprovenError(ctx, sent);
         throw new AbortedError(ctx, e, sent);
       }
       // Decided after acquiring: a probe that was out meanwhile has settled the question.
@@ -179,15 +181,19 @@ export class Transport {
       }
       let result: Attempt<T> | undefined;
       const started = this.#log.enabled ? performance.now() : 0;
+      // The probe: a lost answer may have been a 401 (see auth-guard.ts), so only so many may be lost.
+      const probing = this.guard.credentialState === 'unverified';
+      let unanswered = false;
       try {
         if (this.closed) throw new ClientClosedError(ctx, sent);
         // Callers that waited for the probe must not go out after the probe was told of a ban.
         this.#bans.refuseIfBanned(ctx, sent);
         result = await this.attempt(op, ctx, secrets, signal);
+        unanswered = probing && !result.ok && result.sent && result.status === undefined;
       } finally {
-        release(result?.auth ?? 'unknown');
+        release(unanswered ? 'unanswered' : (result?.auth ?? 'unknown'));
         // Nobody may use a connection opened for callers that will now fail unsent.
-        if (this.guard.credentialState === 'rejected') this.spares?.discard();
+        if (this.guard.credentialState === 'rejected' || this.guard.credentialState === 'unanswered') this.spares?.discard();
       }
       if (this.#log.enabled) {
         const outcome = result.status !== undefined ? { status: result.status } : { error: result.ok ? 'unknown' : (result.failure ?? 'unknown') };
@@ -195,7 +201,9 @@ export class Transport {
       }
       await this.#bans.learn(result.ok ? { auth: result.auth } : result);
       if (result.ok) return result.value;
-      if (!result.retryable || attempt > this.#cfg.maxRetries) throw result.error(attempt, sent, result.auth === 'rejected' ? this.#bans.warning() : undefined);
+      if (!result.retryable || this.guard.credentialState === 'unanswered' || attempt > this.#cfg.maxRetries) {
+        throw result.error(attempt, sent, result.auth === 'rejected' ? this.#bans.warning() : undefined);
+      }
       sent ||= result.sent;
       try {
         await this.#cfg.sleep(this.backoff(attempt, result.retryAfterMs), signal);
@@ -210,7 +218,7 @@ export class Transport {
    * it, so it never counts as a failed authentication; after a 401 there is nothing to open it for.
    */
   preconnect(): void {
-    if (this.guard.credentialState === 'rejected') return;
+    if (this.guard.credentialState === 'rejected' || this.guard.credentialState === 'unanswered') return;
     this.spareConnections()?.preconnect(this.#cfg.base.origin);
   }
 
@@ -239,7 +247,7 @@ export class Transport {
         this.dispatcher = own.agent;
         this.spares = own.spares;
         // Until an answer proves the credentials, the one request out is the probe.
-        if (this.spares !== undefined) this.spares.mayHandOut = () => this.guard.credentialState !== 'unverified';
+        if (this.spares !== undefined) this.spares.mayHandOut = () => this.guard.credentialState === 'accepted';
         this.ownDispatcher = true;
       } else {
         this.dispatcher = d;

@@ -1,8 +1,8 @@
 // The 401 guard (one 401 and the client sends nothing more with those credentials, parallel
 // callers included) and the Basic-only rule of the token endpoints.
-import { AuthenticationError, BasicAuthRequiredError, CredentialsRejectedError, AbortedError } from '../../src/sdk';
+import { AuthenticationError, BasicAuthRequiredError, CredentialsRejectedError, CredentialsUnprovenError, AbortedError } from '../../src/sdk';
 import { AuthGuard } from '../../src/sdk/auth-guard';
-import { caught, deferred, harness, ok, settle, status, TOKEN } from './harness';
+import { caught, deferred, harness, netError, ok, settle, status, TOKEN } from './harness';
 
 describe('the 401 guard', () => {
   it('after one 401 refuses every further call without sending it', async () => {
@@ -19,6 +19,35 @@ describe('the 401 guard', () => {
     expect(second.message).toContain("GET /api/sub/get/ (get sub-account 'alice') not sent");
     expect(third).toBeInstanceOf(CredentialsRejectedError);
     expect(h.seen()).toHaveLength(1);
+    await h.done();
+  });
+
+  it('lets at most two requests go unanswered before the credentials are proven: each may have been an unseen 401', async () => {
+    const h = harness({ maxRetries: 3 });
+    // Every request is made and its connection then dropped: no answer ever comes.
+    h.reply(netError('ECONNRESET', 'socket hang up'), netError('ECONNRESET', 'socket hang up'));
+    const calls = [h.client.ips.list(), h.client.hostnames.list(), h.client.proxies.list(), h.client.tokens.list()];
+    const results = await Promise.allSettled(calls);
+    const errs = results.map((r) => (r.status === 'rejected' ? (r.reason as Error & { code: string }) : undefined));
+    // Two requests went out (the first call, then a waiting one while the first waited to retry);
+    // the second loss closed the guard: the first call's retry and the others were refused unsent.
+    expect(h.seen()).toHaveLength(2);
+    expect(errs.map((e) => e!.code).sort()).toEqual(['ERR_CREDENTIALS_UNPROVEN', 'ERR_CREDENTIALS_UNPROVEN', 'ERR_CREDENTIALS_UNPROVEN', 'ERR_NETWORK']);
+    for (const e of errs.filter((x) => x instanceof CredentialsUnprovenError)) {
+      expect(e!.message).toMatch(/not sent: the first request with these credentials got no answer/);
+    }
+    expect(h.client.credentialState).toBe('unanswered');
+    expect(await caught(() => h.client.ips.list())).toBeInstanceOf(CredentialsUnprovenError);
+    expect(h.seen()).toHaveLength(2);
+    await h.done();
+  });
+
+  it('one lost answer before the credentials are proven is let go: the retry proves them', async () => {
+    const h = harness({ maxRetries: 3 });
+    h.reply(netError('ECONNRESET', 'socket hang up'), ok({ ips: [] }), ok({ domains: [] }));
+    await expect(h.client.ips.list()).resolves.toEqual([]);
+    expect(h.client.credentialState).toBe('accepted');
+    await expect(h.client.hostnames.list()).resolves.toEqual([]);
     await h.done();
   });
 
