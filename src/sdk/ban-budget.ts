@@ -1,7 +1,7 @@
 // What one client knows about the API's ban on its address: a ban an answer announced, and the
 // failed authentications this machine remembers for the API's origin (failure-memory.ts). The
 // transport asks it before every attempt and tells it the outcome of each; it never sends anything.
-import { ClientBannedError, CredentialsRememberedRejectedError, type RequestContext } from './errors';
+import { AbortedError, ClientBannedError, CredentialsRememberedRejectedError, type RequestContext } from './errors';
 import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
 import type { AuthOutcome } from './auth-guard';
 
@@ -65,10 +65,42 @@ export class BanBudget {
     if (check === undefined) return;
     if (first && check.untrusted !== undefined) this.#note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
     if (first) this.knownFailures = check.origin.count;
-    if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, memory.file, undefined, sent);
+    this.refuseFor(ctx, check, memory.file, sent);
+  }
+
+  /**
+   * Before a request whose credentials are not yet proven: takes this machine's probe lock for
+   * the origin (another process may be probing it with the same wrong password) and reads the
+   * memory again under it, refusing as refuseIfRemembered does. Resolves with the release, to call
+   * once the attempt's outcome is learnt; undefined without a memory.
+   */
+  async beforeProbe(ctx: RequestContext, sent: boolean, signal?: AbortSignal): Promise<(() => Promise<void>) | undefined> {
+    const memory = this.#memory;
+    if (memory === undefined) return undefined;
+    let unlock: (() => Promise<void>) | undefined;
+    try {
+      unlock = await memory.lockProbe(this.#origin, signal);
+    } catch (e) {
+      throw new AbortedError(ctx, e, sent);
+    }
+    if (unlock === undefined) return undefined;
+    try {
+      const check = await memory.check(this.#origin, this.credentialKey());
+      this.remembered = Promise.resolve(check);
+      this.knownFailures = Math.max(this.knownFailures, check.origin.count);
+      this.refuseFor(ctx, check, memory.file, sent);
+    } catch (e) {
+      await unlock();
+      throw e;
+    }
+    return unlock;
+  }
+
+  private refuseFor(ctx: RequestContext, check: MemoryCheck, file: string, sent: boolean): void {
+    if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, file, undefined, sent);
     if (check.origin.budgetBackAt !== undefined) {
       const budget = { origin: this.#origin, failures: check.origin.count, banAfter: BAN_AFTER_FAILURES };
-      throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, memory.file, budget, sent);
+      throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, file, budget, sent);
     }
   }
 

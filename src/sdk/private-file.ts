@@ -59,6 +59,26 @@ export async function readPrivateFile(file: string, maxBytes: number): Promise<s
   }
 }
 
+/**
+ * Creates `file` with `body` (mode 0600) only when nothing is there, never through a link: true
+ * when created, false when a file (or link) of that name already exists.
+ */
+export async function createPrivateFile(file: string, body: string): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await handle.writeFile(body);
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
 /** Replaces `file` atomically with `body` (mode 0600), through a fresh temporary file beside it. */
 export async function writePrivateFile(file: string, body: string): Promise<void> {
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

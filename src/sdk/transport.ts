@@ -184,12 +184,18 @@ export class Transport {
       // The probe: a lost answer may have been a 401 (see auth-guard.ts), so only so many may be lost.
       const probing = this.guard.credentialState === 'unverified';
       let unanswered = false;
+      // Held from before the probe is sent until its outcome is in the memory (ban-budget.ts).
+      let unlock: (() => Promise<void>) | undefined;
       try {
         if (this.closed) throw new ClientClosedError(ctx, sent);
         // Callers that waited for the probe must not go out after the probe was told of a ban.
         this.#bans.refuseIfBanned(ctx, sent);
+        if (probing) unlock = await this.#bans.beforeProbe(ctx, sent, signal);
         result = await this.attempt(op, ctx, secrets, signal);
         unanswered = probing && !result.ok && result.sent && result.status === undefined;
+      } catch (e) {
+        await unlock?.();
+        throw e;
       } finally {
         release(unanswered ? 'unanswered' : (result?.auth ?? 'unknown'));
         // Nobody may use a connection opened for callers that will now fail unsent.
@@ -199,7 +205,11 @@ export class Transport {
         const outcome = result.status !== undefined ? { status: result.status } : { error: result.ok ? 'unknown' : (result.failure ?? 'unknown') };
         this.#log.attempt(ctx, outcome, attempt, performance.now() - started);
       }
-      await this.#bans.learn(result.ok ? { auth: result.auth } : result);
+      try {
+        await this.#bans.learn(result.ok ? { auth: result.auth } : result);
+      } finally {
+        await unlock?.();
+      }
       if (result.ok) return result.value;
       if (!result.retryable || this.guard.credentialState === 'unanswered' || attempt > this.#cfg.maxRetries) {
         throw result.error(attempt, sent, result.auth === 'rejected' ? this.#bans.warning() : undefined);

@@ -1,6 +1,6 @@
 // The memory of rejected credentials across processes: a 401 is remembered (salted, never the
 // secret) and later clients refuse to send the same credentials until it expires.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -196,5 +196,53 @@ describe('configuration', () => {
     expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', 'C:\\Users\\u')).toBe(
       join('C:\\Users\\u\\AppData\\Local', 'proxyaccount', 'Cache'),
     );
+  });
+});
+
+describe('clients that start at once on one machine (aliased providers, parallel jobs)', () => {
+  it('send one request between them: each first request waits for the one before to be remembered', async () => {
+    const clients = Array.from({ length: 4 }, () => harness({ authFailureCache: file }));
+    // Whichever goes first gets the 401; nobody else may send at all.
+    for (const h of clients) h.reply(status(401, 'invalid credentials'));
+    const results = await Promise.allSettled(clients.map((h) => h.client.ips.list()));
+    const names = results.map((r) => (r.status === 'rejected' ? (r.reason as Error).constructor.name : 'ok')).sort();
+    expect(names).toEqual([
+      'AuthenticationError',
+      'CredentialsRememberedRejectedError',
+      'CredentialsRememberedRejectedError',
+      'CredentialsRememberedRejectedError',
+    ]);
+    expect(clients.reduce((n, h) => n + h.seen().length, 0)).toBe(1);
+    // Every 401 that was sent is in the memory, and the lock is gone.
+    const mem = JSON.parse(readFileSync(file, 'utf8')) as { origins: Record<string, number[]> };
+    expect(Object.values(mem.origins).flat()).toHaveLength(1);
+    expect(readdirSync(join(dir, 'nested')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('takes over a lock whose holder died', async () => {
+    const memory = new AuthFailureMemory(file, DEFAULT_AUTH_FAILURE_TTL_MS);
+    const release = await memory.lockProbe(BASE);
+    const name = readdirSync(join(dir, 'nested')).find((f) => f.endsWith('.lock'))!;
+    await release!();
+    // Left by a process that is gone: a pid above the kernel's pid_max.
+    writeFileSync(join(dir, 'nested', name), `4194305 ${Date.now()}\n`, { mode: 0o600 });
+    const h = harness({ authFailureCache: file });
+    h.reply(ok({ ips: [] }));
+    await expect(h.client.ips.list()).resolves.toEqual([]);
+    await h.done();
+  });
+
+  it('waits for a live holder, and a stop while waiting sends nothing', async () => {
+    const memory = new AuthFailureMemory(file, DEFAULT_AUTH_FAILURE_TTL_MS);
+    const release = await memory.lockProbe(BASE);
+    const h = harness({ authFailureCache: file });
+    const stop = new AbortController();
+    const waiting = h.client.ips.list({}, { signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(h.seen()).toHaveLength(0);
+    stop.abort(new Error('stopped'));
+    expect(await waiting.catch((e: unknown) => (e as { code: string }).code)).toBe('ERR_ABORTED');
+    expect(h.seen()).toHaveLength(0);
+    await release!();
   });
 });
