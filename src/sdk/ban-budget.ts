@@ -21,6 +21,8 @@ export class BanBudget {
   private remembered: Promise<MemoryCheck | undefined> | undefined;
   /** 401s the address is known to have had: this client's, plus the memory's. */
   private knownFailures = 0;
+  /** Why the last 401 could not be remembered, when it could not. */
+  private notRemembered: string | undefined;
   private forgetDone = false;
   // True private fields, so inspecting a client never shows the Authorization header.
   readonly #origin: string;
@@ -108,6 +110,10 @@ export class BanBudget {
   warning(): string {
     const left = Math.max(0, BAN_AFTER_FAILURES - this.knownFailures);
     const memory = this.#memory;
+    if (memory !== undefined && this.notRemembered !== undefined) {
+      // Said plainly: a message that claimed the memory protects the next run would be false.
+      return `the API bans the client address for 3 hours after ${BAN_AFTER_FAILURES} failed authentications: this failure could not be remembered (${this.notRemembered}), so the next run will send these credentials again; ${left} more failures would ban the address`;
+    }
     const known = memory === undefined ? 'this client has had 1' : `${this.knownFailures} from this machine are remembered`;
     const after =
       memory === undefined
@@ -127,7 +133,9 @@ export class BanBudget {
       return;
     }
     if (lesson.auth === 'rejected') {
-      this.knownFailures = (await memory.remember(this.#origin, this.credentialKey())).originCount;
+      const r = await memory.remember(this.#origin, this.credentialKey());
+      this.notRemembered = r.notRemembered;
+      this.knownFailures = r.notRemembered === undefined ? r.originCount : this.knownFailures + 1;
     } else if (lesson.auth === 'accepted' && !this.forgetDone) {
       this.forgetDone = true;
       await memory.forget(this.credentialKey());

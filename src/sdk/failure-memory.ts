@@ -127,23 +127,30 @@ export class AuthFailureMemory {
   }
 
   /**
-   * Records a 401 of `origin` for `credential` for the configured time. Returns its expiry and
-   * how many 401s the origin now has remembered (counting this one). Never throws.
+   * Records a 401 of `origin` for `credential` for the configured time. Returns its expiry, how
+   * many 401s the origin now has remembered (counting this one), and, when it could not be
+   * written, why (`notRemembered`: the next run will send again). Never throws.
    */
-  async remember(origin: string, credential: string): Promise<{ until: Date; originCount: number }> {
+  async remember(origin: string, credential: string): Promise<{ until: Date; originCount: number; notRemembered?: string }> {
     const now = this.now();
     const until = now + this.ttlMs;
     let originCount = 1;
     try {
-      if ((await this.untrusted()) !== undefined) return { until: new Date(until), originCount };
+      const untrusted = await this.untrusted();
+      if (untrusted !== undefined) return { until: new Date(until), originCount, notRemembered: untrusted };
       const mem = (await this.read()) ?? { salt: randomBytes(SALT_BYTES), failures: new Map<string, number>(), origins: new Map<string, number[]>() };
       mem.failures.set(await fingerprint(mem.salt, credential), until);
       const times = [...(mem.origins.get(origin) ?? []).filter((t) => t > now), until];
       mem.origins.set(origin, times);
       originCount = times.length;
       await this.write(mem);
-    } catch {
+    } catch (err) {
       // A read-only home or a full disk must not turn a 401 into a crash; this run's guard still holds.
+      return {
+        until: new Date(until),
+        originCount: 1,
+        notRemembered: `${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      };
     }
     return { until: new Date(until), originCount };
   }

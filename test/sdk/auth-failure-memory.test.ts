@@ -1,6 +1,6 @@
 // The memory of rejected credentials across processes: a 401 is remembered (salted, never the
 // secret) and later clients refuse to send the same credentials until it expires.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -244,5 +244,22 @@ describe('clients that start at once on one machine (aliased providers, parallel
     expect(await waiting.catch((e: unknown) => (e as { code: string }).code)).toBe('ERR_ABORTED');
     expect(h.seen()).toHaveLength(0);
     await release!();
+  });
+});
+
+describe('a memory that cannot be used', () => {
+  it('makes the 401 say that the failure was not remembered and the next run sends again', async () => {
+    const shared = join(dir, 'shared');
+    mkdirSync(shared, { mode: 0o775 });
+    chmodSync(shared, 0o775);
+    const h = harness({ authFailureCache: join(shared, 'auth-failures.json') });
+    h.reply(status(401, 'invalid credentials'));
+    const err = await caught(() => h.client.ips.list());
+    expect(err).toBeInstanceOf(AuthenticationError);
+    expect(err.message).toMatch(
+      /this failure could not be remembered \(.*writable by group or others.*\), so the next run will send these credentials again; 3 more failures would ban the address/,
+    );
+    expect(err.message).not.toMatch(/are remembered/);
+    await h.done();
   });
 });
