@@ -101,7 +101,8 @@ function attentionOf(c: ResourceChange, account: string, usage: { monthly: numbe
   const phrase = username === null ? 'the parent account' : unnamed ? 'an account the plan does not name' : `sub-account '${username}'`;
   const owner = { username, phrase, ...(usage !== undefined ? { usage } : {}) };
   const risks = d.risks(changeView(c), owner).map((r) => ({ kind: r.kind, address: c.address, message: r.message }));
-  if (!unnamed) return risks;
+  // A sub-account's own username names it: hidden, it is still a sub-account, never the parent.
+  if (!unnamed || d.shape === 'account') return risks;
   // Who the change grants or takes access from cannot be read from the plan: it may be the parent.
   const why = account === HIDDEN_ACCOUNT ? 'its username is marked sensitive' : 'its username is known only after apply';
   return [

@@ -100,7 +100,7 @@ describe('proxyaccount review', () => {
       attention: Array<{ kind: string; address: string }>;
       other_resources: string[];
     };
-    expect(review.summary).toEqual({ add: 2, change: 2, destroy: 3, replace: 1, import: 0 });
+    expect(review.summary).toEqual({ add: 2, change: 2, destroy: 3, replace: 1, import: 0, forget: 0 });
     expect(review.accounts.map((a) => a.account)).toEqual(['(parent)', 'gitops-alice', 'gitops-bob']);
     const alice = review.accounts.find((a) => a.account === 'gitops-alice')!.changes.map((c) => c.description);
     expect(alice).toEqual(expect.arrayContaining(['monthly limit 50 GB → 100 GB', "token 'deploy-v2' replaced"]));

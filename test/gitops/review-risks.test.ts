@@ -118,6 +118,14 @@ describe('the account of a change', () => {
     expect(r.attention.map((a) => a.kind)).toEqual(['account_not_shown']);
   });
 
+  it('a sub-account whose own username is sensitive is never said to be maybe the parent', () => {
+    const r = review(
+      change('proxyaccount_sub_account', 'm', ['delete'], { id: 'x', username: 'x', active: true }, null, { before_sensitive: { username: true, id: true } }),
+    );
+    expect(r.attention.map((a) => a.kind)).toEqual(['sub_account_deleted']);
+    expect(JSON.stringify(r)).not.toMatch(/may be the parent/);
+  });
+
   it('an owner known only after apply says so', () => {
     const r = review(
       change(

@@ -5,7 +5,11 @@
 import { isProxyAccountError } from '../errors';
 import type { Ctx } from '../types';
 
-/** Runs `create`; when it fails with an unknown outcome, reports the error and returns `mayExist`. */
+/**
+ * Runs `create`; when it fails with the store's ERR_UNKNOWN_OUTCOME (a lost answer the read-back
+ * could not settle), reports the error and returns `mayExist`. Any other failure, a lost answer
+ * the read-back showed had no effect included, is the create's failure as before.
+ */
 export async function keepIfOutcomeUnknown<T>(
   ctx: Ctx,
   summary: string,
@@ -16,7 +20,7 @@ export async function keepIfOutcomeUnknown<T>(
   try {
     return await create();
   } catch (err) {
-    if (!isProxyAccountError(err) || !err.outcomeUnknown) throw err;
+    if (!isProxyAccountError(err) || err.code !== 'ERR_UNKNOWN_OUTCOME') throw err;
     ctx.reportError(err, summary, object);
     return mayExist;
   }
