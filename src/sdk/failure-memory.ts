@@ -106,6 +106,7 @@ export class AuthFailureMemory {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private dirProblem: Promise<string | undefined> | undefined;
+  readonly #fingerprints = new Map<string, Promise<string>>();
 
   constructor(file: string, ttlMs: number, now: () => number = Date.now) {
     this.file = file;
@@ -122,7 +123,7 @@ export class AuthFailureMemory {
     const now = this.now();
     const originFailures = this.originFailures(mem, origin, now);
     if (![...mem.failures.values()].some((until) => until > now)) return { ...none, origin: originFailures };
-    const until = mem.failures.get(await fingerprint(mem.salt, credential));
+    const until = mem.failures.get(await this.fingerprint(mem.salt, credential));
     return { credential: until !== undefined && until > now ? { until: new Date(until) } : undefined, origin: originFailures, untrusted };
   }
 
@@ -139,7 +140,7 @@ export class AuthFailureMemory {
       const untrusted = await this.untrusted();
       if (untrusted !== undefined) return { until: new Date(until), originCount, notRemembered: untrusted };
       const mem = (await this.read()) ?? { salt: randomBytes(SALT_BYTES), failures: new Map<string, number>(), origins: new Map<string, number[]>() };
-      mem.failures.set(await fingerprint(mem.salt, credential), until);
+      mem.failures.set(await this.fingerprint(mem.salt, credential), until);
       const times = [...(mem.origins.get(origin) ?? []).filter((t) => t > now), until];
       mem.origins.set(origin, times);
       originCount = times.length;
@@ -187,7 +188,7 @@ export class AuthFailureMemory {
       if ((await this.untrusted()) !== undefined) return;
       const mem = await this.read();
       if (mem === undefined || mem.failures.size === 0) return;
-      if (!mem.failures.delete(await fingerprint(mem.salt, credential))) return;
+      if (!mem.failures.delete(await this.fingerprint(mem.salt, credential))) return;
       await this.write(mem);
     } catch {
       // Forgetting is best effort: the entry expires anyway.
@@ -198,6 +199,22 @@ export class AuthFailureMemory {
     const live = (mem.origins.get(origin) ?? []).filter((t) => t > now).sort((a, b) => a - b);
     const over = live.length - AUTH_FAILURE_BUDGET;
     return { count: live.length, budgetBackAt: over < 0 ? undefined : new Date(live[over]!) };
+  }
+
+  /**
+   * scrypt of the credential under the file's salt, as hex; computed once per salt and credential
+   * (the check before the first request and the one under the probe lock need the same one).
+   * Keyed by a SHA-256 of the credential, in a true private field: the secret is never kept here.
+   */
+  private fingerprint(salt: Buffer, credential: string): Promise<string> {
+    const key = `${salt.toString('base64')}:${createHash('sha256').update(credential).digest('hex')}`;
+    let fp = this.#fingerprints.get(key);
+    if (fp === undefined) {
+      fp = fingerprint(salt, credential);
+      this.#fingerprints.set(key, fp);
+      fp.catch(() => this.#fingerprints.delete(key));
+    }
+    return fp;
   }
 
   /** Why the file's directory must not be used; checked once per memory. */
