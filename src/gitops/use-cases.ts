@@ -141,12 +141,15 @@ export interface PruneOptions extends StoreSource {
 export async function pruneTokens(opts: PruneOptions): Promise<PrunedToken[]> {
   const prefix = opts.prefix ?? EPHEMERAL_TOKEN_PREFIX;
   if (prefix === '') throw new Error('--prefix must not be empty: it would delete every token');
-  const cutoff = (opts.now ?? Date.now()) - opts.olderThanMs;
   return withStore(opts, async (store) => {
     const done: PrunedToken[] = [];
     for (const username of [null, ...(opts.usernames ?? [])]) {
       const list = store.account(username).tokens;
-      for (const t of await list.list()) {
+      const tokens = await list.list();
+      // Age on the API's clock (its answers' Date), which stamped createdAt: a runner's clock ahead
+      // would prune a token a run still uses.
+      const cutoff = (opts.now ?? store.now()) - opts.olderThanMs;
+      for (const t of tokens) {
         if (!t.label.startsWith(prefix) || t.createdAt.getTime() > cutoff) continue;
         if (opts.dryRun !== true) await list.delete(t.id);
         const pruned = { username, id: t.id, label: t.label, createdAt: t.createdAt };

@@ -1,4 +1,5 @@
 // The account types: a sub-account (the account itself) and a bearer token of an account.
+import { isEphemeralTokenLabel } from './ephemeral-tokens';
 import { entryIdFormat, SUB_ACCOUNT_ID } from './import-ids';
 import type { ChangeView, ExportValue, Owner, ResourceTypeDescriptor, Risk } from './types';
 import { forgetRisk, gb, str, subjectValues, verb } from './words';
@@ -145,19 +146,22 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   export: {
     lists: 'any',
     blocks: (a) =>
-      a.tokens.map((t) => {
-        const attrs: Array<readonly [string, ExportValue]> = [];
-        if (t.label !== '') attrs.push(['label', t.label]);
-        if (t.expiresAt !== null) attrs.push(['expires_at', t.expiresAt.toISOString().slice(0, 10)]);
-        if (!t.isActive) attrs.push(['active', false]);
-        if (a.username !== null) attrs.push(['username', a.username]);
-        return {
-          name: [a.username ?? 'self', 'token', String(t.id)],
-          importId: TOKEN_ID.format(a.username, String(t.id)),
-          attributes: attrs,
-          comments: ['The raw token cannot be read back: after import, its `token` attribute is null.'],
-        };
-      }),
+      // Leftovers of the ephemeral resource are not adopted: drift reports them and prune deletes them.
+      a.tokens
+        .filter((t) => !isEphemeralTokenLabel(t.label))
+        .map((t) => {
+          const attrs: Array<readonly [string, ExportValue]> = [];
+          if (t.label !== '') attrs.push(['label', t.label]);
+          if (t.expiresAt !== null) attrs.push(['expires_at', t.expiresAt.toISOString().slice(0, 10)]);
+          if (!t.isActive) attrs.push(['active', false]);
+          if (a.username !== null) attrs.push(['username', a.username]);
+          return {
+            name: [a.username ?? 'self', 'token', String(t.id)],
+            importId: TOKEN_ID.format(a.username, String(t.id)),
+            attributes: attrs,
+            comments: ['The raw token cannot be read back: after import, its `token` attribute is null.'],
+          };
+        }),
   },
 };
 

@@ -85,6 +85,16 @@ describe('toHcl', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
+  it("leaves the ephemeral resource's leftover tokens out: adopted, tokens prune would delete a managed token", () => {
+    const l = live();
+    const alice = { ...l.accounts[1]!, tokens: [...l.accounts[1]!.tokens, token(43, 'tf-ephemeral:runner', new Date('2026-01-01T00:00:00Z'))] };
+    const files = toHcl({ ...l, accounts: [l.accounts[0]!, alice] }, 'per-entry');
+    expect(importsOf(files['imports.tf']).filter(([to]) => to.startsWith('proxyaccount_bearer_token.'))).toEqual([
+      ['proxyaccount_bearer_token.alice_token_42', 'alice/42'],
+    ]);
+    expect(files['account.tf']).not.toContain('tf-ephemeral:');
+  });
+
   it('quotes what HCL would interpolate, and names resources validly', () => {
     const l = live();
     const files = toHcl({ ...l, accounts: [{ ...l.accounts[0]!, ips: [{ ip: '198.51.100.9', label: ['$', '{var.x} %{y}'].join('') }] }] }, 'per-entry');

@@ -36,6 +36,9 @@ export class FakeAccount {
     return l;
   }
 
+  /** The API's clock (its answers' `Date`), when the test sets one. */
+  apiNow: number | undefined;
+
   /** A real account store over this account. */
   store(): AccountStore {
     const at = (what: string, input: { username?: string } = {}): FakeLists => {
@@ -54,6 +57,7 @@ export class FakeAccount {
         },
       },
       proxies: { list: async () => [...this.proxies] },
+      serverNow: () => (this.apiNow === undefined ? undefined : new Date(this.apiNow)),
       subAccounts: {
         get: async (username: string): Promise<SubAccount> => {
           this.requests.push(`sub-account ${username}`);

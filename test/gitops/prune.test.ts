@@ -34,6 +34,14 @@ describe('pruneTokens', () => {
     expect(fake.deleted).toEqual([]);
   });
 
+  it("judges age on the API's clock, which stamped the tokens, not on the runner's", async () => {
+    const fake = account();
+    fake.apiNow = NOW;
+    // No `now`: the runner's clock (today, months after NOW) would make token 12 old too.
+    const pruned = await pruneTokens({ store: fake.store(), olderThanMs: 3_600_000, usernames: ['alice'] });
+    expect(pruned.map((t) => t.id)).toEqual([11, 21]);
+  });
+
   it('refuses an empty prefix before reading anything', async () => {
     const fake = account();
     await expect(pruneTokens({ store: fake.store(), prefix: '', olderThanMs: 0 })).rejects.toThrow(/--prefix must not be empty/);

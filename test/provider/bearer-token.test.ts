@@ -174,6 +174,10 @@ describe('proxyaccount_bearer_token', () => {
     expect(paths(empty)).toEqual(['label']);
     expect(empty[0]!.detail).toMatch(/omit label/);
     expect(paths(errors(await driver.validate({ expires_at: '30-01-2030' })))).toEqual(['expires_at']);
+    // The ephemeral resource's prefix: \`tokens prune\` would delete such a token.
+    const ephemeral = errors(await driver.validate({ label: 'tf-ephemeral:deploy' }));
+    expect(paths(ephemeral)).toEqual(['label']);
+    expect(ephemeral[0]!.detail).toMatch(/must not start with "tf-ephemeral:".*tokens prune/);
     expect(errors(await driver.validate({ label: 'x'.repeat(100), expires_at: '2030-01-31', username: 'tok-sub' }))).toEqual([]);
   });
 

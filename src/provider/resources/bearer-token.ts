@@ -1,12 +1,13 @@
 // proxyaccount_bearer_token: a bearer token of the authenticated account or of a sub-account.
 // The raw token exists only in the create response, so state keeps it; metadata is read
 // through the coalescing reader. The API manages tokens with HTTP Basic only.
+import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import type { BearerToken } from '../../sdk';
 import { entryId, parseImportId } from '../access/entry-ids';
 import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
-import { attr, capitalize, dateYmd, defineSchema, isUnknown, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import { attr, capitalize, dateYmd, defineSchema, isUnknown, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
 import type { Ctx, Resource } from '../types';
 
 /** The largest token ID state may hold (IDs are positive integers; 15 digits, as import accepts). */
@@ -26,7 +27,14 @@ const schema = defineSchema({
     label: attr.string({
       description: 'A note identifying the token, 1–100 characters; omit it for none (an empty string is refused). Changing it replaces the token.',
       optional: true,
-      validators: labelValidators(100),
+      validators: [
+        ...labelValidators(100),
+        validator<string>(`not starting with ${EPHEMERAL_TOKEN_PREFIX}`, (v) =>
+          isEphemeralTokenLabel(v)
+            ? `must not start with ${JSON.stringify(EPHEMERAL_TOKEN_PREFIX)}: that prefix marks the ephemeral resource's tokens, which \`proxyaccount tokens prune\` deletes`
+            : undefined,
+        ),
+      ],
       planModifiers: [requiresReplace()],
     }),
     expires_at: attr.string({
