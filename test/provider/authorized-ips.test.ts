@@ -197,6 +197,23 @@ describe('proxyaccount_authorized_ips', () => {
     expect(errors(failed.diagnostics)[0]!.summary).toBe('Unable to create authorized IP list');
   });
 
+  it('keeps a new list whose add may have taken effect: the list read again shows it did', async () => {
+    await subAccount('ips-create-lost');
+    const config = { username: 'ips-create-lost', entries: [e('203.0.113.75', 'office')] };
+    const { planned } = await driver.plan(null, config);
+    // The add is made, and its answer dropped a second later; meanwhile the store's read-back is refused.
+    await suite.emu.control.fault({ path: '/api/ip/add/', method: 'POST', dropResponse: true, delayAfterMs: 1000, count: 1 });
+    const applying = driver.apply(null, planned, config);
+    while ((await remote('ips-create-lost')).length === 0) await new Promise((r) => setTimeout(r, 50));
+    await suite.emu.control.fault({ path: '/api/ip_labels/', method: 'GET', status: 403, count: 1 });
+    const { state, diagnostics } = await applying;
+    expect(errors(diagnostics).map((d) => d.summary)).toContain('Unable to create authorized IP list');
+    // Saved: the entry exists, and the state holds it.
+    expect(state).not.toBeNull();
+    expect(state!['entries']).toEqual(await remote('ips-create-lost'));
+    expect(state!['entries']).toEqual([e('203.0.113.75', 'office')]);
+  });
+
   it('plans a replacement when username changes', async () => {
     await subAccount('ips-rename');
     const state = await driver.create({ username: 'ips-rename', entries: [] });

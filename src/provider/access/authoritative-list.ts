@@ -20,7 +20,7 @@ import {
 import type { Ctx, Resource } from '../types';
 import { accountId, importAccountList, ownerPhrase, SELF_ID } from './account-ids';
 import { diff, dropped, type ListAccess, type ListEntries, removals, replay } from './list-entries';
-import { syncList } from './list-sync';
+import { sameEntries, syncList } from './list-sync';
 
 /** What every list model holds, in the same terms for every list. */
 export interface ListModel<E> {
@@ -202,10 +202,4 @@ async function planList<S extends ObjectSchema, E, R>(
 /** The list for messages, e.g. "authorized IP list of sub-account 'alice'". */
 function listObject(kind: { readonly displayName: string }, username: string | null): string {
   return `${kind.displayName} ${ownerPhrase(username)}`;
-}
-
-function sameEntries(a: readonly unknown[], b: readonly unknown[]): boolean {
-  const key = (x: unknown): string => JSON.stringify(x);
-  const sa = new Set(a.map(key));
-  return a.length === b.length && b.every((x) => sa.has(key(x)));
 }

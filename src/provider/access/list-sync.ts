@@ -181,11 +181,25 @@ export async function syncList<R, O extends ListOp>(ctx: ResourceContext, s: Lis
     if (now !== undefined && now.length === 0) return { ok: true, changed: true };
   }
   reportListFailures(ctx, result, `Unable to ${s.operation} ${s.displayName}`, s.object);
+  let reread = true;
   const remote = await listAfterFailure(
     ctx,
     () => s.fresh(),
-    () => s.replay(before, result.done),
+    () => {
+      reread = false;
+      return s.replay(before, result.done);
+    },
     s.object,
   );
-  return { ok: false, changed, remote };
+  // A write whose answer was lost may have taken effect: the list read again says whether; unread,
+  // it counts as a change, so a new list keeps its state rather than leave an entry no state holds.
+  const mayHaveChanged = reread ? !sameEntries(before, remote) : result.failed.some((f) => isProxyAccountError(f.error) && f.error.outcomeUnknown);
+  return { ok: false, changed: changed || mayHaveChanged, remote };
+}
+
+/** True when two lists hold the same entries, in any order. */
+export function sameEntries(a: readonly unknown[], b: readonly unknown[]): boolean {
+  const key = (x: unknown): string => JSON.stringify(x);
+  const keys = new Set(a.map(key));
+  return a.length === b.length && b.every((x) => keys.has(key(x)));
 }
