@@ -197,6 +197,26 @@ describe('proxyaccount_authorized_ips', () => {
     expect(errors(failed.diagnostics)[0]!.summary).toBe('Unable to create authorized IP list');
   });
 
+  it('says so when the apply removes an entry added after the plan, which the plan could not show', async () => {
+    await subAccount('ips-late');
+    const state = await driver.create({ username: 'ips-late', entries: [e('203.0.113.80')] });
+    const config = { username: 'ips-late', entries: [e('203.0.113.80'), e('203.0.113.81')] };
+    const { planned, diagnostics: planDiags } = await driver.plan(state, config);
+    expect(planned['removed_entries']).toEqual([]);
+    expect(planDiags.filter((d) => d.severity === 'warning')).toEqual([]);
+    // A colleague adds an entry between the reviewed plan and its apply.
+    await suite.admin.ips.add({ ip: '198.51.100.90', label: 'late', username: 'ips-late' });
+    const { state: after, diagnostics } = await driver.apply(state, planned, config);
+    expect(errors(diagnostics)).toEqual([]);
+    expect(diagnostics.filter((d) => d.severity === 'warning')).toEqual([
+      expect.objectContaining({
+        summary: 'Authorized IP list removed 1 entry the plan did not show',
+        detail: expect.stringMatching(/added after the plan was made.*198\.51\.100\.90 \(late\)/),
+      }),
+    ]);
+    expect(await remote('ips-late')).toEqual(sorted(after!['entries'] as Entry[]));
+  });
+
   it('keeps a new list whose add may have taken effect: the list read again shows it did', async () => {
     await subAccount('ips-create-lost');
     const config = { username: 'ips-create-lost', entries: [e('203.0.113.75', 'office')] };

@@ -19,7 +19,7 @@ import {
 } from '../framework';
 import type { Ctx, Resource } from '../types';
 import { accountId, importAccountList, ownerPhrase, SELF_ID } from './account-ids';
-import { diff, dropped, type ListAccess, type ListEntries, removals, replay } from './list-entries';
+import { diff, dropped, type ListAccess, type ListEntries, removals, replay, unplannedRemovals } from './list-entries';
 import { sameEntries, syncList } from './list-sync';
 
 /** What every list model holds, in the same terms for every list. */
@@ -70,22 +70,47 @@ export interface ListKind<S extends ObjectSchema, E, R> {
 export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S, E, R>): Resource<S> {
   const object = (username: string | null): string => listObject(kind, username);
 
-  /** Makes the remote list equal `desired`; the entries state should hold, or undefined when nothing was tried. */
-  const sync = async (ctx: Ctx, username: string | null, desired: readonly E[], operation: 'create' | 'update' | 'delete') => {
+  /**
+   * Makes the remote list equal `desired`; the entries state should hold, or undefined when nothing
+   * was tried. `planned`: what the plan knew of the list, to tell removals it could not show: for
+   * an update the prior state's entries, for a create the removals it showed (`removed_entries`).
+   */
+  const sync = async (
+    ctx: Ctx,
+    username: string | null,
+    desired: readonly E[],
+    operation: 'create' | 'update' | 'delete',
+    planned?: { readonly prior: readonly E[] } | { readonly shown: readonly string[] | null },
+  ) => {
     const problem = kind.problem?.(desired);
     if (problem !== undefined) {
       ctx.diagnostics.addError(`Unable to ${operation} ${kind.displayName}`, problem);
       return undefined;
     }
     const list = kind.access(ctx.data, username);
+    let unseen: string[] = [];
     const outcome = await syncList(ctx, {
       operation,
       displayName: kind.displayName,
       object: object(username),
       fresh: () => list.fresh(),
-      diff: (before) => diff(kind.entries, list, before, desired),
+      diff: (before) => {
+        // Entries added to the account after the plan was made: authoritative, the list removes
+        // them too, and says so, since the reviewed plan could not show them.
+        if (planned !== undefined && 'prior' in planned) unseen = unplannedRemovals(kind.entries, before, planned.prior, desired);
+        else if (planned?.shown != null) unseen = removals(kind.entries, before, desired).filter((r) => !planned.shown!.includes(r));
+        return diff(kind.entries, list, before, desired);
+      },
       replay: (before, done) => replay(kind.entries, before, done),
     });
+    if (unseen.length > 0) {
+      ctx.diagnostics.addWarning(
+        `${capitalize(kind.displayName)} removed ${unseen.length} entr${unseen.length === 1 ? 'y' : 'ies'} the plan did not show`,
+        `The ${object(username)} held entries added after the plan was made, which this apply removed as the configuration does not declare them: ${unseen.join(', ')}. ` +
+          'Declare them to keep them, and add them again.',
+        [{ attributeName: kind.entriesAttribute }],
+      );
+    }
     return { entries: outcome.ok ? [...desired] : kind.entries.toState(outcome.remote, desired), changed: outcome.changed };
   };
 
@@ -99,7 +124,7 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
 
     async create(ctx, { planned }) {
       const { username, entries, removed } = kind.fromModel(planned);
-      const r = await sync(ctx, username, entries, 'create');
+      const r = await sync(ctx, username, entries, 'create', { shown: removed });
       // A create that changed nothing before failing saves nothing.
       if (r === undefined || (!r.changed && ctx.diagnostics.hasErrors())) return undefined;
       return kind.toModel({ username, entries: r.entries, removed });
@@ -119,9 +144,9 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
       return kind.toModel({ username, entries: kind.entries.toState(remote, entries), removed: removed ?? [] });
     },
 
-    async update(ctx, { planned }) {
+    async update(ctx, { prior, planned }) {
       const { username, entries, removed } = kind.fromModel(planned);
-      const r = await sync(ctx, username, entries, 'update');
+      const r = await sync(ctx, username, entries, 'update', { prior: kind.fromModel(prior).entries });
       if (r === undefined) return undefined;
       return kind.toModel({ username, entries: r.entries, removed });
     },

@@ -53,6 +53,14 @@ function notDeclared<E, R>(entries: ListEntries<E, R>, listed: readonly R[], dec
   return listed.filter((r) => !kept.has(r));
 }
 
+/**
+ * Of what making `listed` equal `desired` removes, the entries the plan could not show: those no
+ * entry of `prior` (the list as the plan's refresh read it) stands for, added to the account since.
+ */
+export function unplannedRemovals<E, R>(entries: ListEntries<E, R>, listed: readonly R[], prior: readonly E[], desired: readonly E[]): string[] {
+  return removals(entries, notDeclared(entries, listed, prior), desired);
+}
+
 function shown<E, R>(entries: ListEntries<E, R>, r: R): string {
   return entries.shown?.(r) ?? entries.name(r);
 }
