@@ -14,9 +14,11 @@ import type { TokenWrite } from './types';
 export const MAX_TOKEN_CREATE_SENDS = 3;
 
 /**
- * The queues of token creates, one per (account, label), shared by every store of the process:
- * two provider aliases on one account must not create tokens of one label at the same time
- * either. Stores of different accounts that happen to share a key only wait for each other.
+ * The queues of token creates, one per (account, label), shared by every store of the process
+ * (the provider's and its clean-up copy, the CLI's). Terraform runs each provider configuration,
+ * aliases included, in a process of its own: those are not queued here, which is why every
+ * deletion is reported (`TokenWrite.discarded`). Stores of different accounts that happen to share
+ * a key only wait for each other.
  */
 const QUEUES = new Map<string, Promise<void>>();
 
@@ -85,11 +87,12 @@ export async function createToken(book: TokenCreateBook, steps: TokenCreateSteps
   let known = new Set((await steps.list()).map((t) => t.id));
   let recovered = false;
   const undecided: number[] = [];
+  const discarded: number[] = [];
   for (let sends = 1; ; sends++) {
     try {
       const token = await steps.send();
       book.remember(steps.account, token.id);
-      return { token, outcome: recovered ? 'recovered' : 'done', undecided };
+      return { token, outcome: recovered ? 'recovered' : 'done', undecided, discarded };
     } catch (err) {
       if (!isUnknownOutcome(err)) throw err;
       let after: readonly BearerToken[];
@@ -101,6 +104,7 @@ export async function createToken(book: TokenCreateBook, steps: TokenCreateSteps
       const strays = after.filter((t) => !known.has(t.id) && t.label === steps.label && !book.wasAnswered(steps.account, t.id));
       if (strays.length === 1) {
         await steps.discard(strays[0]!.id);
+        discarded.push(strays[0]!.id);
         recovered = true;
       } else {
         undecided.push(...strays.map((t) => t.id));

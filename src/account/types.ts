@@ -49,6 +49,12 @@ export interface TokenWrite {
    * same time): none was deleted. Empty in every other case.
    */
   readonly undecided: readonly number[];
+  /**
+   * Tokens deleted as the unusable one a lost answer's request made (with `recovered`). Told apart
+   * within this process only: a token another process created with the same label at that moment
+   * (a second provider configuration, another job on the same account) would be taken for it.
+   */
+  readonly discarded: readonly number[];
 }
 
 /** The authorized IPs of one account. */

@@ -63,8 +63,12 @@ describe('lost create answers', () => {
     const ws = await account.workspace();
     ws.config(tokens(count, label));
     await lose(losses);
-    await ws.apply();
+    const applied = await ws.apply();
     await expectSettled(ws, count);
+    // Each deletion is said, since another process's token of the same label would be taken for ours.
+    expect((applied.stdout.match(/A lost answer: a token with this label was deleted/g) ?? []).length).toBe(1);
+    const ids = /was found by its label\s+and deleted \(token ([\d, ]+)\)/.exec(applied.stdout.replace(/\s+/g, ' '));
+    expect(ids?.[1]!.split(', ')).toHaveLength(losses);
   });
 });
 

@@ -3,8 +3,9 @@
 // default tomorrow so a token whose close never ran dies on its own); close deletes it, also
 // after an error elsewhere or Ctrl-C. Leftovers (a killed provider) show in `proxyaccount drift`
 // and are deleted by `proxyaccount tokens prune`.
-import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../account/ephemeral';
+import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import { labelValidators } from '../access/labels';
+import { reportDiscardedTokens } from '../access/token-discards';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
 import { attr, capitalize, dateYmd, defineSchema, isUnknown, type EphemeralResourceDefinition } from '../framework';
@@ -73,6 +74,7 @@ export const bearerTokenEphemeral = {
       }
       throw err;
     }
+    reportDiscardedTokens(ctx.diagnostics, `ephemeral bearer token '${config.label}'`, created);
     const opened: Opened = { id: created.token.id, username: config.username };
     return {
       result: { label: config.label, username: config.username, expires_at: expiresAt, token: created.token.token, token_id: created.token.id },

@@ -4,6 +4,7 @@
 import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import type { BearerToken } from '../../sdk';
 import { entryId, parseImportId } from '../access/entry-ids';
+import { reportDiscardedTokens } from '../access/token-discards';
 import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
@@ -136,9 +137,7 @@ export const bearerTokenResource = {
     const created = await basicAuthOnly(ctx, describeToken(null, label, username), () => tokens.create({ label, expiresAt }));
     if (created === undefined) return undefined;
     const { token } = created;
-    if (created.outcome === 'recovered') {
-      ctx.log.log('warn', 'the answer to the create was lost; the unreadable token it made was deleted and this one created', { token_id: token.id });
-    }
+    reportDiscardedTokens(ctx.diagnostics, describeToken(token.id, label, username), created);
     if (created.undecided.length > 0) {
       ctx.diagnostics.addWarning(
         'A lost answer left a token that could not be told apart',
