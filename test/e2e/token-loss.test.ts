@@ -68,7 +68,7 @@ describe('lost create answers', () => {
     // Each deletion is said, since another process's token of the same label would be taken for ours.
     expect((applied.stdout.match(/A lost answer: a token with this label was deleted/g) ?? []).length).toBe(1);
     const ids = /was found by its label\s+and deleted \(token ([\d, ]+)\)/.exec(applied.stdout.replace(/\s+/g, ' '));
-    expect(ids?.[1]!.split(', ')).toHaveLength(losses);
+    expect((ids?.[1] ?? '').split(', ')).toHaveLength(losses);
   });
 });
 
