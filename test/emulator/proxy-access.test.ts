@@ -3,6 +3,7 @@
 // proxies, deactivated sub-accounts, the deactivated token's grace period, expired and unknown
 // tokens, and the statuses of every refusal.
 import { useProxyWorld, authorizeProxies, createSub, createToken, emulatorDate } from './proxy-fixtures';
+import { connect } from 'node:net';
 import { basicHeader, curl, headerOf, PARENT, RUNNER_HOST } from './proxy-world';
 
 const world = useProxyWorld();
@@ -93,6 +94,57 @@ describe('credentials', () => {
   });
 });
 
+describe('what the proxy does with a request, beyond admitting it', () => {
+  test('an ip_hash in Basic credentials follows the same rule as in a Bearer token', async () => {
+    const basic = (hash: string): string[] => [
+      '-x',
+      NY(),
+      '--proxy-header',
+      `Proxy-Authorization: ${basicHeader(PARENT.username, `${hash}:${PARENT.password}`)}`,
+      target(),
+    ];
+    expect((await curl(basic('job42'))).status).toBe(200);
+    expect((await curl(basic('job 42'))).status).toBe(407);
+    expect((await curl(basic('x'.repeat(129)))).status).toBe(407);
+  });
+
+  test('a refused CONNECT is closed by the proxy, so a client that keeps its side open holds no connection slot', async () => {
+    const url = new URL(world().proxyUrl('us-ny'));
+    // Half-open allowed: like a client that never closes, this one does not end its side on the proxy's FIN.
+    const socket = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    socket.on('error', () => undefined);
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
+    const closed = new Promise<boolean>((resolve) => socket.on('close', () => resolve(true)));
+    socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 407 /);
+    // Writing on: a proxy that only half-closed would read on; one that closed resets the connection.
+    const poke = setInterval(() => socket.write('x'), 50);
+    try {
+      expect(await Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), 2000))])).toBe(true);
+    } finally {
+      clearInterval(poke);
+      socket.destroy();
+    }
+  });
+
+  test("the target gets the absolute URL's host in Host, whatever the client sent", async () => {
+    const url = new URL(world().proxyUrl('us-ny'));
+    const socket = connect(Number(url.port), url.hostname);
+    const done = new Promise<string>((resolve) => {
+      let answer = '';
+      socket.on('data', (d: Buffer) => (answer += d.toString()));
+      socket.on('close', () => resolve(answer));
+    });
+    // HTTP/1.0 without Host, through the proxy.
+    socket.write(`GET ${target()} HTTP/1.0\r\nProxy-Authorization: ${basicHeader(PARENT.username, PARENT.password)}\r\n\r\n`);
+    expect(await done).toMatch(/^HTTP\/1\.1 200 /);
+    expect(world().lastSeen()?.headers.host).toBe(new URL(target()).host);
+  });
+});
+
 describe('authorized IPs and hostnames', () => {
   test('a request from an authorized IP needs no credentials and acts as the account that authorized it', async () => {
     const sub = await createSub(world(), 'byip', { monthly_limit: '1' });
@@ -103,6 +155,24 @@ describe('authorized IPs and hostnames', () => {
     expect((await curl(['-x', NY(), '--interface', '127.0.0.2', target()])).status).toBe(509);
     // Another address is not authorized.
     expect((await curl(['-x', NY(), '--interface', '127.0.0.4', target()])).status).toBe(407);
+  });
+
+  test('a client its address admits keeps its own Authorization for the target, whatever the scheme', async () => {
+    const sub = await createSub(world(), 'byipauth');
+    expect((await world().api('POST', '/api/ip/add/', { ip: '127.0.0.5', username: sub.username })).status).toBe(200);
+    for (const header of [
+      'Authorization: Digest username="u", realm="r"',
+      'Authorization: token ghp_abc',
+      'Authorization: Basic dGFyZ2V0OnNlY3JldA==',
+      'Authorization: Bearer eyJ.target.jwt',
+    ]) {
+      const res = await curl(['-x', NY(), '--interface', '127.0.0.5', '-H', header, target()]);
+      expect([header, res.status]).toEqual([header, 200]);
+      // Not the proxy's: forwarded as sent.
+      expect(world().lastSeen()?.headers.authorization).toBe(header.slice('Authorization: '.length));
+    }
+    // From an address nobody authorized, unknown credentials are still refused.
+    expect((await curl(['-x', NY(), '--interface', '127.0.0.4', '-H', 'Authorization: Basic dGFyZ2V0OnNlY3JldA==', target()])).status).toBe(407);
   });
 
   test('a request from the address an authorized hostname resolves to needs no credentials', async () => {

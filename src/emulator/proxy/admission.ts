@@ -4,7 +4,7 @@
 // state and every bandwidth limit that applies. Refusal messages never quote a credential.
 import { hashToken } from '../secrets';
 import { currentPeriodStart, isExpired, type Account, type Store } from '../store';
-import type { ProxyCredentials } from './credentials';
+import { MAX_IP_HASH_LENGTH, type ProxyCredentials, validIpHash } from './credentials';
 
 /** How long proxy servers keep accepting a deactivated token. */
 export const DEACTIVATED_TOKEN_GRACE_MS = 5 * 60 * 1000;
@@ -90,7 +90,10 @@ function byCredentials(store: Store, credentials: ProxyCredentials, now: number)
     if (store.accounts.checkPassword(account.id, credentials.rest)) return { ok: true, account, ipHash: undefined, via: 'basic' };
     const colon = credentials.rest.indexOf(':');
     if (colon > 0 && store.accounts.checkPassword(account.id, credentials.rest.slice(colon + 1))) {
-      return { ok: true, account, ipHash: credentials.rest.slice(0, colon), via: 'basic' };
+      const ipHash = credentials.rest.slice(0, colon);
+      // The same rule as a Bearer token's ip_hash (credentials.ts).
+      if (!validIpHash(ipHash)) return refuse(PROXY_STATUS.authRequired, `ip_hash must be 1-${MAX_IP_HASH_LENGTH} printable characters`);
+      return { ok: true, account, ipHash, via: 'basic' };
     }
   }
   return refuse(PROXY_STATUS.authRequired, 'invalid username or password');

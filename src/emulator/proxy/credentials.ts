@@ -32,14 +32,17 @@ export const MAX_IP_HASH_LENGTH = 128;
 
 /**
  * Reads `Proxy-Authorization`, else `Authorization` when it holds Bearer or Basic credentials
- * that a proxy can use. An `Authorization` header meant for the target is left alone only when
- * `Proxy-Authorization` is present.
+ * that a proxy can use. An `Authorization` header of another scheme, or malformed, is the
+ * target's (a Digest, an AWS signature, a GitHub token): no credentials, and it is forwarded.
  */
 export function readCredentials(headers: IncomingHttpHeaders): CredentialsResult {
   const proxyHeader = headers['proxy-authorization'];
   if (proxyHeader !== undefined) return parse(proxyHeader, 'proxy-authorization');
   const plain = headers.authorization;
-  if (plain !== undefined) return parse(plain, 'authorization');
+  if (plain !== undefined) {
+    const read = parse(plain, 'authorization');
+    return read.kind === 'malformed' ? { kind: 'none' } : read;
+  }
   return { kind: 'none' };
 }
 

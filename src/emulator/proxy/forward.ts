@@ -65,7 +65,8 @@ export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxy
     port: dest.port,
     method: req.method,
     path: `${url.pathname}${url.search}`,
-    headers: forwardedHeaders(req.headers, passed, countryHeader(ctx.settings.operator).toLowerCase()),
+    // Host is the absolute URL's (RFC 9112, 3.2.2), whatever the client sent, or did not.
+    headers: { ...forwardedHeaders(req.headers, passed, countryHeader(ctx.settings.operator).toLowerCase()), host: url.host },
     setHost: false,
     agent: upstreamAgent,
     timeout: UPSTREAM_TIMEOUT_MS,
@@ -206,7 +207,8 @@ function refuseSocket(socket: Socket, status: number, message: string): void {
     'Connection: close',
   ];
   if (status === 407) for (const value of PROXY_AUTHENTICATE) lines.push(`Proxy-Authenticate: ${value}`);
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  // Closed once written: a client that keeps its side open must not hold a connection slot.
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
 function reason(status: number): string {

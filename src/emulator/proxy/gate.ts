@@ -2,7 +2,7 @@
 // country, target and exit IP. Returns the account, the checked target and the exit, or the
 // refusal to send.
 import type { IncomingMessage } from 'node:http';
-import { admit, unmapIpv4, type Admitted } from './admission';
+import { admit, PROXY_STATUS, unmapIpv4, type Admitted } from './admission';
 import { countryHeader, type ProxyContext } from './context';
 import { readCredentials, type ProxyCredentials } from './credentials';
 import { checkDestination, type Destination, DestinationError } from './target';
@@ -29,16 +29,20 @@ export interface Stopped {
 export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMessage, host: string, port: number): Promise<Passed | Stopped> {
   const read = readCredentials(req.headers);
   if (read.kind === 'malformed') return { ok: false, status: 407, message: read.reason };
-  const credentials = read.kind === 'ok' ? read.credentials : undefined;
+  let credentials = read.kind === 'ok' ? read.credentials : undefined;
   const now = ctx.clock.now();
-  const who = await admit({
-    store: ctx.store,
-    now,
-    proxyHost,
-    credentials,
-    clientAddress: unmapIpv4(req.socket.remoteAddress ?? ''),
-    resolve: ctx.resolve,
-  });
+  const admission = (c: ProxyCredentials | undefined) =>
+    admit({ store: ctx.store, now, proxyHost, credentials: c, clientAddress: unmapIpv4(req.socket.remoteAddress ?? ''), resolve: ctx.resolve });
+  let who = await admission(credentials);
+  // Basic or Bearer in `Authorization` that no account knows may be the target's: a client its
+  // address admits goes on, and the header is forwarded.
+  if (!who.ok && who.status === PROXY_STATUS.authRequired && credentials?.header === 'authorization') {
+    const byAddress = await admission(undefined);
+    if (byAddress.ok) {
+      who = byAddress;
+      credentials = undefined;
+    }
+  }
   if (!who.ok) return who;
   const header = req.headers[countryHeader(ctx.settings.operator).toLowerCase()];
   let country: string | undefined;

@@ -51,7 +51,9 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
   };
   try {
     for (const [i, proxy] of PROXY_CATALOGUE.entries()) {
-      const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 10_000, requestTimeout: 60_000, keepAliveTimeout: 5_000 });
+      // No limit on a whole request: an upload may take long (one that stalls still ends after 30 s
+      // without a byte, at the target connection).
+      const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 10_000, requestTimeout: 0, keepAliveTimeout: 5_000 });
       server.maxConnections = ctx.settings.maxConnections;
       const failed = (err: unknown): void => ctx.log(`proxy ${proxy.host}: internal error: ${err instanceof Error ? err.message : String(err)}`);
       server.on('request', (req, res) => {
@@ -72,7 +74,7 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
       });
       server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
         const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-        if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+        if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
         else socket.destroy();
       });
       servers.push(server);
