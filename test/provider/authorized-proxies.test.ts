@@ -65,6 +65,21 @@ describe('proxyaccount_authorized_proxies', () => {
     await expectNoChanges(updated, one);
   });
 
+  it('plans removed_entries as the apply will pair the forms: a form change removes nothing, a wrong port removes the proxy', async () => {
+    const state = await driver.create({ proxies: ['us-ny'] });
+    const refreshed = (await driver.read(state))!;
+    // Another form of the same proxy: nothing is removed, and the plan says nothing is.
+    const sameProxy = await driver.plan(refreshed, { proxies: ['us-ny.proxy.example.net'] });
+    expect(sameProxy.planned['removed_entries']).toEqual([]);
+    expect(sameProxy.diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
+    // A domain:port that names no listed proxy: the listed one goes, and the plan shows it.
+    const wrongPort = await driver.plan(refreshed, { proxies: ['us-ny.proxy.example.net:1080'] });
+    expect(wrongPort.planned['removed_entries']).toEqual([NY]);
+    expect(wrongPort.diagnostics.filter((d) => d.severity === 'warning')).toEqual([
+      expect.objectContaining({ summary: expect.stringMatching(/removes 1 entry not declared/) }),
+    ]);
+  });
+
   it('adds and removes in place', async () => {
     const state = await driver.create({ proxies: ['us-ny', 'gb-lon'] });
     const config = { proxies: ['gb-lon', 'sg-sin', 'au-syd.proxy.example.net'] };

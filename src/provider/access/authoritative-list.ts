@@ -194,10 +194,13 @@ async function planList<S extends ObjectSchema, E, R>(
   const desired = plan.entries;
   let removed: string[];
   if (prior !== null) {
-    // The refresh made prior state the live list: what it holds and the plan drops goes.
     const before = kind.fromModel(prior).entries;
-    removed = dropped(kind.entries, before, desired);
     if (sameEntries(before, desired)) return undefined;
+    // What the apply will remove is what the live list holds and `desired` does not declare,
+    // paired the way the apply pairs them (a proxy's forms differ between state and listing).
+    // The refresh just read the list, so this is its cached copy; without the provider's data,
+    // the prior state stands for it.
+    removed = ctx.data === undefined ? dropped(kind.entries, before, desired) : removals(kind.entries, await kind.access(ctx.data, owner).list(), desired);
   } else {
     // A new list takes over whatever the account has: read it, so the plan shows it.
     if (ctx.data === undefined) return { planned: kind.toPlan({ id: accountId(owner) }) };
