@@ -18,7 +18,8 @@ export interface AttemptLesson {
 export class BanBudget {
   /** A ban an answer announced; its end is known when the server sent `Retry-After`. */
   private ban: { readonly untilMs: number | undefined } | undefined;
-  private remembered: Promise<MemoryCheck | undefined> | undefined;
+  /** What the memory said when the last probe read it (under the probe lock); undefined before. */
+  private remembered: MemoryCheck | undefined;
   /** 401s the address is known to have had: this client's, plus the memory's. */
   private knownFailures = 0;
   /** Why the last 401 could not be remembered, when it could not. */
@@ -54,45 +55,44 @@ export class BanBudget {
   }
 
   /**
-   * Throws without sending when the cross-process memory (read once per client) holds a 401 for
-   * these credentials, or as many 401s of this origin as the budget allows, whatever the credentials.
-   * `sent` as for refuseIfBanned.
+   * Throws without sending when the cross-process memory, as the last probe read it, holds a 401
+   * for these credentials, or as many 401s of this origin as the budget allows, whatever the
+   * credentials. Reads nothing: every request before the credentials are proven is a probe, and
+   * beforeProbe reads the memory. `sent` as for refuseIfBanned.
    */
-  async refuseIfRemembered(ctx: RequestContext, sent = false): Promise<void> {
+  refuseIfRemembered(ctx: RequestContext, sent = false): void {
     const memory = this.#memory;
-    if (memory === undefined) return;
-    const first = this.remembered === undefined;
-    this.remembered ??= memory.check(this.#origin, this.credentialKey());
-    const check = await this.remembered;
-    if (check === undefined) return;
-    if (first && check.untrusted !== undefined) this.#note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
-    if (first) this.knownFailures = check.origin.count;
-    this.refuseFor(ctx, check, memory.file, sent);
+    if (memory !== undefined && this.remembered !== undefined) this.refuseFor(ctx, this.remembered, memory.file, sent);
   }
 
   /**
    * Before a request whose credentials are not yet proven: takes this machine's probe lock for
    * the origin (another process may be probing it with the same wrong password) and reads the
-   * memory again under it, refusing as refuseIfRemembered does. Resolves with the release, to call
-   * once the attempt's outcome is learnt; undefined without a memory.
+   * memory under it, refusing as refuseIfRemembered does. Resolves with the release, to call once
+   * the attempt's outcome is learnt; undefined without a memory, or when no lock can be made (the
+   * memory is read all the same).
    */
   async beforeProbe(ctx: RequestContext, sent: boolean, signal?: AbortSignal): Promise<(() => Promise<void>) | undefined> {
     const memory = this.#memory;
     if (memory === undefined) return undefined;
+    // What an earlier probe of this client read already refuses: no lock, no read (a caller that
+    // waited for that probe).
+    this.refuseIfRemembered(ctx, sent);
     let unlock: (() => Promise<void>) | undefined;
     try {
       unlock = await memory.lockProbe(this.#origin, signal);
     } catch (e) {
       throw new AbortedError(ctx, e, sent);
     }
-    if (unlock === undefined) return undefined;
     try {
       const check = await memory.check(this.#origin, this.credentialKey());
-      this.remembered = Promise.resolve(check);
+      if (this.remembered === undefined && check.untrusted !== undefined)
+        this.#note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
+      this.remembered = check;
       this.knownFailures = Math.max(this.knownFailures, check.origin.count);
       this.refuseFor(ctx, check, memory.file, sent);
     } catch (e) {
-      await unlock();
+      await unlock?.();
       throw e;
     }
     return unlock;

@@ -165,7 +165,7 @@ export class Transport {
       if (signal?.aborted) throw new AbortedError(ctx, signal.reason, sent);
       // A refusal of a retry keeps the fact that an earlier attempt may have reached the server.
       this.#bans.refuseIfBanned(ctx, sent);
-      await this.#bans.refuseIfRemembered(ctx, sent);
+      this.#bans.refuseIfRemembered(ctx, sent);
       let release: (outcome: AuthOutcome) => void;
       try {
         release = await this.guard.acquire(signal);
