@@ -279,28 +279,31 @@ export class AccountStore {
         const op = `create bearer token${input.label === null ? '' : ` '${input.label}'`}${forAccount(username)}`;
         const label = input.label ?? '';
         const read = (options: CallOptions) => this.client.tokens.list(target, options);
-        return this.tokenCreates.serial(`${username ?? ''}\u0000${label}`, () =>
-          createToken(this.tokenCreates, {
-            op,
-            account: username,
-            label,
-            stopping: () => this.signal?.aborted === true,
-            list: () => read(this.readOptions()),
-            readBack: () => read({}),
-            send: () =>
-              this.write({
-                collection: 'tokens',
-                username,
-                operation: op,
-                send: () =>
-                  this.client.tokens.create({
-                    ...(input.label !== null ? { label: input.label } : {}),
-                    ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
-                    ...target,
-                  }),
-              }),
-            discard: (id) => deleteToken(id, true),
-          }),
+        const key = `${username ?? ''}\u0000${label}`;
+        return this.tokenCreates.serial(key, () =>
+          this.onThisMachine(`token-create\u0000${key}`, op, () =>
+            createToken(this.tokenCreates, {
+              op,
+              account: username,
+              label,
+              stopping: () => this.signal?.aborted === true,
+              list: () => read(this.readOptions()),
+              readBack: () => read({}),
+              send: () =>
+                this.write({
+                  collection: 'tokens',
+                  username,
+                  operation: op,
+                  send: () =>
+                    this.client.tokens.create({
+                      ...(input.label !== null ? { label: input.label } : {}),
+                      ...(input.expiresAt !== null ? { expiresAt: input.expiresAt } : {}),
+                      ...target,
+                    }),
+                }),
+              discard: (id) => deleteToken(id, true),
+            }),
+          ),
         );
       },
       setActive: (id: number, active: boolean) =>
@@ -313,6 +316,27 @@ export class AccountStore {
       delete: (id: number) => deleteToken(id, false),
     };
     return ops;
+  }
+
+  /**
+   * Runs `run` holding the client's lock for `scope` on this machine, when it has one: the token
+   * creates of other processes (a provider per aliased configuration, a CLI beside an apply) then
+   * wait for each other as this process's do. A stop while waiting starts nothing.
+   */
+  private async onThisMachine<T>(scope: string, op: string, run: () => Promise<T>): Promise<T> {
+    const signal = this.signal;
+    if (signal?.aborted === true) throw new StoppedError(op);
+    let release: (() => Promise<void>) | undefined;
+    try {
+      release = await this.client.lockOnThisMachine?.(scope, signal === undefined ? {} : { signal });
+    } catch (err) {
+      throw stoppedWhileWaiting(signal) ? new StoppedError(op) : err;
+    }
+    try {
+      return await run();
+    } finally {
+      await release?.();
+    }
   }
 
   /** A delete: `unchanged` when the entry (or its sub-account) is already gone. */
@@ -389,4 +413,9 @@ export class AccountStore {
   private readOptions(): CallOptions {
     return this.signal === undefined ? {} : { signal: this.signal };
   }
+}
+
+/** True once `signal` has fired (read through a call: TypeScript keeps no narrowing across an await). */
+function stoppedWhileWaiting(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }

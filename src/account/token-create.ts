@@ -1,11 +1,13 @@
 // Creating a bearer token when answers may be lost. The raw value exists only in the create
 // answer, so a token made by a request whose answer was lost can never be used: it is found by
 // reading the account back, deleted, and a new one made. Finding it must never pick a token that
-// another create made, so creates of one (account, label) run one at a time in this process, the
-// "before" listing is read fresh right before each send, and a token whose create this process
-// was answered is never taken for a lost one. What stays out of reach: another client (outside
-// this process) creating a token of the same label while a request of ours that made nothing had
-// its answer lost; the API offers nothing to tell the two apart.
+// another create made, so creates of one (account, label) run one at a time in this process and,
+// through the client's lock on this machine (the store takes it), in this user's other processes
+// too; the "before" listing is read fresh right before each send, and a token whose create this
+// process was answered is never taken for a lost one. What stays out of reach: a client on another
+// machine (or without a memory directory) creating a token of the same label while a request of
+// ours that made nothing had its answer lost; the API offers nothing to tell the two apart, and
+// the deletion is reported (`TokenWrite.discarded`).
 import type { BearerToken, BearerTokenCreated } from '../sdk';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 import type { TokenWrite } from './types';
@@ -16,9 +18,10 @@ export const MAX_TOKEN_CREATE_SENDS = 3;
 /**
  * The queues of token creates, one per (account, label), shared by every store of the process
  * (the provider's and its clean-up copy, the CLI's). Terraform runs each provider configuration,
- * aliases included, in a process of its own: those are not queued here, which is why every
- * deletion is reported (`TokenWrite.discarded`). Stores of different accounts that happen to share
- * a key only wait for each other.
+ * aliases included, in a process of its own: those wait for each other on the machine's lock
+ * (AccountStore), and creates on other machines are why every deletion is reported
+ * (`TokenWrite.discarded`). Stores of different accounts that happen to share a key only wait for
+ * each other.
  */
 const QUEUES = new Map<string, Promise<void>>();
 

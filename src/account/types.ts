@@ -8,6 +8,8 @@ export type StoreClient = Pick<ProxyAccountClient, 'subAccounts' | 'ips' | 'host
   close?(): Promise<void>;
   /** The API's time from its answers' `Date` header. @default unknown (the local clock is used) */
   serverNow?(): Date | undefined;
+  /** A lock this user's processes on this machine share for `scope`. @default none (this process's queues only) */
+  lockOnThisMachine?(scope: string, opts?: { readonly signal?: AbortSignal }): Promise<(() => Promise<void>) | undefined>;
 };
 
 /** Options of {@link AccountStore}. */

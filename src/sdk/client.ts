@@ -4,6 +4,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { authFailureMemoryFrom } from './auth-failure-options';
 import { parseBaseUrl } from './base-url';
 import { InvalidArgumentError } from './errors';
+import type { AuthFailureMemory } from './failure-memory';
 import { GeoIpsApi } from './geoips';
 import { HostnamesApi } from './hostnames';
 import { IpsApi } from './ips';
@@ -45,6 +46,8 @@ export class ProxyAccountClient {
   readonly geoIps: GeoIpsApi;
   // A true private field: util.inspect and JSON.stringify of the client never reach the credentials.
   readonly #transport: Transport;
+  readonly #authFailures: AuthFailureMemory | undefined;
+  readonly #origin: string;
 
   /** Validates `options` (throws InvalidArgumentError naming the option); sends nothing. */
   constructor(options: ProxyAccountClientOptions) {
@@ -87,6 +90,8 @@ export class ProxyAccountClient {
       };
     }
 
+    this.#authFailures = authFailures;
+    this.#origin = base.origin;
     this.#transport = new Transport({
       base,
       authorization,
@@ -149,6 +154,20 @@ export class ProxyAccountClient {
    */
   preconnect(): void {
     this.#transport.preconnect();
+  }
+
+  /**
+   * Takes a lock that this user's processes on this machine share for `scope` at this client's API
+   * origin (a file beside the failed-authentication memory), and resolves with its release. For
+   * work that must not overlap the same work of another process on the same account: the account
+   * store's token creates, which can tell the token of their own lost request from another's only
+   * while no other create of that label runs. Resolves with undefined, and the caller goes on
+   * unlocked, when the client keeps no memory (`authFailureCache: false`) or its directory is not
+   * private. Rejects with `signal`'s reason when stopped while waiting.
+   */
+  lockOnThisMachine(scope: string, opts: { readonly signal?: AbortSignal } = {}): Promise<(() => Promise<void>) | undefined> {
+    if (this.#authFailures === undefined) return Promise.resolve(undefined);
+    return this.#authFailures.lockBeside('scope', `${this.#origin}\u0000${scope}`, opts.signal);
   }
 
   /** Closes the client's own keep-alive agent (never a caller's `dispatcher`); later calls fail. */

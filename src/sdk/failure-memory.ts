@@ -13,11 +13,10 @@
 // check) or after a 401 (remember), so the usual run pays one small file read. The file is used
 // only inside a directory of the user's own that nobody else can write to (private-file.ts).
 import { createHash, randomBytes, scrypt } from 'node:crypto';
-import { lstat, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createPrivateFile, privateDirProblem, readPrivateFile, writePrivateFile } from './private-file';
+import { takeMachineLock, type ReleaseLock } from './machine-lock';
+import { privateDirProblem, readPrivateFile, writePrivateFile } from './private-file';
 
 /** Default time a rejected credential is remembered: the API's 3-hour ban plus a margin. */
 export const DEFAULT_AUTH_FAILURE_TTL_MS = (3 * 60 + 15) * 60 * 1000;
@@ -42,11 +41,6 @@ const KEY_BYTES = 32;
 const SCRYPT_COST = { N: 16384, r: 8, p: 1 } as const;
 // A file bigger than this is not ours (or is damaged): treated as empty rather than parsed.
 const MAX_FILE_BYTES = 256 * 1024;
-
-/** A probe lock older than this was left by a process that died holding it (a probe ends within its timeouts). */
-const PROBE_LOCK_STALE_MS = 120_000;
-/** How often a process waiting for another's probe looks again. */
-const PROBE_LOCK_POLL_MS = 20;
 
 /** The per-user cache directory of proxyaccount, following each platform's convention. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
@@ -164,22 +158,19 @@ export class AuthFailureMemory {
    * memory's directory is not used or the lock cannot be made (then this process's guard alone
    * holds). Rejects only with `signal`'s reason.
    */
-  async lockProbe(origin: string, signal?: AbortSignal): Promise<(() => Promise<void>) | undefined> {
+  lockProbe(origin: string, signal?: AbortSignal): Promise<ReleaseLock | undefined> {
+    return this.lockBeside('probe', origin, signal);
+  }
+
+  /**
+   * Takes a lock that this user's processes on this machine share, named by `kind` and a hash of
+   * `key`, in the memory's directory (machine-lock.ts). Resolves with the release, or undefined
+   * when that directory is not used (not private) or the lock cannot be made. Rejects only with
+   * `signal`'s reason.
+   */
+  async lockBeside(kind: 'probe' | 'scope', key: string, signal?: AbortSignal): Promise<ReleaseLock | undefined> {
     if ((await this.untrusted()) !== undefined) return undefined;
-    const lock = join(dirname(this.file), `.probe-${createHash('sha256').update(origin).digest('hex').slice(0, 16)}.lock`);
-    for (;;) {
-      signal?.throwIfAborted();
-      try {
-        if (await createPrivateFile(lock, `${process.pid} ${Date.now()}\n`)) return () => rm(lock, { force: true }).catch(() => undefined);
-      } catch {
-        return undefined;
-      }
-      if (await lockLeftBehind(lock)) {
-        await rm(lock, { force: true }).catch(() => undefined);
-        continue;
-      }
-      await sleep(PROBE_LOCK_POLL_MS, undefined, signal === undefined ? {} : { signal });
-    }
+    return takeMachineLock(join(dirname(this.file), `.${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.lock`), signal);
   }
 
   /** Forgets `credential` after the API accepted it. Cheap when the memory is empty. Never throws. */
@@ -268,31 +259,6 @@ export class AuthFailureMemory {
     }
     const body = `${JSON.stringify({ version: FILE_VERSION, salt: mem.salt.toString('base64'), failures, origins }, null, 2)}\n`;
     await writePrivateFile(this.file, body);
-  }
-}
-
-/** True when a probe lock's holder is gone (no such process) or has held it too long to be probing still. */
-async function lockLeftBehind(lock: string): Promise<boolean> {
-  let size: number;
-  try {
-    size = (await lstat(lock)).size;
-  } catch {
-    return false; // released meanwhile: try again
-  }
-  // Just made and not yet written: look again.
-  if (size === 0) return false;
-  const text = await readPrivateFile(lock, 64);
-  // Not a lock of ours (too big, a link, another owner): nothing would ever release it.
-  if (text === undefined) return true;
-  const [pid, since] = text.trim().split(' ').map(Number);
-  if (!Number.isInteger(pid) || !Number.isFinite(since)) return true;
-  if (Date.now() - since! > PROBE_LOCK_STALE_MS) return true;
-  try {
-    process.kill(pid!, 0);
-    return false;
-  } catch (err) {
-    // EPERM: the process exists (another user's).
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

@@ -2,8 +2,12 @@
 // deletes only the token its own lost request made (never one another create of the same label
 // made, in parallel or not), reads back before every re-send, and finishes that clean-up during a
 // stop. Whatever happens, every token in the account belongs to a create that returned it.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AccountStore, type StoreClient } from '../../src/account';
-import { TimeoutError, type BearerToken } from '../../src/sdk';
+import { DEFAULT_AUTH_FAILURE_TTL_MS, TimeoutError, type BearerToken } from '../../src/sdk';
+import { AuthFailureMemory } from '../../src/sdk/failure-memory';
 
 const CTX = { method: 'POST', path: '/api/token/create/', operation: 'x' };
 
@@ -164,5 +168,66 @@ describe('two stores of one process on the same account (two provider aliases)',
       second.account().tokens.create({ label: 'ci', expiresAt: null }),
     ]);
     expect(ids(api.tokens)).toEqual(created.map((c) => c.token.id).sort((a, b) => a - b));
+  });
+});
+
+describe('two processes on one machine (a provider per aliased configuration, a CLI beside an apply)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'proxyaccount-token-lock-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The store of another process: its own copy of the modules, so its own queues. */
+  function storeOfAnotherProcess(client: StoreClient): AccountStore {
+    let Store: typeof AccountStore | undefined;
+    jest.isolateModules(() => {
+      Store = (require('../../src/account') as typeof import('../../src/account')).AccountStore;
+    });
+    expect(Store).not.toBe(AccountStore);
+    return new Store!(client);
+  }
+
+  /** The fake's token endpoints, with the machine's lock as the SDK client takes it (a file beside the memory). */
+  function machineClient(api: FakeTokens): StoreClient {
+    const memory = new AuthFailureMemory(join(dir, 'auth-failures.json'), DEFAULT_AUTH_FAILURE_TTL_MS);
+    return { ...api.client(), lockOnThisMachine: (scope, opts) => memory.lockBeside('scope', scope, opts?.signal) };
+  }
+
+  it("never delete each other's token: the second process's create waits for the first's to settle", async () => {
+    const api = new FakeTokens();
+    // The first create is held, then times out having made nothing: had the other process made a
+    // token of the label meanwhile, the read-back would take it for the lost one and delete it.
+    api.timeOutBefore.add(1);
+    api.hold.add(1);
+    const first = new AccountStore(machineClient(api));
+    const second = storeOfAnotherProcess(machineClient(api));
+    const one = first.account('alice').tokens.create({ label: 'ci', expiresAt: null });
+    await api.waiting();
+    const two = second.account('alice').tokens.create({ label: 'ci', expiresAt: null });
+    // Time for the second process to list and send, were it not waiting for the machine's lock.
+    for (let i = 0; i < 50 && !api.sent.includes('create#2'); i++) await new Promise((r) => setTimeout(r, 2));
+    api.release();
+    const created = await Promise.all([one, two]);
+    expect(ids(api.tokens)).toEqual(created.map((c) => c.token.id).sort((a, b) => a - b));
+    expect(created.flatMap((c) => c.discarded)).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('a stop while waiting for the other process sends nothing', async () => {
+    const api = new FakeTokens();
+    api.hold.add(1);
+    const first = new AccountStore(machineClient(api));
+    const stop = new AbortController();
+    const second = new (storeOfAnotherProcess(machineClient(api)).constructor as typeof AccountStore)(machineClient(api), { signal: stop.signal });
+    const one = first.account().tokens.create({ label: 'ci', expiresAt: null });
+    await api.waiting();
+    const two = second.account().tokens.create({ label: 'ci', expiresAt: null });
+    await new Promise((r) => setTimeout(r, 50));
+    stop.abort(new Error('stopped'));
+    await expect(two).rejects.toMatchObject({ code: 'ERR_ABORTED', message: expect.stringMatching(/create bearer token 'ci' was not started/) });
+    api.release();
+    await one;
+    expect(api.sent.filter((s) => s.startsWith('create'))).toEqual(['create#1']);
   });
 });

@@ -1,0 +1,157 @@
+// A lock shared by one user's processes on one machine: a file created with O_EXCL in a private
+// directory (private-file.ts), holding its holder's pid. Node has no flock(2), and a lock file
+// needs a rule for a holder that died: its pid is gone, or it stopped refreshing the file's time,
+// which a live holder does every few seconds (so a long hold is never taken for a dead one, and a
+// pid reused by an unrelated process does not keep the lock forever). Each lock's text is its own
+// (pid, time, nonce), and a lock is removed only while it still holds the text its remover read:
+// two waiters that both judged a lock dead cannot both end up holding it.
+import { randomBytes } from 'node:crypto';
+import { lstat, rm, utimes } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createPrivateFile, readPrivateFile } from './private-file';
+
+/** How often a holder refreshes its lock's time. */
+const HEARTBEAT_MS = 5_000;
+/** A lock not refreshed for this long was left by a holder that cannot release it. */
+const STALE_MS = 60_000;
+/** A lock's text is shorter: a bigger file is not a lock of ours. */
+const MAX_LOCK_BYTES = 64;
+/** How often a waiter looks again. */
+const POLL_MS = 20;
+
+/** Timing of {@link takeMachineLock}; the defaults suit every caller but tests. */
+export interface MachineLockTiming {
+  readonly heartbeatMs?: number;
+  readonly staleMs?: number;
+  readonly pollMs?: number;
+}
+
+/** Releases a lock: removes the file (once; later calls do nothing). Never rejects. */
+export type ReleaseLock = () => Promise<void>;
+
+/**
+ * Waits until `file` can be created, then holds it until the release is called. Rejects only with
+ * `signal`'s reason (a stop while waiting); resolves with undefined when the file cannot be made
+ * at all (an unwritable directory): the caller then goes on without the machine's lock. The
+ * directory must be private (checked by the caller).
+ */
+export async function takeMachineLock(file: string, signal?: AbortSignal, timing: MachineLockTiming = {}): Promise<ReleaseLock | undefined> {
+  const { heartbeatMs = HEARTBEAT_MS, staleMs = STALE_MS, pollMs = POLL_MS } = timing;
+  for (;;) {
+    signal?.throwIfAborted();
+    // The time after the pid, as locks of earlier versions were written (they read both); the
+    // nonce makes each lock's text its own, which is how a takeover knows the lock it judged.
+    const text = `${process.pid} ${Date.now()} ${randomBytes(6).toString('hex')}\n`;
+    let made: boolean;
+    try {
+      made = await createPrivateFile(file, text);
+    } catch {
+      return undefined;
+    }
+    if (made) return holding(file, text, heartbeatMs);
+    const dead = await deadLock(file, staleMs);
+    if (dead !== undefined) {
+      await takeOver(file, dead, staleMs);
+      continue;
+    }
+    try {
+      await sleep(pollMs, undefined, signal === undefined ? {} : { signal });
+    } catch (err) {
+      // timers/promises rejects with an AbortError of its own: the stop's reason is what callers see.
+      signal?.throwIfAborted();
+      throw err;
+    }
+  }
+}
+
+function holding(file: string, text: string, heartbeatMs: number): ReleaseLock {
+  // Unref'd: a lock must not keep a finished process alive.
+  const beat = setInterval(() => {
+    const now = new Date();
+    utimes(file, now, now).catch(() => undefined);
+  }, heartbeatMs);
+  beat.unref();
+  let released: Promise<void> | undefined;
+  return () => {
+    clearInterval(beat);
+    // Removed only while it is still ours: a holder that froze past the stale time may have been
+    // taken over, and must not remove the new holder's lock.
+    released ??= removeIf(file, text);
+    return released;
+  };
+}
+
+/** What identifies a lock judged dead: its text, or its inode when it was never written. */
+interface DeadLock {
+  readonly text: string | undefined;
+  readonly ino: number;
+}
+
+/** The lock, when its holder is gone or stopped refreshing it; undefined while it is held (or gone). */
+async function deadLock(file: string, staleMs: number): Promise<DeadLock | undefined> {
+  let st: Awaited<ReturnType<typeof lstat>>;
+  try {
+    st = await lstat(file);
+  } catch {
+    return undefined; // released meanwhile: try again
+  }
+  const stale = Date.now() - st.mtimeMs > staleMs;
+  // Not a lock of ours (a link, too big, another owner's): nothing would ever release it.
+  if (notOurs(st)) return { text: undefined, ino: st.ino };
+  // Just made and not yet written: look again, unless it stays so (a holder killed in between).
+  if (st.size === 0) return stale ? { text: undefined, ino: st.ino } : undefined;
+  const text = await readPrivateFile(file, MAX_LOCK_BYTES);
+  // Released (and perhaps made again) since the lstat: look again.
+  if (text === undefined) return undefined;
+  const pid = Number(text.trim().split(' ')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || stale) return { text, ino: st.ino };
+  try {
+    process.kill(pid, 0);
+    return undefined;
+  } catch (err) {
+    // EPERM: the process exists (another user's).
+    return (err as NodeJS.ErrnoException).code === 'ESRCH' ? { text, ino: st.ino } : undefined;
+  }
+}
+
+/**
+ * Removes a lock judged dead, and only that one: under a second lock, `.takeover`, held for a
+ * moment (so two waiters that judged it dead take turns), and only while the file is still the one
+ * judged (a waiter that judged late must not remove the lock the first one then made). A takeover
+ * lock left by a process killed in that moment is removed once stale.
+ */
+async function takeOver(file: string, dead: DeadLock, staleMs: number): Promise<void> {
+  const guard = `${file}.takeover`;
+  let made: boolean;
+  try {
+    made = await createPrivateFile(guard, `${process.pid}\n`);
+  } catch {
+    return;
+  }
+  if (!made) {
+    const st = await lstat(guard).catch(() => undefined);
+    if (st !== undefined && Date.now() - st.mtimeMs > Math.min(staleMs, 5_000)) await rm(guard, { force: true }).catch(() => undefined);
+    return;
+  }
+  try {
+    if (dead.text !== undefined) await removeIf(file, dead.text);
+    else {
+      // Still the same file, and still not ours or stale: a lock made since (even on the inode
+      // the dead one freed) is ours and fresh.
+      const st = await lstat(file).catch(() => undefined);
+      if (st?.ino === dead.ino && (notOurs(st) || Date.now() - st.mtimeMs > staleMs)) await rm(file, { force: true }).catch(() => undefined);
+    }
+  } finally {
+    await rm(guard, { force: true }).catch(() => undefined);
+  }
+}
+
+/** A file no lock of ours can be: a link, not a file, too big, or another user's. */
+function notOurs(st: { isSymbolicLink(): boolean; isFile(): boolean; size: number; uid: number }): boolean {
+  return st.isSymbolicLink() || !st.isFile() || st.size > MAX_LOCK_BYTES || (process.getuid !== undefined && st.uid !== process.getuid());
+}
+
+/** Removes `file` when it still holds `text`. Never rejects. */
+async function removeIf(file: string, text: string): Promise<void> {
+  if ((await readPrivateFile(file, MAX_LOCK_BYTES)) === text) await rm(file, { force: true }).catch(() => undefined);
+}

@@ -1,0 +1,137 @@
+// The lock this user's processes share on one machine (the credential probe's, the token creates'):
+// one holder at a time, a holder that died or stopped refreshing the file is taken over by exactly
+// one waiter, a long hold is never taken for a dead one, and a stop while waiting takes nothing.
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProxyAccountClient } from '../../src/sdk';
+import { takeMachineLock } from '../../src/sdk/machine-lock';
+import { BASE, PASSWORD, USER } from './harness';
+
+// A pid above the kernel's pid_max: no process has it.
+const GONE_PID = 4194305;
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'proxyaccount-lock-'));
+  file = join(dir, '.x.lock');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `n` takers at once; each holds the lock for `holdMs`. Returns the most that held it at once. */
+async function contend(n: number, holdMs: number, timing = {}): Promise<{ most: number; took: number }> {
+  let holding = 0;
+  let most = 0;
+  let took = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      const release = await takeMachineLock(file, undefined, { pollMs: 2, ...timing });
+      expect(release).toBeDefined();
+      took++;
+      holding++;
+      most = Math.max(most, holding);
+      await sleep(holdMs);
+      holding--;
+      await release!();
+    }),
+  );
+  return { most, took };
+}
+
+describe('takeMachineLock', () => {
+  it('lets one holder at a time, and leaves no file behind', async () => {
+    expect(await contend(6, 5)).toEqual({ most: 1, took: 6 });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('hands a dead holder’s lock to exactly one of the waiters that found it dead', async () => {
+    for (let round = 0; round < 40; round++) {
+      writeFileSync(file, `${GONE_PID} ${Date.now()}\n`, { mode: 0o600 });
+      expect(await contend(8, 2)).toEqual({ most: 1, took: 8 });
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+
+  it('takes over a lock nobody refreshed for the stale time, whatever its pid says', async () => {
+    // Our own pid (alive), as after a holder froze or its pid was reused.
+    writeFileSync(file, `${process.pid} ${Date.now()}\n`, { mode: 0o600 });
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(file, old, old);
+    const release = await takeMachineLock(file, undefined, { staleMs: 5_000, pollMs: 2 });
+    expect(release).toBeDefined();
+    await release!();
+  });
+
+  it('keeps a live holder’s lock fresh, so a hold longer than the stale time is not taken over', async () => {
+    const timing = { heartbeatMs: 10, staleMs: 60, pollMs: 5 };
+    const first = await takeMachineLock(file, undefined, timing);
+    let second: (() => Promise<void>) | undefined;
+    const waiting = takeMachineLock(file, undefined, timing).then((r) => {
+      second = r;
+    });
+    await sleep(250);
+    expect(second).toBeUndefined();
+    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(250);
+    await first!();
+    await waiting;
+    expect(second).toBeDefined();
+    await second!();
+  });
+
+  it('takes nothing when stopped while waiting', async () => {
+    const held = await takeMachineLock(file);
+    const stop = new AbortController();
+    const waiting = takeMachineLock(file, stop.signal);
+    stop.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
+    await held!();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('resolves with nothing when the lock cannot be made', async () => {
+    await expect(takeMachineLock(join(dir, 'absent', '.x.lock'))).resolves.toBeUndefined();
+  });
+});
+
+describe('ProxyAccountClient.lockOnThisMachine', () => {
+  const auth = { username: USER, password: PASSWORD };
+
+  it('is shared by clients of the same origin and scope, beside the memory, and by them only', async () => {
+    const cache = join(dir, 'cache', 'auth-failures.json');
+    const a = new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: cache });
+    const b = new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: cache });
+    const release = await a.lockOnThisMachine('token-create\u0000alice\u0000ci');
+    expect(readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.lock'))).toHaveLength(1);
+    // Another scope, or another API, is not held up.
+    const other = await b.lockOnThisMachine('token-create\u0000alice\u0000deploy');
+    const elsewhere = new ProxyAccountClient({ baseUrl: 'https://api.other.example', auth, authFailureCache: cache });
+    const otherApi = await elsewhere.lockOnThisMachine('token-create\u0000alice\u0000ci');
+    await other!();
+    await otherApi!();
+    let got = false;
+    const same = b.lockOnThisMachine('token-create\u0000alice\u0000ci').then((r) => {
+      got = true;
+      return r;
+    });
+    await sleep(100);
+    expect(got).toBe(false);
+    await release!();
+    await (await same)!();
+    expect(readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('is none without a memory, or with a memory in a directory others can write', async () => {
+    const none = new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: false });
+    await expect(none.lockOnThisMachine('x')).resolves.toBeUndefined();
+    const shared = join(dir, 'shared');
+    const client = new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: join(shared, 'auth-failures.json') });
+    // Made by the check, then opened to the group: not ours to trust.
+    await client.lockOnThisMachine('x').then((r) => r?.());
+    const { chmodSync } = await import('node:fs');
+    chmodSync(shared, 0o775);
+    const again = new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: join(shared, 'auth-failures.json') });
+    await expect(again.lockOnThisMachine('x')).resolves.toBeUndefined();
+  });
+});
