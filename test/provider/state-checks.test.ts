@@ -1,10 +1,18 @@
 // Stored state is checked before it is trusted, for every entry type: an authorized IP,
 // hostname or proxy whose identifying attribute was edited in the state to another managed
 // entry (its id kept) is refused with an error naming the state, and the other resource's entry
-// survives both a refresh and a destroy.
+// survives both a refresh and a destroy. So is a state that lost its identifying attribute (a
+// token without token_id would read as gone and be planned again, leaving the live one active),
+// and an authoritative list whose username no longer matches its id (it would clear another
+// account's list).
 import { authorizedHostnameResource } from '../../src/provider/resources/authorized-hostname';
+import { authorizedHostnamesResource } from '../../src/provider/resources/authorized-hostnames';
 import { authorizedIpResource } from '../../src/provider/resources/authorized-ip';
+import { authorizedIpsResource } from '../../src/provider/resources/authorized-ips';
+import { authorizedProxiesResource } from '../../src/provider/resources/authorized-proxies';
 import { authorizedProxyResource } from '../../src/provider/resources/authorized-proxy';
+import { bearerTokenResource } from '../../src/provider/resources/bearer-token';
+import { subAccountResource } from '../../src/provider/resources/sub-account';
 import { startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
 import { dv, errors } from './harness';
 import type { Obj } from './terraform-sim';
@@ -20,14 +28,19 @@ afterAll(async () => {
   await p?.close();
 });
 
-type Def = typeof authorizedIpResource | typeof authorizedHostnameResource | typeof authorizedProxyResource;
+type Def = { readonly typeName: string; readonly displayName: string; readonly schema: Parameters<EmulatedProvider['driver']>[1] };
 
 /** Creates both entries, edits the first's state to name the second, and tries to read and destroy it. */
-async function editedToTheOther(def: Def, mine: Obj, other: Obj, edit: Obj, attribute: string) {
+async function editedToTheOther(def: Def, mine: Obj, other: Obj | null, edit: Obj, attribute: string) {
   const driver = p.driver(def.typeName, def.schema);
   const mineState = await driver.create(mine);
-  await driver.create(other);
-  const edited: Obj = { ...mineState, ...edit };
+  if (other !== null) await driver.create(other);
+  await refusedAfterEdit(def, { ...mineState, ...edit }, attribute);
+}
+
+/** Reads and destroys `edited`: both must be refused, naming `attribute`, with the state kept. */
+async function refusedAfterEdit(def: Def, edited: Obj, attribute: string) {
+  const driver = p.driver(def.typeName, def.schema);
   const server = await p.newServer();
   const read = await server.readResource({ typeName: def.typeName, currentState: dv(def.schema, edited), private: new Uint8Array() });
   const destroyed = await driver.apply(edited, null, null);
@@ -36,7 +49,7 @@ async function editedToTheOther(def: Def, mine: Obj, other: Obj, edit: Obj, attr
       expect.objectContaining({
         summary: `Inconsistent ${def.displayName} state`,
         attribute: [{ attributeName: attribute }],
-        detail: expect.stringMatching(/(does not match|is not the domain).*nothing was sent to the API/s),
+        detail: expect.stringMatching(/(does not match|is not the domain|is missing).*nothing was sent to the API/s),
       }),
     ]);
   }
@@ -87,5 +100,64 @@ describe('an entry whose identifying attribute was edited in state to another ma
     await editedToTheOther(authorizedProxyResource, { proxy: mine }, { proxy: other }, edit, attribute);
     const listed = (await p.admin.proxies.list()).map((e) => e.split('.')[0]);
     expect(listed).toEqual(expect.arrayContaining([mine, other]));
+  });
+});
+
+describe('a state that lost its identifying attribute (its id kept)', () => {
+  it('is refused for a bearer token, which stays active and managed', async () => {
+    const token = await p.driver(bearerTokenResource.typeName, bearerTokenResource.schema).create({ label: 'chk-lost', username: 'chk-sub' });
+    await refusedAfterEdit(bearerTokenResource, { ...token, token_id: null }, 'token_id');
+    const live = await p.admin.tokens.list({ username: 'chk-sub' });
+    expect(live.filter((t) => t.label === 'chk-lost')).toEqual([expect.objectContaining({ id: token.token_id, isActive: true })]);
+  });
+
+  it.each([
+    ['an authorized IP', authorizedIpResource, { ip: '203.0.113.31', username: 'chk-sub' }, 'ip'],
+    ['an authorized hostname', authorizedHostnameResource, { domain: 'lost.chk.example.com', username: null }, 'domain'],
+    ['an authorized proxy', authorizedProxyResource, { proxy: 'it-mil' }, 'proxy'],
+  ])('is refused for %s', async (_name, def, config, attribute) => {
+    await editedToTheOther(def as Def, config, null, { [attribute]: null }, attribute);
+  });
+
+  it('is refused for a sub-account', async () => {
+    const sub = await p.driver(subAccountResource.typeName, subAccountResource.schema).create({ username: 'chk-lost' });
+    await refusedAfterEdit(subAccountResource, { ...sub, username: null }, 'username');
+    await expect(p.admin.subAccounts.get('chk-lost')).resolves.toMatchObject({ username: 'chk-lost' });
+  });
+});
+
+describe('an authoritative list whose username no longer matches its id', () => {
+  beforeAll(async () => {
+    await p.admin.subAccounts.create({ username: 'chk-erin' });
+    await p.admin.subAccounts.create({ username: 'chk-frank' });
+  });
+
+  it("is refused, and the other account's list survives a destroy", async () => {
+    const driver = p.driver(authorizedIpsResource.typeName, authorizedIpsResource.schema);
+    const erin = await driver.create({ username: 'chk-erin', entries: [{ ip: '198.51.100.1', label: null }] });
+    await driver.create({
+      username: 'chk-frank',
+      entries: [
+        { ip: '198.51.100.2', label: null },
+        { ip: '198.51.100.3', label: null },
+      ],
+    });
+    await refusedAfterEdit(authorizedIpsResource, { ...erin, username: 'chk-frank' }, 'username');
+    expect((await p.admin.ips.list({ username: 'chk-frank' })).sort()).toEqual(['198.51.100.2', '198.51.100.3']);
+    expect(await p.admin.ips.list({ username: 'chk-erin' })).toEqual(['198.51.100.1']);
+  });
+
+  it("is refused when the username was lost, so the provider's own list is not read in its place", async () => {
+    const driver = p.driver(authorizedHostnamesResource.typeName, authorizedHostnamesResource.schema);
+    const erin = await driver.create({ username: 'chk-erin', domains: ['erin.chk.example.com'] });
+    await refusedAfterEdit(authorizedHostnamesResource, { ...erin, username: null }, 'username');
+    expect(await p.admin.hostnames.list({ username: 'chk-erin' })).toEqual(['erin.chk.example.com']);
+  });
+
+  it("is refused for the parent's proxies when the id names something else", async () => {
+    const driver = p.driver(authorizedProxiesResource.typeName, authorizedProxiesResource.schema);
+    const mine = await driver.create({ proxies: ['pl-waw'] });
+    await refusedAfterEdit(authorizedProxiesResource, { ...mine, id: 'chk-erin' }, 'id');
+    expect((await p.admin.proxies.list()).map((e) => e.split('.')[0])).toContain('pl-waw');
   });
 });

@@ -122,6 +122,19 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
 
     modifyPlan: (ctx, { prior, planned }) => planList(kind, ctx, prior, planned),
 
+    // Every call acts on the state's username: one edited (or lost) while the id kept naming
+    // another account would read, replace or clear the other account's whole list.
+    checkState(state) {
+      const id = (state as { readonly id?: string | null }).id ?? null;
+      const { username } = kind.fromModel(state);
+      if (id === null || id === accountId(username)) return undefined;
+      const owner = username === null ? (kind.parentOnly ? "the provider's account" : 'no username') : `username ${JSON.stringify(username)}`;
+      return {
+        attribute: (kind.parentOnly ? 'id' : 'username') as keyof Model<S> & string,
+        problem: `${owner} does not match id ${JSON.stringify(id)}`,
+      };
+    },
+
     async create(ctx, { planned }) {
       const { username, entries, removed } = kind.fromModel(planned);
       const r = await sync(ctx, username, entries, 'create', { shown: removed });

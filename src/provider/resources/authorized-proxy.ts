@@ -63,6 +63,9 @@ export const authorizedProxyResource = {
 
   checkState(state) {
     // Reads and deletes act on `domain` (else `proxy`): both must name the proxy of the id.
+    if (state.id !== null && state.proxy === null) {
+      return { attribute: 'proxy', problem: `proxy is missing, while id ${JSON.stringify(state.id)} names a proxy` };
+    }
     if (state.id !== null && state.proxy !== null && state.id !== state.proxy) {
       return { attribute: 'proxy', problem: `proxy ${JSON.stringify(state.proxy)} does not match id ${JSON.stringify(state.id)}` };
     }

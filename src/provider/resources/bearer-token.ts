@@ -96,6 +96,11 @@ export const bearerTokenResource = {
 
   checkState(state) {
     const id = state.token_id;
+    // Without it the read finds nothing and the plan creates a second token, while the one the id
+    // names stays active and unmanaged.
+    if (id === null && state.id !== null) {
+      return { attribute: 'token_id', problem: `token_id is missing, while id ${JSON.stringify(state.id)} names a token` };
+    }
     if (id !== null && (!Number.isSafeInteger(id) || id < 1 || id > MAX_TOKEN_ID)) {
       return { attribute: 'token_id', problem: `token_id ${id} is not a token ID (a positive integer of at most 15 digits)` };
     }

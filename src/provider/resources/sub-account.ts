@@ -127,6 +127,9 @@ export const subAccountResource = {
 
   checkState(state) {
     // Acting on a username that disagrees with the id could change another sub-account.
+    if (state.id !== null && state.username === null) {
+      return { attribute: 'username', problem: `username is missing, while id ${JSON.stringify(state.id)} names a sub-account` };
+    }
     if (state.id !== null && state.username !== null && state.id !== state.username) {
       return { attribute: 'username', problem: `username ${JSON.stringify(state.username)} does not match id ${JSON.stringify(state.id)}` };
     }
