@@ -11,7 +11,18 @@ export const MAX_FAULT_COUNT = 1_000_000;
 /** Largest `retryAfterSeconds` (one day). */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-const KNOWN_KEYS = ['path', 'method', 'count', 'status', 'retryAfterSeconds', 'delayMs', 'reset', 'delayAfterMs', 'dropResponse'] as const;
+const KNOWN_KEYS = [
+  'path',
+  'method',
+  'count',
+  'status',
+  'retryAfterSeconds',
+  'delayMs',
+  'reset',
+  'delayAfterMs',
+  'dropResponse',
+  'statusAfterServing',
+] as const;
 
 type Body = Record<string, unknown>;
 
@@ -57,15 +68,19 @@ export function parseFault(body: Body): Fault {
     reset: flag(body, 'reset'),
     delayAfterMs: integer(body, 'delayAfterMs', 0, MAX_FAULT_DELAY_MS),
     dropResponse: flag(body, 'dropResponse'),
+    statusAfterServing: integer(body, 'statusAfterServing', 400, 599),
     remaining: integer(body, 'count', 1, MAX_FAULT_COUNT) ?? 1,
   };
   const replaces = fault.status !== undefined || fault.reset === true;
-  const after = fault.delayAfterMs !== undefined || fault.dropResponse === true;
+  const after = fault.delayAfterMs !== undefined || fault.dropResponse === true || fault.statusAfterServing !== undefined;
   if (!replaces && !after && fault.delayMs === undefined) {
-    throw bad('give status, delayMs, "reset": true, delayAfterMs or "dropResponse": true');
+    throw bad('give status, delayMs, "reset": true, delayAfterMs, "dropResponse": true or statusAfterServing');
   }
   if (replaces && after) {
-    throw bad('status and reset answer instead of serving the request; delayAfterMs and dropResponse act after serving it: give one kind');
+    throw bad('status and reset answer instead of serving the request; delayAfterMs, dropResponse and statusAfterServing act after serving it: give one kind');
+  }
+  if (fault.statusAfterServing !== undefined && fault.dropResponse === true) {
+    throw bad('statusAfterServing answers, dropResponse answers nothing: give one');
   }
   if (fault.retryAfterSeconds !== undefined && fault.status === undefined) {
     throw bad('retryAfterSeconds needs a status (e.g. 503) to send it with');

@@ -20,6 +20,11 @@ export interface Fault {
   readonly delayAfterMs?: number;
   /** Serve the request (its change is made), then drop the connection without answering. */
   readonly dropResponse?: boolean;
+  /**
+   * Serve the request (its change is made), then answer with this status instead of its own: a
+   * gateway's 502 or 504 after the server behind it did the work.
+   */
+  readonly statusAfterServing?: number;
   /** How many matching requests remain to be affected. */
   remaining: number;
 }
@@ -60,7 +65,7 @@ export function replacesRequest(fault: Fault): boolean {
 
 /** True when the fault lets the request be served and then withholds or delays its answer. */
 export function actsAfterServing(fault: Fault): boolean {
-  return fault.dropResponse === true || (fault.delayAfterMs !== undefined && fault.delayAfterMs > 0);
+  return fault.dropResponse === true || fault.statusAfterServing !== undefined || (fault.delayAfterMs !== undefined && fault.delayAfterMs > 0);
 }
 
 function matches(fault: Fault, method: string, path: string): boolean {

@@ -59,10 +59,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
     await replaceWithFault(fault, req, res);
     return;
   }
-  if (fault?.delayMs !== undefined && fault.delayMs > 0) {
-    await sleep(fault.delayMs, undefined, { ref: false });
-    if (res.destroyed) return;
-  }
+  // A request that has arrived is served even when its client has stopped waiting meanwhile, as a
+  // real server does: a client that gives up on a sent write must find it made.
+  if (fault?.delayMs !== undefined && fault.delayMs > 0) await sleep(fault.delayMs, undefined, { ref: false });
   let answer: Reply | HttpError;
   try {
     answer = answerRequest(req, method, path, query, body, deps);
@@ -77,7 +76,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
       req.socket.destroy();
       return;
     }
+    if (fault.statusAfterServing !== undefined) answer = new HttpError(fault.statusAfterServing, 'injected fault after serving the request');
   }
+  if (res.destroyed) return;
   if (answer instanceof HttpError) sendText(res, answer.status, answer.message, answer.headers);
   else sendReply(res, answer);
 }

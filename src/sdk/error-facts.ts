@@ -16,8 +16,8 @@ export interface ErrorFacts {
   readonly mayHaveReachedServer: boolean;
   /**
    * True when the call may have taken effect and no answer says whether or how: a timeout, a
-   * dropped connection or an abort after sending, a 500, a 503, a success whose body was
-   * unreadable. Read the account back before deciding; never assume a write failed.
+   * dropped connection or an abort after sending, a 5xx but 501 and 505 (a gateway's 502 or 504
+   * included), a success whose body was unreadable. Read the account back before deciding; never assume a write failed.
    */
   readonly outcomeUnknown: boolean;
   /**
@@ -52,13 +52,23 @@ export function sentFacts(sent: boolean): Partial<ErrorFacts> {
 }
 
 /**
- * An answer with an error status reached the server, by definition. A 500 or 503 does not say
- * whether the change was made before the failure; every other status says it was not.
+ * True for a status that does not say whether the change was made: a server error, or a gateway's
+ * (502, 504, and the 52x of some CDNs) whose server may have made it before the answer was lost.
+ * 501 and 505 say the request was not understood, so nothing was made. The same statuses are
+ * retried for calls that may be repeated.
  */
-export function apiErrorFacts(code: string): Partial<ErrorFacts> {
+export function statusLeavesOutcomeUnknown(status: number): boolean {
+  return status >= 500 && status <= 599 && status !== 501 && status !== 505;
+}
+
+/**
+ * An answer with an error status reached the server, by definition. A 5xx (but 501 and 505) does
+ * not say whether the change was made before the failure; every other status says it was not.
+ */
+export function apiErrorFacts(code: string, status: number): Partial<ErrorFacts> {
   return {
     mayHaveReachedServer: true,
-    outcomeUnknown: code === 'ERR_SERVER' || code === 'ERR_SERVICE_UNAVAILABLE',
+    outcomeUnknown: statusLeavesOutcomeUnknown(status),
     credentialsRejected: code === 'ERR_AUTHENTICATION',
     // The 401 guard and the ban memory refuse everything after these answers.
     clientRefusesRequests: code === 'ERR_AUTHENTICATION' || code === 'ERR_BANNED',

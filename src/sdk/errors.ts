@@ -360,7 +360,7 @@ export class ApiError extends ProxyAccountError implements RequestContext {
     const text = d.responseText === '' ? '' : `: ${d.responseText}`;
     const hint = d.hint === undefined ? '' : `; ${d.hint}`;
     super(code, `${d.method} ${d.path} (${d.operation}) failed with ${d.status} ${statusText(d.status)}` + `${text}${attemptsSuffix(d.attempts ?? 1)}${hint}`, {
-      facts: d.afterSentAttempt === true ? { ...apiErrorFacts(code), outcomeUnknown: true } : apiErrorFacts(code),
+      facts: d.afterSentAttempt === true ? { ...apiErrorFacts(code, d.status), outcomeUnknown: true } : apiErrorFacts(code, d.status),
     });
     this.status = d.status;
     this.method = d.method;
@@ -453,7 +453,7 @@ export class RedirectError extends ApiError {
   }
 }
 
-/** Any other status (e.g. 502, 418). */
+/** Any other status (e.g. 502, 418); a 5xx among them leaves the outcome unknown (`facts`). */
 export class UnexpectedStatusError extends ApiError {
   constructor(d: ApiErrorDetails) {
     super('ERR_UNEXPECTED_STATUS', d);

@@ -22,7 +22,7 @@ import {
   TimeoutError,
   type RequestContext,
 } from './errors';
-import { provesNotSent } from './error-facts';
+import { provesNotSent, statusLeavesOutcomeUnknown } from './error-facts';
 import { BanBudget } from './ban-budget';
 import type { AuthFailureMemory } from './failure-memory';
 import { ShapeError } from './parse';
@@ -45,7 +45,7 @@ export interface Operation<T> {
   readonly form?: Readonly<Record<string, string | undefined>>;
   /**
    * Whether sending the call twice leaves the same state and answer as sending it once, so it may
-   * be retried after the request may have reached the server (500, 503, reset, timeout).
+   * be retried after the request may have reached the server (a 5xx but 501 and 505, reset, timeout).
    */
   readonly repeatable: boolean;
   /** Extra secrets of this call (e.g. a sub-account password) to mask in error text. */
@@ -371,7 +371,7 @@ export class Transport {
           echoed,
         ),
       sent: true,
-      retryable: op.repeatable && (status === 500 || status === 503),
+      retryable: op.repeatable && statusLeavesOutcomeUnknown(status),
       retryAfterMs,
       auth: authOutcomeOf(status, banned),
       status,

@@ -50,7 +50,7 @@ export interface ProxyAccountClientOptions {
    */
   readonly timeoutMs?: number;
   /**
-   * Retries (not attempts) of a repeatable call after 500, 503, a network error or a timeout.
+   * Retries (not attempts) of a repeatable call after a 5xx (but 501 and 505), a network error or a timeout.
    * @default 3
    */
   readonly maxRetries?: number;

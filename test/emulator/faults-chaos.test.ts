@@ -65,6 +65,30 @@ describe('delayAfterMs', () => {
   });
 });
 
+describe('statusAfterServing', () => {
+  it("makes the change, then answers the status: a gateway's 504 after the server behind it did the work", async () => {
+    await fault({ path: '/api/ip/add/', method: 'POST', statusAfterServing: 504 });
+    const res = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.30', label: 'made' } });
+    expect(res.status).toBe(504);
+    expect((await emulatorState(em)).accounts[0]!.ips).toEqual([{ ip: '192.0.2.30', label: 'made' }]);
+  });
+});
+
+describe('delayMs', () => {
+  it('still serves a request whose client gave up during the delay, as a real server does', async () => {
+    await fault({ path: '/api/ip/add/', method: 'POST', delayMs: 2500 });
+    await expect(api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.31' }, headersTimeout: 400 })).rejects.toBeInstanceOf(
+      errors.HeadersTimeoutError,
+    );
+    let ips: unknown[] = [];
+    for (let i = 0; i < 250 && ips.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      ips = (await emulatorState(em)).accounts[0]!.ips;
+    }
+    expect(ips).toEqual([{ ip: '192.0.2.31', label: '' }]);
+  });
+});
+
 describe('Retry-After on injected statuses', () => {
   it('sends retryAfterSeconds as Retry-After', async () => {
     await fault({ path: '/api/ips/', status: 503, retryAfterSeconds: 7 });
@@ -93,6 +117,9 @@ describe('fault definitions are checked', () => {
     [{ path: '/api/ips/', reset: 1 }, 'reset'],
     [{ path: '/api/ips/', status: 503, dropResponse: true }, 'one kind'],
     [{ path: '/api/ips/', reset: true, delayAfterMs: 10 }, 'one kind'],
+    [{ path: '/api/ips/', status: 503, statusAfterServing: 504 }, 'one kind'],
+    [{ path: '/api/ips/', statusAfterServing: 504, dropResponse: true }, 'give one'],
+    [{ path: '/api/ips/', statusAfterServing: 200 }, 'statusAfterServing'],
     [{ path: '/api/ips/', retryAfterSeconds: 5, delayMs: 10 }, 'retryAfterSeconds needs a status'],
     [{ path: '/api/ips/', status: 503, retryAfterSeconds: 1.5 }, 'retryAfterSeconds'],
     [{ path: '/api/ips/', status: 503, count: 0 }, 'count'],

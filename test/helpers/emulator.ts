@@ -39,6 +39,7 @@ export interface RunningEmulator extends EmulatorInfo {
       dropResponse?: boolean;
       delayAfterMs?: number;
       retryAfterSeconds?: number;
+      statusAfterServing?: number;
     }): Promise<void>;
     reset(): Promise<void>;
   };

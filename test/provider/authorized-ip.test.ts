@@ -149,6 +149,16 @@ describe('proxyaccount_authorized_ip', () => {
     expect(await driver.read(state!)).toEqual(state);
   });
 
+  it('keeps in state an IP whose add a gateway answered 504 after the API made it, with no error', async () => {
+    const config = { ip: '203.0.113.62', label: 'via-gateway' };
+    const { planned } = await driver.plan(null, config);
+    await p.emu.control.fault({ path: '/api/ip/add/', method: 'POST', statusAfterServing: 504, count: 1 });
+    const { state, diagnostics } = await driver.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([]);
+    expect(state).toEqual(obj(schema, { id: '203.0.113.62', ip: '203.0.113.62', label: 'via-gateway' }));
+    expect(await labelsOf()).toContainEqual({ ip: '203.0.113.62', label: 'via-gateway' });
+  });
+
   it('explains how to import an IP that is already authorized', async () => {
     await p.admin.ips.add({ ip: '203.0.113.70', username: 'ip-sub' });
     const config = { ip: '203.0.113.70', username: 'ip-sub' };

@@ -115,6 +115,30 @@ describe('whether the outcome is unknown', () => {
     await h.done();
   });
 
+  it("a gateway's 502 or 504 leaves it open (the server behind may have made the change); 501 and 505 do not", async () => {
+    const h = harness({ maxRetries: 0 });
+    h.reply(status(502, 'bad gateway'), status(504, 'gateway timeout'), status(520, 'origin error'), status(501, 'not implemented'), status(505, 'no'));
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await caught(() => h.client.ips.add({ ip: '203.0.113.7' })));
+    expect(answers.map((e) => [e.status, e.code, factsOf(e).outcomeUnknown])).toEqual([
+      [502, 'ERR_UNEXPECTED_STATUS', true],
+      [504, 'ERR_UNEXPECTED_STATUS', true],
+      [520, 'ERR_UNEXPECTED_STATUS', true],
+      [501, 'ERR_UNEXPECTED_STATUS', false],
+      [505, 'ERR_UNEXPECTED_STATUS', false],
+    ]);
+    expect(factsOf(answers[0]!)).toEqual(LOST);
+    await h.done();
+  });
+
+  it('a repeatable call is retried after a 502 or 504, as after a 500', async () => {
+    const h = harness({ maxRetries: 2, retryBaseDelayMs: 0 });
+    h.reply(status(502, 'bad gateway'), status(504, 'gateway timeout'), ok({ ips: [] }));
+    await expect(h.client.ips.list()).resolves.toEqual([]);
+    expect(h.seen()).toHaveLength(3);
+    await h.done();
+  });
+
   it('a success with an unreadable body took effect, but what it made is lost', async () => {
     const h = harness();
     h.reply(ok('<html>proxy error</html>'));
