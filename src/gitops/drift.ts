@@ -114,6 +114,38 @@ export function managedByAccount(state: readonly StateResource[], catalogue: Cat
   return out;
 }
 
+/** The hostnames the state manages as they are spelt, per account (the managed keys are lower-cased). */
+function managedHostnameSpellings(state: readonly StateResource[], catalogue: Catalogue): Map<string | null, Set<string>> {
+  const out = new Map<string | null, Set<string>>();
+  for (const r of state) {
+    if (r.mode !== 'managed' || !isProxyAccount(r.type)) continue;
+    const d = describeType(catalogue, r.type);
+    if (d.collection !== 'hostnames') continue;
+    const owner = r.values[d.ownerAttribute];
+    const username = typeof owner === 'string' ? owner : null;
+    const names = out.get(username) ?? new Set<string>();
+    out.set(username, names);
+    for (const h of d.shape === 'list' ? (d.entries?.(r.values) ?? []) : [d.summarize(r.values)]) if (h !== '') names.add(h);
+  }
+  return out;
+}
+
+/**
+ * Which live hostnames a resource manages. The provider matches a hostname ignoring case, but an
+ * API may keep two spellings of one name as two entries: one managed name then stands for one live
+ * spelling (the one the state spells, else the first listed), and every other spelling is an
+ * object no resource manages, which the report must show.
+ */
+function hostnameManaged(live: readonly string[], keys: ReadonlySet<string>, spellings: ReadonlySet<string>): (hostname: string) => boolean {
+  return (d) => {
+    if (spellings.has(d)) return true;
+    const key = d.toLowerCase();
+    if (!keys.has(key)) return false;
+    const variants = live.filter((x) => x.toLowerCase() === key);
+    return !variants.some((x) => spellings.has(x)) && variants[0] === d;
+  };
+}
+
 /** True when a declared proxy form (bare host, full domain or domain:port) stands for a listed `domain:port`. */
 function proxyManaged(forms: readonly string[], listed: string): boolean {
   const domain = listed.replace(/:\d+$/, '').toLowerCase();
@@ -134,6 +166,7 @@ export async function scanUnmanaged(
   catalogue: Catalogue = RESOURCE_TYPES,
 ): Promise<{ unmanaged: UnmanagedObject[]; expired: ExpiredToken[]; leftovers: UnmanagedObject[] }> {
   const managed = managedByAccount(state, catalogue);
+  const spellings = managedHostnameSpellings(state, catalogue);
   const unmanaged: UnmanagedObject[] = [];
   const expired: ExpiredToken[] = [];
   const leftovers: UnmanagedObject[] = [];
@@ -152,8 +185,9 @@ export async function scanUnmanaged(
     const ips = keys(username, 'ips');
     for (const e of await lists.ips.list()) if (!ips.has(e.ip)) unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
     progress.step(name, 'hostnames');
-    const hostnames = keys(username, 'hostnames');
-    for (const d of await lists.hostnames.list()) if (!hostnames.has(d.toLowerCase())) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
+    const live = await lists.hostnames.list();
+    const isManaged = hostnameManaged(live, keys(username, 'hostnames'), spellings.get(username) ?? new Set());
+    for (const d of live) if (!isManaged(d)) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
     progress.step(name, 'tokens');
     const tokens = keys(username, 'tokens');
     for (const t of await lists.tokens.list()) {

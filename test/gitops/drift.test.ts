@@ -91,6 +91,23 @@ describe('the unmanaged-object scan', () => {
     expect(reads.sort()).toEqual(['hostnames (parent)', 'hostnames alice', 'ips (parent)', 'ips alice', 'tokens (parent)', 'tokens alice']);
   });
 
+  it('shows a second spelling of a managed hostname, which the API keeps as an entry of its own', async () => {
+    const state = [
+      resource('proxyaccount_authorized_hostname', 'ci', { username: null, domain: 'ci.example.com' }),
+      resource('proxyaccount_authorized_hostnames', 'alice', { username: 'alice', domains: ['Build.example.com'] }),
+      resource('proxyaccount_sub_account', 'alice', { username: 'alice' }),
+    ];
+    const fake = new FakeAccount().sub('alice', { hostnames: ['build.example.com', 'BUILD.EXAMPLE.COM'] });
+    fake.lists('').hostnames.push('CI.EXAMPLE.COM', 'ci.example.com');
+    const scan = await scanUnmanaged(fake.store(), state, SILENT_PROGRESS, NOW);
+    // The parent's: the state's own spelling is the managed one. Alice's: neither spelling is the
+    // state's, so the first listed stands for the managed name and the other is shown.
+    expect(scan.unmanaged).toEqual([
+      { account: '(parent)', kind: 'hostname', value: 'CI.EXAMPLE.COM', label: '' },
+      { account: 'alice', kind: 'hostname', value: 'BUILD.EXAMPLE.COM', label: '' },
+    ]);
+  });
+
   it('skips a sub-account deleted out of band (its deletion is drift already)', async () => {
     const fake = new FakeAccount();
     const scan = await scanUnmanaged(fake.store(), [resource('proxyaccount_sub_account', 'gone', { username: 'gone' })], SILENT_PROGRESS, NOW);
