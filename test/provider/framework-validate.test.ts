@@ -1,6 +1,6 @@
 // ValidateResourceConfig / ValidateDataResourceConfig through the FrameworkServer: validators on
 // the right attribute paths, unknown values skipped, write-only support, deprecation warnings.
-import { UNKNOWN } from '../../src/protocol/cty';
+import { CtyBigNumber, type CtyType, UNKNOWN } from '../../src/protocol/cty';
 import { lookupSchema, widgetSchema, WidgetStore, widgetServer } from './fixtures';
 import { dv, errors, obj, paths, TF110, TF111 } from './harness';
 
@@ -29,6 +29,32 @@ describe('ValidateResourceConfig', () => {
     const nameDiag = diags.find((d) => paths([d])[0] === 'name')!;
     expect(nameDiag.summary).toBe('Invalid attribute value');
     expect(nameDiag.detail).toMatch(/at most 5 characters/);
+  });
+
+  it('refuses a number the resource could not store exactly (it would come back rounded: an inconsistent result)', async () => {
+    const diags = await validate({ name: 'ok', size: CtyBigNumber.parse('12345678901234567890') });
+    expect(errors(diags)).toEqual([
+      expect.objectContaining({
+        summary: 'Invalid attribute value',
+        detail: expect.stringMatching(/size must be a number the provider can store exactly.*got 12345678901234567890\./),
+      }),
+    ]);
+    expect(paths(diags)).toEqual(['size']);
+    // Whole numbers a double holds exactly are fine, however large.
+    expect(await validate({ name: 'ok', size: 2 ** 53 - 1 })).toEqual([]);
+  });
+
+  it('puts a value that does not fit the schema on its attribute, as a schema mismatch rather than a plain bug', async () => {
+    const type = widgetSchema.type as { kind: 'object'; attributes: Record<string, CtyType> };
+    // As Terraform would send it had it a schema where `size` is a string.
+    const mismatched: CtyType = { ...type, attributes: { ...type.attributes, size: { kind: 'string' } } };
+    const server = await widgetServer(new WidgetStore(), { configure: false });
+    const config = { ...obj(widgetSchema, { name: 'ok' }), size: 'big' };
+    const res = await server.validateResourceConfig({ typeName: 'test_widget', config: dv(mismatched, config), clientCapabilities: TF111 });
+    expect(errors(res.diagnostics)).toEqual([
+      expect.objectContaining({ summary: 'Invalid value from Terraform', detail: expect.stringMatching(/at size: .*run it again/) }),
+    ]);
+    expect(paths(res.diagnostics)).toEqual(['size']);
   });
 
   it('keeps set-element problems on the set itself (Terraform cannot address set elements)', async () => {

@@ -191,6 +191,15 @@ describe('ValidateProviderConfig', () => {
     });
     expect(paths(res.diagnostics).sort()).toEqual(['base_url', 'max_retries', 'request_timeout']);
   });
+
+  it('does not repeat the credentials of a refused base URL', async () => {
+    const server = createProviderServer({ env: {} });
+    const res = await server.validateProviderConfig({
+      config: dv(providerSchema, obj(providerSchema, { base_url: 'http://parent:parent-password-xyz@api.example.com/' })),
+    });
+    expect(errors(res.diagnostics)).toEqual([expect.objectContaining({ detail: expect.stringContaining('(got "http://…@api.example.com/")') })]);
+    expect(JSON.stringify(res.diagnostics)).not.toMatch(/parent-password-xyz|parent:/);
+  });
 });
 
 describe('the 401 rule', () => {

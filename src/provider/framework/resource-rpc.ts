@@ -17,7 +17,7 @@ export function validateResource(def: ResourceDefinition, req: ProviderRequest<'
   const config = decodeDynamicValue(req.config, def.schema.type);
   const diagnostics = new Diagnostics();
   const writeOnlyAllowed = req.clientCapabilities?.writeOnlyAttributesAllowed === true;
-  diagnostics.add(...validateConfig(def.schema.attributes, config, { writeOnlyAllowed }));
+  diagnostics.add(...validateConfig(def.schema.attributes, config, { writeOnlyAllowed, exactNumbers: true }));
   def.validateConfig?.({ diagnostics, clientCapabilities: req.clientCapabilities }, toPlanModel(def.schema.attributes, config));
   return { diagnostics: diagnostics.toArray() };
 }

@@ -232,8 +232,17 @@ function unknownType(what: string, typeName: string): Diagnostic {
 function guard<T extends WithDiagnostics>(rpc: string, fallback: Omit<T, 'diagnostics'>, run: () => T | Promise<T>): Promise<T> {
   const failed = (err: unknown): T => {
     const message = err instanceof Error ? err.message : String(err);
-    const summary = err instanceof CodecError ? 'Invalid value from Terraform' : 'Internal provider error';
-    return { ...fallback, diagnostics: [errorDiagnostic(summary, `${rpc} failed: ${message}. This is a bug in the provider; please report it.`)] } as T;
+    if (err instanceof CodecError) {
+      // Terraform converts values to the schema it was given, so a value that does not fit is a
+      // schema Terraform holds from another version of the provider, or a bug: said so, on its path.
+      const detail = `${rpc} failed: ${message}. The value does not fit this provider's schema: if the provider was changed since "terraform init", run it again; otherwise this is a bug in the provider, please report it.`;
+      const path = err.path.length > 0 ? err.path : undefined;
+      return { ...fallback, diagnostics: [errorDiagnostic('Invalid value from Terraform', detail, path)] } as T;
+    }
+    return {
+      ...fallback,
+      diagnostics: [errorDiagnostic('Internal provider error', `${rpc} failed: ${message}. This is a bug in the provider; please report it.`)],
+    } as T;
   };
   try {
     const out = run();

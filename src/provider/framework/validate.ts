@@ -1,6 +1,6 @@
 // Config validation shared by resources, data sources and the provider block: attribute
 // validators (known, non-null values only), deprecation warnings and the write-only check.
-import { isUnknown, isWhollyKnown, type CtyValue } from '../../protocol/cty';
+import { CtyBigNumber, isUnknown, isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import type { AttributePath, Diagnostic } from '../../protocol/types';
 import { errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
 import { attributeList, attributeToModel, isCtyObject } from './model';
@@ -14,6 +14,13 @@ export interface ValidateOptions {
    * @default true (provider and data-source configs have no write-only attributes)
    */
   readonly writeOnlyAllowed?: boolean;
+  /**
+   * Refuse numbers a JS number cannot hold exactly (e.g. 12345678901234567890, or 0.1). A resource
+   * stores its model's numbers, so such a value would come back as the nearest double, which
+   * Terraform reports as "Provider produced inconsistent result" (and taints the resource).
+   * @default false (the provider block and data sources keep nothing in state)
+   */
+  readonly exactNumbers?: boolean;
 }
 
 /** Validates one configuration object against its attributes. */
@@ -52,7 +59,19 @@ export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: 
     if (isUnknown(v) || !isWhollyKnown(v)) continue;
     const model = attributeToModel(a, v);
     const ctx = { path, attributeName: name, sensitive: a.sensitive, siblings: value };
-    for (const validator of a.validators) out.push(...validator.validate(model, ctx));
+    const found = a.validators.flatMap((validator) => validator.validate(model, ctx));
+    out.push(...found);
+    // The attribute's own rules speak first (they see the nearest double, close enough to say
+    // "too large"); a value they pass that cannot be stored exactly is refused here.
+    if (found.length === 0 && opts.exactNumbers === true && v instanceof CtyBigNumber) {
+      out.push(
+        errorDiagnostic(
+          'Invalid attribute value',
+          `Attribute ${formatPath(path)} must be a number the provider can store exactly: a whole number of at most ${Number.MAX_SAFE_INTEGER}, or a fraction a 64-bit float holds (such as 0.5); got ${v.text}.`,
+          path,
+        ),
+      );
+    }
   }
   return out;
 }

@@ -21,7 +21,9 @@ function invalid(ctx: ValidatorContext, problem: string): Diagnostic {
 }
 
 function shown(value: string, ctx: ValidatorContext): string {
-  return ctx.sensitive ? '' : ` (got ${JSON.stringify(value)})`;
+  // A URL's user and password are a credential even in an attribute that is not sensitive (a
+  // base URL from a sensitive variable arrives unmarked at validation).
+  return ctx.sensitive ? '' : ` (got ${JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1…@'))})`;
 }
 
 /** The whole string must match `pattern`; `expectation` completes "must be …". */
