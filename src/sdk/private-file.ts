@@ -73,9 +73,13 @@ export async function createPrivateFile(file: string, body: string): Promise<boo
   }
   try {
     await handle.writeFile(body);
-  } finally {
+  } catch (err) {
+    // A file left empty (a full disk, a quota) would stand for a lock nobody holds.
     await handle.close();
+    await rm(file, { force: true }).catch(() => undefined);
+    throw err;
   }
+  await handle.close();
   return true;
 }
 

@@ -1,6 +1,7 @@
 // The lock this user's processes share on one machine (the credential probe's, the token creates'):
 // one holder at a time, a holder that died or stopped refreshing the file is taken over by exactly
 // one waiter, a long hold is never taken for a dead one, and a stop while waiting takes nothing.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +89,17 @@ describe('takeMachineLock', () => {
     await expect(waiting).rejects.toThrow('stopped');
     await held!();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('leaves no empty lock behind when its text cannot be written (a full disk), so the next run is not held up', async () => {
+    // A file-size limit of 0 makes the write fail with EFBIG after the file was created.
+    const script = `require(${JSON.stringify(join(__dirname, '..', '..', 'dist', 'sdk', 'machine-lock.js'))}).takeMachineLock(${JSON.stringify(file)}).then((r) => console.log(r === undefined ? 'none' : 'held'))`;
+    const child = spawnSync('sh', ['-c', 'ulimit -f 0 && exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8' });
+    expect({ status: child.status, out: child.stdout.trim() }).toEqual({ status: 0, out: 'none' });
+    expect(readdirSync(dir)).toEqual([]);
+    const release = await takeMachineLock(file, undefined, { pollMs: 2 });
+    expect(release).toBeDefined();
+    await release!();
   });
 
   it('resolves with nothing when the lock cannot be made', async () => {
