@@ -29,9 +29,19 @@ export function packageVersion(): string {
   return (require('../../package.json') as { version: string }).version;
 }
 
-/** Terraform's name for this machine's platform, e.g. `linux_amd64`. */
-export function terraformPlatform(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string {
-  const osName: Partial<Record<NodeJS.Platform, string>> = { linux: 'linux', darwin: 'darwin', freebsd: 'freebsd', openbsd: 'openbsd' };
+/**
+ * Terraform's name for this machine's platform, e.g. `linux_amd64`. `fromRelease`: the provider
+ * comes from a release, which builds Windows executables too; the bundled Node.js script runs
+ * only where a shell line can start it.
+ */
+export function terraformPlatform(platform: NodeJS.Platform = process.platform, arch: string = process.arch, fromRelease = false): string {
+  const osName: Partial<Record<NodeJS.Platform, string>> = {
+    linux: 'linux',
+    darwin: 'darwin',
+    freebsd: 'freebsd',
+    openbsd: 'openbsd',
+    ...(fromRelease ? { win32: 'windows' } : {}),
+  };
   const archName: Record<string, string> = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' };
   const o = osName[platform];
   const a = archName[arch];
@@ -102,7 +112,7 @@ export interface InstallFromReleaseResult {
  * which is what lets `terraform providers lock -platform=...` hash every platform.
  */
 export async function installFromRelease(opts: InstallFromReleaseOptions): Promise<InstallFromReleaseResult> {
-  const platforms = checkPlatforms(opts.platforms && opts.platforms.length > 0 ? opts.platforms : [terraformPlatform()]);
+  const platforms = checkPlatforms(opts.platforms && opts.platforms.length > 0 ? opts.platforms : [terraformPlatform(process.platform, process.arch, true)]);
   const version = packageVersion();
   const release = await openRelease(opts.from, { type: PROVIDER_TYPE, version, platforms });
   const mirrorDir = path.resolve(opts.mirrorDir);
