@@ -10,6 +10,14 @@
 // version ranges of the root package.json, so a new import in src/sdk shows up here (and is
 // refused unless it is a dependency of the root). A relative import that leaves the package, or
 // a missing `repository`/`homepage`/`bugs` in the root package.json, stops the script.
+//
+// The proxyaccount package also carries an npm-shrinkwrap.json: the entries of the root
+// package-lock.json its dependencies reach, so that the CI templates' install (`npm ci` in the
+// unpacked tarball, docs/gitops.md) gets exactly the tree the repository tests with, each package
+// checked against its integrity, instead of resolving caret ranges afresh. (`npm install` of the
+// tarball would ignore it: npm reads a shrinkwrap inside a package only when a registry says it
+// has one.) The libraries (sdk, emulator) carry none: a shrinkwrap in a library stops its users'
+// installs from sharing one copy of a dependency.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -52,6 +60,7 @@ const PACKAGES = [
     readme: 'README.md',
     bin: { proxyaccount: 'bin/proxyaccount.js' },
     extra: ['bin', 'docs', 'CHANGELOG.md'],
+    shrinkwrap: true,
   },
 ];
 
@@ -172,6 +181,57 @@ function manifestFor(spec, root, dependencies) {
   };
 }
 
+/** The location a dependency `name` of the package at `from` resolves to in a lockfile, as node resolves it. */
+function lockLocation(packages, from, name) {
+  for (let base = from; ; ) {
+    const location = `${base === '' ? '' : `${base}/`}node_modules/${name}`;
+    if (packages[location] !== undefined) return location;
+    if (base === '') return undefined;
+    const up = base.lastIndexOf('/node_modules/');
+    base = up === -1 ? '' : base.slice(0, up);
+  }
+}
+
+/**
+ * The npm-shrinkwrap.json of a package whose dependencies are `manifest.dependencies`: the entries
+ * of the root package-lock.json those dependencies reach (and theirs, transitively), at the
+ * places npm ci put them, so exactly what the repository tests with. Fails when the lockfile
+ * lacks one of them (run npm install to update it).
+ */
+function shrinkwrapFor(manifest, lock) {
+  const packages = lock.packages ?? {};
+  const reached = new Set();
+  const queue = Object.keys(manifest.dependencies).map((name) => ({ from: '', name, required: true }));
+  while (queue.length > 0) {
+    const { from, name, required } = queue.pop();
+    const location = lockLocation(packages, from, name);
+    if (location === undefined) {
+      if (required) fail(`package-lock.json has no ${name} for ${from || manifest.name}; run npm install to update it`);
+      continue; // an optional or peer dependency nothing installs
+    }
+    if (reached.has(location)) continue;
+    reached.add(location);
+    const entry = packages[location];
+    for (const dep of Object.keys(entry.dependencies ?? {})) queue.push({ from: location, name: dep, required: true });
+    for (const dep of Object.keys({ ...entry.optionalDependencies, ...entry.peerDependencies })) queue.push({ from: location, name: dep, required: false });
+  }
+  const entries = [...reached].sort().map((location) => {
+    // Every entry here is reached from the package's dependencies, so none is dev; one the
+    // repository needs only through dev or optional edges was reached through an optional one.
+    const { dev, devOptional, ...entry } = packages[location];
+    return [location, devOptional ? { ...entry, optional: true } : entry];
+  });
+  const root = {
+    name: manifest.name,
+    version: manifest.version,
+    license: manifest.license,
+    dependencies: manifest.dependencies,
+    bin: manifest.bin,
+    engines: manifest.engines,
+  };
+  return { name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: { '': root, ...Object.fromEntries(entries) } };
+}
+
 /** Lays out one package under outDir/<dir> and returns its folder. */
 function assemble(spec, root, outDir) {
   const pkgDir = path.join(outDir, spec.dir);
@@ -189,7 +249,12 @@ function assemble(spec, root, outDir) {
   const manifestPath = path.join(pkgDir, 'package.json');
   fs.writeFileSync(manifestPath, `${JSON.stringify(manifestFor(spec, root, {}), null, 2)}\n`);
   const dependencies = dependenciesOf(pkgDir, root.dependencies ?? {});
-  fs.writeFileSync(manifestPath, `${JSON.stringify(manifestFor(spec, root, dependencies), null, 2)}\n`);
+  const manifest = manifestFor(spec, root, dependencies);
+  fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  if (spec.shrinkwrap) {
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+    fs.writeFileSync(path.join(pkgDir, 'npm-shrinkwrap.json'), `${JSON.stringify(shrinkwrapFor(manifest, lock), null, 2)}\n`);
+  }
   return pkgDir;
 }
 

@@ -4,10 +4,12 @@
 // GitLab `cache:`) or passes on as artifacts. Steps that only talk to GitHub or GitLab
 // (actions/github-script) are skipped; GitLab's API is a local stand-in (fake-forge.ts).
 //
-// The install step runs as written (curl of the pinned tarball, sha256sum -c, npm install) with
-// the tarball pointed at this build; `npm` is a stand-in that installs it offline with this
-// checkout's node_modules (no registry, no native build) and records the environment it saw.
-import { spawn, spawnSync } from 'node:child_process';
+// The install step runs as written (curl of the pinned tarball, sha256sum -c, tar, npm ci of the
+// unpacked release) with the tarball pointed at this build as scripts/pack.js packs it; `npm` is a
+// stand-in that refuses, as npm ci does, a package without a lockfile matching its package.json,
+// links this checkout's node_modules instead of downloading (no registry, no native build) and
+// records the environment it saw. test/gitops/pinned-install.test.ts runs the real npm ci.
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -90,46 +92,43 @@ export function writeShims(dir: string, installLog: string): void {
   fs.writeFileSync(
     npm,
     `#!${process.execPath}
-// Test stand-in for npm: only "npm install --global --prefix DIR ... TARBALL" of this build,
-// installed offline with the checkout's node_modules. Records which variables it was given.
+// Test stand-in for npm: only "npm ci --prefix DIR --omit=dev --ignore-scripts ..." of this build,
+// with the checkout's node_modules. Records which variables it was given.
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const args = process.argv.slice(2);
 fs.appendFileSync(${JSON.stringify(installLog)}, JSON.stringify({ args, env: Object.keys(process.env) }) + '\\n');
-const prefix = args[args.indexOf('--prefix') + 1];
-const tarball = args[args.length - 1];
-if (args[0] !== 'install' || !args.includes('--global') || !prefix || !tarball.endsWith('.tgz')) {
+const prefix = args.includes('--prefix') ? args[args.indexOf('--prefix') + 1] : undefined;
+if (args[0] !== 'ci' || !prefix || !args.includes('--omit=dev') || !args.includes('--ignore-scripts')) {
   console.error('npm stand-in: unexpected command: npm ' + args.join(' '));
   process.exit(1);
 }
-const pkg = path.join(prefix, 'lib', 'node_modules', 'proxyaccount');
-// A second install on the same machine replaces the first, as npm's would.
-fs.rmSync(pkg, { recursive: true, force: true });
-fs.rmSync(path.join(prefix, 'bin', 'proxyaccount'), { force: true });
-fs.mkdirSync(pkg, { recursive: true });
-execFileSync('tar', ['xzf', tarball, '--strip-components=1', '-C', pkg]);
-fs.symlinkSync(${JSON.stringify(path.join(ROOT, 'node_modules'))}, path.join(pkg, 'node_modules'));
-fs.mkdirSync(path.join(prefix, 'bin'), { recursive: true });
-fs.symlinkSync(path.join(pkg, 'bin', 'proxyaccount.js'), path.join(prefix, 'bin', 'proxyaccount'));
+// As npm ci: only from a lockfile, and only one that matches package.json.
+const manifest = JSON.parse(fs.readFileSync(path.join(prefix, 'package.json'), 'utf8'));
+const lockFile = path.join(prefix, 'npm-shrinkwrap.json');
+if (!fs.existsSync(lockFile)) {
+  console.error('npm stand-in: npm ci can only install with an existing package-lock.json or npm-shrinkwrap.json');
+  process.exit(1);
+}
+const locked = JSON.parse(fs.readFileSync(lockFile, 'utf8')).packages[''].dependencies;
+if (JSON.stringify(locked) !== JSON.stringify(manifest.dependencies)) {
+  console.error('npm stand-in: npm-shrinkwrap.json does not match package.json');
+  process.exit(1);
+}
+fs.rmSync(path.join(prefix, 'node_modules'), { recursive: true, force: true });
+fs.symlinkSync(${JSON.stringify(path.join(ROOT, 'node_modules'))}, path.join(prefix, 'node_modules'));
 `,
     { mode: 0o755 },
   );
 }
 
-/** A tarball of this build laid out as `npm pack` lays it out (package/…). */
+/** The proxyaccount tarball of this build, as scripts/pack.js packs it for a release. */
 export function packThisBuild(dir: string): string {
-  const stage = path.join(dir, 'stage', 'package');
-  fs.mkdirSync(stage, { recursive: true });
-  copy(path.join(ROOT, 'package.json'), path.join(stage, 'package.json'));
-  copy(path.join(ROOT, 'bin'), path.join(stage, 'bin'));
-  fs.cpSync(path.join(ROOT, 'dist'), path.join(stage, 'dist'), {
-    recursive: true,
-    filter: (src) => !/[/\\]dist[/\\](packages|release|sea)([/\\]|$)/.test(src),
-  });
-  const tarball = path.join(dir, 'proxyaccount-this-build.tgz');
-  spawnSync('tar', ['czf', tarball, '-C', path.join(dir, 'stage'), 'package'], { stdio: 'ignore' });
-  return tarball;
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'pack.js'), '--out', dir, '--json'], { encoding: 'utf8' });
+  const packed = JSON.parse(out) as Array<{ name: string; tarball: string }>;
+  const cli = packed.find((p) => p.name === 'proxyaccount');
+  if (cli === undefined) throw new Error('scripts/pack.js made no proxyaccount package');
+  return cli.tarball;
 }
 
 /** Every install the stand-in saw: its arguments and the names of its environment variables. */

@@ -1,8 +1,12 @@
 // The CI templates under examples/ci cannot rot: every file parses as YAML, has the jobs it
 // promises, and every `proxyaccount` command it runs exists with the flags it passes (checked
 // against the CLI's own help; test/e2e/gitops.test.ts runs the same commands against the emulator).
-import { execFileSync } from 'node:child_process';
+// And they keep their promises where a full run cannot show it: no apply a newer run can cancel,
+// one Terraform version, a pinned install without credentials, and only the exit codes that mean
+// something passing (their shell steps run here with stand-in commands).
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 
@@ -96,15 +100,13 @@ describe('what a template may not do', () => {
   });
 
   it.each(TEMPLATES.slice(0, 3))('%s: secrets only in the steps that use them, never workflow- or job-wide', (file) => {
-    const wf = parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as {
-      env?: Record<string, string>;
-      jobs: Record<string, { env?: Record<string, string>; steps: Array<{ name?: string; env?: Record<string, string>; run?: string }> }>;
-    };
-    const secretIn = (env: Record<string, string> | undefined): boolean => Object.values(env ?? {}).some((v) => /secrets\./.test(String(v)));
+    const wf = github(file);
+    const secretIn = (env: Record<string, unknown> | undefined): boolean => Object.values(env ?? {}).some((v) => /secrets\./.test(String(v)));
     expect(secretIn(wf.env)).toBe(false);
     for (const job of Object.values(wf.jobs)) {
       expect(secretIn(job.env)).toBe(false);
-      const install = job.steps.find((s) => s.run?.includes('npm install'));
+      if (!callsTheApi(job)) continue;
+      const install = job.steps.find((s) => s.run?.includes('npm ci'));
       expect(install).toBeDefined();
       expect(secretIn(install?.env)).toBe(false);
     }
@@ -112,32 +114,261 @@ describe('what a template may not do', () => {
 
   it('GitHub: the failed-authentication memory is restored, and saved even when the job failed', () => {
     for (const file of TEMPLATES.slice(0, 3)) {
-      const wf = parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as { jobs: Record<string, { steps: Array<{ uses?: string; if?: string }> }> };
-      for (const job of Object.values(wf.jobs)) {
+      for (const job of Object.values(github(file).jobs).filter(callsTheApi)) {
         expect(job.steps.some((s) => s.uses?.startsWith('actions/cache/restore@'))).toBe(true);
         expect(job.steps.find((s) => s.uses?.startsWith('actions/cache/save@'))?.if).toBe('always()');
       }
     }
   });
 
-  it('GitLab: the memory is cached with when: always, and the install runs without the secrets', () => {
-    const gl = parse(fs.readFileSync(path.join(ROOT, TEMPLATES[3]!), 'utf8')) as {
-      default: { cache: { when: string; paths: string[] }; before_script: string[] };
-    };
+  it('GitLab: the memory is cached with when: always, and the install runs without the secrets or the job token', () => {
+    const gl = gitlab();
     expect(gl.default.cache.when).toBe('always');
     expect(gl.default.cache.paths).toContain('.proxyaccount-auth/');
-    const install = gl.default.before_script.find((l) => l.includes('npm install'));
-    for (const secret of ['PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_TOKEN', 'GITLAB_TOKEN', 'CI_JOB_TOKEN', 'TF_HTTP_PASSWORD'])
+    const install = gl.default.before_script.find((l) => l.includes('npm ci'));
+    // The job token is also the registry and dependency-proxy password, and inside the clone URL.
+    for (const secret of [
+      'PROXYACCOUNT_PASSWORD',
+      'PROXYACCOUNT_TOKEN',
+      'GITLAB_TOKEN',
+      'CI_JOB_TOKEN',
+      'TF_HTTP_PASSWORD',
+      'CI_REGISTRY_PASSWORD',
+      'CI_DEPENDENCY_PROXY_PASSWORD',
+      'CI_DEPLOY_PASSWORD',
+      'CI_REPOSITORY_URL',
+    ])
       expect(install).toContain(`-u ${secret}`);
   });
 
-  it('applies the reviewed plan artifact, never a new plan', () => {
-    const apply = fs.readFileSync(path.join(ROOT, TEMPLATES[1]!), 'utf8');
-    expect(apply).toMatch(/actions\/download-artifact@v4/);
-    expect(apply).toMatch(/terraform apply -input=false plan\.tfplan/);
-    expect(apply).not.toMatch(/terraform plan/);
-    const gl = parse(fs.readFileSync(path.join(ROOT, TEMPLATES[3]!), 'utf8')) as { apply: { script: string[] }; review: { artifacts: { paths: string[] } } };
-    expect(gl.apply.script.join('\n')).not.toMatch(/terraform plan/);
+  it('applies the reviewed plan artifact, never a new plan; the only plan after it is a check', () => {
+    const apply = github(TEMPLATES[1]!).jobs.apply!;
+    expect(apply.steps.some((s) => s.uses?.startsWith('actions/download-artifact@v4'))).toBe(true);
+    const runs = apply.steps.map((s) => s.run ?? '');
+    const applyAt = runs.findIndex((r) => /terraform apply -input=false (-lock-timeout=\S+ )?plan\.tfplan/.test(r));
+    expect(applyAt).toBeGreaterThan(-1);
+    expect(runs.join('\n')).not.toMatch(/terraform plan[^\n]*-out/);
+    for (const [i, r] of runs.entries())
+      if (/terraform plan/.test(r))
+        expect({ i, afterApply: i > applyAt, check: r.includes('-detailed-exitcode') }).toEqual({ i, afterApply: true, check: true });
+    const gl = gitlab();
+    const script = gl.apply.script.join('\n');
+    expect(script).not.toMatch(/terraform plan[^\n]*-out/);
+    expect(script.indexOf('terraform plan')).toBeGreaterThan(script.indexOf('terraform apply'));
     expect(gl.review.artifacts.paths).toContain('infra/plan.tfplan');
+  });
+});
+
+interface GithubStep {
+  readonly name?: string;
+  readonly id?: string;
+  readonly if?: string;
+  readonly uses?: string;
+  readonly run?: string;
+  readonly with?: Record<string, unknown>;
+  readonly env?: Record<string, unknown>;
+}
+
+interface GithubJob {
+  readonly if?: string;
+  readonly needs?: string | string[];
+  readonly env?: Record<string, unknown>;
+  readonly concurrency?: string | { group: string; queue?: string; 'cancel-in-progress'?: unknown };
+  readonly steps: GithubStep[];
+}
+
+interface GithubWorkflow {
+  readonly env?: Record<string, unknown>;
+  readonly concurrency?: unknown;
+  readonly jobs: Record<string, GithubJob>;
+}
+
+interface GitlabPipeline {
+  readonly workflow?: { auto_cancel?: { on_new_commit?: string } };
+  readonly default: { cache: { when: string; paths: string[] }; before_script: string[] };
+  readonly review: { script: string[]; artifacts: { paths: string[] } };
+  readonly apply: { script: string[]; dependencies?: string[]; resource_group?: string };
+  readonly drift: { script: string[] };
+}
+
+function github(file: string): GithubWorkflow {
+  return parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as GithubWorkflow;
+}
+
+function gitlab(): GitlabPipeline {
+  return parse(fs.readFileSync(path.join(ROOT, TEMPLATES[3]!), 'utf8')) as GitlabPipeline;
+}
+
+/** A job that runs terraform or the CLI (so installs it and talks to the API or the state). */
+function callsTheApi(job: GithubJob): boolean {
+  return job.steps.some((s) => /\b(terraform|proxyaccount) /.test(s.run ?? ''));
+}
+
+function step(file: string, job: string, name: string): GithubStep {
+  const found = github(file).jobs[job]?.steps.find((s) => s.name === name);
+  if (found === undefined) throw new Error(`${file} has no step "${name}" in job ${job}`);
+  return found;
+}
+
+/**
+ * Runs a template's shell script as the runner would (bash -eo pipefail) with stand-ins for
+ * `proxyaccount` (exits with $STUB_DRIFT or $STUB_REVIEW, writing its --out file), `terraform`
+ * (exits 0) and `curl` (records its arguments); returns the exit code and what curl was asked.
+ */
+function runWithStubs(script: string, env: Record<string, string>): { code: number; output: string; curl: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-step-'));
+  try {
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    fs.mkdirSync(path.join(dir, 'infra'));
+    const stub = (name: string, body: string): void => fs.writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    stub(
+      'proxyaccount',
+      `cmd=$1; out=
+while [ $# -gt 0 ]; do if [ "$1" = --out ]; then out=$2; fi; shift; done
+if [ -n "$out" ]; then echo "stub $cmd report" > "$out"; fi
+case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}" ;; esac`,
+    );
+    stub('terraform', 'exit 0');
+    stub('curl', `echo "$*" >> "${path.join(dir, 'curl.log')}"`);
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, GITHUB_OUTPUT: path.join(dir, 'output'), ...env },
+    });
+    const curl = fs.existsSync(path.join(dir, 'curl.log')) ? fs.readFileSync(path.join(dir, 'curl.log'), 'utf8') : '';
+    return { code: r.status ?? 1, output: r.stdout + r.stderr, curl };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('no merged change is skipped unseen', () => {
+  it('GitHub: applies wait in a queue that cancels none; the group is at the job, never the workflow', () => {
+    const wf = github(TEMPLATES[1]!);
+    expect(wf.concurrency).toBeUndefined();
+    expect(wf.jobs.apply!.concurrency).toEqual({ group: 'proxyaccount-apply', queue: 'max' });
+    // Any other group in the templates queues as well: one pending run per group would cancel.
+    for (const file of TEMPLATES.slice(0, 3)) {
+      expect(github(file).concurrency).toBeUndefined();
+      for (const [name, job] of Object.entries(github(file).jobs))
+        if (job.concurrency !== undefined)
+          expect({ file, name, queue: typeof job.concurrency === 'object' && job.concurrency.queue }).toEqual({ file, name, queue: 'max' });
+    }
+  });
+
+  it('GitHub: an apply that did not succeed, cancelled included, has a job that fails the run', () => {
+    const notApplied = github(TEMPLATES[1]!).jobs['not-applied'];
+    expect(notApplied).toBeDefined();
+    expect(notApplied!.needs).toBe('apply');
+    expect(notApplied!.if).toMatch(/^always\(\) && .*needs\.apply\.result != 'success'/);
+  });
+
+  it('GitLab: a newer pipeline never cancels an apply waiting for the resource group', () => {
+    const gl = gitlab();
+    expect(gl.workflow?.auto_cancel?.on_new_commit).toBe('none');
+    expect(gl.apply.resource_group).toBe('proxyaccount');
+  });
+
+  it('GitLab: apply never uses a plan file of the repository or of an earlier job, and checks the reviewed commit', () => {
+    const gl = gitlab();
+    const script = gl.apply.script.join('\n');
+    expect(gl.apply.dependencies).toEqual([]);
+    // No test of whether a plan file is already there: it would be the repository's.
+    expect(script).not.toMatch(/\[ (! )?-[ef] [^\]]*plan\.tfplan/);
+    expect(script.indexOf('rm -f infra/plan.tfplan')).toBeGreaterThan(-1);
+    expect(script.indexOf('rm -f infra/plan.tfplan')).toBeLessThan(script.indexOf('download?job=review'));
+    expect(script).toContain('$api/merge_requests/$mr"');
+    expect(script.indexOf('"$reviewed" != "$head"')).toBeLessThan(script.indexOf('terraform apply'));
+    expect(gl.review.artifacts.paths).toContain('infra/reviewed-commit');
+  });
+});
+
+describe('one Terraform version', () => {
+  it('every GitHub workflow pins the same TERRAFORM_VERSION and sets up exactly that version', () => {
+    const versions = TEMPLATES.slice(0, 3).map((file) => String(github(file).env?.TERRAFORM_VERSION));
+    expect(versions[0]).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(versions).toEqual([versions[0], versions[0], versions[0]]);
+    for (const file of TEMPLATES.slice(0, 3)) {
+      for (const job of Object.values(github(file).jobs)) {
+        for (const s of job.steps.filter((x) => x.uses?.startsWith('hashicorp/setup-terraform@'))) {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JavaScript template
+          expect({ file, version: s.with?.terraform_version }).toEqual({ file, version: '${{ env.TERRAFORM_VERSION }}' });
+        }
+      }
+    }
+  });
+});
+
+describe('a pinned install that sees no credential', () => {
+  it('GitHub: every checkout leaves no token behind', () => {
+    for (const file of TEMPLATES.slice(0, 3)) {
+      for (const job of Object.values(github(file).jobs)) {
+        for (const s of job.steps.filter((x) => x.uses?.startsWith('actions/checkout@')))
+          expect({ file, persist: s.with?.['persist-credentials'] }).toEqual({ file, persist: false });
+      }
+    }
+  });
+
+  it.each(TEMPLATES)('%s: installs the unpacked release with npm ci (its shrinkwrap), no install scripts, never npm install', (file) => {
+    // Comments aside: they say why npm install is not used.
+    const text = fs
+      .readFileSync(path.join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((l) => !l.trim().startsWith('#'))
+      .join('\n');
+    expect(text).not.toMatch(/npm install/);
+    expect(text).toMatch(/tar xzf "\$\w+\/\.?proxyaccount\.tgz" -C "\$\w+\/\.?proxyaccount" --strip-components=1/);
+    expect(text).toMatch(/npm ci --prefix "\$\w+\/\.?proxyaccount" --omit=dev --ignore-scripts/);
+  });
+});
+
+describe('only the exit codes that mean something pass', () => {
+  // 1: an error; 127: not found; 134: aborted; 137: killed. None may read as "nothing found".
+  const FAILURES = [1, 127, 134, 137];
+
+  it.each([0, 2])('GitHub drift: proxyaccount drift exiting %i passes and is kept as the step output', (code) => {
+    const r = runWithStubs(step(TEMPLATES[2]!, 'drift', 'Drift').run!, { STUB_DRIFT: String(code) });
+    expect(r.code).toBe(0);
+  });
+
+  it.each(FAILURES)('GitHub drift: proxyaccount drift exiting %i fails the job', (code) => {
+    const r = runWithStubs(step(TEMPLATES[2]!, 'drift', 'Drift').run!, { STUB_DRIFT: String(code) });
+    expect({ code: r.code, output: r.output.trim() }).toEqual({ code: 1, output: `::error::proxyaccount drift failed (exit ${code}): see its output above.` });
+  });
+
+  it.each([[0, 0], [2, 0], ...FAILURES.map((c) => [c, 1])])('GitHub drift: the review of the full plan exiting %i ends the step with %i', (code, expected) => {
+    const r = runWithStubs(step(TEMPLATES[2]!, 'drift', 'Changes the code makes that the account does not have yet').run!, { STUB_REVIEW: String(code) });
+    expect(r.code).toBe(expected);
+  });
+
+  it.each([[0, 0], [2, 0], [3, 0], ...FAILURES.map((c) => [c, 1])])(
+    'GitHub pull request: proxyaccount review exiting %i ends the step with %i',
+    (code, expected) => {
+      const r = runWithStubs(step(TEMPLATES[0]!, 'review', 'Review').run!, { STUB_REVIEW: String(code) });
+      expect(r.code).toBe(expected);
+    },
+  );
+
+  it.each(FAILURES)('GitLab drift: proxyaccount drift exiting %i fails the job before any issue', (code) => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(code) });
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain(`proxyaccount drift failed (exit ${code})`);
+    expect(r.curl).toBe('');
+  });
+
+  it.each(FAILURES)('GitLab drift: the review of the full plan exiting %i fails the job', (code) => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_REVIEW: String(code) });
+    expect(r.code).not.toBe(0);
+    expect(r.curl).toBe('');
+  });
+
+  it.each([
+    [0, 0, false],
+    [2, 0, true],
+    [0, 2, true],
+  ])('GitLab drift: drift %i and pending changes %i pass, opening an issue: %s', (drift, pending, issue) => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(drift), STUB_REVIEW: String(pending) });
+    expect({ code: r.code, issue: r.curl.includes('/issues') }).toEqual({ code: 0, issue });
   });
 });

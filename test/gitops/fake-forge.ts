@@ -1,6 +1,7 @@
 // A local stand-in for what the CI templates reach besides the account API: Terraform's http
 // state backend (GET/POST state, LOCK/UNLOCK) and the few GitLab API calls (merge-request note,
-// issue). Loopback only; records what it was asked.
+// issue, and whatever answers a test sets: the merged merge request, the review's artifacts).
+// Loopback only; records what it was asked.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,6 +12,8 @@ export interface FakeForge {
   readonly states: Map<string, string>;
   /** Every other request: method and path. */
   readonly calls: string[];
+  /** Answers `method` on `url` (path and query, as sent) with `status` and `body` from now on. */
+  answer(method: string, url: string, status: number, body: string | Buffer): void;
   close(): Promise<void>;
 }
 
@@ -18,16 +21,22 @@ export async function startFakeForge(): Promise<FakeForge> {
   const states = new Map<string, string>();
   const locks = new Set<string>();
   const calls: string[] = [];
+  const answers = new Map<string, { status: number; body: string | Buffer }>();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       const p = url.pathname;
-      const send = (status: number, text = ''): void => {
-        res.writeHead(status, { 'content-type': 'application/json' });
+      const send = (status: number, text: string | Buffer = ''): void => {
+        res.writeHead(status, { 'content-type': typeof text === 'string' ? 'application/json' : 'application/zip' });
         res.end(text);
       };
+      const canned = answers.get(`${req.method} ${req.url}`);
+      if (canned !== undefined) {
+        calls.push(`${req.method} ${p}`);
+        return send(canned.status, canned.body);
+      }
       if (/\/terraform\/state\/[^/]+\/lock$/.test(p) || p.endsWith('/lock')) {
         const key = p.slice(0, -'/lock'.length);
         if (req.method === 'DELETE' || req.method === 'UNLOCK') {
@@ -57,6 +66,7 @@ export async function startFakeForge(): Promise<FakeForge> {
     url: `http://127.0.0.1:${port}`,
     states,
     calls,
+    answer: (method, url, status, body) => answers.set(`${method} ${url}`, { status, body }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

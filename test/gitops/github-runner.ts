@@ -1,8 +1,9 @@
 // One GitHub Actions job of a template, run as a fresh hosted runner would (see ci-runner.ts):
-// workflow, job and step `env`, `${{ }}` expressions the templates use, `if:` conditions,
-// GITHUB_OUTPUT / GITHUB_PATH, and the actions whose effect matters here (checkout, cache
-// restore/save, artifact upload/download). An expression or action it does not know fails the
-// run, so a template cannot silently depend on something this test does not model.
+// workflow, job and step `env`, `${{ }}` expressions the templates use, job and step `if:`
+// conditions (with the results of the jobs it `needs`), GITHUB_OUTPUT / GITHUB_PATH, and the
+// actions whose effect matters here (checkout, cache restore/save, artifact upload/download). An
+// expression, event field or action it does not know fails the run, so a template cannot
+// silently depend on something this test does not model. Concurrency groups are not modelled.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -21,7 +22,7 @@ interface Step {
 
 interface Workflow {
   readonly env?: Record<string, unknown>;
-  readonly jobs: Record<string, { readonly env?: Record<string, unknown>; readonly steps: Step[] }>;
+  readonly jobs: Record<string, { readonly if?: string; readonly env?: Record<string, unknown>; readonly steps: Step[] }>;
 }
 
 /** Options of one run. */
@@ -36,6 +37,10 @@ export interface GithubRunOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Reuse this runner (HOME and workspace) instead of a fresh one. */
   readonly runner?: ReturnType<typeof freshRunner>;
+  /** The event payload (`github.event.*`), e.g. `{ pull_request: { merged: true, … } }`. @default {} */
+  readonly event?: Readonly<Record<string, unknown>>;
+  /** The result of each job this one `needs` ('success', 'failure', 'cancelled', 'skipped'). @default {} */
+  readonly needs?: Readonly<Record<string, string>>;
 }
 
 let runId = 1000;
@@ -49,10 +54,23 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
   const ws = runner.workspace;
   const id = String(++runId);
   const outputs = new Map<string, Record<string, string>>();
-  const ctx = { ws, temp: runner.temp, id, vars: o.vars ?? {}, secrets: o.service.secrets, outputs };
   const env: Record<string, string> = { ...baseEnv(o.service, runner), GITHUB_WORKSPACE: ws, RUNNER_TEMP: runner.temp };
+  const ctx: ExprContext = {
+    ws,
+    temp: runner.temp,
+    id,
+    vars: o.vars ?? {},
+    secrets: o.service.secrets,
+    outputs,
+    event: o.event ?? {},
+    needs: o.needs ?? {},
+    env,
+  };
   for (const [k, v] of Object.entries(wf.env ?? {})) env[k] = o.override?.[k] ?? expand(String(v), ctx);
   for (const [k, v] of Object.entries(job.env ?? {})) env[k] = expand(String(v), ctx);
+  // A job runs, unless its condition says otherwise, only when every job it needs succeeded.
+  const needsFailed = Object.values(ctx.needs).some((r) => r !== 'success');
+  if (!shouldRun(job.if, needsFailed, ctx)) return { ok: true, log: `-- job skipped: ${o.job}\n`, workspace: ws };
   const extraPath: string[] = [];
   let failed = false;
   let log = '';
@@ -91,6 +109,10 @@ interface ExprContext {
   readonly vars: Readonly<Record<string, string>>;
   readonly secrets: Readonly<Record<string, string>>;
   readonly outputs: Map<string, Record<string, string>>;
+  readonly event: Readonly<Record<string, unknown>>;
+  readonly needs: Readonly<Record<string, string>>;
+  /** The workflow's and job's `env`, as far as set. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /** The value of one expression the templates use. */
@@ -106,20 +128,54 @@ function value(expr: string, c: ExprContext): string {
   if (variable) return c.vars[variable[1]!] ?? '';
   const output = /^steps\.([\w-]+)\.outputs\.(\w+)$/.exec(e);
   if (output) return c.outputs.get(output[1]!)?.[output[2]!] ?? '';
+  const need = /^needs\.([\w-]+)\.result$/.exec(e);
+  if (need) {
+    if (c.needs[need[1]!] === undefined) throw new Error(`the test gave no result for the needed job ${need[1]}`);
+    return c.needs[need[1]!]!;
+  }
+  const envVar = /^env\.(\w+)$/.exec(e);
+  if (envVar && c.env[envVar[1]!] !== undefined) return c.env[envVar[1]!]!;
+  if (e.startsWith('github.event.')) return eventField(e.slice('github.event.'.length), c.event);
   throw new Error(`the test's runner does not know the expression \${{ ${e} }}`);
+}
+
+/** A field of the event payload; one the test did not give fails the run rather than read as ''. */
+function eventField(dotted: string, event: Readonly<Record<string, unknown>>): string {
+  let v: unknown = event;
+  for (const key of dotted.split('.')) {
+    if (typeof v !== 'object' || v === null || !(key in v)) throw new Error(`the test gave no github.event.${dotted}`);
+    v = (v as Record<string, unknown>)[key];
+  }
+  return String(v);
 }
 
 function expand(text: string, c: ExprContext): string {
   return text.replace(/\$\{\{(.*?)\}\}/g, (_, e: string) => value(e, c));
 }
 
+/**
+ * An `if:` condition of the forms the templates use: `a && b`, `a || b` (no parentheses), each
+ * a status function (`always()`, `success()`, `failure()`, `cancelled()`) or `X == 'v'`,
+ * `X != 'v'`, `X == true`. Without a status function GitHub adds `success()`. Nothing is ever
+ * cancelled here.
+ */
 function shouldRun(cond: string | undefined, failed: boolean, c: ExprContext): boolean {
   if (cond === undefined) return !failed;
   const e = cond.trim();
-  if (e === 'always()') return true;
-  const m = /^(steps\.[\w-]+\.outputs\.\w+) == '([^']*)'$/.exec(e);
-  if (m) return !failed && value(m[1]!, c) === m[2];
-  throw new Error(`the test's runner does not know the condition ${e}`);
+  const status = /\b(always|success|failure|cancelled)\(\)/.test(e);
+  const atom = (a: string): boolean => {
+    const t = a.trim();
+    if (t === 'always()') return true;
+    if (t === 'success()') return !failed;
+    if (t === 'failure()') return failed;
+    if (t === 'cancelled()') return false;
+    const m = /^([\w.-]+) (==|!=) (?:'([^']*)'|(true|false))$/.exec(t);
+    if (!m) throw new Error(`the test's runner does not know the condition ${t}`);
+    const equal = value(m[1]!, c) === (m[3] ?? m[4]);
+    return m[2] === '==' ? equal : !equal;
+  };
+  const result = e.split('||').some((alt) => alt.split('&&').every(atom));
+  return status ? result : !failed && result;
 }
 
 function parseOutputs(text: string): Record<string, string> {

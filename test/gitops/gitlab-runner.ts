@@ -1,7 +1,8 @@
 // One GitLab CI job of the template, run as a fresh runner would (see ci-runner.ts): global
 // `variables` (expanded as GitLab expands them), `default` before_script and cache, the job's
 // script in one bash session, the cache restored before and saved after (`when: always`: also
-// after a failure), artifacts of earlier jobs present and this job's kept.
+// after a failure), artifacts of earlier jobs present (only those of the jobs `dependencies`
+// names, when it names any) and this job's kept.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -18,6 +19,7 @@ interface Job {
   readonly before_script?: string[];
   readonly artifacts?: { readonly paths: string[]; readonly when?: string };
   readonly cache?: Cache;
+  readonly dependencies?: string[];
 }
 
 interface Pipeline {
@@ -51,7 +53,10 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   for (const [k, v] of Object.entries(doc.variables ?? {})) env[k] = o.override?.[k] ?? expandVars(String(v), env);
 
   // Artifacts of earlier jobs of the pipeline, as GitLab passes them to later stages.
-  for (const earlier of fs.readdirSync(o.service.artifacts)) fs.cpSync(path.join(o.service.artifacts, earlier), dir, { recursive: true });
+  for (const earlier of fs.readdirSync(o.service.artifacts)) {
+    if (job.dependencies !== undefined && !job.dependencies.includes(earlier)) continue;
+    fs.cpSync(path.join(o.service.artifacts, earlier), dir, { recursive: true });
+  }
   const cache = job.cache ?? doc.default?.cache;
   const cacheDir = cache === undefined ? undefined : path.join(o.service.caches, `gitlab-${cache.key}`);
   if (cacheDir !== undefined && fs.existsSync(cacheDir)) fs.cpSync(cacheDir, dir, { recursive: true });
