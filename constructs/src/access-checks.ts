@@ -2,7 +2,7 @@
 // Internal: not exported from the package index.
 import { AccessListMode, IpEntry } from './access-list';
 import {
-  Violations, checkBoolean, checkDate, checkHostname, checkIpv4, checkText, checkUnique, isUnresolved, show,
+  Sameness, Violations, checkBoolean, checkDate, checkHostname, checkIpv4, checkText, checkUnique, isUnresolved, show,
 } from './validation';
 
 /** A token as declared: its label plus options (structurally the public TokenSpec). */
@@ -18,6 +18,30 @@ export function checkAccessListMode(v: Violations, path: string, mode: AccessLis
   const modes: string[] = Object.values(AccessListMode);
   if (mode !== undefined && !modes.includes(mode)) {
     v.add(path, `must be one of ${modes.map((m) => `'${m}'`).join(', ')} (got ${show(mode)})`);
+  }
+}
+
+/**
+ * Token labels of one account: compared without case, and each names its resource's construct id
+ * (`Token-<label>`), where the constructs library turns a `/` into `--`: 'a/b' and 'a--b' would be
+ * one construct.
+ */
+export const SAME_TOKEN_LABEL: Sameness = {
+  same: (a, b) => tokenKey(a) === tokenKey(b),
+  why: "labels compare without case, and a '/' becomes '--' in the token's construct id",
+};
+
+function tokenKey(label: string): string {
+  return label.replace(/\//g, '--').toLowerCase();
+}
+
+/**
+ * In ADDITIVE mode each entry is its own resource, named after the entry (`Ip-203.0.113.7`): a
+ * value known only at apply (a token) cannot name one, while an AUTHORITATIVE list can hold it.
+ */
+export function checkNamesResource(v: Violations, path: string, value: unknown, mode: AccessListMode | undefined): void {
+  if (mode !== AccessListMode.AUTHORITATIVE && isUnresolved(value)) {
+    v.add(path, "ADDITIVE mode needs literal values, since each entry's resource is named after it; use AUTHORITATIVE for values known only at apply");
   }
 }
 
@@ -66,5 +90,10 @@ export function checkTokenSpec(v: Violations, path: string, token: TokenFields, 
   if (id !== undefined && !isUnresolved(id) && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)) {
     v.add(`${path}.importId`, `must be the numeric ID of an existing token, a whole number >= 1 (got ${show(id)})`);
   }
-  if (existing.includes(token.label)) v.add(`${path}.label`, `a token labelled ${show(token.label)} already exists`);
+  const taken = typeof token.label === 'string' ? existing.find((l) => typeof l === 'string' && SAME_TOKEN_LABEL.same(l, token.label)) : undefined;
+  if (taken === token.label) {
+    v.add(`${path}.label`, `a token labelled ${show(token.label)} already exists`);
+  } else if (taken !== undefined) {
+    v.add(`${path}.label`, `a token labelled ${show(taken)} already exists, and ${show(token.label)} is the same label (${SAME_TOKEN_LABEL.why})`);
+  }
 }

@@ -80,6 +80,11 @@ export class AccessList {
     if (this.options.importAccount !== undefined) resource.importFrom(id, this.options.provider);
   }
 
+  /** How the lists are managed. */
+  public get mode(): AccessListMode {
+    return this.options.mode;
+  }
+
   /** The IP entries declared so far, in order. */
   public get ips(): IpEntry[] {
     return this.ipEntries.map((e) => ({ ...e }));

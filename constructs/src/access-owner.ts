@@ -4,7 +4,7 @@
 import { TerraformProvider, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { AccessList, IpEntry } from './access-list';
-import { checkNewHostname, checkNewIp, checkTokenSpec } from './access-checks';
+import { checkNamesResource, checkNewHostname, checkNewIp, checkTokenSpec } from './access-checks';
 import { bearerToken } from './gen';
 import { Violations, show } from './validation';
 
@@ -81,6 +81,7 @@ export abstract class AccessListOwner extends Construct {
     const list = this.accessList();
     const v = new Violations();
     checkNewIp(v, 'ip', { ip, label }, list.ips);
+    checkNamesResource(v, 'ip', ip, list.mode);
     v.throwIfAny(`${this.node.path}.allowIp(${show(ip)})`);
     return list.addIp({ ip, label });
   }
@@ -93,6 +94,7 @@ export abstract class AccessListOwner extends Construct {
     const list = this.accessList();
     const v = new Violations();
     checkNewHostname(v, 'domain', domain, list.hostnames);
+    checkNamesResource(v, 'domain', domain, list.mode);
     v.throwIfAny(`${this.node.path}.allowHostname(${show(domain)})`);
     return list.addHostname(domain);
   }

@@ -10,7 +10,8 @@ import { Violations, isUnresolved, show } from './validation';
 export interface AccountRosterProps {
   /**
    * The roster: teams with defaults and members, usually parsed from a reviewed JSON or YAML file.
-   * It is checked as untyped data, so a parsed file may be passed as it is.
+   * It is checked as untyped data, so a parsed file may be passed as it is. Its strings are taken
+   * literally, never as Terraform expressions.
    */
   readonly roster: RosterDefinition;
   /**

@@ -4,8 +4,8 @@ import { Construct } from 'constructs';
 import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry, entryImportId, listImportId } from './access-list';
 import { authorizedProxies, authorizedProxy } from './gen';
-import { checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec } from './access-checks';
-import { Violations, checkBoolean, checkProxy, checkUnique, isUnresolved, show } from './validation';
+import { checkAccessListMode, checkHostnames, checkIpEntries, checkNamesResource, checkTokenSpec } from './access-checks';
+import { SAME_PROXY, Violations, checkBoolean, checkProxy, checkUnique, isUnresolved, show } from './validation';
 
 /** Properties of a ParentAccess. */
 export interface ParentAccessProps {
@@ -20,7 +20,8 @@ export interface ParentAccessProps {
    */
   readonly hostnames?: string[];
   /**
-   * Proxies the parent account may use: a bare host (`us-ny`), a full domain, or `domain:port`.
+   * Proxies the parent account may use: a bare host (`us-ny`), a full domain, or `domain:port`;
+   * each proxy once, in one spelling (`us-ny` and `us-ny.proxy.example.net` are one proxy).
    * @default - none; add more with `allowProxy`
    */
   readonly proxies?: string[];
@@ -68,10 +69,15 @@ export class ParentAccess extends AccessListOwner {
     const v = new Violations();
     checkAccessListMode(v, 'accessList', props.accessList);
     checkIpEntries(v, 'ips', props.ips ?? []);
+    (props.ips ?? []).forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, props.accessList));
     checkHostnames(v, 'hostnames', props.hostnames ?? []);
+    (props.hostnames ?? []).forEach((d, i) => checkNamesResource(v, `hostnames[${i}]`, d, props.accessList));
     const proxies = props.proxies ?? [];
-    proxies.forEach((p, i) => checkProxy(v, `proxies[${i}]`, p));
-    checkUnique(v, 'proxies', proxies, 'proxy');
+    proxies.forEach((p, i) => {
+      checkProxy(v, `proxies[${i}]`, p);
+      checkNamesResource(v, `proxies[${i}]`, p, props.accessList);
+    });
+    checkUnique(v, 'proxies', proxies, 'proxy', SAME_PROXY);
     checkBoolean(v, 'importExisting', props.importExisting);
     const tokens = props.tokens ?? [];
     tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, tokens.slice(0, i).map((p) => p.label)));
@@ -105,7 +111,10 @@ export class ParentAccess extends AccessListOwner {
   public allowProxy(proxy: string): TerraformResource {
     const v = new Violations();
     checkProxy(v, 'proxy', proxy);
-    if (!isUnresolved(proxy) && this.proxyEntries.includes(proxy)) v.add('proxy', `proxy ${show(proxy)} is already allowed`);
+    checkNamesResource(v, 'proxy', proxy, this.accessListMode);
+    const allowed = isUnresolved(proxy) ? undefined : this.proxyEntries.find((p) => !isUnresolved(p) && SAME_PROXY.same(p, proxy));
+    if (allowed === proxy) v.add('proxy', `proxy ${show(proxy)} is already allowed`);
+    else if (allowed !== undefined) v.add('proxy', `proxy ${show(allowed)} is already allowed, and ${show(proxy)} is the same proxy (${SAME_PROXY.why})`);
     v.throwIfAny(`${this.node.path}.allowProxy(${show(proxy)})`);
     return this.addProxy(proxy);
   }

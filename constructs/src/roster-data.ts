@@ -3,7 +3,7 @@ import { AccessListMode, IpEntry } from './access-list';
 import { checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec } from './access-checks';
 import { TokenSpec } from './access-owner';
 import {
-  Violations, checkBoolean, checkEmail, checkLimit, checkProxy, checkText, checkUnique, checkUsername, show,
+  SAME_PROXY, Violations, checkBoolean, checkEmail, checkLimit, checkProxy, checkText, checkUnique, checkUsername, show,
 } from './validation';
 
 /** Settings every member of a team gets unless the member sets its own. */
@@ -204,9 +204,14 @@ const TOKEN_KEYS = ['label', 'expiresAt', 'active', 'importId'];
 
 type Data = Record<string, unknown>;
 
+// A member's construct id is its username, and the constructs library keeps a scope's children in a
+// plain object, where these names (`constructor`, `toString`, ...) are taken by Object.prototype.
+const TAKEN_IDS: readonly string[] = Object.getOwnPropertyNames(Object.prototype);
+
 /**
  * Checks untyped roster data (parsed JSON or YAML) and applies the team defaults. Every violation
- * is listed with its path in the data, e.g. `teams[1].members[0].username`.
+ * is listed with its path in the data, e.g. `teams[1].members[0].username`. The values are checked
+ * as written and handed on as Terraform literals (see `literal`).
  */
 export function readRoster(data: unknown): { violations: readonly string[]; members: ResolvedMember[]; parent?: ResolvedParent } {
   const v = new Violations();
@@ -243,6 +248,10 @@ export function readRoster(data: unknown): { violations: readonly string[]; memb
       if (!member) return;
       const username = member.username;
       checkUsername(v, `${at}.username`, username as string);
+      if (typeof username === 'string' && TAKEN_IDS.includes(username)) {
+        v.add(`${at}.username`, `${show(username)} cannot be a roster member: the username is the member's construct id, ` +
+          'and the constructs library has that name taken (Object.prototype); declare this sub-account with a SubAccount of another id');
+      }
       if (typeof username === 'string') {
         const previous = usernames.get(username.toLowerCase());
         if (previous) v.add(`${at}.username`, `${show(username)} is already a member at ${previous}`);
@@ -274,7 +283,7 @@ export function readRoster(data: unknown): { violations: readonly string[]; memb
       });
     });
   });
-  return { violations: v.list, members, parent };
+  return { violations: v.list, members: members.map(literalMember), parent: parent && literalParent(parent) };
 }
 
 function readParent(v: Violations, data: unknown, rosterMode: AccessListMode): ResolvedParent | undefined {
@@ -284,7 +293,7 @@ function readParent(v: Violations, data: unknown, rosterMode: AccessListMode): R
   checkBoolean(v, 'parent.importExisting', parent.importExisting as boolean | undefined);
   const proxies = expectArray(v, 'parent.proxies', parent.proxies, false) as string[];
   proxies.forEach((p, i) => checkProxy(v, `parent.proxies[${i}]`, p));
-  checkUnique(v, 'parent.proxies', proxies.filter((p) => typeof p === 'string'), 'proxy');
+  checkUnique(v, 'parent.proxies', proxies, 'proxy', SAME_PROXY);
   return {
     accessList: (parent.accessList as AccessListMode | undefined) ?? rosterMode,
     ips: readIps(v, 'parent.ips', parent.ips),
@@ -345,6 +354,48 @@ function mergeIps(team: IpEntry[], own: IpEntry[]): IpEntry[] {
 function mergeHostnames(team: string[], own: string[]): string[] {
   const ownNames = new Set(own.map((d) => String(d).toLowerCase()));
   return [...team.filter((d) => !ownNames.has(String(d).toLowerCase())), ...own];
+}
+
+// cdktf's marker of a string token, `${TfToken[TOKEN.12]}` (lib/tokens/private/encoding.js, the
+// same in cdktn): a reference that code put into the roster data.
+const TOKEN_MARKER = /(\$\{TfToken\[[a-zA-Z0-9:._-]+\]\})/;
+
+/**
+ * `value` as a Terraform literal. Terraform reads every string of the synthesized JSON as a
+ * template, so a `${...}` or `%{...}` written in a roster file would be evaluated at plan time: a
+ * label `${file("/proc/self/environ")}` would read the runner's secrets into the plan and send a
+ * value nobody wrote. `$${` and `%%{` are Terraform's escapes for them. Tokens that code put into
+ * the data are references, meant to be evaluated, and kept as they are.
+ */
+function literal<T>(value: T): T {
+  if (typeof value !== 'string') return value;
+  const parts = value.split(TOKEN_MARKER);
+  return parts.map((part, i) => (i % 2 === 1 ? part : part.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{'))).join('') as T;
+}
+
+function literalIps(entries: IpEntry[]): IpEntry[] {
+  return entries.map((e) => ({ ip: literal(e.ip), label: literal(e.label) }));
+}
+
+function literalTokens(tokens: TokenSpec[]): TokenSpec[] {
+  return tokens.map((t) => ({ ...t, label: literal(t.label), expiresAt: literal(t.expiresAt) }));
+}
+
+function literalMember(m: ResolvedMember): ResolvedMember {
+  return {
+    ...m,
+    username: literal(m.username),
+    firstName: literal(m.firstName),
+    lastName: literal(m.lastName),
+    email: literal(m.email),
+    ips: literalIps(m.ips),
+    hostnames: m.hostnames.map(literal),
+    tokens: literalTokens(m.tokens),
+  };
+}
+
+function literalParent(p: ResolvedParent): ResolvedParent {
+  return { ...p, ips: literalIps(p.ips), hostnames: p.hostnames.map(literal), proxies: p.proxies.map(literal), tokens: literalTokens(p.tokens) };
 }
 
 /** YAML 1.1 parsers (js-yaml) turn `2027-06-30` into a Date: accept it as the date it was written as. */

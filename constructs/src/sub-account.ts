@@ -5,7 +5,7 @@ import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry } from './access-list';
 import { subAccount } from './gen';
 import {
-  checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec,
+  SAME_TOKEN_LABEL, checkAccessListMode, checkHostnames, checkIpEntries, checkNamesResource, checkTokenSpec,
 } from './access-checks';
 import {
   Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUnique, checkUsername, isUnresolved,
@@ -22,7 +22,8 @@ export interface SubAccountProps {
   readonly password?: string;
   /**
    * When set, the password is sent write-only (`password_wo`) and never stored in Terraform state;
-   * it is sent again whenever this number changes.
+   * it is sent again whenever this number changes. Write-only attributes need Terraform 1.11: on
+   * CDK Terrain the app must declare it (`targetVersions`), or `app.synth()` fails.
    * @default - the password is stored in state (sensitive) and sent whenever it changes
    */
   readonly passwordVersion?: number;
@@ -169,8 +170,10 @@ export function validateSubAccountProps(v: Violations, props: SubAccountProps): 
     v.add('tokens', 'a token importId needs a plain username: it is part of the import ID');
   }
   checkIpEntries(v, 'ips', props.ips ?? []);
+  (props.ips ?? []).forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, props.accessList));
   checkHostnames(v, 'hostnames', props.hostnames ?? []);
+  (props.hostnames ?? []).forEach((d, i) => checkNamesResource(v, `hostnames[${i}]`, d, props.accessList));
   const tokens = props.tokens ?? [];
   tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, []));
-  checkUnique(v, 'tokens', tokens.map((t) => t.label).filter((l) => typeof l === 'string'), 'token label');
+  checkUnique(v, 'tokens', tokens.map((t) => t.label), 'token label', SAME_TOKEN_LABEL);
 }

@@ -52,7 +52,7 @@ const LABEL = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?`;
 const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 // Control characters, DEL and bidi overrides/isolates: refused by the API and the provider too.
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
-const PROXY = new RegExp(`^${LABEL}(?:\\.${LABEL})*(?::(\\d{1,5}))?$`);
+const PROXY = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)(?::(\\d{1,5}))?$`);
 
 /** Sub-account usernames: 1 to 30 letters, digits, `.`, `@`, `+` or `-` (the API contract). */
 export function checkUsername(v: Violations, path: string, value: string): void {
@@ -64,6 +64,15 @@ export function checkUsername(v: Violations, path: string, value: string): void 
   }
 }
 
+/**
+ * The length of the string Terraform makes of `value` and the API receives: `$${` and `%%{` are
+ * escapes for a literal `${` and `%{` (the roster reader writes them), one character shorter each.
+ * Characters as the API counts them (code points), not UTF-16 units: an emoji is one.
+ */
+function literalLength(value: string): number {
+  return Array.from(value.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{')).length;
+}
+
 /** Optional strings with a maximum length; `secret` keeps the value itself out of the message. */
 export function checkText(v: Violations, path: string, value: string | undefined, max: number, secret = false): void {
   if (value === undefined || isUnresolved(value)) return;
@@ -71,9 +80,8 @@ export function checkText(v: Violations, path: string, value: string | undefined
     v.add(path, `must be a string (got ${secret ? typeof value : show(value)})`);
   } else if (value.length === 0) {
     v.add(path, 'must not be empty when set');
-  } else if (Array.from(value).length > max) {
-    // Characters as the API counts them (code points), not UTF-16 units: an emoji is one.
-    v.add(path, `must be at most ${max} characters (got ${Array.from(value).length}${secret ? '' : `: ${show(value)}`})`);
+  } else if (literalLength(value) > max) {
+    v.add(path, `must be at most ${max} characters (got ${literalLength(value)}${secret ? '' : `: ${show(value)}`})`);
   } else if (!secret && UNSAFE_TEXT.test(value)) {
     v.add(path, `must not contain control or bidi-override characters (got ${show(value)})`);
   }
@@ -82,7 +90,7 @@ export function checkText(v: Violations, path: string, value: string | undefined
 /** Optional e-mail address: at most 255 characters, shaped like `name@domain.tld`. */
 export function checkEmail(v: Violations, path: string, value: string | undefined): void {
   if (value === undefined || isUnresolved(value)) return;
-  if (typeof value !== 'string' || value.length > 255 || !EMAIL.test(value)) {
+  if (typeof value !== 'string' || literalLength(value) > 255 || !EMAIL.test(value)) {
     v.add(path, `must be an e-mail address of at most 255 characters (got ${show(value)})`);
   }
 }
@@ -109,7 +117,7 @@ export function checkIpv4(v: Violations, path: string, value: string): void {
   if (!ok) v.add(path, `must be an IPv4 address such as 203.0.113.7 (got ${show(value)})`);
 }
 
-/** Hostnames: dot-separated labels of letters, digits and inner hyphens, optionally `*.`-prefixed. */
+/** Hostnames: dot-separated labels of letters, digits and inner hyphens; no wildcard, not an IP address. */
 export function checkHostname(v: Violations, path: string, value: string): void {
   if (isUnresolved(value)) return;
   if (typeof value !== 'string' || value.length > 253 || !HOSTNAME.test(value) || /^[0-9]+$/.test(value.split('.').pop() ?? '')) {
@@ -120,11 +128,41 @@ export function checkHostname(v: Violations, path: string, value: string): void 
 /** Proxies: a bare host, a full domain, or `domain:port` with a port from 1 to 65535. */
 export function checkProxy(v: Violations, path: string, value: string): void {
   if (isUnresolved(value)) return;
-  const match = typeof value === 'string' && value.length <= 253 ? PROXY.exec(value) : null;
-  const port = match?.[1] === undefined ? undefined : Number(match[1]);
-  if (!match || (port !== undefined && (port < 1 || port > 65535))) {
-    v.add(path, `must be a host, a full domain or domain:port such as us-ny.proxy.example.net:8080 (got ${show(value)})`);
+  if (typeof value !== 'string' || parseProxy(value) === undefined) {
+    v.add(path, `must be a host, a full domain or domain:port such as us-ny.proxy.example.net:8080, a port only after a full domain (got ${show(value)})`);
   }
+}
+
+/** A proxy as the provider reads it: its host or full domain, lower-cased, and its port. */
+interface ProxyForm {
+  readonly name: string;
+  readonly port: number | undefined;
+}
+
+// The provider's rule (src/provider/access/list-syntax.ts `parseProxy`), repeated here because a
+// jsii package cannot import the provider's sources: keep the two in step.
+function parseProxy(value: string): ProxyForm | undefined {
+  const match = PROXY.exec(value);
+  if (match === null || match[1].length > 253 || /^[0-9]+$/.test(match[1].split('.').pop() ?? '')) return undefined;
+  const port = match[2] === undefined ? undefined : Number(match[2]);
+  if (port !== undefined && (port < 1 || port > 65535 || !match[1].includes('.'))) return undefined;
+  return { name: match[1].toLowerCase(), port };
+}
+
+/**
+ * True when the provider takes two declared proxies for one (list-syntax.ts `denotes`, both ways,
+ * as `proxyaccount_authorized_proxies` pairs entries): the same name, or a bare host and a full
+ * domain beginning with it, whatever the case, unless both carry different ports. Two such
+ * entries would be two resources for one live proxy, and removing one would delete it.
+ */
+function sameProxy(a: string, b: string): boolean {
+  const x = parseProxy(a);
+  const y = parseProxy(b);
+  if (x === undefined || y === undefined) return false;
+  if (x.port !== undefined && y.port !== undefined && x.port !== y.port) return false;
+  const bare = (f: ProxyForm): boolean => !f.name.includes('.');
+  if (bare(x) === bare(y)) return x.name === y.name;
+  return bare(x) ? y.name.split('.')[0] === x.name : x.name.split('.')[0] === y.name;
 }
 
 /** Token expiry dates: a real calendar date written YYYY-MM-DD. */
@@ -139,17 +177,41 @@ export function checkDate(v: Violations, path: string, value: string | undefined
   if (!valid) v.add(path, `must be a calendar date written YYYY-MM-DD (got ${show(value)})`);
 }
 
-/** Reports every value that occurs more than once in `values` (tokens are skipped). */
-export function checkUnique(v: Violations, path: string, values: readonly string[], what: string): void {
-  const seen = new Set<string>();
+/** When two entries of a list are one: `same` decides; `why` says so when they are spelt differently. */
+export interface Sameness {
+  readonly same: (a: string, b: string) => boolean;
+  readonly why: string;
+}
+
+/** Hostnames (and IP addresses, which have no case): the API compares them without case. */
+export const IGNORING_CASE: Sameness = {
+  same: (a, b) => a.toLowerCase() === b.toLowerCase(),
+  why: 'case does not matter',
+};
+
+/** Proxies, as the provider pairs them (see `sameProxy`). */
+export const SAME_PROXY: Sameness = {
+  same: sameProxy,
+  why: 'a bare host stands for the full domain it begins, ports aside, and case does not matter',
+};
+
+/**
+ * Reports every value that is one with an earlier value of `values` by `rule`, once per earlier
+ * value, naming both spellings when they differ (tokens are skipped).
+ */
+export function checkUnique(v: Violations, path: string, values: readonly string[], what: string, rule: Sameness = IGNORING_CASE): void {
+  const firsts: string[] = [];
   const reported = new Set<string>();
   for (const value of values) {
-    if (isUnresolved(value)) continue;
-    const key = typeof value === 'string' ? value.toLowerCase() : String(value);
-    if (seen.has(key) && !reported.has(key)) {
-      v.add(path, `${what} ${show(value)} is listed more than once`);
-      reported.add(key);
+    if (isUnresolved(value) || typeof value !== 'string') continue;
+    const first = firsts.find((f) => rule.same(f, value));
+    if (first === undefined) {
+      firsts.push(value);
+    } else if (!reported.has(first)) {
+      reported.add(first);
+      v.add(path, first === value
+        ? `${what} ${show(value)} is listed more than once`
+        : `${show(first)} and ${show(value)} are the same ${what} (${rule.why}): list it once`);
     }
-    seen.add(key);
   }
 }

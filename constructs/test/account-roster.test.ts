@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TerraformStack, Testing } from 'cdktf';
+import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { parse as parseYaml } from 'yaml';
 import { AccessListMode, AccountRoster, RosterDefinition, SubAccount, l1 } from '../src';
 import { bodies, synth, thrown, violationLines } from './helpers';
@@ -122,6 +122,102 @@ describe('AccountRoster', () => {
     if (token) token.expiresAt = new Date(Date.UTC(2027, 5, 30));
     const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: withDate as unknown as RosterDefinition }));
     expect(out.raw).toHaveResourceWithProperties(l1.bearerToken.BearerToken, { label: 'ci', expires_at: '2027-06-30' });
+  });
+
+  describe('every string of the file is a literal, never a Terraform expression', () => {
+    const EXPRESSION = '${file("/proc/self/environ")}';
+    const TEMPLATE = '%{ if true }on%{ endif }';
+    const written: RosterDefinition = {
+      parent: { ips: [{ ip: '198.51.100.9', label: EXPRESSION }], tokens: [{ label: TEMPLATE }] },
+      teams: [{
+        name: 'ops',
+        defaults: { ips: [{ ip: '203.0.113.10', label: `office ${TEMPLATE}` }] },
+        members: [{
+          username: 'ada',
+          firstName: '${upper("x")}',
+          lastName: '$${kept}',
+          email: '${a}@example.com',
+          tokens: [{ label: `ci ${EXPRESSION}` }],
+        }],
+      }],
+    };
+
+    test('`${` and `%{` are written as Terraform\'s escapes `$${` and `%%{`, so the live value is the text as written', () => {
+      let roster: AccountRoster | undefined;
+      const out = synth((scope) => {
+        roster = new AccountRoster(scope, 'Roster', { roster: written });
+      });
+      expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{
+        username: 'ada', first_name: '$${upper("x")}', last_name: '$$${kept}', email: '$${a}@example.com',
+      }]);
+      expect(bodies(out, 'proxyaccount_authorized_ip').map((b) => b.label).sort()).toEqual([
+        '$${file("/proc/self/environ")}', 'office %%{ if true }on%%{ endif }',
+      ]);
+      expect(bodies(out, 'proxyaccount_bearer_token').map((b) => b.label).sort()).toEqual([
+        '%%{ if true }on%%{ endif }', 'ci $${file("/proc/self/environ")}',
+      ]);
+      // No string of the stack evaluates anything but the references the constructs make.
+      const expressions = out.raw.match(/(?<![$%])[$%]\{[^}]*\}/g) ?? [];
+      expect(expressions.every((e) => /^\$\{proxyaccount_sub_account\.Roster_ada_[0-9A-F]{8}\.username\}$/.test(e))).toBe(true);
+      expect(roster?.subAccount('ada')?.tokenLabels).toEqual(['ci $${file("/proc/self/environ")}']);
+    });
+
+    test('lengths are counted as Terraform makes the literal: a 100-character label with `${` stays valid', () => {
+      const label = `\${${'x'.repeat(97)}}`;
+      expect(Array.from(label)).toHaveLength(100);
+      const roster = { teams: [{ name: 't', members: [{ username: 'ada', ips: [{ ip: '203.0.113.7', label }], tokens: [{ label }] }] }] };
+      expect(AccountRoster.validate(roster)).toEqual([]);
+      const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster }));
+      expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe(`$${label}`);
+    });
+
+    test('references that code put into the roster data stay references; the text around them is literal', () => {
+      const out = synth((scope) => {
+        const office = new TerraformVariable(scope, 'office', { type: 'string' });
+        new AccountRoster(scope, 'Roster', {
+          roster: { teams: [{ name: 't', members: [{ username: 'ada', firstName: office.stringValue, ips: [{ ip: '203.0.113.7', label: `\${x} ${office.stringValue}` }] }] }] },
+        });
+      });
+      expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: 'ada', first_name: '${var.office}' }]);
+      expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe('$${x} ${var.office}');
+    });
+  });
+
+  describe('validate() reports what the synth would refuse', () => {
+    /** validate()'s violations, after checking that building the roster fails with exactly these. */
+    function refused(data: unknown): string[] {
+      const violations = AccountRoster.validate(data);
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      expect(violationLines(thrown(() => new AccountRoster(stack, 'Roster', { roster: data as RosterDefinition })))).toEqual(violations);
+      return violations;
+    }
+    const member = (fields: object): unknown => ({ teams: [{ name: 't', members: [{ username: 'ada', ...fields }] }] });
+
+    test('usernames the constructs library cannot take as construct ids (Object.prototype\'s names)', () => {
+      const data = { teams: [{ name: 't', members: [{ username: 'constructor' }, { username: 'toString' }, { username: 'ValueOf' }] }] };
+      expect(refused(data)).toEqual([
+        expect.stringMatching(/^teams\[0\]\.members\[0\]\.username: "constructor" cannot be a roster member: the username is the member's construct id, .*declare this sub-account with a SubAccount of another id$/),
+        expect.stringMatching(/^teams\[0\]\.members\[1\]\.username: "toString" cannot be a roster member/),
+      ]);
+    });
+
+    test('token labels of one member that differ only in case, or that share a construct id', () => {
+      const why = "labels compare without case, and a '/' becomes '--' in the token's construct id";
+      expect(refused(member({ tokens: [{ label: 'CI' }, { label: 'ci' }, { label: 'a/b' }, { label: 'a--b' }] }))).toEqual([
+        `teams[0].members[0].tokens[1].label: a token labelled "CI" already exists, and "ci" is the same label (${why})`,
+        `teams[0].members[0].tokens[3].label: a token labelled "a/b" already exists, and "a--b" is the same label (${why})`,
+      ]);
+      expect(refused({ parent: { tokens: [{ label: 'Ops' }, { label: 'ops' }] }, teams: [] })).toEqual([
+        `parent.tokens[1].label: a token labelled "Ops" already exists, and "ops" is the same label (${why})`,
+      ]);
+    });
+
+    test('two spellings of one parent proxy, naming both', () => {
+      expect(refused({ parent: { proxies: ['us-ny', 'us-ny.proxy.example.net', 'de-fra', 'DE-FRA'] }, teams: [] })).toEqual([
+        'parent.proxies: "us-ny" and "us-ny.proxy.example.net" are the same proxy (a bare host stands for the full domain it begins, ports aside, and case does not matter): list it once',
+        'parent.proxies: "de-fra" and "DE-FRA" are the same proxy (a bare host stands for the full domain it begins, ports aside, and case does not matter): list it once',
+      ]);
+    });
   });
 
   describe('adopting what exists (the roster `proxyaccount export` writes)', () => {

@@ -1,4 +1,4 @@
-import { TerraformStack, Testing } from 'cdktf';
+import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AccessListMode, ParentAccess, l1 } from '../src';
 import { bodies, synth, thrown, violationLines } from './helpers';
 
@@ -77,7 +77,7 @@ describe('ParentAccess', () => {
     expect(violationLines(err)).toEqual([
       "accessList: must be one of 'additive', 'authoritative' (got \"everything\")",
       expect.stringMatching(/^ips\[0\]\.ip: must be an IPv4 address/),
-      'hostnames: hostname "OK.example.com" is listed more than once',
+      'hostnames: "ok.example.com" and "OK.example.com" are the same hostname (case does not matter): list it once',
       expect.stringMatching(/^proxies\[0\]: must be a host, a full domain or domain:port .*\(got "us-ny:99999"\)$/),
       expect.stringMatching(/^proxies\[1\]: must be a host/),
       'proxies: proxy "de-fra" is listed more than once',
@@ -88,6 +88,68 @@ describe('ParentAccess', () => {
     synth((scope) => {
       const parent = new ParentAccess(scope, 'Parent', { proxies: ['us-ny'] });
       expect(thrown(() => parent.allowProxy('us-ny')).message).toContain('proxy "us-ny" is already allowed');
+    });
+  });
+
+  describe('one proxy written two ways (the provider reads both as one live proxy: removing either would delete it)', () => {
+    const SAME = 'a bare host stands for the full domain it begins, ports aside, and case does not matter';
+
+    test('props: a bare host and its full domain, or two cases, are refused naming both spellings', () => {
+      const err = thrown(() => Testing.synthScope((scope) => new ParentAccess(scope, 'Parent', {
+        proxies: ['us-ny', 'de-fra.proxy.example.net', 'US-NY.proxy.example.net:8080', 'DE-FRA.Proxy.Example.Net', 'gb-lon'],
+      })));
+      expect(violationLines(err)).toEqual([
+        `proxies: "us-ny" and "US-NY.proxy.example.net:8080" are the same proxy (${SAME}): list it once`,
+        `proxies: "de-fra.proxy.example.net" and "DE-FRA.Proxy.Example.Net" are the same proxy (${SAME}): list it once`,
+      ]);
+    });
+
+    test('what the provider tells apart stays apart: other ports, other domains', () => {
+      const out = synth((scope) => new ParentAccess(scope, 'Parent', {
+        proxies: ['us-ny.proxy.example.net:8080', 'us-ny.proxy.example.net:9090', 'de-fra.a.example', 'de-fra.b.example'],
+      }));
+      expect(bodies(out, 'proxyaccount_authorized_proxy')).toHaveLength(4);
+    });
+
+    test('a port needs a full domain, as the provider reads it', () => {
+      const err = thrown(() => Testing.synthScope((scope) => new ParentAccess(scope, 'Parent', { proxies: ['us-ny:8080'] })));
+      expect(violationLines(err)).toEqual([expect.stringMatching(/^proxies\[0\]: must be a host, .*a port only after a full domain \(got "us-ny:8080"\)$/)]);
+    });
+
+    test.each([AccessListMode.ADDITIVE, AccessListMode.AUTHORITATIVE])('allowProxy refuses another spelling of a proxy already allowed (%s)', (accessList) => {
+      synth((scope) => {
+        const parent = new ParentAccess(scope, 'Parent', { accessList, proxies: ['us-ny.proxy.example.net'] });
+        expect(thrown(() => parent.allowProxy('US-NY')).message)
+          .toContain(`proxy "us-ny.proxy.example.net" is already allowed, and "US-NY" is the same proxy (${SAME})`);
+        expect(parent.proxies).toEqual(['us-ny.proxy.example.net']);
+      });
+    });
+  });
+
+  describe('values known only at apply (tokens)', () => {
+    test('additive: refused with a clear violation, since each entry\'s resource is named after it', () => {
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      const ip = new TerraformVariable(stack, 'ip', { type: 'string' }).stringValue;
+      const host = new TerraformVariable(stack, 'host', { type: 'string' }).stringValue;
+      const proxy = new TerraformVariable(stack, 'proxy', { type: 'string' }).stringValue;
+      const why = "ADDITIVE mode needs literal values, since each entry's resource is named after it; use AUTHORITATIVE for values known only at apply";
+      const err = thrown(() => new ParentAccess(stack, 'Parent', { ips: [{ ip }], hostnames: [host], proxies: [proxy] }));
+      expect(violationLines(err)).toEqual([`ips[0].ip: ${why}`, `hostnames[0]: ${why}`, `proxies[0]: ${why}`]);
+      const parent = new ParentAccess(stack, 'Other');
+      expect(violationLines(thrown(() => parent.allowIp(ip)))).toEqual([`ip: ${why}`]);
+      expect(violationLines(thrown(() => parent.allowHostname(host)))).toEqual([`domain: ${why}`]);
+      expect(violationLines(thrown(() => parent.allowProxy(proxy)))).toEqual([`proxy: ${why}`]);
+    });
+
+    test('authoritative: the list resources hold them', () => {
+      const out = synth((scope) => {
+        const ip = new TerraformVariable(scope, 'ip', { type: 'string' }).stringValue;
+        const proxy = new TerraformVariable(scope, 'proxy', { type: 'string' }).stringValue;
+        const parent = new ParentAccess(scope, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip }] });
+        parent.allowProxy(proxy);
+      });
+      expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ entries: [{ ip: '${var.ip}' }] }]);
+      expect(bodies(out, 'proxyaccount_authorized_proxies')).toEqual([{ proxies: ['${var.proxy}'] }]);
     });
   });
 
@@ -106,6 +168,22 @@ describe('ParentAccess', () => {
     expect(violationLines(thrown(() => Testing.synthScope((scope) => new ParentAccess(scope, 'P', {
       tokens: [{ label: 'a' }, { label: 'a' }],
     }))))).toEqual(['tokens[1].label: a token labelled "a" already exists']);
+  });
+
+  test('token labels that would be one construct id, or differ only in case, are refused before the constructs library sees them', () => {
+    const why = "labels compare without case, and a '/' becomes '--' in the token's construct id";
+    expect(violationLines(thrown(() => Testing.synthScope((scope) => new ParentAccess(scope, 'P', {
+      tokens: [{ label: 'deploy/ci' }, { label: 'deploy--ci' }, { label: 'Ops' }, { label: 'ops' }],
+    }))))).toEqual([
+      `tokens[1].label: a token labelled "deploy/ci" already exists, and "deploy--ci" is the same label (${why})`,
+      `tokens[3].label: a token labelled "Ops" already exists, and "ops" is the same label (${why})`,
+    ]);
+    synth((scope) => {
+      const parent = new ParentAccess(scope, 'P', { tokens: [{ label: 'a/b' }] });
+      expect(violationLines(thrown(() => parent.addToken('A--B')))).toEqual([
+        `token.label: a token labelled "a/b" already exists, and "A--B" is the same label (${why})`,
+      ]);
+    });
   });
 });
 

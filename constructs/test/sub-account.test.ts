@@ -158,6 +158,35 @@ describe('SubAccount', () => {
       expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: '${var.name}', monthly_limit: '${var.limit}' }]);
     });
 
+    test('values known only at apply: refused in ADDITIVE mode, where they would name resources; held by AUTHORITATIVE lists', () => {
+      const why = "ADDITIVE mode needs literal values, since each entry's resource is named after it; use AUTHORITATIVE for values known only at apply";
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      const ip = new TerraformVariable(stack, 'ip', { type: 'string' }).stringValue;
+      const host = new TerraformVariable(stack, 'host', { type: 'string' }).stringValue;
+      expect(violationLines(thrown(() => new SubAccount(stack, 'A', { username: 'a', ips: [{ ip, label: 'office' }], hostnames: [host] }))))
+        .toEqual([`ips[0].ip: ${why}`, `hostnames[0]: ${why}`]);
+      const sub = new SubAccount(stack, 'B', { username: 'b' });
+      expect(violationLines(thrown(() => sub.allowIp(ip)))).toEqual([`ip: ${why}`]);
+      expect(violationLines(thrown(() => sub.allowHostname(host)))).toEqual([`domain: ${why}`]);
+
+      const out = synth((scope) => {
+        const v = new TerraformVariable(scope, 'ip', { type: 'string' }).stringValue;
+        const h = new TerraformVariable(scope, 'host', { type: 'string' }).stringValue;
+        new SubAccount(scope, 'C', { username: 'c', accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip: v }] }).allowHostname(h);
+      });
+      expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ username: expect.any(String), entries: [{ ip: '${var.ip}' }] }]);
+      expect(bodies(out, 'proxyaccount_authorized_hostnames')).toEqual([{ username: expect.any(String), domains: ['${var.host}'] }]);
+    });
+
+    test('token labels that would share a construct id (a "/" becomes "--") are refused like duplicates', () => {
+      const err = thrown(() => Testing.synthScope((scope) => new SubAccount(scope, 'A', {
+        username: 'a', tokens: [{ label: 'deploy/ci' }, { label: 'deploy--ci' }],
+      })));
+      expect(violationLines(err)).toEqual([
+        'tokens: "deploy/ci" and "deploy--ci" are the same token label (labels compare without case, and a \'/\' becomes \'--\' in the token\'s construct id): list it once',
+      ]);
+    });
+
     test('importExisting and token importIds need a plain username: it is their import ID', () => {
       const err = thrown(() => Testing.synthScope((scope) => {
         const name = new TerraformVariable(scope, 'name', { type: 'string' });

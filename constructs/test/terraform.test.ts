@@ -1,17 +1,48 @@
 // `toBeValidTerraform` runs the real `terraform init` + `terraform validate` on a synthesized
 // stack. Terraform needs the provider's schema for that, so the test installs the built provider
-// into a throwaway filesystem mirror. Without terraform or a built provider it fails and says
-// what to do: a test that needs terraform never skips itself.
-import { execFileSync } from 'node:child_process';
+// into a throwaway filesystem mirror. A plan also needs an account API: the emulator of the same
+// build. Without terraform or a built provider it fails and says what to do: a test that needs
+// terraform never skips itself.
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import { AccessListMode, AccountRoster, ParentAccess, l1 } from '../src';
 import './helpers';
 
 const REPO = path.join(__dirname, '..', '..');
 const PROVIDER = process.env.PROXYACCOUNT_PROVIDER_BIN ?? path.join(REPO, 'dist', 'provider', 'terraform-provider-proxyaccount');
+const CLI = path.join(REPO, 'bin', 'proxyaccount.js');
+
+/** A running emulator (the built `proxyaccount emulator`, in memory, its default demo account). */
+interface Emulator {
+  /** Stops it and waits until it has exited. */
+  readonly stop: () => Promise<void>;
+  /** PROXYACCOUNT_* settings that point the provider at it. */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Starts the emulator and waits for its ready line (JSON with its URL and CA file). */
+async function startEmulator(): Promise<Emulator> {
+  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--http-port', '0', '--no-proxies'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the emulator (${path.relative(REPO, CLI)} emulator) exited ${code} before it was ready:\n${stderr}`)));
+  });
+  const ready = JSON.parse(line) as { url: string; caFile: string };
+  return {
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill();
+    }),
+    env: { PROXYACCOUNT_BASE_URL: ready.url, PROXYACCOUNT_CA_CERT_FILE: ready.caFile, PROXYACCOUNT_USERNAME: 'demo', PROXYACCOUNT_PASSWORD: 'demo-password' },
+  };
+}
 
 /** Throws, saying what to install or build, unless terraform runs and the provider is built. */
 function requireTerraformAndProvider(): void {
@@ -86,6 +117,31 @@ describe('synthesized stack with the real terraform CLI', () => {
     }
   });
 
-  // toPlanSuccessfully needs a reachable account API (the emulator) and provider credentials; the
-  // example app's end-to-end test covers plan and apply instead.
+  test('a roster label written as a Terraform expression is planned as the text written, not evaluated', async () => {
+    const written = '${upper("x")} %{ if true }y%{ endif }';
+    const stack = new TerraformStack(Testing.app(), 'literal');
+    new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+    new AccountRoster(stack, 'Roster', {
+      roster: { teams: [{ name: 't', members: [{ username: 'ada', ips: [{ ip: '203.0.113.7', label: written }], tokens: [{ label: written }] }] }] },
+    });
+    const dir = Testing.fullSynth(stack);
+    const emulator = await startEmulator();
+    try {
+      const opts = { cwd: path.join(dir, 'stacks', 'literal'), env: { ...process.env, ...emulator.env, CHECKPOINT_DISABLE: '1' }, stdio: 'pipe' as const };
+      execFileSync('terraform', ['init', '-input=false', '-no-color'], opts);
+      execFileSync('terraform', ['plan', '-input=false', '-no-color', '-out=plan.bin'], opts);
+      const plan = JSON.parse(execFileSync('terraform', ['show', '-json', 'plan.bin'], opts).toString()) as {
+        resource_changes: Array<{ type: string; change: { after: { label?: string } } }>;
+      };
+      const labels = (type: string): Array<string | undefined> => plan.resource_changes.filter((r) => r.type === type).map((r) => r.change.after.label);
+      expect(labels('proxyaccount_authorized_ip')).toEqual([written]);
+      expect(labels('proxyaccount_bearer_token')).toEqual([written]);
+    } finally {
+      await emulator.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // toPlanSuccessfully runs `terraform plan` without showing what it planned; the test above reads
+  // the plan itself, and the example app's end-to-end test covers plan and apply.
 });
