@@ -232,19 +232,27 @@ describe('the CDKTF example app', () => {
       expect(res.code).toBe(1);
       return res.stderr.trim();
     };
-    const json = '{ "teams": [ { "name": "ops", "members": [\n' +
+    const json =
+      '{ "teams": [ { "name": "ops", "members": [\n' +
       '  { "username": "ada", "tokens": [ { "label": "ci" } ] },\n' +
       '  { "username": "bob", "active": true, "note\\"s": 1, "active" : false } ] } ] }\n';
-    expect(await refusal('twice.json', json)).toBe(`${path.relative(REPO, path.join(tmp, 'twice.json'))} is not a valid roster: ` +
-      'the key "active" is written twice in teams[0].members[1], and only the last would count: keep one');
-    expect(await refusal('top.json', '{ "teams": [], "accessList": "additive", "teams": [] }'))
-      .toMatch(/the key "teams" is written twice in the top-level object/);
+    expect(await refusal('twice.json', json)).toBe(
+      `${path.relative(REPO, path.join(tmp, 'twice.json'))} is not a valid roster: ` +
+        'the key "active" is written twice in teams[0].members[1], and only the last would count: keep one',
+    );
+    expect(await refusal('top.json', '{ "teams": [], "accessList": "additive", "teams": [] }')).toMatch(
+      /the key "teams" is written twice in the top-level object/,
+    );
     // The same key in different objects is no repetition.
-    const apart = await runWith('apart.json', '{ "teams": [ { "name": "a", "members": [ { "username": "ada", "active": true } ] },' +
-      ' { "name": "b", "members": [ { "username": "bob", "active": false, "tokens": [ { "label": "a", "active": true } ] } ] } ] }');
+    const apart = await runWith(
+      'apart.json',
+      '{ "teams": [ { "name": "a", "members": [ { "username": "ada", "active": true } ] },' +
+        ' { "name": "b", "members": [ { "username": "bob", "active": false, "tokens": [ { "label": "a", "active": true } ] } ] } ] }',
+    );
     expect(apart).toMatchObject({ code: 0, stderr: '' });
-    expect(await refusal('twice.yaml', 'teams:\n  - name: ops\n    members:\n      - username: ada\n        active: true\n        active: false\n'))
-      .toMatch(/twice\.yaml is not valid YAML: Map keys must be unique/);
+    expect(await refusal('twice.yaml', 'teams:\n  - name: ops\n    members:\n      - username: ada\n        active: true\n        active: false\n')).toMatch(
+      /twice\.yaml is not valid YAML: Map keys must be unique/,
+    );
   });
 
   it('keeps the state outside cdktf.out: the local backend path leads to examples/cdktf-roster/.state', async () => {
