@@ -219,38 +219,16 @@ describe('GitHub Actions templates on fresh runners', () => {
   });
 
   it('an apply that did not succeed (here cancelled) fails the run; a successful one does not', async () => {
-    const cancelled = await runGithubJob({
-      file: `${GH}/apply.yml`,
-      job: 'not-applied',
-      service: gh,
-      base,
-      override,
-      event: MERGED,
-      needs: { apply: 'cancelled' },
-    });
+    const notApplied = (event: typeof MERGED, apply: string) =>
+      runGithubJob({ file: `${GH}/apply.yml`, job: 'not-applied', service: gh, base, override, event, needs: { apply } });
+    const cancelled = await notApplied(MERGED, 'cancelled');
     expect(cancelled.ok).toBe(false);
     expect(cancelled.log).toMatch(/::error::The apply of this merge ended 'cancelled': its change is not in the account\./);
-    const applied = await runGithubJob({
-      file: `${GH}/apply.yml`,
-      job: 'not-applied',
-      service: gh,
-      base,
-      override,
-      event: MERGED,
-      needs: { apply: 'success' },
-    });
+    const applied = await notApplied(MERGED, 'success');
     expect({ ok: applied.ok, log: applied.log }).toEqual({ ok: true, log: '-- job skipped: not-applied\n' });
     // A pull request closed without merging: nothing was to be applied.
     const closed = { pull_request: { ...MERGED.pull_request, merged: false } };
-    const unmerged = await runGithubJob({
-      file: `${GH}/apply.yml`,
-      job: 'not-applied',
-      service: gh,
-      base,
-      override,
-      event: closed,
-      needs: { apply: 'skipped' },
-    });
+    const unmerged = await notApplied(closed, 'skipped');
     expect(unmerged.ok).toBe(true);
   });
 

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import type { Step } from './github-runner';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'bin', 'proxyaccount.js');
@@ -159,15 +160,7 @@ describe('what a template may not do', () => {
   });
 });
 
-interface GithubStep {
-  readonly name?: string;
-  readonly id?: string;
-  readonly if?: string;
-  readonly uses?: string;
-  readonly run?: string;
-  readonly with?: Record<string, unknown>;
-  readonly env?: Record<string, unknown>;
-}
+type GithubStep = Step;
 
 interface GithubJob {
   readonly if?: string;

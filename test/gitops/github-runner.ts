@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { ROOT, baseEnv, bash, copy, freshRunner, type JobResult, type Service } from './ci-runner';
 
-interface Step {
+/** One step of a GitHub workflow, as the templates write it. */
+export interface Step {
   readonly name?: string;
   readonly id?: string;
   readonly if?: string;

@@ -104,8 +104,9 @@ describe('client-side validation', () => {
 
   it.each(GOOD)('accepts %s', async (_name, run) => {
     const h = harness();
-    // Any failure here must come from the (missing) server, not from validation.
-    h.reply({ status: 599, body: 'x' });
+    // Any failure here must come from the server, not from validation: a refusal, which is
+    // answered once (a 5xx would be retried for the calls that may be repeated).
+    h.reply({ status: 418, body: 'x' });
     const err = await caught(() => run(h.client));
     expect(err).not.toBeInstanceOf(InvalidArgumentError);
     expect(h.seen()).toHaveLength(1);
@@ -123,7 +124,7 @@ describe('client-side validation', () => {
 
   it('counts characters, not UTF-16 units', async () => {
     const h = harness();
-    h.reply({ status: 599 });
+    h.reply({ status: 418 });
     // 20 emoji are 40 UTF-16 units but 20 characters.
     const err = await caught(() => h.client.subAccounts.edit({ username: 'alice', firstName: '😀'.repeat(20) }));
     expect(err).not.toBeInstanceOf(InvalidArgumentError);
