@@ -1,6 +1,6 @@
 // The provider's configure step: resolves every setting, reports each problem on its attribute
 // (with the environment variable that can supply it), and builds the one SDK client and account
-// store of the process. Sends no request; verifyCredentials, before the first plan, sends at most one.
+// store of the process. Sends no request; verifyCredentials, before the first plan, sends one (two at most when the first answer is lost).
 import type { Dispatcher } from 'undici';
 import type { AccountStore } from '../account';
 import type { ProxyAccountClient, ProxyAccountClientOptions } from '../sdk';

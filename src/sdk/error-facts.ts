@@ -62,6 +62,16 @@ export function statusLeavesOutcomeUnknown(status: number): boolean {
 }
 
 /**
+ * True for a status that may stand in for the API's own answer: a gateway's (502, 504, the 52x of
+ * some CDNs) in front of an API that may have answered 401 behind it. The API's own 500 and 503, and
+ * 501 and 505, are its answers. Before the credentials are proven such a status counts as no answer
+ * at all (transport.ts), since the failure it may hide counts toward the ban.
+ */
+export function statusMayHideTheAnswer(status: number): boolean {
+  return statusLeavesOutcomeUnknown(status) && status !== 500 && status !== 503;
+}
+
+/**
  * An answer with an error status reached the server, by definition. A 5xx (but 501 and 505) does
  * not say whether the change was made before the failure; every other status says it was not.
  */

@@ -22,7 +22,7 @@ import {
   TimeoutError,
   type RequestContext,
 } from './errors';
-import { provesNotSent, statusLeavesOutcomeUnknown } from './error-facts';
+import { provesNotSent, statusLeavesOutcomeUnknown, statusMayHideTheAnswer } from './error-facts';
 import { BanBudget } from './ban-budget';
 import type { AuthFailureMemory } from './failure-memory';
 import { ShapeError } from './parse';
@@ -192,7 +192,8 @@ export class Transport {
         this.#bans.refuseIfBanned(ctx, sent);
         if (probing) unlock = await this.#bans.beforeProbe(ctx, sent, signal);
         result = await this.attempt(op, ctx, secrets, signal);
-        unanswered = probing && !result.ok && result.sent && result.status === undefined;
+        // A gateway's 502 or 504 may hide the API's 401 as a dropped connection does.
+        unanswered = probing && !result.ok && result.sent && (result.status === undefined || statusMayHideTheAnswer(result.status));
       } catch (e) {
         await unlock?.();
         throw e;

@@ -42,6 +42,27 @@ describe('the 401 guard', () => {
     await h.done();
   });
 
+  it("counts a gateway's 502 or 504 before the credentials are proven as no answer: a wrong password behind it sends two requests, not four", async () => {
+    const h = harness({ maxRetries: 3 });
+    // The API behind the gateway may have answered 401 (and counted it) each time.
+    h.reply(status(504, 'gateway timeout'), status(502, 'bad gateway'), status(504, 'gateway timeout'), status(504, 'gateway timeout'));
+    const err = await caught(() => h.client.ips.list());
+    expect(err.status).toBe(502);
+    expect(h.seen()).toHaveLength(2);
+    expect(h.client.credentialState).toBe('unanswered');
+    expect(await caught(() => h.client.hostnames.list())).toBeInstanceOf(CredentialsUnprovenError);
+    expect(h.seen()).toHaveLength(2);
+  });
+
+  it('once the credentials are proven, a 504 is retried like a 500', async () => {
+    const h = harness({ maxRetries: 3 });
+    h.reply(ok({ ips: [] }), status(504, 'gateway timeout'), ok({ domains: [] }));
+    await h.client.ips.list();
+    await expect(h.client.hostnames.list()).resolves.toEqual([]);
+    expect(h.seen()).toHaveLength(3);
+    await h.done();
+  });
+
   it('one lost answer before the credentials are proven is let go: the retry proves them', async () => {
     const h = harness({ maxRetries: 3 });
     h.reply(netError('ECONNRESET', 'socket hang up'), ok({ ips: [] }), ok({ domains: [] }));
