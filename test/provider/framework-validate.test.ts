@@ -36,12 +36,15 @@ describe('ValidateResourceConfig', () => {
     expect(errors(diags)).toEqual([
       expect.objectContaining({
         summary: 'Invalid attribute value',
-        detail: expect.stringMatching(/size must be a number the provider can store exactly.*got 12345678901234567890\./),
+        detail: expect.stringMatching(/size must be a number a 64-bit float holds exactly.*got 12345678901234567890\./),
       }),
     ]);
     expect(paths(diags)).toEqual(['size']);
-    // Whole numbers a double holds exactly are fine, however large.
+    // Numbers a double holds exactly are fine, however large (2^53 and 1e20 arrive as big numbers).
     expect(await validate({ name: 'ok', size: 2 ** 53 - 1 })).toEqual([]);
+    expect(await validate({ name: 'ok', size: CtyBigNumber.parse('9007199254740992') })).toEqual([]);
+    expect(await validate({ name: 'ok', size: CtyBigNumber.parse('100000000000000000000') })).toEqual([]);
+    expect(paths(errors(await validate({ name: 'ok', size: CtyBigNumber.parse('0.1') })))).toEqual(['size']);
   });
 
   it('puts a value that does not fit the schema on its attribute, as a schema mismatch rather than a plain bug', async () => {

@@ -192,13 +192,15 @@ describe('ValidateProviderConfig', () => {
     expect(paths(res.diagnostics).sort()).toEqual(['base_url', 'max_retries', 'request_timeout']);
   });
 
-  it('does not repeat the credentials of a refused base URL', async () => {
+  it.each([
+    ['http://parent:parent-password-xyz@api.example.com/', '(got "…@api.example.com/")'],
+    ['https://parent:Pa#55/w?rd@api.example.com/\n', '(got "…@api.example.com/\\n")'],
+    ['parent:parent-password-xyz@api.example.com', '(got "…@api.example.com")'],
+  ])('does not repeat the credentials of a refused base URL (%j)', async (url, shown) => {
     const server = createProviderServer({ env: {} });
-    const res = await server.validateProviderConfig({
-      config: dv(providerSchema, obj(providerSchema, { base_url: 'http://parent:parent-password-xyz@api.example.com/' })),
-    });
-    expect(errors(res.diagnostics)).toEqual([expect.objectContaining({ detail: expect.stringContaining('(got "http://…@api.example.com/")') })]);
-    expect(JSON.stringify(res.diagnostics)).not.toMatch(/parent-password-xyz|parent:/);
+    const res = await server.validateProviderConfig({ config: dv(providerSchema, obj(providerSchema, { base_url: url })) });
+    expect(errors(res.diagnostics)).toEqual([expect.objectContaining({ detail: expect.stringContaining(shown) })]);
+    expect(JSON.stringify(res.diagnostics)).not.toMatch(/parent-password-xyz|Pa#55|parent:/);
   });
 });
 

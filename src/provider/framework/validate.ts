@@ -15,7 +15,8 @@ export interface ValidateOptions {
    */
   readonly writeOnlyAllowed?: boolean;
   /**
-   * Refuse numbers a JS number cannot hold exactly (e.g. 12345678901234567890, or 0.1). A resource
+   * Refuse numbers a JS number cannot hold exactly (e.g. 12345678901234567890, or 0.1; 2^53 and
+   * 1e20 are held exactly). A resource
    * stores its model's numbers, so such a value would come back as the nearest double, which
    * Terraform reports as "Provider produced inconsistent result" (and taints the resource).
    * @default false (the provider block and data sources keep nothing in state)
@@ -63,11 +64,11 @@ export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: 
     out.push(...found);
     // The attribute's own rules speak first (they see the nearest double, close enough to say
     // "too large"); a value they pass that cannot be stored exactly is refused here.
-    if (found.length === 0 && opts.exactNumbers === true && v instanceof CtyBigNumber) {
+    if (found.length === 0 && opts.exactNumbers === true && v instanceof CtyBigNumber && !v.equals(v.toNumber())) {
       out.push(
         errorDiagnostic(
           'Invalid attribute value',
-          `Attribute ${formatPath(path)} must be a number the provider can store exactly: a whole number of at most ${Number.MAX_SAFE_INTEGER}, or a fraction a 64-bit float holds (such as 0.5); got ${v.text}.`,
+          `Attribute ${formatPath(path)} must be a number a 64-bit float holds exactly, which the provider can store (such as 3, 0.5 or 1e20; not 0.1 or 12345678901234567890); got ${v.text}.`,
           path,
         ),
       );

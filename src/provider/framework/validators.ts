@@ -22,8 +22,9 @@ function invalid(ctx: ValidatorContext, problem: string): Diagnostic {
 
 function shown(value: string, ctx: ValidatorContext): string {
   // A URL's user and password are a credential even in an attribute that is not sensitive (a
-  // base URL from a sensitive variable arrives unmarked at validation).
-  return ctx.sensitive ? '' : ` (got ${JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1…@'))})`;
+  // base URL from a sensitive variable arrives unmarked at validation). A password may hold any
+  // character, '/', '?' and '#' included, so everything up to the last '@' is left out.
+  return ctx.sensitive ? '' : ` (got ${JSON.stringify(value.replace(/^[^]*@/, '…@'))})`;
 }
 
 /** The whole string must match `pattern`; `expectation` completes "must be …". */
