@@ -2,22 +2,30 @@
 // directory (private-file.ts), holding its holder's pid. Node has no flock(2), and a lock file
 // needs a rule for a holder that died: its pid is gone, or it stopped refreshing the file's time,
 // which a live holder does every few seconds (so a long hold is never taken for a dead one, and a
-// pid reused by an unrelated process does not keep the lock forever). Each lock's text is its own
+// pid reused by an unrelated process does not keep the lock forever). A waiter judges "stopped"
+// by watching the file stay unchanged on its own monotonic clock, never by comparing the file's
+// time with the wall clock, which a clock step moves. Each lock's text is its own
 // (pid, time, nonce), and a lock is removed only while it still holds the text its remover read:
 // two waiters that both judged a lock dead cannot both end up holding it.
 import { randomBytes } from 'node:crypto';
-import { lstat, rm, utimes } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, rm, utimes } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPrivateFile, readPrivateFile } from './private-file';
 
 /** How often a holder refreshes its lock's time. */
 const HEARTBEAT_MS = 5_000;
-/** A lock not refreshed for this long was left by a holder that cannot release it. */
+/** A lock a waiter has seen unrefreshed for this long was left by a holder that cannot release it. */
 const STALE_MS = 60_000;
 /** A lock's text is shorter: a bigger file is not a lock of ours. */
 const MAX_LOCK_BYTES = 64;
+/** A takeover lock is held for a moment; one older than this was left by a process killed holding it. */
+const TAKEOVER_STALE_MS = 5_000;
 /** How often a waiter looks again. */
 const POLL_MS = 20;
+
+// Windows has no O_NOFOLLOW; there the per-user profile directory is the guard (private-file.ts).
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Timing of {@link takeMachineLock}; the defaults suit every caller but tests. */
 export interface MachineLockTiming {
@@ -37,6 +45,7 @@ export type ReleaseLock = () => Promise<void>;
  */
 export async function takeMachineLock(file: string, signal?: AbortSignal, timing: MachineLockTiming = {}): Promise<ReleaseLock | undefined> {
   const { heartbeatMs = HEARTBEAT_MS, staleMs = STALE_MS, pollMs = POLL_MS } = timing;
+  const watch: Watch = { key: '', since: 0 };
   for (;;) {
     signal?.throwIfAborted();
     // The time after the pid, as locks of earlier versions were written (they read both); the
@@ -49,9 +58,9 @@ export async function takeMachineLock(file: string, signal?: AbortSignal, timing
       return undefined;
     }
     if (made) return holding(file, text, heartbeatMs);
-    const dead = await deadLock(file, staleMs);
+    const dead = await deadLock(file, staleMs, watch);
     if (dead !== undefined) {
-      await takeOver(file, dead, staleMs);
+      await takeOver(file, dead);
       continue;
     }
     try {
@@ -81,36 +90,71 @@ function holding(file: string, text: string, heartbeatMs: number): ReleaseLock {
   };
 }
 
-/** What identifies a lock judged dead: its text, or its inode when it was never written. */
+/** What identifies a lock judged dead: its text, or (never written, or not ours) its inode and time. */
 interface DeadLock {
   readonly text: string | undefined;
   readonly ino: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * What a waiter saw of the lock, and since when by its own monotonic clock: a lock is stale once
+ * the waiter has watched it stay exactly so (no heartbeat) for the stale time. Judged by the wall
+ * clock, a clock step (NTP, a resumed laptop or VM) would make a live holder's lock look old.
+ */
+interface Watch {
+  key: string;
+  since: number;
 }
 
 /** The lock, when its holder is gone or stopped refreshing it; undefined while it is held (or gone). */
-async function deadLock(file: string, staleMs: number): Promise<DeadLock | undefined> {
-  let st: Awaited<ReturnType<typeof lstat>>;
-  try {
-    st = await lstat(file);
-  } catch {
-    return undefined; // released meanwhile: try again
+async function deadLock(file: string, staleMs: number, watch: Watch): Promise<DeadLock | undefined> {
+  const seen = await readLock(file);
+  if (seen === undefined) return undefined; // released meanwhile: try again
+  const { st, text } = seen;
+  const dead = { text, ino: st.ino, mtimeMs: st.mtimeMs };
+  // Not a lock of ours (a link, too big, another owner's, writable by others): nothing would ever release it.
+  if (notOurs(st)) return { ...dead, text: undefined };
+  const key = `${st.ino}:${st.mtimeMs}:${text ?? ''}`;
+  if (watch.key !== key) {
+    watch.key = key;
+    watch.since = performance.now();
   }
-  const stale = Date.now() - st.mtimeMs > staleMs;
-  // Not a lock of ours (a link, too big, another owner's): nothing would ever release it.
-  if (notOurs(st)) return { text: undefined, ino: st.ino };
+  const stale = performance.now() - watch.since >= staleMs;
   // Just made and not yet written: look again, unless it stays so (a holder killed in between).
-  if (st.size === 0) return stale ? { text: undefined, ino: st.ino } : undefined;
-  const text = await readPrivateFile(file, MAX_LOCK_BYTES);
-  // Released (and perhaps made again) since the lstat: look again.
-  if (text === undefined) return undefined;
+  if (text === undefined || text === '') return stale ? { ...dead, text: undefined } : undefined;
   const pid = Number(text.trim().split(' ')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || stale) return { text, ino: st.ino };
+  if (!Number.isInteger(pid) || pid <= 0 || stale) return dead;
   try {
     process.kill(pid, 0);
     return undefined;
   } catch (err) {
     // EPERM: the process exists (another user's).
-    return (err as NodeJS.ErrnoException).code === 'ESRCH' ? { text, ino: st.ino } : undefined;
+    return (err as NodeJS.ErrnoException).code === 'ESRCH' ? dead : undefined;
+  }
+}
+
+/**
+ * The lock's status and text from one open file (so both describe the same lock, however fast
+ * it is replaced), never through a link; undefined when there is no lock. A link or a file too big
+ * to be a lock comes back with its lstat and no text.
+ */
+async function readLock(file: string): Promise<{ st: LockStat; text: string | undefined } | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, constants.O_RDONLY | NOFOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // A link (ELOOP) or a file we may not read.
+    const st = await lstat(file).catch(() => undefined);
+    return st === undefined ? undefined : { st, text: undefined };
+  }
+  try {
+    const st = await handle.stat();
+    if (notOurs(st) || !st.isFile() || st.size === 0) return { st, text: st.size === 0 ? '' : undefined };
+    return { st, text: await handle.readFile('utf8') };
+  } finally {
+    await handle.close();
   }
 }
 
@@ -120,7 +164,7 @@ async function deadLock(file: string, staleMs: number): Promise<DeadLock | undef
  * judged (a waiter that judged late must not remove the lock the first one then made). A takeover
  * lock left by a process killed in that moment is removed once stale.
  */
-async function takeOver(file: string, dead: DeadLock, staleMs: number): Promise<void> {
+async function takeOver(file: string, dead: DeadLock): Promise<void> {
   const guard = `${file}.takeover`;
   let made: boolean;
   try {
@@ -130,25 +174,30 @@ async function takeOver(file: string, dead: DeadLock, staleMs: number): Promise<
   }
   if (!made) {
     const st = await lstat(guard).catch(() => undefined);
-    if (st !== undefined && Date.now() - st.mtimeMs > Math.min(staleMs, 5_000)) await rm(guard, { force: true }).catch(() => undefined);
+    if (st !== undefined && Date.now() - st.mtimeMs > TAKEOVER_STALE_MS) await rm(guard, { force: true }).catch(() => undefined);
     return;
   }
   try {
     if (dead.text !== undefined) await removeIf(file, dead.text);
     else {
-      // Still the same file, and still not ours or stale: a lock made since (even on the inode
-      // the dead one freed) is ours and fresh.
+      // Still the same file, unchanged: a lock made since (even on the inode the dead one freed)
+      // has a time of its own.
       const st = await lstat(file).catch(() => undefined);
-      if (st?.ino === dead.ino && (notOurs(st) || Date.now() - st.mtimeMs > staleMs)) await rm(file, { force: true }).catch(() => undefined);
+      if (st?.ino === dead.ino && st.mtimeMs === dead.mtimeMs) await rm(file, { force: true }).catch(() => undefined);
     }
   } finally {
     await rm(guard, { force: true }).catch(() => undefined);
   }
 }
 
-/** A file no lock of ours can be: a link, not a file, too big, or another user's. */
-function notOurs(st: { isSymbolicLink(): boolean; isFile(): boolean; size: number; uid: number }): boolean {
-  return st.isSymbolicLink() || !st.isFile() || st.size > MAX_LOCK_BYTES || (process.getuid !== undefined && st.uid !== process.getuid());
+/** What a lock check reads of a file's status. */
+type LockStat = { isSymbolicLink(): boolean; isFile(): boolean; size: number; uid: number; mode: number; ino: number; mtimeMs: number };
+
+/** A file no lock of ours can be: a link, not a file, too big, another user's, or writable by others. */
+function notOurs(st: LockStat): boolean {
+  return (
+    st.isSymbolicLink() || !st.isFile() || st.size > MAX_LOCK_BYTES || (st.mode & 0o022) !== 0 || (process.getuid !== undefined && st.uid !== process.getuid())
+  );
 }
 
 /** Removes `file` when it still holds `text`. Never rejects. */

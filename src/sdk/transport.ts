@@ -191,6 +191,8 @@ export class Transport {
         // Callers that waited for the probe must not go out after the probe was told of a ban.
         this.#bans.refuseIfBanned(ctx, sent);
         if (probing) unlock = await this.#bans.beforeProbe(ctx, sent, signal);
+        // A stop while the lock was taken or the memory read (a hash may take tens of ms) sends nothing.
+        if (signal?.aborted) throw new AbortedError(ctx, signal.reason, sent);
         result = await this.attempt(op, ctx, secrets, signal);
         // A gateway's 502 or 504 may hide the API's 401 as a dropped connection does.
         unanswered = probing && !result.ok && result.sent && (result.status === undefined || statusMayHideTheAnswer(result.status));
@@ -291,7 +293,9 @@ export class Transport {
       controller.abort(new Error('attempt timed out'));
     }, this.#cfg.timeoutMs);
     const onCallerAbort = (): void => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    // A listener added to a signal that has fired is never called: such a request starts aborted.
+    if (signal?.aborted) onCallerAbort();
+    else signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
       const res = await loadUndici().request(url, {
         method: op.method,

@@ -232,6 +232,21 @@ describe('clients that start at once on one machine (aliased providers, parallel
     await h.done();
   });
 
+  it('a stop while the memory is being checked (a hash of tens of milliseconds) sends nothing', async () => {
+    // Another credential's 401 is remembered: the next client's check hashes its own credentials.
+    const other = harness({ authFailureCache: file, auth: { username: USER, password: 'another-Password-9' } });
+    other.reply(status(401, 'invalid credentials'));
+    await caught(() => other.client.ips.list());
+    await other.done();
+    const h = harness({ authFailureCache: file });
+    const stop = new AbortController();
+    const call = caught(() => h.client.ips.list({}, { signal: stop.signal }));
+    setTimeout(() => stop.abort(new Error('stopped')), 3);
+    expect((await call).code).toBe('ERR_ABORTED');
+    expect(h.seen()).toHaveLength(0);
+    expect(readdirSync(join(dir, 'nested')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
   it('waits for a live holder, and a stop while waiting sends nothing', async () => {
     const memory = new AuthFailureMemory(file, DEFAULT_AUTH_FAILURE_TTL_MS);
     const release = await memory.lockProbe(BASE);

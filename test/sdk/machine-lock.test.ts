@@ -2,7 +2,7 @@
 // one holder at a time, a holder that died or stopped refreshing the file is taken over by exactly
 // one waiter, a long hold is never taken for a dead one, and a stop while waiting takes nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,13 +55,36 @@ describe('takeMachineLock', () => {
     }
   });
 
-  it('takes over a lock nobody refreshed for the stale time, whatever its pid says', async () => {
+  it('takes over a lock it watched go unrefreshed for the stale time, whatever its pid says', async () => {
     // Our own pid (alive), as after a holder froze or its pid was reused.
     writeFileSync(file, `${process.pid} ${Date.now()}\n`, { mode: 0o600 });
-    const old = new Date(Date.now() - 10_000);
-    utimesSync(file, old, old);
-    const release = await takeMachineLock(file, undefined, { staleMs: 5_000, pollMs: 2 });
+    const release = await takeMachineLock(file, undefined, { staleMs: 150, pollMs: 2 });
     expect(release).toBeDefined();
+    await release!();
+  });
+
+  it('does not take a live holder’s lock whose time looks old (a clock step): only watching decides', async () => {
+    const held = await takeMachineLock(file);
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(file, old, old);
+    let taken = false;
+    const stop = new AbortController();
+    const waiting = takeMachineLock(file, stop.signal, { staleMs: 60_000, pollMs: 2 }).then(() => {
+      taken = true;
+    });
+    await sleep(150);
+    expect(taken).toBe(false);
+    stop.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
+    await held!();
+  });
+
+  it('takes over at once a file no lock of ours can be (writable by others), even with a live pid', async () => {
+    writeFileSync(file, `${process.pid} ${Date.now()} x\n`);
+    chmodSync(file, 0o620);
+    const release = await takeMachineLock(file, undefined, { pollMs: 2 });
+    expect(release).toBeDefined();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     await release!();
   });
 
