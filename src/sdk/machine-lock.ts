@@ -196,7 +196,11 @@ type LockStat = { isSymbolicLink(): boolean; isFile(): boolean; size: number; ui
 /** A file no lock of ours can be: a link, not a file, too big, another user's, or writable by others. */
 function notOurs(st: LockStat): boolean {
   return (
-    st.isSymbolicLink() || !st.isFile() || st.size > MAX_LOCK_BYTES || (st.mode & 0o022) !== 0 || (process.getuid !== undefined && st.uid !== process.getuid())
+    st.isSymbolicLink() ||
+    !st.isFile() ||
+    st.size > MAX_LOCK_BYTES ||
+    // Without POSIX owners (Windows) neither the owner nor the mode's write bits say anything.
+    (process.getuid !== undefined && ((st.mode & 0o022) !== 0 || st.uid !== process.getuid()))
   );
 }
 

@@ -14,7 +14,8 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 function untrustedReason(what: string, st: { uid: number; mode: number }): string | undefined {
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) return `${what} is owned by uid ${st.uid}, not by the current user (uid ${uid})`;
-  if ((st.mode & 0o022) !== 0) return `${what} is writable by group or others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`;
+  // Without POSIX owners (Windows) the mode's write bits say nothing of other users.
+  if (uid !== undefined && (st.mode & 0o022) !== 0) return `${what} is writable by group or others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`;
   return undefined;
 }
 

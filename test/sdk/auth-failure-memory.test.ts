@@ -262,6 +262,28 @@ describe('clients that start at once on one machine (aliased providers, parallel
   });
 });
 
+describe('a platform without POSIX owners (Windows)', () => {
+  it("keeps the memory although the directory's mode reads as writable by all, as Windows reports it", async () => {
+    const open = join(dir, 'open');
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    // Node on Windows has no process.getuid.
+    const getuid = Object.getOwnPropertyDescriptor(process, 'getuid')!;
+    Object.defineProperty(process, 'getuid', { value: undefined, configurable: true, writable: true });
+    try {
+      const first = harness({ authFailureCache: join(open, 'auth-failures.json') });
+      first.reply(status(401, 'invalid credentials'));
+      await caught(() => first.client.ips.list());
+      await first.done();
+      const second = harness({ authFailureCache: join(open, 'auth-failures.json') });
+      expect(await caught(() => second.client.ips.list())).toBeInstanceOf(CredentialsRememberedRejectedError);
+      expect(second.seen()).toHaveLength(0);
+    } finally {
+      Object.defineProperty(process, 'getuid', getuid);
+    }
+  });
+});
+
 describe('a memory that cannot be used', () => {
   it('makes the 401 say that the failure was not remembered and the next run sends again', async () => {
     const shared = join(dir, 'shared');
