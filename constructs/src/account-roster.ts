@@ -6,12 +6,25 @@ import { ParentAccess } from './parent-access';
 import { SubAccount } from './sub-account';
 import { Violations, isUnresolved, show } from './validation';
 
+/** How roster data is read, by an AccountRoster and by `AccountRoster.validate`. */
+export interface RosterOptions {
+  /**
+   * Whether the roster data may hold references (tokens) that code put in, such as a
+   * `TerraformVariable`'s `stringValue`. Without it, any value holding a token marker is refused:
+   * data read from a file can hold no legitimate reference, and text spelling a marker
+   * (`${TfToken[TOKEN.4]}`) would be replaced at synth by another resource's attribute, a bearer
+   * token's value, say. Never set it for data read from a file.
+   * @default false
+   */
+  readonly allowReferences?: boolean;
+}
+
 /** Properties of an AccountRoster. */
-export interface AccountRosterProps {
+export interface AccountRosterProps extends RosterOptions {
   /**
    * The roster: teams with defaults and members, usually parsed from a reviewed JSON or YAML file.
    * It is checked as untyped data, so a parsed file may be passed as it is. Its strings are taken
-   * literally, never as Terraform expressions.
+   * literally, never as Terraform expressions, and hold no references unless `allowReferences` is set.
    */
   readonly roster: RosterDefinition;
   /**
@@ -43,11 +56,13 @@ export class AccountRoster extends Construct {
   /**
    * Checks roster data without building anything (for a CI lint of the file, say).
    * @param data the parsed JSON or YAML
+   * @param options how the data is read, as the AccountRoster's props would: for a file, leave
+   *   `allowReferences` unset
    * @returns every violation, each as `path: message` (e.g. `teams[1].members[0].username: ...`);
    *   empty when the data is a valid roster
    */
-  public static validate(data: unknown): string[] {
-    return [...readRoster(data).violations];
+  public static validate(data: unknown, options: RosterOptions = {}): string[] {
+    return [...readRoster(data, options.allowReferences === true).violations];
   }
 
   /** The sub-accounts, in roster order. */
@@ -59,7 +74,7 @@ export class AccountRoster extends Construct {
 
   public constructor(scope: Construct, id: string, props: AccountRosterProps) {
     super(scope, id);
-    const { violations, members, parent } = readRoster(props.roster);
+    const { violations, members, parent } = readRoster(props.roster, props.allowReferences === true);
     const v = new Violations();
     v.addAll('', violations);
     const passwords = props.passwords ?? {};

@@ -3,7 +3,7 @@
 export * as l1 from './gen';
 export { AccessListMode, IpEntry } from './access-list';
 export { AccessListOwner, TokenOptions, TokenSpec } from './access-owner';
-export { AccountRoster, AccountRosterProps } from './account-roster';
+export { AccountRoster, AccountRosterProps, RosterOptions } from './account-roster';
 export { ParentAccess, ParentAccessProps } from './parent-access';
 export { RosterDefaults, RosterDefinition, RosterMember, RosterParent, RosterTeam } from './roster-data';
 export { SubAccount, SubAccountProps } from './sub-account';

@@ -1,11 +1,17 @@
 // ParentAccess: the authenticated (parent) account's own IPs, hostnames, authorized proxies and tokens.
-import { TerraformProvider, TerraformResource } from 'cdktf';
+import { TerraformProvider, TerraformResource, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry, entryImportId, listImportId } from './access-list';
 import { authorizedProxies, authorizedProxy } from './gen';
 import { checkAccessListMode, checkHostnames, checkIpEntries, checkNamesResource, checkTokenSpec } from './access-checks';
 import { SAME_PROXY, Violations, checkBoolean, checkProxy, checkUnique, isUnresolved, show } from './validation';
+
+// The ParentAccess of each provider configuration (by alias, '' for the default one) in each stack.
+// A second one would manage the same live lists beside the first, each checking only its own
+// entries: both would take one proxy (in two spellings) or one IP, and removing it from either
+// would delete the entry the other still declares.
+const DECLARED = new WeakMap<TerraformStack, Map<string, ParentAccess>>();
 
 /** Properties of a ParentAccess. */
 export interface ParentAccessProps {
@@ -46,6 +52,7 @@ export interface ParentAccessProps {
   readonly importExisting?: boolean;
   /**
    * The provider (or provider alias) for every resource of this construct.
+   * A stack holds at most one ParentAccess per provider configuration.
    * @default - the stack's default proxyaccount provider
    */
   readonly provider?: TerraformProvider;
@@ -54,7 +61,8 @@ export interface ParentAccessProps {
 /**
  * The access lists of the authenticated (parent) account: authorized IPs, hostnames and proxies,
  * and its bearer tokens.
- * Declare at most one per account and provider: two would fight over the same lists.
+ * Declare at most one per account: two would fight over the same lists. A second one for the same
+ * provider configuration in a stack (a roster's `parent` section counts) is refused, naming both.
  */
 export class ParentAccess extends AccessListOwner {
   /** How the lists are managed. */
@@ -81,7 +89,11 @@ export class ParentAccess extends AccessListOwner {
     checkBoolean(v, 'importExisting', props.importExisting);
     const tokens = props.tokens ?? [];
     tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, tokens.slice(0, i).map((p) => p.label)));
+    const declared = declaredIn(TerraformStack.of(this));
+    const providerKey = props.provider?.alias ?? '';
+    checkFirstOfProvider(v, declared.get(providerKey), providerKey);
     v.throwIfAny(`ParentAccess '${this.node.path}'`);
+    declared.set(providerKey, this);
 
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
     this.provider = props.provider;
@@ -135,4 +147,22 @@ export class ParentAccess extends AccessListOwner {
     this._access?.adopt(resource, entryImportId('', proxy));
     return resource;
   }
+}
+
+function declaredIn(stack: TerraformStack): Map<string, ParentAccess> {
+  let declared = DECLARED.get(stack);
+  if (declared === undefined) {
+    declared = new Map();
+    DECLARED.set(stack, declared);
+  }
+  return declared;
+}
+
+/** Refuses a second ParentAccess for one provider configuration of a stack, naming the first. */
+function checkFirstOfProvider(v: Violations, first: ParentAccess | undefined, alias: string): void {
+  if (first === undefined) return;
+  const provider = alias === '' ? "the stack's default proxyaccount provider" : `the provider alias ${show(alias)}`;
+  v.add('provider', `ParentAccess '${first.node.path}' already declares the parent account's access for ${provider}: ` +
+    'declare at most one per account, since two would each take their own spelling of one proxy (or the same IP) ' +
+    'and removing it from either would delete the live entry the other still declares; add these entries to that one');
 }

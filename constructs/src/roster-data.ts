@@ -2,6 +2,7 @@
 import { AccessListMode, IpEntry } from './access-list';
 import { checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec } from './access-checks';
 import { TokenSpec } from './access-owner';
+import { checkNoTokenMarkers } from './token-markers';
 import {
   SAME_PROXY, Violations, checkBoolean, checkEmail, checkLimit, checkProxy, checkText, checkUnique, checkUsername, show,
 } from './validation';
@@ -211,11 +212,17 @@ const TAKEN_IDS: readonly string[] = Object.getOwnPropertyNames(Object.prototype
 /**
  * Checks untyped roster data (parsed JSON or YAML) and applies the team defaults. Every violation
  * is listed with its path in the data, e.g. `teams[1].members[0].username`. The values are checked
- * as written and handed on as Terraform literals (see `literal`).
+ * as the text written (lengths included) and handed on as Terraform literals (see `literal`).
+ * @param allowReferences whether code may have put references (tokens) into the data; without it,
+ *   any value holding a token marker is refused, since a file that spells one would otherwise
+ *   refer to another resource
  */
-export function readRoster(data: unknown): { violations: readonly string[]; members: ResolvedMember[]; parent?: ResolvedParent } {
-  const v = new Violations();
+export function readRoster(data: unknown, allowReferences = false): {
+  violations: readonly string[]; members: ResolvedMember[]; parent?: ResolvedParent;
+} {
+  const v = new Violations(true);
   const members: ResolvedMember[] = [];
+  if (!allowReferences) checkNoTokenMarkers(v, '', data);
   const root = expectObject(v, '', data, ROOT_KEYS, 'the roster');
   if (!root) return { violations: v.list, members };
   checkAccessListMode(v, 'accessList', root.accessList as AccessListMode);
@@ -357,7 +364,8 @@ function mergeHostnames(team: string[], own: string[]): string[] {
 }
 
 // cdktf's marker of a string token, `${TfToken[TOKEN.12]}` (lib/tokens/private/encoding.js, the
-// same in cdktn): a reference that code put into the roster data.
+// same in cdktn): a reference that code put into the roster data with allowReferences (without
+// it, readRoster refuses data holding any marker, and nothing is built from it).
 const TOKEN_MARKER = /(\$\{TfToken\[[a-zA-Z0-9:._-]+\]\})/;
 
 /**
@@ -365,7 +373,8 @@ const TOKEN_MARKER = /(\$\{TfToken\[[a-zA-Z0-9:._-]+\]\})/;
  * template, so a `${...}` or `%{...}` written in a roster file would be evaluated at plan time: a
  * label `${file("/proc/self/environ")}` would read the runner's secrets into the plan and send a
  * value nobody wrote. `$${` and `%%{` are Terraform's escapes for them. Tokens that code put into
- * the data are references, meant to be evaluated, and kept as they are.
+ * the data (allowed only with allowReferences) are references, meant to be evaluated, and kept as
+ * they are.
  */
 function literal<T>(value: T): T {
   if (typeof value !== 'string') return value;

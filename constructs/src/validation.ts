@@ -3,9 +3,29 @@
 // a mistake fails at synth time with every problem listed, before Terraform runs.
 import { Token } from 'cdktf';
 
-/** Collects violations as `path: message` lines and throws them all at once. */
+/**
+ * Collects violations as `path: message` lines and throws them all at once. It also knows how the
+ * strings under check are written, since that decides their length (see `lengthOf`).
+ */
 export class Violations {
   private readonly lines: string[] = [];
+
+  /**
+   * @param literalText the strings are the text itself (roster data, which the reader escapes only
+   *   afterwards), rather than Terraform strings that code wrote, where `$${` and `%%{` are escapes
+   */
+  public constructor(private readonly literalText = false) {}
+
+  /**
+   * The length of the string the API receives for `value`, in characters as the API counts them
+   * (code points, not UTF-16 units: an emoji is one). In a Terraform string from code, `$${` and
+   * `%%{` are escapes for a literal `${` and `%{`, one character shorter each; in literal text they
+   * are the three characters written.
+   */
+  public lengthOf(value: string): number {
+    const text = this.literalText ? value : value.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{');
+    return Array.from(text).length;
+  }
 
   /** Records one violation at `path` (a prop name or a path into roster data). */
   public add(path: string, message: string): void {
@@ -64,15 +84,6 @@ export function checkUsername(v: Violations, path: string, value: string): void 
   }
 }
 
-/**
- * The length of the string Terraform makes of `value` and the API receives: `$${` and `%%{` are
- * escapes for a literal `${` and `%{` (the roster reader writes them), one character shorter each.
- * Characters as the API counts them (code points), not UTF-16 units: an emoji is one.
- */
-function literalLength(value: string): number {
-  return Array.from(value.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{')).length;
-}
-
 /** Optional strings with a maximum length; `secret` keeps the value itself out of the message. */
 export function checkText(v: Violations, path: string, value: string | undefined, max: number, secret = false): void {
   if (value === undefined || isUnresolved(value)) return;
@@ -80,8 +91,8 @@ export function checkText(v: Violations, path: string, value: string | undefined
     v.add(path, `must be a string (got ${secret ? typeof value : show(value)})`);
   } else if (value.length === 0) {
     v.add(path, 'must not be empty when set');
-  } else if (literalLength(value) > max) {
-    v.add(path, `must be at most ${max} characters (got ${literalLength(value)}${secret ? '' : `: ${show(value)}`})`);
+  } else if (v.lengthOf(value) > max) {
+    v.add(path, `must be at most ${max} characters (got ${v.lengthOf(value)}${secret ? '' : `: ${show(value)}`})`);
   } else if (!secret && UNSAFE_TEXT.test(value)) {
     v.add(path, `must not contain control or bidi-override characters (got ${show(value)})`);
   }
@@ -90,7 +101,7 @@ export function checkText(v: Violations, path: string, value: string | undefined
 /** Optional e-mail address: at most 255 characters, shaped like `name@domain.tld`. */
 export function checkEmail(v: Violations, path: string, value: string | undefined): void {
   if (value === undefined || isUnresolved(value)) return;
-  if (typeof value !== 'string' || literalLength(value) > 255 || !EMAIL.test(value)) {
+  if (typeof value !== 'string' || v.lengthOf(value) > 255 || !EMAIL.test(value)) {
     v.add(path, `must be an e-mail address of at most 255 characters (got ${show(value)})`);
   }
 }

@@ -171,15 +171,89 @@ describe('AccountRoster', () => {
       expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe(`$${label}`);
     });
 
-    test('references that code put into the roster data stay references; the text around them is literal', () => {
+    test('with allowReferences, references that code put into the roster data stay references; the text around them is literal', () => {
       const out = synth((scope) => {
         const office = new TerraformVariable(scope, 'office', { type: 'string' });
         new AccountRoster(scope, 'Roster', {
+          allowReferences: true,
           roster: { teams: [{ name: 't', members: [{ username: 'ada', firstName: office.stringValue, ips: [{ ip: '203.0.113.7', label: `\${x} ${office.stringValue}` }] }] }] },
         });
       });
       expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: 'ada', first_name: '${var.office}' }]);
       expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe('$${x} ${var.office}');
+    });
+  });
+
+  describe('roster data holds no reference unless code allows it (allowReferences)', () => {
+    const WHY = "which the synth would replace by another resource's value (a bearer token's, say): roster data is " +
+      'literal, so references must come from code, with the AccountRoster prop allowReferences, or be declared in code';
+
+    /** A stack where ada has a bearer token, and the markers cdktf gives its value and two variables. */
+    function stackWithSecrets(): { stack: TerraformStack; secret: string; limit: number; hosts: string[] } {
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+      const ada = new SubAccount(stack, 'Ada', { username: 'ada', tokens: [{ label: 'laptop' }] });
+      const secret = ada.token('laptop')?.token ?? '';
+      expect(secret).toMatch(/^\$\{TfToken\[TOKEN\.\d+\]\}$/);
+      const limit = new TerraformVariable(stack, 'limit', { type: 'number' }).numberValue;
+      const hosts = new TerraformVariable(stack, 'hosts', { type: 'list(string)' }).listValue;
+      return { stack, secret, limit, hosts };
+    }
+
+    test('a file spelling token markers is refused by validate() and by the synth, naming each value', () => {
+      const { stack, secret, limit, hosts } = stackWithSecrets();
+      // The text of a roster file, as the example app reads it: every marker in it is plain text,
+      // here the markers of ada's token value, a number and a list.
+      const text = JSON.stringify({
+        accessList: 'authoritative',
+        parent: { tokens: [{ label: `ops ${secret}` }] },
+        teams: [{ name: 't', members: [{
+          username: 'eve',
+          monthlyLimitGb: limit,
+          ips: [{ ip: '203.0.113.9', label: secret }, { ip: secret }, { ip: '203.0.113.10', label: `office ${limit}` }],
+          hostnames: hosts,
+        }] }],
+      });
+      const data = JSON.parse(text) as unknown;
+      const show = (value: unknown): string => JSON.stringify(value);
+      const expected = [
+        `parent.tokens[0].label: holds a token marker (got ${show(`ops ${secret}`)}), ${WHY}`,
+        `teams[0].members[0].monthlyLimitGb: holds a token marker (got ${limit}), ${WHY}`,
+        `teams[0].members[0].ips[0].label: holds a token marker (got ${show(secret)}), ${WHY}`,
+        `teams[0].members[0].ips[1].ip: holds a token marker (got ${show(secret)}), ${WHY}`,
+        `teams[0].members[0].ips[2].label: holds a token marker (got ${show(`office ${limit}`)}), ${WHY}`,
+        `teams[0].members[0].hostnames[0]: holds a token marker (got ${show(hosts[0])}), ${WHY}`,
+        // The checks of each value still run: a token label names a resource, a list marker is no hostname.
+        'parent.tokens[0].label: must be a plain string: it names the token resource',
+        expect.stringMatching(/^teams\[0\]\.members\[0\]\.hostnames\[0\]: must be a hostname such as build\.example\.com: .*\(got "#\{TfToken\[TOKEN\.\d+\]\}"\)$/),
+      ];
+      expect(AccountRoster.validate(data)).toEqual(expected);
+      const err = thrown(() => new AccountRoster(stack, 'Roster', { roster: data as RosterDefinition, source: 'roster.json' }));
+      expect(err.message).toMatch(/^AccountRoster 'stack\/Roster' \(roster\.json\) is invalid \(8 problems\):/);
+      expect(violationLines(err)).toEqual(expected);
+      expect(stack.node.findAll().filter((c) => c instanceof SubAccount).map((c) => c.node.path)).toEqual(['stack/Ada']);
+    });
+
+    test('references put in by code are refused too, unless allowReferences is set', () => {
+      const { stack } = stackWithSecrets();
+      const office = new TerraformVariable(stack, 'office', { type: 'string' }).stringValue;
+      const roster: RosterDefinition = { teams: [{ name: 't', members: [{ username: 'bob', firstName: office }] }] };
+      expect(AccountRoster.validate(roster)).toEqual([`teams[0].members[0].firstName: holds a token marker (got ${JSON.stringify(office)}), ${WHY}`]);
+      expect(AccountRoster.validate(roster, { allowReferences: true })).toEqual([]);
+      new AccountRoster(stack, 'Roster', { roster, allowReferences: true });
+      const out = JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+      expect(Object.values(out.resource.proxyaccount_sub_account).find((b) => b.username === 'bob')).toEqual({ username: 'bob', first_name: '${var.office}' });
+    });
+
+    test('text that only looks like a marker, or a large number, is no reference', () => {
+      const roster = { teams: [{ name: 't', members: [{
+        username: 'ada', firstName: '{TfToken[x]}', lastName: '$${TfToken}', monthlyLimitGb: 1e15,
+        ips: [{ ip: '203.0.113.7', label: 'x 1e5 -2.5e+300' }],
+      }] }] };
+      expect(AccountRoster.validate(roster)).toEqual([]);
+      const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster }));
+      expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe('x 1e5 -2.5e+300');
+      expect(bodies(out, 'proxyaccount_sub_account')[0]).toMatchObject({ first_name: '{TfToken[x]}', last_name: '$$${TfToken}' });
     });
   });
 
@@ -210,6 +284,26 @@ describe('AccountRoster', () => {
       expect(refused({ parent: { tokens: [{ label: 'Ops' }, { label: 'ops' }] }, teams: [] })).toEqual([
         `parent.tokens[1].label: a token labelled "Ops" already exists, and "ops" is the same label (${why})`,
       ]);
+    });
+
+    test('lengths of the text as written: `$${` and `%%{` in a file are three characters, not escapes', () => {
+      const firstName = `$\${${'x'.repeat(17)}}`;
+      const lastName = `%%{${'z'.repeat(17)}}`;
+      const label = `$\${${'y'.repeat(97)}}`;
+      expect([firstName, lastName, label].map((t) => Array.from(t).length)).toEqual([21, 21, 101]);
+      const shown = (text: string): string => (JSON.stringify(text).length > 60 ? `${JSON.stringify(text).slice(0, 57)}...` : JSON.stringify(text));
+      expect(refused(member({ firstName, lastName, tokens: [{ label }] }))).toEqual([
+        `teams[0].members[0].firstName: must be at most 20 characters (got 21: ${shown(firstName)})`,
+        `teams[0].members[0].lastName: must be at most 20 characters (got 21: ${shown(lastName)})`,
+        `teams[0].members[0].tokens[0].label: must be at most 100 characters (got 101: ${shown(label)})`,
+      ]);
+      // At the limit both pass, and the account gets the text as written.
+      const [first20, label100] = [`$\${${'x'.repeat(16)}}`, `$\${${'y'.repeat(96)}}`];
+      const roster = member({ firstName: first20, tokens: [{ label: label100 }] });
+      expect(AccountRoster.validate(roster)).toEqual([]);
+      const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: roster as RosterDefinition }));
+      expect(bodies(out, 'proxyaccount_sub_account')[0]?.first_name).toBe(`$${first20}`);
+      expect(bodies(out, 'proxyaccount_bearer_token')[0]?.label).toBe(`$${label100}`);
     });
 
     test('two spellings of one parent proxy, naming both', () => {

@@ -1,5 +1,5 @@
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { AccessListMode, ParentAccess, l1 } from '../src';
+import { AccessListMode, AccountRoster, ParentAccess, l1 } from '../src';
 import { bodies, synth, thrown, violationLines } from './helpers';
 
 describe('ParentAccess', () => {
@@ -183,6 +183,56 @@ describe('ParentAccess', () => {
       expect(violationLines(thrown(() => parent.addToken('A--B')))).toEqual([
         `token.label: a token labelled "a/b" already exists, and "A--B" is the same label (${why})`,
       ]);
+    });
+  });
+
+  describe('one per provider configuration in a stack', () => {
+    const why = 'declare at most one per account, since two would each take their own spelling of one proxy (or the same IP) ' +
+      'and removing it from either would delete the live entry the other still declares; add these entries to that one';
+
+    test("a second one for the same provider is refused, naming both, even when it is a roster's parent section", () => {
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+      new AccountRoster(stack, 'Roster', { roster: { parent: { proxies: ['us-ny'] }, teams: [] } });
+      const err = thrown(() => new ParentAccess(stack, 'Ops', { proxies: ['us-ny.proxy.example.net'] }));
+      expect(err.message.split('\n')[0]).toBe("ParentAccess 'stack/Ops' is invalid (1 problem):");
+      expect(violationLines(err)).toEqual([
+        `provider: ParentAccess 'stack/Roster/_Parent' already declares the parent account's access for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      // The other way round: the roster's parent section comes second.
+      const other = new TerraformStack(Testing.app(), 'other');
+      new ParentAccess(other, 'Ops', { proxies: ['de-fra.proxy.example.net'] });
+      expect(violationLines(thrown(() => new AccountRoster(other, 'Roster', { roster: { parent: { proxies: ['de-fra'] }, teams: [] } })))).toEqual([
+        `provider: ParentAccess 'other/Ops' already declares the parent account's access for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      const proxies = (s: TerraformStack): unknown[] => Object.values((JSON.parse(Testing.synth(s)) as {
+        resource: Record<string, Record<string, { proxy: string }>>;
+      }).resource.proxyaccount_authorized_proxy).map((b) => b.proxy);
+      expect(proxies(stack)).toEqual(['us-ny']);
+      expect(proxies(other)).toEqual(['de-fra.proxy.example.net']);
+    });
+
+    test('the default provider passed explicitly is the same configuration; another alias or another stack is not', () => {
+      const app = Testing.app();
+      const stack = new TerraformStack(app, 'stack');
+      const main = new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+      const west = new l1.provider.ProxyaccountProvider(stack, 'west', { alias: 'west' });
+      new ParentAccess(stack, 'Main', { proxies: ['us-ny'] });
+      expect(violationLines(thrown(() => new ParentAccess(stack, 'Explicit', { provider: main })))).toEqual([
+        `provider: ParentAccess 'stack/Main' already declares the parent account's access for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      new ParentAccess(stack, 'West', { provider: west, proxies: ['us-ny'] });
+      expect(violationLines(thrown(() => new ParentAccess(stack, 'West2', { provider: west })))).toEqual([
+        `provider: ParentAccess 'stack/West' already declares the parent account's access for the provider alias "west": ${why}`,
+      ]);
+      new ParentAccess(new TerraformStack(app, 'elsewhere'), 'Main', { proxies: ['us-ny'] });
+    });
+
+    test('one refused for its own props does not count as declared', () => {
+      synth((scope) => {
+        expect(() => new ParentAccess(scope, 'Bad', { proxies: ['us-ny:8080'] })).toThrow(/proxies\[0\]/);
+        new ParentAccess(scope, 'Good', { proxies: ['us-ny'] });
+      });
     });
   });
 });

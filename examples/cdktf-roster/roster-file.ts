@@ -29,6 +29,9 @@ export function readRosterFile(file: string): RosterFile {
     throw new Error(`${name} is not a valid roster: the key ${JSON.stringify(twice.key)} is written twice in ${twice.path || 'the top-level object'}, ` +
       'and only the last would count: keep one');
   }
+  // Data read from a file can hold no reference: validate() refuses any value spelling a token
+  // marker (`${TfToken[...]}`), which the synth would replace by another resource's attribute.
+  // allowReferences is for references put in by code, never for a file.
   const violations = AccountRoster.validate(data);
   if (violations.length > 0) {
     throw new Error(`${name} is not a valid roster (${violations.length} problem${violations.length === 1 ? '' : 's'}):\n` +

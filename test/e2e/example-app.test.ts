@@ -220,18 +220,22 @@ describe('the CDKTF example app', () => {
     expect(stack).toEqual(direct);
   });
 
-  it('refuses a roster file with a key written twice, naming it: JSON.parse alone would keep the last value silently', async () => {
+  /** Runs the app of the root cdktf.json on a roster file `name` holding `text`. */
+  async function runWith(name: string, text: string): Promise<Run> {
     const { app } = JSON.parse(fs.readFileSync(path.join(REPO, 'cdktf.json'), 'utf8')) as { app: string };
-    const runWith = async (name: string, text: string): Promise<Run> => {
-      const file = path.join(tmp, name);
-      fs.writeFileSync(file, text);
-      return run(app, [], { cwd: REPO, env: cleanEnv({ CDKTF_OUTDIR: path.join(tmp, `${name}.out`), ROSTER_FILE: file }), shell: true });
-    };
-    const refusal = async (name: string, text: string): Promise<string> => {
-      const res = await runWith(name, text);
-      expect(res.code).toBe(1);
-      return res.stderr.trim();
-    };
+    const file = path.join(tmp, name);
+    fs.writeFileSync(file, text);
+    return run(app, [], { cwd: REPO, env: cleanEnv({ CDKTF_OUTDIR: path.join(tmp, `${name}.out`), ROSTER_FILE: file }), shell: true });
+  }
+
+  /** What the app says when it refuses the roster file `name` holding `text` (after checking that it exits 1). */
+  async function refusal(name: string, text: string): Promise<string> {
+    const res = await runWith(name, text);
+    expect(res.code).toBe(1);
+    return res.stderr.trim();
+  }
+
+  it('refuses a roster file with a key written twice, naming it: JSON.parse alone would keep the last value silently', async () => {
     const json =
       '{ "teams": [ { "name": "ops", "members": [\n' +
       '  { "username": "ada", "tokens": [ { "label": "ci" } ] },\n' +
@@ -252,6 +256,36 @@ describe('the CDKTF example app', () => {
     expect(apart).toMatchObject({ code: 0, stderr: '' });
     expect(await refusal('twice.yaml', 'teams:\n  - name: ops\n    members:\n      - username: ada\n        active: true\n        active: false\n')).toMatch(
       /twice\.yaml is not valid YAML: Map keys must be unique/,
+    );
+  });
+
+  it("refuses a roster file spelling a token marker, naming where: the synth would replace it by another resource's value", async () => {
+    // `${TfToken[TOKEN.4]}` and the number are what cdktf makes of references (the number: a
+    // variable's numberValue); in a file they are text, and the app must never take them for references.
+    const json = JSON.stringify({
+      accessList: 'authoritative',
+      teams: [
+        {
+          name: 'ops',
+          members: [
+            { username: 'ada', tokens: [{ label: 'laptop' }] },
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: cdktf's token marker, written as text in a file
+            { username: 'eve', ips: [{ ip: '203.0.113.9', label: '${TfToken[TOKEN.4]}' }] },
+          ],
+        },
+      ],
+    });
+    const why =
+      "which the synth would replace by another resource's value (a bearer token's, say): roster data is literal, " +
+      'so references must come from code, with the AccountRoster prop allowReferences, or be declared in code';
+    expect(await refusal('forged.json', json)).toBe(
+      `${path.relative(REPO, path.join(tmp, 'forged.json'))} is not a valid roster (1 problem):\n` +
+        `  - teams[0].members[1].ips[0].label: holds a token marker (got "\${TfToken[TOKEN.4]}"), ${why}`,
+    );
+    expect(fs.existsSync(path.join(tmp, 'forged.json.out', 'stacks'))).toBe(false);
+    const yaml = 'teams:\n  - name: ops\n    members:\n      - username: eve\n        monthlyLimitGb: -8.1095622125914335e+298\n';
+    expect(await refusal('forged.yaml', yaml)).toMatch(
+      /^\S*forged\.yaml is not a valid roster \(1 problem\):\n {2}- teams\[0\]\.members\[0\]\.monthlyLimitGb: holds a token marker \(got -8\.1095622125914335e\+298\), /,
     );
   });
 

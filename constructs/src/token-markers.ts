@@ -1,0 +1,46 @@
+// Finds the marks that cdktf and cdktn leave in a value standing for a reference (a token), in
+// data that should hold none: a roster read from a file. Internal: not exported from the package index.
+import { Token, Tokenization } from 'cdktf';
+import { Violations, show } from './validation';
+
+// The markers of lib/tokens/private/encoding.js (the same in cdktf and cdktn): `${TfToken[..]}` for
+// a string, `#{TfToken[..]}` for a list element, `&{TfToken[..]}` for a map key. The synth replaces
+// each one it finds, wherever it is in a string, by what its token stands for.
+const STRING_MARKERS = /[$#&]\{TfToken\[[a-zA-Z0-9:._-]+\]\}/;
+// A number token is a double with a marker in its top bits; the synth also finds one written out
+// inside a string (`-1.8881545897087626e+289`), by this pattern of encoding.js.
+const WRITTEN_NUMBERS = /[-|\d|.+]+(e[-|\d|.|e|E|+]+)/g;
+
+/** True when the synth would read `n` as a number token (or a number list's). */
+function isTokenNumber(n: number): boolean {
+  return Token.isUnresolved(n) || Token.isUnresolved([n]);
+}
+
+/** True when the synth would take `value` (a string, number or object) for a reference, in whole or in part. */
+export function holdsTokenMarker(value: unknown): boolean {
+  if (typeof value === 'string') {
+    return STRING_MARKERS.test(value) || (value.match(WRITTEN_NUMBERS) ?? []).some((n) => isTokenNumber(parseFloat(n)));
+  }
+  if (typeof value === 'number') return isTokenNumber(value);
+  return typeof value === 'object' && value !== null && Tokenization.isResolvable(value);
+}
+
+const WHY = "which the synth would replace by another resource's value (a bearer token's, say): roster data is " +
+  'literal, so references must come from code, with the AccountRoster prop allowReferences, or be declared in code';
+
+/**
+ * Reports every value of `data`, and every key, that holds a token marker, with its path in the
+ * data (`teams[0].members[1].ips[0].label`). A value read from a file can hold none legitimately.
+ */
+export function checkNoTokenMarkers(v: Violations, path: string, data: unknown): void {
+  if (holdsTokenMarker(data)) {
+    v.add(path, `${typeof data === 'object' ? 'is a token (a resolvable object)' : `holds a token marker (got ${show(data)})`}, ${WHY}`);
+  } else if (Array.isArray(data)) {
+    data.forEach((item, i) => checkNoTokenMarkers(v, `${path}[${i}]`, item));
+  } else if (typeof data === 'object' && data !== null) {
+    for (const [key, item] of Object.entries(data)) {
+      if (holdsTokenMarker(key)) v.add(path, `the key ${show(key)} holds a token marker, ${WHY}`);
+      else checkNoTokenMarkers(v, path ? `${path}.${key}` : key, item);
+    }
+  }
+}
