@@ -24,7 +24,7 @@ function shown(value: string, ctx: ValidatorContext): string {
   // A URL's user and password are a credential even in an attribute that is not sensitive (a
   // base URL from a sensitive variable arrives unmarked at validation). A password may hold any
   // character, '/', '?' and '#' included, so everything up to the last '@' is left out.
-  return ctx.sensitive ? '' : ` (got ${JSON.stringify(value.replace(/^[^]*@/, '…@'))})`;
+  return ctx.sensitive ? '' : ` (got ${JSON.stringify(value.replace(/^[\s\S]*@/, '…@'))})`;
 }
 
 /** The whole string must match `pattern`; `expectation` completes "must be …". */
