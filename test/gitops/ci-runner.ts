@@ -40,6 +40,8 @@ export interface JobResult {
   readonly log: string;
   /** The job's workspace, for inspection. */
   readonly workspace: string;
+  /** The job's `outputs` as evaluated at its end (GitHub; none when the job was skipped). */
+  readonly outputs?: Readonly<Record<string, string>>;
 }
 
 let runCounter = 0;

@@ -6,7 +6,7 @@
 // only a plan reviewed at the merged head. And the ban budget holds on runners that
 // keep nothing but what the template caches: six drift runs with a wrong password, each on a
 // fresh machine, and four different wrong passwords on one machine, leave the emulator unbanned.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +16,7 @@ import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 import { requireTerraform } from '../e2e/helpers/terraform';
 import { freshRunner, installs, packThisBuild, ROOT, writeShims, type Service } from './ci-runner';
 import { startFakeForge, type FakeForge } from './fake-forge';
-import { runGithubJob } from './github-runner';
+import { type GithubCall, runGithubJob } from './github-runner';
 import { runGitlabJob } from './gitlab-runner';
 
 jest.setTimeout(600_000);
@@ -203,27 +203,89 @@ describe('GitHub Actions templates on fresh runners', () => {
     expect(r.ok).toBe(false);
     expect(r.log).toMatch(/Apply complete! Resources: 0 added/);
     expect(r.log).toMatch(
-      /::error::After the apply the account still differs from the merged code; terraform would still change: proxyaccount_authorized_ip\.lab\./,
+      /::error::After the apply the account still differs from the merged code; terraform would still change: proxyaccount_authorized_ip\.lab \(create\)\./,
     );
     const client = new ProxyAccountClient({ baseUrl: em.url, auth: PARENT, dispatcher: em.dispatcher, authFailureCache: false });
     expect(await client.ips.list()).not.toContain('203.0.113.11');
     await client.close();
+    // not-applied: the plan was applied, so a re-run cannot help (the saved plan is stale now).
+    expect(r.outputs).toEqual({ applied: 'success', checked: 'failure' });
+    const calls: GithubCall[] = [];
+    const said = await runGithubJob({
+      file: `${GH}/apply.yml`,
+      job: 'not-applied',
+      service: gh,
+      base,
+      override,
+      event: MERGED,
+      needs: { apply: 'failure' },
+      needsOutputs: { apply: r.outputs! },
+      githubCalls: calls,
+    });
+    expect(said.ok).toBe(false);
+    expect(said.log).toMatch(/::error::The reviewed plan of this merge was applied, but afterwards the account does not match the merged code/);
+    expect(said.log).not.toMatch(/Re-run the failed jobs/);
+    expect(String(calls.find((c) => c.method === 'rest.issues.createComment')?.args.body)).toMatch(/was applied[\s\S]*new pull request/);
   });
 
-  it('nightly: a merged change whose apply never ran is reported as drift, with what is pending', async () => {
+  it('nightly: a merged change whose apply never ran is reported as drift, with what is pending, and the reports are kept', async () => {
     const withLab = { ...gh, repository: path.join(base, 'repository-lab') };
-    const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: withLab, base, override });
+    const calls: GithubCall[] = [];
+    const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: withLab, base, override, githubCalls: calls });
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
-    expect(r.log).toMatch(/-- skipped \(talks to GitHub\): Open or update the drift issue/);
     expect(fs.readFileSync(path.join(r.workspace, 'pending.md'), 'utf8')).toContain('203.0.113.11');
+    expect(fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-drift', 'pending.md'), 'utf8')).toContain('203.0.113.11');
+    const issue = calls.find((c) => c.method === 'rest.issues.create');
+    expect(String(issue?.args.body)).toMatch(/## Changes the code makes that the account does not have yet\n\n[\s\S]*203\.0\.113\.11/);
   });
 
-  it('an apply that did not succeed (here cancelled) fails the run; a successful one does not', async () => {
-    const notApplied = (event: typeof MERGED, apply: string) =>
-      runGithubJob({ file: `${GH}/apply.yml`, job: 'not-applied', service: gh, base, override, event, needs: { apply } });
-    const cancelled = await notApplied(MERGED, 'cancelled');
+  it('nightly: drift found and then a full plan that fails: the drift issue is still filed, saying what is not known, and drift.md is kept', async () => {
+    // Drift: an IP added by hand. The full plan fails: a new token whose expiry has passed is
+    // refused at plan time, which drift's refresh-only plan never reaches.
+    const client = new ProxyAccountClient({ baseUrl: em.url, auth: PARENT, dispatcher: em.dispatcher, authFailureCache: false });
+    await client.ips.add({ ip: '203.0.113.99', label: 'by-hand' });
+    const failing = {
+      ...gh,
+      repository: repository('repository-expired', {
+        'main.tf': `${MAIN_TF}\nresource "proxyaccount_bearer_token" "old" {\n  label      = "old"\n  expires_at = "2001-01-01"\n}\n`,
+      }),
+    };
+    const calls: GithubCall[] = [];
+    try {
+      const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: failing, base, override, githubCalls: calls });
+      expect(r.ok).toBe(false);
+      expect(r.log).toMatch(/-- ran \(1\): Changes the code makes that the account does not have yet/);
+      expect(r.log).toMatch(/Expiry date not in the future/);
+      expect(fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-drift', 'drift.md'), 'utf8')).toContain('203.0.113.99');
+      const issue = calls.find((c) => c.method === 'rest.issues.create');
+      expect(String(issue?.args.body)).toContain('203.0.113.99');
+      expect(String(issue?.args.body)).toMatch(/Not known: the full plan of the code ended `failure` in this run/);
+    } finally {
+      await client.ips.delete({ ip: '203.0.113.99' });
+      await client.close();
+    }
+  });
+
+  it('an apply that did not succeed (here cancelled before it started) fails the run, telling to re-run; a successful one does not', async () => {
+    const notApplied = (event: typeof MERGED, apply: string, calls?: GithubCall[]) =>
+      runGithubJob({
+        file: `${GH}/apply.yml`,
+        job: 'not-applied',
+        service: gh,
+        base,
+        override,
+        event,
+        needs: { apply },
+        ...(calls ? { githubCalls: calls } : {}),
+      });
+    const calls: GithubCall[] = [];
+    const cancelled = await notApplied(MERGED, 'cancelled', calls);
     expect(cancelled.ok).toBe(false);
-    expect(cancelled.log).toMatch(/::error::The apply of this merge ended 'cancelled': its change is not in the account\./);
+    expect(cancelled.log).toMatch(
+      /::error::The apply of this merge did not start \(the apply job ended 'cancelled'\): its change is not in the account\. Re-run the failed jobs/,
+    );
+    const comment = calls.find((c) => c.method === 'rest.issues.createComment');
+    expect(comment?.args).toMatchObject({ issue_number: 5, body: expect.stringMatching(/did not start[\s\S]*Re-run the failed jobs/) });
     const applied = await notApplied(MERGED, 'success');
     expect({ ok: applied.ok, log: applied.log }).toEqual({ ok: true, log: '-- job skipped: not-applied\n' });
     // A pull request closed without merging: nothing was to be applied.
@@ -267,49 +329,229 @@ describe('GitHub Actions templates on fresh runners', () => {
   });
 });
 
+/** A sub-account, its usage read by the data source, and an output of it: live data the plan reads. */
+const USAGE_TF = `
+resource "proxyaccount_sub_account" "analytics" {
+  username      = "analytics-team"
+  monthly_limit = 50
+}
+
+data "proxyaccount_sub_account" "analytics" {
+  username = proxyaccount_sub_account.analytics.username
+}
+
+output "analytics_usage_gb" {
+  value = {
+    this_period = data.proxyaccount_sub_account.analytics.monthly_bandwidth
+    total       = data.proxyaccount_sub_account.analytics.total_bandwidth
+  }
+}
+`;
+
+/** The terraform block alone (the http backend, the provider). */
+const VERSIONS_TF = MAIN_TF.slice(0, MAIN_TF.indexOf('resource '));
+
+/** One authorized IP of the parent. */
+function ipTf(name: string, ip: string): string {
+  return `\nresource "proxyaccount_authorized_ip" "${name}" {\n  ip    = "${ip}"\n  label = "${name}"\n}\n`;
+}
+
+describe('GitHub Actions: the check after the apply, and what not-applied says', () => {
+  let svc: Service;
+  /** Review the pull request of `code`, then merge it: the apply job's result. */
+  async function reviewThenMerge(name: string, code: string, beforeMerge: () => Promise<void> = async () => {}) {
+    const s = { ...svc, repository: repository(name, { 'main.tf': code }) };
+    const review = await runGithubJob({ file: `${GH}/pull-request.yml`, job: 'review', service: s, base, override });
+    expect({ ok: review.ok, log: review.ok ? '' : review.log }).toEqual({ ok: true, log: '' });
+    await beforeMerge();
+    return runGithubJob({ file: `${GH}/apply.yml`, job: 'apply', service: s, base, override, event: MERGED });
+  }
+
+  beforeAll(async () => {
+    svc = service('github-usage', githubSecrets(PARENT.password, 'github-usage'));
+    const first = await reviewThenMerge('repository-usage', VERSIONS_TF + USAGE_TF);
+    expect({ ok: first.ok, log: first.ok ? '' : first.log }).toEqual({ ok: true, log: '' });
+  });
+
+  it('an output that reads live data and changed between review and merge fails nothing: only resources count', async () => {
+    // Traffic between review and merge: the usage the output shows is not the reviewed plan's.
+    const r = await reviewThenMerge('repository-usage-office', VERSIONS_TF + USAGE_TF + ipTf('office', '203.0.113.20'), () =>
+      em.control.usage('analytics-team', 2),
+    );
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(r.log).toMatch(/Apply complete! Resources: 1 added/);
+    // The plan after the apply does show the output's new value; the job passes all the same.
+    expect(r.log).toMatch(/Changes to Outputs:/);
+    expect(r.log).toMatch(/The account matches the merged code\./);
+  });
+
+  it('an apply that failed while applying: not-applied says a re-run cannot finish it, and to open a new pull request', async () => {
+    const r = await reviewThenMerge('repository-usage-lab', VERSIONS_TF + USAGE_TF + ipTf('office', '203.0.113.20') + ipTf('lab', '203.0.113.21'), () =>
+      em.control.fault({ path: '/api/ip/add/', method: 'POST', status: 400, count: 1 }),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.log).toMatch(/-- ran \(1\): Apply the reviewed plan/);
+    expect(r.outputs).toEqual({ applied: 'failure', checked: 'skipped' });
+    const calls: GithubCall[] = [];
+    const said = await runGithubJob({
+      file: `${GH}/apply.yml`,
+      job: 'not-applied',
+      service: svc,
+      base,
+      override,
+      event: MERGED,
+      needs: { apply: 'failure' },
+      needsOutputs: { apply: r.outputs! },
+      githubCalls: calls,
+    });
+    expect(said.ok).toBe(false);
+    expect(said.log).toMatch(/::error::The apply of this merge ended 'failure' while Terraform was applying: part of its change may be in the account\./);
+    expect(said.log).toMatch(/open a new pull request/);
+    expect(said.log).not.toMatch(/Re-run the failed jobs/);
+    expect(String(calls.find((c) => c.method === 'rest.issues.createComment')?.args.body)).toMatch(/while Terraform was applying[\s\S]*new pull request/);
+  });
+});
+
+/**
+ * A git repository whose commits are written directly (no work tree), each with `files` under
+ * infra/ on top of its first parent's tree (null removes one) and the parents given: a merge
+ * commit, or the merged result GitLab makes for a merged results pipeline. Each commit is
+ * tagged, so a clone has it. Never the user's git configuration.
+ */
+class History {
+  private count = 0;
+  constructor(private readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.git(['init', '--quiet']);
+  }
+
+  commit(message: string, parents: string[], files: Record<string, string | null>): string {
+    const index = { GIT_INDEX_FILE: path.join(this.dir, '.git', 'test-index') };
+    this.git(parents.length > 0 ? ['read-tree', parents[0]!] : ['read-tree', '--empty'], index);
+    for (const [file, text] of Object.entries(files)) {
+      if (text === null) this.git(['update-index', '--force-remove', `infra/${file}`], index);
+      else this.git(['update-index', '--add', '--cacheinfo', `100644,${this.git(['hash-object', '-w', '--stdin'], {}, text)},infra/${file}`], index);
+    }
+    const tree = this.git(['write-tree'], index);
+    const sha = this.git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message]);
+    this.git(['tag', `commit-${++this.count}`, sha]);
+    return sha;
+  }
+
+  tree(sha: string): string {
+    return this.git(['rev-parse', `${sha}^{tree}`]);
+  }
+
+  private git(args: string[], env: Record<string, string> = {}, input?: string): string {
+    const identity = { GIT_AUTHOR_NAME: 'ci test', GIT_AUTHOR_EMAIL: 'ci@example.test', GIT_COMMITTER_NAME: 'ci test', GIT_COMMITTER_EMAIL: 'ci@example.test' };
+    return execFileSync('git', args, {
+      cwd: this.dir,
+      encoding: 'utf8',
+      ...(input !== undefined ? { input } : {}),
+      env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...identity, ...env },
+    }).trim();
+  }
+}
+
 describe('the GitLab template on fresh runners', () => {
-  /** The merge request's head, which the review plans, and the commit its merge made on main. */
-  const HEAD_SHA = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b';
-  const MERGE_SHA = '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432';
   const API = '/api/v4/projects/7';
+  const STATE = '/api/v4/projects/7/terraform/state/proxyaccount';
+  const OFFICE = { 'office.tf': ipTf('office', '203.0.113.10'), 'usage.tf': USAGE_TF };
+  const LAB = { 'lab.tf': ipTf('lab', '203.0.113.11') };
+  const VPN = { 'vpn.tf': ipTf('vpn', '203.0.113.12') };
   let gl: Service;
   let predefined: Record<string, string>;
+  let history: History;
+  /** main's first commit: no resource yet, and a plan file committed to the repository (apply must never use it). */
+  let root: string;
+  /** !3 (the office IP and a sub-account whose usage an output shows), reviewed at its head and merged with a merge commit. */
+  let head3: string;
+  let merge3: string;
+  /** !4 (the lab IP), branched before !3 merged and reviewed in a merged results pipeline, whose merged result holds !3. */
+  let head4: string;
+  let result4: string;
+  let merge4: string;
+  /** !5 (the VPN IP), branched after !3, reviewed alone at its head, merged after !4: its plan knows nothing of the lab IP. */
+  let head5: string;
+  let merge5: string;
+
   beforeAll(async () => {
     await em.control.reset();
     take();
+    history = new History(path.join(base, 'repository-gitlab'));
+    root = history.commit('main', [], { 'versions.tf': VERSIONS_TF, 'plan.tfplan': 'not the reviewed plan' });
+    head3 = history.commit('!3', [root], OFFICE);
+    merge3 = history.commit('Merge !3', [root, head3], OFFICE);
+    head4 = history.commit('!4', [root], LAB);
+    result4 = history.commit('Merged result of !4', [merge3, head4], LAB);
+    merge4 = history.commit('Merge !4', [merge3, head4], LAB);
+    head5 = history.commit('!5', [merge3], VPN);
+    merge5 = history.commit('Merge !5', [merge4, head5], VPN);
     gl = service('gitlab', {
       PROXYACCOUNT_BASE_URL: em.url,
       PROXYACCOUNT_USERNAME: PARENT.username,
       PROXYACCOUNT_PASSWORD: PARENT.password,
       GITLAB_TOKEN: 'glpat-test',
     });
-    // A plan file committed to the repository: apply must never use it.
-    gl = { ...gl, repository: repository('repository-gitlab', { 'main.tf': MAIN_TF, 'plan.tfplan': 'not the reviewed plan' }) };
+    gl = { ...gl, repository: path.join(base, 'repository-gitlab') };
     predefined = {
       CI_API_V4_URL: `${forge.url}/api/v4`,
       CI_PROJECT_ID: '7',
+      CI_DEFAULT_BRANCH: 'main',
       CI_JOB_TOKEN: 'job-token',
       CI_REGISTRY_PASSWORD: 'job-token',
       CI_DEPENDENCY_PROXY_PASSWORD: 'job-token',
       CI_REPOSITORY_URL: 'https://gitlab-ci-token:job-token@gitlab.example/group/project.git',
-      CI_MERGE_REQUEST_IID: '3',
-      CI_COMMIT_SHA: HEAD_SHA,
     };
-    forge.answer('GET', `${API}/repository/commits/${MERGE_SHA}/merge_requests`, 200, JSON.stringify([{ iid: 3, state: 'merged' }]));
   });
 
-  /** The merged merge request, as the API shows it, and the review's artifacts as the artifact API serves them. */
-  async function mergedAt(sha: string): Promise<void> {
-    forge.answer('GET', `${API}/merge_requests/3`, 200, JSON.stringify({ iid: 3, state: 'merged', sha }));
-    forge.answer('GET', `${API}/jobs/artifacts/refs%2Fmerge-requests%2F3%2Fhead/download?job=review`, 200, await zipOf(path.join(gl.artifacts, 'review')));
+  /** A merge request pipeline of !`iid` on `sha` (in a merged results pipeline, the merged result of `head`). */
+  function mergeRequestPipeline(iid: number, sha: string, head?: string): Record<string, string> {
+    return {
+      ...predefined,
+      CI_MERGE_REQUEST_IID: String(iid),
+      CI_COMMIT_SHA: sha,
+      ...(head !== undefined ? { CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: head } : {}),
+    };
   }
 
-  it('review on the merge request: plans, reviews, posts the note, keeps the plan and its commit; the install saw no secret', async () => {
-    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined, override });
+  /** The last review job's artifacts, as the artifact API serves them for !`iid`'s `ref` (head, merge or train). */
+  async function serveReview(iid: number, ref: string): Promise<void> {
+    forge.answer(
+      'GET',
+      `${API}/jobs/artifacts/refs%2Fmerge-requests%2F${iid}%2F${ref}/download?job=review`,
+      200,
+      await zipOf(path.join(gl.artifacts, 'review')),
+    );
+  }
+
+  /** !`iid`, merged at `head`, made commit `merge` on main, as the API shows them. */
+  function merged(iid: number, head: string, merge: string): void {
+    forge.answer('GET', `${API}/repository/commits/${merge}/merge_requests`, 200, JSON.stringify([{ iid, state: 'merged' }]));
+    forge.answer('GET', `${API}/merge_requests/${iid}`, 200, JSON.stringify({ iid, state: 'merged', sha: head }));
+  }
+
+  function applyOn(sha: string) {
+    return runGitlabJob({ job: 'apply', service: gl, base, predefined: { ...predefined, CI_COMMIT_SHA: sha }, override });
+  }
+
+  async function liveIps(): Promise<string[]> {
+    const client = new ProxyAccountClient({ baseUrl: em.url, auth: PARENT, dispatcher: em.dispatcher, authFailureCache: false });
+    try {
+      return await client.ips.list();
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('review on the merge request: plans, reviews, posts the note, keeps the plan, its commit and tree; the install saw no secret', async () => {
+    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined: mergeRequestPipeline(3, head3), override });
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
     expect(forge.calls).toContain('POST /api/v4/projects/7/merge_requests/3/notes');
     expect(fs.existsSync(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan'))).toBe(true);
-    expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-commit'), 'utf8').trim()).toBe(HEAD_SHA);
+    expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-commit'), 'utf8').trim()).toBe(head3);
+    expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-tree'), 'utf8').trim()).toBe(history.tree(head3));
+    await serveReview(3, 'head');
     const seen = installs(gl);
     expect(seen).toHaveLength(1);
     for (const name of [
@@ -326,26 +568,76 @@ describe('the GitLab template on fresh runners', () => {
 
   it('apply on main refuses a plan reviewed at an older commit than the merged head, and applies nothing', async () => {
     const newer = 'ffffffffffffffffffffffffffffffffffffffff';
-    await mergedAt(newer);
-    const r = await runGitlabJob({ job: 'apply', service: gl, base, predefined: { ...predefined, CI_COMMIT_SHA: MERGE_SHA }, override });
+    merged(3, newer, merge3);
+    const r = await applyOn(merge3);
     expect(r.ok).toBe(false);
-    expect(r.log.replace(/\s+/g, ' ')).toContain(`Not applied: the last successful review of !3 is of ${HEAD_SHA}, but !3 was merged at ${newer}`);
+    expect(r.log.replace(/\s+/g, ' ')).toContain(
+      `Not applied: !3 was merged at ${newer}, but no successful review of !3 planned that commit (refs/merge-requests/3/head: a review of ${head3}; refs/merge-requests/3/merge: no successful review; refs/merge-requests/3/train: no successful review). Retry the review job`,
+    );
     expect(r.log).not.toMatch(/Apply complete!/);
-    expect(forge.states.get('/api/v4/projects/7/terraform/state/proxyaccount')).toBeUndefined();
+    expect(forge.states.get(STATE)).toBeUndefined();
+  });
+
+  it('apply on main refuses, naming the refs it looked on, when the merge request has no successful review', async () => {
+    merged(6, head3, root);
+    const r = await applyOn(root);
+    expect(r.ok).toBe(false);
+    expect(r.log.replace(/\s+/g, ' ')).toContain(
+      'no successful review of !6 planned that commit (refs/merge-requests/6/head: no successful review; refs/merge-requests/6/merge: no successful review; refs/merge-requests/6/train: no successful review)',
+    );
+    expect(r.log).not.toMatch(/curl: \(22\)/);
+    expect(forge.states.get(STATE)).toBeUndefined();
   });
 
   it('apply on main: the plan reviewed at the merged head, downloaded (never the committed file), into GitLab-managed state; then drift finds none', async () => {
-    await mergedAt(HEAD_SHA);
+    merged(3, head3, merge3);
     const calls = forge.calls.length;
-    const r = await runGitlabJob({ job: 'apply', service: gl, base, predefined: { ...predefined, CI_COMMIT_SHA: MERGE_SHA }, override });
+    const r = await applyOn(merge3);
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
     expect(forge.calls.slice(calls)).toContain('GET /api/v4/projects/7/jobs/artifacts/refs%2Fmerge-requests%2F3%2Fhead/download');
-    expect(r.log).toMatch(/Apply complete! Resources: 1 added/);
+    expect(r.log).toMatch(/Apply complete! Resources: 2 added/);
     expect(r.log).toMatch(/The account matches the merged code\./);
-    expect(forge.states.get('/api/v4/projects/7/terraform/state/proxyaccount')).toBeDefined();
-    const d = await runGitlabJob({ job: 'drift', service: gl, base, predefined, override });
+    expect(forge.states.get(STATE)).toBeDefined();
+    const d = await runGitlabJob({ job: 'drift', service: gl, base, predefined: { ...predefined, CI_COMMIT_SHA: merge3 }, override });
     expect({ ok: d.ok, log: d.ok ? '' : d.log }).toEqual({ ok: true, log: '' });
     expect(forge.calls).not.toContain('POST /api/v4/projects/7/issues');
+  });
+
+  it('merged results pipeline: the review on the merge ref is found and applied, and a usage output changed since fails nothing', async () => {
+    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined: mergeRequestPipeline(4, result4, head4), override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-commit'), 'utf8').trim()).toBe(head4);
+    await serveReview(4, 'merge');
+    // Traffic between review and merge: the usage output is no longer the reviewed plan's.
+    await em.control.usage('analytics-team', 3);
+    merged(4, head4, merge4);
+    const a = await applyOn(merge4);
+    expect({ ok: a.ok, log: a.ok ? '' : a.log }).toEqual({ ok: true, log: '' });
+    expect(a.log).toContain(`Applying the plan reviewed on !4 at ${head4} (refs/merge-requests/4/merge).`);
+    expect(a.log).toMatch(/Apply complete! Resources: 1 added/);
+    expect(a.log).toMatch(/Changes to Outputs:/);
+    expect(a.log).toMatch(/The account matches the merged code\./);
+    expect(await liveIps()).toContain('203.0.113.11');
+  });
+
+  it('a merge request reviewed without what main merged since is refused before anything is applied', async () => {
+    // !5's plan, made after !4's apply from a branch without the lab IP, would delete it.
+    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined: mergeRequestPipeline(5, head5), override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'review.md'), 'utf8')).toContain('203.0.113.11');
+    await serveReview(5, 'head');
+    merged(5, head5, merge5);
+    const state = forge.states.get(STATE);
+    const a = await applyOn(merge5);
+    expect(a.ok).toBe(false);
+    expect(a.log.replace(/\s+/g, ' ')).toContain(
+      `Not applied: the plan reviewed on !5 was made from other code than ${merge5} holds: main changed after !5 was reviewed, and that plan lacks those changes (applying it could undo them). Nothing was applied.`,
+    );
+    expect(a.log).not.toMatch(/Apply complete!/);
+    expect(forge.states.get(STATE)).toBe(state);
+    const live = await liveIps();
+    expect(live).toContain('203.0.113.11');
+    expect(live).not.toContain('203.0.113.12');
   });
 
   it('drift with a wrong password on fresh runners: the cache is saved on failure, one request in all', async () => {

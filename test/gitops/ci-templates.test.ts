@@ -142,23 +142,38 @@ describe('what a template may not do', () => {
       expect(install).toContain(`-u ${secret}`);
   });
 
-  it('applies the reviewed plan artifact, never a new plan; the only plan after it is a check', () => {
+  it('applies the reviewed plan artifact, never a new plan; the only plan after it is a check, read by proxyaccount review', () => {
     const apply = github(TEMPLATES[1]!).jobs.apply!;
     expect(apply.steps.some((s) => s.uses?.startsWith('actions/download-artifact@v4'))).toBe(true);
     const runs = apply.steps.map((s) => s.run ?? '');
     const applyAt = runs.findIndex((r) => /terraform apply -input=false (-lock-timeout=\S+ )?plan\.tfplan/.test(r));
     expect(applyAt).toBeGreaterThan(-1);
-    expect(runs.join('\n')).not.toMatch(/terraform plan[^\n]*-out/);
+    expect(onlyAppliesThePlan(runs.join('\n'))).toBe(true);
     for (const [i, r] of runs.entries())
-      if (/terraform plan/.test(r))
-        expect({ i, afterApply: i > applyAt, check: r.includes('-detailed-exitcode') }).toEqual({ i, afterApply: true, check: true });
+      if (/terraform plan/.test(r)) expect({ i, afterApply: i > applyAt, check: isCheck(r) }).toEqual({ i, afterApply: true, check: true });
     const gl = gitlab();
     const script = gl.apply.script.join('\n');
-    expect(script).not.toMatch(/terraform plan[^\n]*-out/);
+    expect(onlyAppliesThePlan(script)).toBe(true);
     expect(script.indexOf('terraform plan')).toBeGreaterThan(script.indexOf('terraform apply'));
+    expect(isCheck(script.slice(script.indexOf('terraform plan')))).toBe(true);
     expect(gl.review.artifacts.paths).toContain('infra/plan.tfplan');
   });
 });
+
+/** Every `terraform apply` applies plan.tfplan, and no plan is written over it. */
+function onlyAppliesThePlan(script: string): boolean {
+  const applies = [...script.matchAll(/terraform apply[^\n]*/g)].map((m) => m[0]);
+  return applies.length > 0 && applies.every((a) => / plan\.tfplan$/.test(a)) && !/terraform plan[^\n]*-out=plan\.tfplan/.test(script);
+}
+
+/**
+ * A check after the apply: its plan is saved and read by proxyaccount review, which counts
+ * resource changes only (never -detailed-exitcode, whose exit 2 an output of live data causes).
+ */
+function isCheck(script: string): boolean {
+  const out = /terraform plan[^\n]*-out=(\S+)/.exec(script)?.[1];
+  return out !== undefined && out !== 'plan.tfplan' && script.includes(`proxyaccount review ${out}`) && !script.includes('-detailed-exitcode');
+}
 
 type GithubStep = Step;
 
@@ -171,6 +186,7 @@ interface GithubJob {
 }
 
 interface GithubWorkflow {
+  readonly on: { readonly pull_request?: { readonly branches?: string[] } } & Record<string, unknown>;
   readonly env?: Record<string, unknown>;
   readonly concurrency?: unknown;
   readonly jobs: Record<string, GithubJob>;
@@ -206,7 +222,8 @@ function step(file: string, job: string, name: string): GithubStep {
 /**
  * Runs a template's shell script as the runner would (bash -eo pipefail) with stand-ins for
  * `proxyaccount` (exits with $STUB_DRIFT or $STUB_REVIEW, writing its --out file), `terraform`
- * (exits 0) and `curl` (records its arguments); returns the exit code and what curl was asked.
+ * (exits with $STUB_TERRAFORM, else 0) and `curl` (records its arguments and the files it would
+ * send, `name@file`); returns the exit code and what curl was asked.
  */
 function runWithStubs(script: string, env: Record<string, string>): { code: number; output: string; curl: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-step-'));
@@ -222,8 +239,9 @@ while [ $# -gt 0 ]; do if [ "$1" = --out ]; then out=$2; fi; shift; done
 if [ -n "$out" ]; then echo "stub $cmd report" > "$out"; fi
 case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}" ;; esac`,
     );
-    stub('terraform', 'exit 0');
-    stub('curl', `echo "$*" >> "${path.join(dir, 'curl.log')}"`);
+    stub('terraform', `exit "\${STUB_TERRAFORM:-0}"`);
+    const curlLog = path.join(dir, 'curl.log');
+    stub('curl', `echo "$*" >> "${curlLog}"\nfor a in "$@"; do case "$a" in *@*) f=\${a#*@}; if [ -f "$f" ]; then cat "$f" >> "${curlLog}"; fi ;; esac; done`);
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
       cwd: dir,
       encoding: 'utf8',
@@ -269,11 +287,36 @@ describe('no merged change is skipped unseen', () => {
     expect(gl.apply.dependencies).toEqual([]);
     // No test of whether a plan file is already there: it would be the repository's.
     expect(script).not.toMatch(/\[ (! )?-[ef] [^\]]*plan\.tfplan/);
-    expect(script.indexOf('rm -f infra/plan.tfplan')).toBeGreaterThan(-1);
-    expect(script.indexOf('rm -f infra/plan.tfplan')).toBeLessThan(script.indexOf('download?job=review'));
+    expect(script.indexOf('rm -rf infra/plan.tfplan')).toBeGreaterThan(-1);
+    expect(script.indexOf('rm -rf infra/plan.tfplan')).toBeLessThan(script.indexOf('download?job=review'));
     expect(script).toContain('$api/merge_requests/$mr"');
-    expect(script.indexOf('"$reviewed" != "$head"')).toBeLessThan(script.indexOf('terraform apply'));
+    expect(script.indexOf('"$reviewed" = "$head"')).toBeLessThan(script.indexOf('terraform apply'));
     expect(gl.review.artifacts.paths).toContain('infra/reviewed-commit');
+  });
+
+  it('GitLab: apply looks for the review on every ref a merge request pipeline runs on, and checks the merged code is the code planned', () => {
+    const gl = gitlab();
+    const script = gl.apply.script.join('\n');
+    expect(script).toMatch(/for ref in head merge train; do/);
+    expect(script).toContain('refs%2Fmerge-requests%2F$mr%2F$ref/download?job=review');
+    // The tree of the commit planned, kept by the review, against the tree of the merged commit.
+    expect(gl.review.script.join('\n')).toContain('git rev-parse "HEAD^{tree}" > reviewed-tree');
+    expect(gl.review.artifacts.paths).toContain('infra/reviewed-tree');
+    expect(script.indexOf('tree=$(git rev-parse "HEAD^{tree}")')).toBeGreaterThan(-1);
+    expect(script.indexOf('reviewed-tree')).toBeLessThan(script.indexOf('terraform apply'));
+  });
+
+  it('GitHub: only pull requests into the default branch are reviewed and applied', () => {
+    // One list in both, so a branch name left unchanged shows at once as a pull request without a review.
+    for (const file of TEMPLATES.slice(0, 2)) expect({ file, branches: github(file).on.pull_request?.branches }).toEqual({ file, branches: ['main'] });
+  });
+
+  it('GitHub drift: the reports are kept and the drift issue filed even when a step after the drift found failed', () => {
+    const steps = github(TEMPLATES[2]!).jobs.drift!.steps;
+    const keep = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(keep?.if).toBe('always()');
+    expect(String(keep?.with?.path)).toContain('drift.md');
+    expect(steps.find((s) => s.name === 'Open or update the drift issue')?.if).toMatch(/^always\(\) && /);
   });
 });
 
@@ -354,6 +397,18 @@ describe('only the exit codes that mean something pass', () => {
     const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_REVIEW: String(code) });
     expect(r.code).not.toBe(0);
     expect(r.curl).toBe('');
+  });
+
+  it.each([
+    ['the review of the full plan', { STUB_REVIEW: '1' }, 'proxyaccount review of the full plan failed (exit 1)'],
+    ['terraform plan', { STUB_TERRAFORM: '1' }, 'terraform plan of the code failed (exit 1)'],
+  ])('GitLab drift: drift found and then %s failing: the drift issue is still opened, saying what is not known, and the job fails', (_, env, message) => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '2', ...env });
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain(message);
+    expect(r.curl).toContain('/issues');
+    expect(r.curl).toContain('stub drift report');
+    expect(r.curl).toContain('Not known: the full plan of the code failed in this pipeline');
   });
 
   it.each([

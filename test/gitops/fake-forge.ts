@@ -1,6 +1,7 @@
 // A local stand-in for what the CI templates reach besides the account API: Terraform's http
 // state backend (GET/POST state, LOCK/UNLOCK) and the few GitLab API calls (merge-request note,
-// issue, and whatever answers a test sets: the merged merge request, the review's artifacts).
+// issue, and whatever answers a test sets: the merged merge request, the review's artifacts; any
+// other artifact download is a 404).
 // Loopback only; records what it was asked.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,6 +58,8 @@ export async function startFakeForge(): Promise<FakeForge> {
         if (req.method === 'UNLOCK') return send(200);
       }
       calls.push(`${req.method} ${p}`);
+      // A job's artifacts nobody set: GitLab's answer when a ref has no successful pipeline.
+      if (req.method === 'GET' && p.includes('/jobs/artifacts/')) return send(404, '{"message":"404 Not found"}');
       send(201, '{}');
     });
   });

@@ -1,9 +1,12 @@
 // One GitHub Actions job of a template, run as a fresh hosted runner would (see ci-runner.ts):
 // workflow, job and step `env`, `${{ }}` expressions the templates use, job and step `if:`
-// conditions (with the results of the jobs it `needs`), GITHUB_OUTPUT / GITHUB_PATH, and the
-// actions whose effect matters here (checkout, cache restore/save, artifact upload/download). An
-// expression, event field or action it does not know fails the run, so a template cannot
-// silently depend on something this test does not model. Concurrency groups are not modelled.
+// conditions (with the results and outputs of the jobs it `needs`), step outcomes, job outputs,
+// GITHUB_OUTPUT / GITHUB_PATH, and the actions whose effect matters here (checkout, cache
+// restore/save, artifact upload/download). An expression, event field or action it does not know
+// fails the run, so a template cannot silently depend on something this test does not model.
+// Concurrency groups are not modelled. `runGithubScript` runs one actions/github-script step's
+// script against a stand-in GitHub API that records what it was asked.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -23,7 +26,10 @@ export interface Step {
 
 interface Workflow {
   readonly env?: Record<string, unknown>;
-  readonly jobs: Record<string, { readonly if?: string; readonly env?: Record<string, unknown>; readonly steps: Step[] }>;
+  readonly jobs: Record<
+    string,
+    { readonly if?: string; readonly env?: Record<string, unknown>; readonly outputs?: Record<string, string>; readonly steps: Step[] }
+  >;
 }
 
 /** Options of one run. */
@@ -42,6 +48,19 @@ export interface GithubRunOptions {
   readonly event?: Readonly<Record<string, unknown>>;
   /** The result of each job this one `needs` ('success', 'failure', 'cancelled', 'skipped'). @default {} */
   readonly needs?: Readonly<Record<string, string>>;
+  /** The outputs of each job this one `needs` (a job that never ran has none). @default {} */
+  readonly needsOutputs?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
+   * When given, actions/github-script steps run (see `runGithubScript`) and each call they make
+   * of GitHub's API is appended here. @default the steps are skipped
+   */
+  readonly githubCalls?: GithubCall[];
+}
+
+/** One call a github-script step made of GitHub's API, e.g. `rest.issues.create` and its argument. */
+export interface GithubCall {
+  readonly method: string;
+  readonly args: Record<string, unknown>;
 }
 
 let runId = 1000;
@@ -55,6 +74,7 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
   const ws = runner.workspace;
   const id = String(++runId);
   const outputs = new Map<string, Record<string, string>>();
+  const outcomes = new Map<string, string>();
   const env: Record<string, string> = { ...baseEnv(o.service, runner), GITHUB_WORKSPACE: ws, RUNNER_TEMP: runner.temp };
   const ctx: ExprContext = {
     ws,
@@ -63,8 +83,10 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
     vars: o.vars ?? {},
     secrets: o.service.secrets,
     outputs,
+    outcomes,
     event: o.event ?? {},
     needs: o.needs ?? {},
+    needsOutputs: o.needsOutputs ?? {},
     env,
   };
   for (const [k, v] of Object.entries(wf.env ?? {})) env[k] = o.override?.[k] ?? expand(String(v), ctx);
@@ -79,11 +101,23 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
     const label = step.name ?? step.uses ?? step.run?.split('\n')[0] ?? '?';
     if (!shouldRun(step.if, failed, ctx)) {
       log += `-- skipped: ${label}\n`;
+      if (step.id !== undefined) outcomes.set(step.id, 'skipped');
+      continue;
+    }
+    if (step.uses?.startsWith('actions/github-script@') && o.githubCalls !== undefined) {
+      const stepEnv: Record<string, string> = { ...env };
+      for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = expand(String(v), ctx);
+      const r = await runGithubScript(expand(String(step.with?.script ?? ''), ctx), { cwd: ws, env: stepEnv, event: ctx.event, runId: id });
+      o.githubCalls.push(...r.calls);
+      log += `-- ran github-script (${r.code}): ${label}\n${r.output}`;
+      if (step.id !== undefined) outcomes.set(step.id, r.code === 0 ? 'success' : 'failure');
+      if (r.code !== 0) failed = true;
       continue;
     }
     if (step.uses !== undefined) {
       const done = useAction(step, o, ctx);
       log += `-- ${done}: ${label}\n`;
+      if (step.id !== undefined) outcomes.set(step.id, 'success');
       continue;
     }
     const outFile = path.join(runner.temp, `output-${step.id ?? 'x'}`);
@@ -97,10 +131,13 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
     const r = await bash(expand(step.run ?? '', ctx), cwd, stepEnv);
     log += `-- ran (${r.code}): ${label}\n${r.output}`;
     if (step.id !== undefined) outputs.set(step.id, parseOutputs(fs.readFileSync(outFile, 'utf8')));
+    if (step.id !== undefined) outcomes.set(step.id, r.code === 0 ? 'success' : 'failure');
     for (const line of fs.readFileSync(pathFile, 'utf8').split('\n')) if (line !== '' && !extraPath.includes(line)) extraPath.unshift(line);
     if (r.code !== 0) failed = true;
   }
-  return { ok: !failed, log, workspace: ws };
+  // Job outputs are evaluated at the end of the job, whatever its result.
+  const jobOutputs = Object.fromEntries(Object.entries(job.outputs ?? {}).map(([k, v]) => [k, expand(String(v), ctx)]));
+  return { ok: !failed, log, workspace: ws, outputs: jobOutputs };
 }
 
 interface ExprContext {
@@ -110,8 +147,11 @@ interface ExprContext {
   readonly vars: Readonly<Record<string, string>>;
   readonly secrets: Readonly<Record<string, string>>;
   readonly outputs: Map<string, Record<string, string>>;
+  /** Each step's outcome by id: 'success', 'failure' or 'skipped'; none for a step not reached. */
+  readonly outcomes: Map<string, string>;
   readonly event: Readonly<Record<string, unknown>>;
   readonly needs: Readonly<Record<string, string>>;
+  readonly needsOutputs: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** The workflow's and job's `env`, as far as set. */
   readonly env: Readonly<Record<string, string>>;
 }
@@ -129,10 +169,17 @@ function value(expr: string, c: ExprContext): string {
   if (variable) return c.vars[variable[1]!] ?? '';
   const output = /^steps\.([\w-]+)\.outputs\.(\w+)$/.exec(e);
   if (output) return c.outputs.get(output[1]!)?.[output[2]!] ?? '';
+  const outcome = /^steps\.([\w-]+)\.outcome$/.exec(e);
+  if (outcome) return c.outcomes.get(outcome[1]!) ?? '';
   const need = /^needs\.([\w-]+)\.result$/.exec(e);
   if (need) {
     if (c.needs[need[1]!] === undefined) throw new Error(`the test gave no result for the needed job ${need[1]}`);
     return c.needs[need[1]!]!;
+  }
+  const needOutput = /^needs\.([\w-]+)\.outputs\.(\w+)$/.exec(e);
+  if (needOutput) {
+    if (c.needs[needOutput[1]!] === undefined) throw new Error(`the test gave no result for the needed job ${needOutput[1]}`);
+    return c.needsOutputs[needOutput[1]!]?.[needOutput[2]!] ?? '';
   }
   const envVar = /^env\.(\w+)$/.exec(e);
   if (envVar && c.env[envVar[1]!] !== undefined) return c.env[envVar[1]!]!;
@@ -155,17 +202,16 @@ function expand(text: string, c: ExprContext): string {
 }
 
 /**
- * An `if:` condition of the forms the templates use: `a && b`, `a || b` (no parentheses), each
- * a status function (`always()`, `success()`, `failure()`, `cancelled()`) or `X == 'v'`,
- * `X != 'v'`, `X == true`. Without a status function GitHub adds `success()`. Nothing is ever
- * cancelled here.
+ * An `if:` condition of the forms the templates use: atoms joined by `&&` and `||`, grouped with
+ * parentheses, each a status function (`always()`, `success()`, `failure()`, `cancelled()`) or
+ * `X == 'v'`, `X != 'v'`, `X == true`. Without a status function GitHub adds `success()`.
+ * Nothing is ever cancelled here.
  */
 function shouldRun(cond: string | undefined, failed: boolean, c: ExprContext): boolean {
   if (cond === undefined) return !failed;
   const e = cond.trim();
   const status = /\b(always|success|failure|cancelled)\(\)/.test(e);
-  const atom = (a: string): boolean => {
-    const t = a.trim();
+  const atom = (t: string): boolean => {
     if (t === 'always()') return true;
     if (t === 'success()') return !failed;
     if (t === 'failure()') return failed;
@@ -175,8 +221,106 @@ function shouldRun(cond: string | undefined, failed: boolean, c: ExprContext): b
     const equal = value(m[1]!, c) === (m[3] ?? m[4]);
     return m[2] === '==' ? equal : !equal;
   };
-  const result = e.split('||').some((alt) => alt.split('&&').every(atom));
+  const result = evaluate(tokens(e), atom, e);
   return status ? result : !failed && result;
+}
+
+/** `(`, `)`, `&&`, `||` and the atoms between them (a status function keeps its `()`). */
+function tokens(e: string): string[] {
+  const out: string[] = [];
+  for (const m of e.matchAll(/\s*(&&|\|\||\(|\)|(?:always|success|failure|cancelled)\(\)|[^()&|]+)/g)) {
+    const t = m[1]!.trim();
+    if (t !== '') out.push(t);
+  }
+  return out;
+}
+
+/** `||` of `&&` of atoms or parenthesized conditions, as GitHub reads them. */
+function evaluate(ts: string[], atom: (t: string) => boolean, source: string): boolean {
+  let i = 0;
+  const either = (): boolean => {
+    let r = both();
+    while (ts[i] === '||') {
+      i++;
+      r = both() || r;
+    }
+    return r;
+  };
+  const both = (): boolean => {
+    let r = single();
+    while (ts[i] === '&&') {
+      i++;
+      r = single() && r;
+    }
+    return r;
+  };
+  const single = (): boolean => {
+    const t = ts[i++];
+    if (t === '(') {
+      const r = either();
+      if (ts[i++] !== ')') throw new Error(`the test's runner cannot read the condition ${source}`);
+      return r;
+    }
+    if (t === undefined || t === ')' || t === '&&' || t === '||') throw new Error(`the test's runner cannot read the condition ${source}`);
+    return atom(t);
+  };
+  const r = either();
+  if (i !== ts.length) throw new Error(`the test's runner cannot read the condition ${source}`);
+  return r;
+}
+
+/**
+ * Runs an actions/github-script script as the action does (an async function of `require`,
+ * `github`, `context` and `core`) in a node process in `cwd`, against a stand-in GitHub API that
+ * records each call and answers it with no data (`{ data: [] }`; `paginate` with `[]`).
+ */
+export async function runGithubScript(
+  script: string,
+  o: { cwd: string; env: Readonly<Record<string, string>>; event: Readonly<Record<string, unknown>>; runId?: string },
+): Promise<{ code: number; output: string; calls: GithubCall[] }> {
+  const callsFile = path.join(fs.mkdtempSync(path.join(path.dirname(o.cwd), 'github-script-')), 'calls.json');
+  const harness = `
+const fs = require('node:fs');
+const calls = [];
+const api = (names) => new Proxy(() => {}, {
+  get: (_, key) => api([...names, String(key)]),
+  apply: (_, __, args) => {
+    const method = names.join('.');
+    calls.push({ method, args: (method === 'paginate' ? args[1] : args[0]) ?? {} });
+    return Promise.resolve(method === 'paginate' ? [] : { data: [] });
+  },
+});
+const event = JSON.parse(process.env.GITHUB_SCRIPT_EVENT);
+const context = {
+  repo: { owner: 'owner', repo: 'repo' },
+  serverUrl: 'https://github.com',
+  runId: Number(process.env.GITHUB_SCRIPT_RUN_ID),
+  payload: event,
+  issue: { number: event.pull_request?.number },
+};
+const core = { setOutput: () => {}, setFailed: (m) => { console.error(m); process.exitCode = 1; }, info: (m) => console.log(m) };
+const AsyncFunction = (async () => {}).constructor;
+new AsyncFunction('require', 'github', 'context', 'core', process.env.GITHUB_SCRIPT)(require, api([]), context, core)
+  .catch((e) => { console.error(e); process.exitCode = 1; })
+  .finally(() => fs.writeFileSync(process.env.GITHUB_SCRIPT_CALLS, JSON.stringify(calls)));
+`;
+  const env = {
+    ...o.env,
+    GITHUB_SCRIPT: script,
+    GITHUB_SCRIPT_EVENT: JSON.stringify(o.event),
+    GITHUB_SCRIPT_RUN_ID: o.runId ?? '1',
+    GITHUB_SCRIPT_CALLS: callsFile,
+  };
+  const r = await new Promise<{ code: number; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', harness], { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+  const calls = fs.existsSync(callsFile) ? (JSON.parse(fs.readFileSync(callsFile, 'utf8')) as GithubCall[]) : [];
+  return { ...r, calls };
 }
 
 function parseOutputs(text: string): Record<string, string> {
@@ -227,9 +371,13 @@ function useAction(step: Step, o: GithubRunOptions, c: ExprContext): string {
         .split('\n')
         .filter((p) => p.trim() !== '')
         .map((p) => p.trim());
+      // A file that is not there is left out (if-no-files-found: warn or ignore), or fails the step.
+      const found = files.filter((f) => fs.existsSync(path.join(c.ws, f)));
+      if (found.length < files.length && w['if-no-files-found'] === 'error') throw new Error(`artifact ${w.name}: no file ${files.join(', ')}`);
+      if (found.length === 0) return 'no files to upload';
       // v4 stores the files relative to their least common ancestor directory.
-      const root = files.map((f) => path.dirname(f)).reduce((a, b) => (a === b ? a : '.'));
-      for (const f of files) copy(path.join(c.ws, f), path.join(o.service.artifacts, String(w.name), path.relative(root, f)));
+      const root = found.map((f) => path.dirname(f)).reduce((a, b) => (a === b ? a : '.'));
+      for (const f of found) copy(path.join(c.ws, f), path.join(o.service.artifacts, String(w.name), path.relative(root, f)));
       return 'artifact uploaded';
     }
     case 'actions/download-artifact':

@@ -1,8 +1,10 @@
-// One GitLab CI job of the template, run as a fresh runner would (see ci-runner.ts): global
-// `variables` (expanded as GitLab expands them), `default` before_script and cache, the job's
-// script in one bash session, the cache restored before and saved after (`when: always`: also
-// after a failure), artifacts of earlier jobs present (only those of the jobs `dependencies`
-// names, when it names any) and this job's kept.
+// One GitLab CI job of the template, run as a fresh runner would (see ci-runner.ts): the
+// repository cloned and CI_COMMIT_SHA checked out when it is a git repository (else its files
+// copied), global `variables` (expanded as GitLab expands them), `default` before_script and
+// cache, the job's script in one bash session, the cache restored before and saved after
+// (`when: always`: also after a failure), artifacts of earlier jobs present (only those of the
+// jobs `dependencies` names, when it names any) and this job's kept.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -48,7 +50,7 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   if (job === undefined) throw new Error(`${FILE} has no job ${o.job}`);
   const runner = freshRunner(o.base);
   const dir = runner.workspace;
-  fs.cpSync(o.service.repository, dir, { recursive: true });
+  checkout(o.service.repository, dir, o.predefined.CI_COMMIT_SHA);
   const env: Record<string, string> = { ...baseEnv(o.service, runner), ...o.predefined, CI_PROJECT_DIR: dir, ...o.service.secrets };
   for (const [k, v] of Object.entries(doc.variables ?? {})) env[k] = o.override?.[k] ?? expandVars(String(v), env);
 
@@ -72,6 +74,20 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
     for (const p of job.artifacts.paths) if (fs.existsSync(path.join(dir, p))) copy(path.join(dir, p), path.join(o.service.artifacts, o.job, p));
   }
   return { ok, log: r.output, workspace: dir };
+}
+
+/** The pipeline's commit of a git repository, as GitLab's runner fetches it; else a copy of the files. */
+function checkout(repository: string, dir: string, sha: string | undefined): void {
+  if (!fs.existsSync(path.join(repository, '.git'))) {
+    fs.cpSync(repository, dir, { recursive: true });
+    return;
+  }
+  if (sha === undefined) throw new Error(`the test gave no CI_COMMIT_SHA to check out of ${repository}`);
+  const git = (args: string[], cwd: string): void => {
+    execFileSync('git', args, { cwd, stdio: 'ignore', env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+  };
+  git(['clone', '--quiet', '--no-checkout', repository, dir], path.dirname(dir));
+  git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', sha], dir);
 }
 
 /** `$NAME` and `${NAME}` replaced from `env`, as GitLab expands variables in `variables`. */
