@@ -211,17 +211,7 @@ describe('GitHub Actions templates on fresh runners', () => {
     // not-applied: the plan was applied, so a re-run cannot help (the saved plan is stale now).
     expect(r.outputs).toEqual({ applied: 'success', checked: 'failure' });
     const calls: GithubCall[] = [];
-    const said = await runGithubJob({
-      file: `${GH}/apply.yml`,
-      job: 'not-applied',
-      service: gh,
-      base,
-      override,
-      event: MERGED,
-      needs: { apply: 'failure' },
-      needsOutputs: { apply: r.outputs! },
-      githubCalls: calls,
-    });
+    const said = await notAppliedAfterFailure(gh, r.outputs!, calls);
     expect(said.ok).toBe(false);
     expect(said.log).toMatch(/::error::The reviewed plan of this merge was applied, but afterwards the account does not match the merged code/);
     expect(said.log).not.toMatch(/Re-run the failed jobs/);
@@ -329,24 +319,23 @@ describe('GitHub Actions templates on fresh runners', () => {
   });
 });
 
-/** A sub-account, its usage read by the data source, and an output of it: live data the plan reads. */
-const USAGE_TF = `
-resource "proxyaccount_sub_account" "analytics" {
-  username      = "analytics-team"
-  monthly_limit = 50
-}
+/** The data-source example: a sub-account, its usage read by the data source, and an output of it (live data the plan reads). */
+const USAGE_TF = fs.readFileSync(path.join(ROOT, 'examples', 'data-sources', 'proxyaccount_sub_account', 'data-source.tf'), 'utf8');
 
-data "proxyaccount_sub_account" "analytics" {
-  username = proxyaccount_sub_account.analytics.username
+/** apply.yml's not-applied job after an apply job that failed with `outputs` (its steps' outcomes). */
+function notAppliedAfterFailure(service: Service, outputs: Record<string, string>, calls: GithubCall[]) {
+  return runGithubJob({
+    file: `${GH}/apply.yml`,
+    job: 'not-applied',
+    service,
+    base,
+    override,
+    event: MERGED,
+    needs: { apply: 'failure' },
+    needsOutputs: { apply: outputs },
+    githubCalls: calls,
+  });
 }
-
-output "analytics_usage_gb" {
-  value = {
-    this_period = data.proxyaccount_sub_account.analytics.monthly_bandwidth
-    total       = data.proxyaccount_sub_account.analytics.total_bandwidth
-  }
-}
-`;
 
 /** The terraform block alone (the http backend, the provider). */
 const VERSIONS_TF = MAIN_TF.slice(0, MAIN_TF.indexOf('resource '));
@@ -393,17 +382,7 @@ describe('GitHub Actions: the check after the apply, and what not-applied says',
     expect(r.log).toMatch(/-- ran \(1\): Apply the reviewed plan/);
     expect(r.outputs).toEqual({ applied: 'failure', checked: 'skipped' });
     const calls: GithubCall[] = [];
-    const said = await runGithubJob({
-      file: `${GH}/apply.yml`,
-      job: 'not-applied',
-      service: svc,
-      base,
-      override,
-      event: MERGED,
-      needs: { apply: 'failure' },
-      needsOutputs: { apply: r.outputs! },
-      githubCalls: calls,
-    });
+    const said = await notAppliedAfterFailure(svc, r.outputs!, calls);
     expect(said.ok).toBe(false);
     expect(said.log).toMatch(/::error::The apply of this merge ended 'failure' while Terraform was applying: part of its change may be in the account\./);
     expect(said.log).toMatch(/open a new pull request/);
