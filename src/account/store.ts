@@ -324,13 +324,14 @@ export class AccountStore {
    * wait for each other as this process's do. A stop while waiting starts nothing.
    */
   private async onThisMachine<T>(scope: string, op: string, run: () => Promise<T>): Promise<T> {
-    const signal = this.signal;
-    if (signal?.aborted === true) throw new StoppedError(op);
+    // A stop before this is refused by the lock (it rejects with the stop's reason) or, without
+    // one, by `run` itself (createToken starts with that check).
     let release: (() => Promise<void>) | undefined;
     try {
-      release = await this.client.lockOnThisMachine?.(scope, signal === undefined ? {} : { signal });
+      release = await this.client.lockOnThisMachine?.(scope, this.readOptions());
     } catch (err) {
-      throw stoppedWhileWaiting(signal) ? new StoppedError(op) : err;
+      if (this.signal?.aborted === true) throw new StoppedError(op);
+      throw err;
     }
     try {
       return await run();
@@ -413,9 +414,4 @@ export class AccountStore {
   private readOptions(): CallOptions {
     return this.signal === undefined ? {} : { signal: this.signal };
   }
-}
-
-/** True once `signal` has fired (read through a call: TypeScript keeps no narrowing across an await). */
-function stoppedWhileWaiting(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
 }
