@@ -14,6 +14,7 @@ import { SubAccountsApi } from './sub-accounts';
 import { TokensApi } from './tokens';
 import { Transport } from './transport';
 import type { CallOptions, ProxyAccountClientOptions, RequestLogger } from './types';
+import { checkPemCertificates } from './validation';
 import { SDK_VERSION } from './version';
 
 /** Default per-attempt timeout (ms). */
@@ -64,7 +65,7 @@ export class ProxyAccountClient {
     const retryBaseDelayMs = optNumber(o.retryBaseDelayMs, 'retryBaseDelayMs', DEFAULT_RETRY_BASE_DELAY_MS, 0, MAX_TIMER_MS);
     const retryMaxDelayMs = optNumber(o.retryMaxDelayMs, 'retryMaxDelayMs', DEFAULT_RETRY_MAX_DELAY_MS, 0, MAX_TIMER_MS);
     const userAgent = o.userAgent === undefined ? DEFAULT_USER_AGENT : checkUserAgent(o.userAgent);
-    const ca = o.caCert === undefined ? undefined : checkCaCert(o.caCert);
+    const ca = o.caCert === undefined ? undefined : checkPemCertificates(o.caCert, 'caCert');
     const random = optFunction(o.random, 'random') ?? Math.random;
     const sleep = optFunction(o.sleep, 'sleep') ?? defaultSleep;
     const authFailures = authFailureMemoryFrom(o.authFailureCache, o.authFailureTtlMs);
@@ -242,15 +243,6 @@ function checkUserAgent(v: unknown): string {
     throw new InvalidArgumentError('userAgent', 'must be a non-empty single-line string');
   }
   return v;
-}
-
-function checkCaCert(v: unknown): string | Buffer {
-  const text = typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('utf8') : undefined;
-  if (text === undefined) throw new InvalidArgumentError('caCert', 'must be a PEM string or Buffer');
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new InvalidArgumentError('caCert', 'must be PEM text containing "-----BEGIN CERTIFICATE-----"');
-  }
-  return v as string | Buffer;
 }
 
 /**

@@ -4,6 +4,7 @@
 // never in the proxy URL; for https targets they go on the CONNECT request.
 import type { ProxyAgent } from 'undici';
 import { InvalidArgumentError } from './errors';
+import { checkPemCertificates } from './validation';
 
 /** Options of {@link proxyDispatcher}. */
 export interface ProxyDispatcherOptions {
@@ -29,6 +30,12 @@ export interface ProxyDispatcherOptions {
    * lets the proxy count and refuse each request. @default false
    */
   readonly tunnelHttp?: boolean;
+  /**
+   * Certificates (PEM) to trust for `https://` targets, instead of the default store: a test
+   * server's, or the emulator's `caFile` when the target is the emulator's own API. The proxy
+   * itself is reached over plain HTTP and needs none. @default the default store
+   */
+  readonly targetCaCert?: string | Buffer;
 }
 
 const TOKEN_RE = /^[\x21-\x39\x3b-\x7e]{1,512}$/; // printable, no space, no colon
@@ -55,6 +62,7 @@ export function proxyDispatcher(options: ProxyDispatcherOptions): ProxyAgent {
     }
     headers[options.countryHeader] = options.country.toUpperCase();
   }
+  const targetCa = options.targetCaCert === undefined ? undefined : checkPemCertificates(options.targetCaCert, 'targetCaCert');
   const address = options.connectTo ? options.connectTo(proxy) : proxy;
   if (typeof address !== 'string' || !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/.test(address)) {
     throw new InvalidArgumentError('connectTo', `must return host:port for ${proxy}`);
@@ -67,6 +75,7 @@ export function proxyDispatcher(options: ProxyDispatcherOptions): ProxyAgent {
     token: `Bearer ${options.token}${options.ipHash === undefined ? '' : `:${options.ipHash}`}`,
     headers,
     proxyTunnel: options.tunnelHttp === true,
+    ...(targetCa === undefined ? {} : { requestTls: { ca: targetCa } }),
   });
 }
 

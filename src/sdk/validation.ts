@@ -2,6 +2,16 @@
 // the field (camelCase, as the caller wrote it) and says why. Secret values are never echoed.
 import { InvalidArgumentError } from './errors';
 
+/** PEM certificates to trust (the client's `caCert`, a proxy dispatcher's `targetCaCert`). */
+export function checkPemCertificates(value: unknown, field: string): string | Buffer {
+  const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
+  if (text === undefined) throw new InvalidArgumentError(field, 'must be a PEM string or Buffer');
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new InvalidArgumentError(field, 'must be PEM text containing "-----BEGIN CERTIFICATE-----"');
+  }
+  return value as string | Buffer;
+}
+
 /** Longest username the API contract allows. */
 export const USERNAME_MAX = 30;
 /** Longest password. */

@@ -1,6 +1,7 @@
 // The SDK's proxy dispatcher against the emulator process: the authorized-proxy list and a token
 // become requests through the emulated proxy, sticky with an ipHash, in the chosen country; a
 // deleted token is refused. Also its argument checks, made before anything is opened.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -57,6 +58,27 @@ test('the listed proxies and a token make a dispatcher that passes, sticky with 
   }
 });
 
+test('an https target behind the tunnel is trusted with targetCaCert, and its certificate refused without it', async () => {
+  const acme = client(ACME);
+  await acme.proxies.add('us-ny');
+  const proxies = await acme.proxies.list();
+  const token = await acme.tokens.create({ label: 'https-script' });
+  // The emulator's own API is a loopback https target with a self-signed certificate.
+  const url = `${emu().url}/api/ips/`;
+  const authorization = `Basic ${Buffer.from(`${ACME.username}:${ACME.password}`).toString('base64')}`;
+  const trusting = proxyDispatcher({ proxies, token: token.token, connectTo, targetCaCert: readFileSync(emu().caFile) });
+  const plain = proxyDispatcher({ proxies, token: token.token, connectTo });
+  try {
+    const res = await request(url, { dispatcher: trusting, headers: { authorization } });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.json()).toHaveProperty('ips');
+    await expect(request(url, { dispatcher: plain, headers: { authorization } })).rejects.toThrow(/self[- ]signed|certificate/i);
+  } finally {
+    await Promise.all([trusting.close(), plain.close()]);
+    await acme.tokens.delete({ id: token.id });
+  }
+});
+
 test('arguments are checked before anything is opened, and the token is never quoted', () => {
   const bad: Array<[Parameters<typeof proxyDispatcher>[0], string]> = [
     [{ proxies: [], token: 'pxa_x' }, 'proxies'],
@@ -66,6 +88,7 @@ test('arguments are checked before anything is opened, and the token is never qu
     [{ proxies: ['a.example.net:1'], token: 'pxa_x', country: 'FR' }, 'countryHeader'],
     [{ proxies: ['a.example.net:1'], token: 'pxa_x', use: 'b' }, 'use'],
     [{ proxies: ['a.example.net:1'], token: 'pxa_x', use: 1 }, 'use'],
+    [{ proxies: ['a.example.net:1'], token: 'pxa_x', targetCaCert: 'not a certificate' }, 'targetCaCert'],
   ];
   for (const [options, field] of bad) {
     let caught: unknown;
