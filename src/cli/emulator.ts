@@ -1,7 +1,7 @@
 // `proxyaccount emulator`: runs the account-API emulator until SIGTERM or SIGINT. When ready it
 // prints exactly one JSON line on stdout ({url, httpUrl, caFile, adminToken, proxies, countryHeader,
-// exitIpHeader}), or with --print-env shell `export` lines for the provider's variables; logs go
-// to stderr.
+// exitIpHeader}), or with --print-env shell `export` lines for the provider's variables (and the
+// proxies' addresses and header names); logs go to stderr.
 import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 
@@ -102,7 +102,10 @@ export function register(program: Command): void {
       new Option('--operator <name>', 'operator name in the proxy headers X-<name>-Country and X-<name>-IP').default('Emulator').argParser(parseOperator),
     )
     .addOption(new Option('--bytes-per-gb <bytes>', 'proxied bytes that count as 1 GB of usage (a divisor of 10^9)').default(1e9).argParser(parseBytesPerGb))
-    .option('--proxy-allow-any-target', 'let the proxies forward to any address, not only loopback (makes an open proxy of it)')
+    .option(
+      '--proxy-allow-any-target',
+      'let the proxies forward to any address, not only loopback, and listen on --host, not only loopback (makes an open proxy of it)',
+    )
     .action(async (flags: EmulatorFlags) => run(flags));
 }
 
@@ -167,6 +170,14 @@ async function run(flags: EmulatorFlags): Promise<void> {
         PROXYACCOUNT_PASSWORD: account.password,
         PROXYACCOUNT_CA_CERT_FILE: server.caFile,
         PROXYACCOUNT_EMULATOR_ADMIN_TOKEN: server.adminToken,
+        // The proxies are on free ports by default: a shell has no other way to find them.
+        ...(flags.proxies
+          ? {
+              PROXYACCOUNT_EMULATOR_PROXIES: JSON.stringify(server.proxies),
+              PROXYACCOUNT_EMULATOR_COUNTRY_HEADER: server.countryHeader,
+              PROXYACCOUNT_EMULATOR_EXIT_IP_HEADER: server.exitIpHeader,
+            }
+          : {}),
       }),
     );
     return;

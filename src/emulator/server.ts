@@ -18,6 +18,7 @@ import type { HostResolver } from './proxy/admission';
 import { countryHeader, exitIpHeader } from './proxy/context';
 import { ExitPool } from './proxy/exits';
 import { startProxyServers, systemResolver } from './proxy/servers';
+import { isLoopback } from './proxy/target';
 
 /** How the emulated proxy servers run (docs/emulator.md, "Proxy servers"). */
 export interface ProxyServerOptions {
@@ -27,7 +28,10 @@ export interface ProxyServerOptions {
   readonly operator?: string;
   /** Proxied bytes that count as one GB of usage; must divide 10^9. @default 1e9 */
   readonly bytesPerGb?: number;
-  /** Forward to any target, not only loopback ones. @default false */
+  /**
+   * Forward to any target, not only loopback ones, and listen on `host` itself; without it the
+   * proxies listen on loopback (`host` when it is a loopback address). @default false
+   */
   readonly allowAnyTarget?: boolean;
   /** Open connections per proxy at most. @default 256 */
   readonly maxConnections?: number;
@@ -154,16 +158,19 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     const httpPort = await listen(http, options.httpPort ?? 8080, host, 'http');
     let proxies: Readonly<Record<string, string>> = {};
     if (proxyOptions !== undefined) {
+      const allowAnyTarget = proxyOptions.allowAnyTarget ?? false;
+      const where = proxyListenHost(host, allowAnyTarget);
+      if (where.note !== undefined) log(where.note);
       const running = await startProxyServers(
         {
           store,
           clock,
           exits,
-          settings: { operator, bytesPerGb, allowAnyTarget: proxyOptions.allowAnyTarget ?? false, maxConnections: proxyOptions.maxConnections ?? 256 },
+          settings: { operator, bytesPerGb, allowAnyTarget, maxConnections: proxyOptions.maxConnections ?? 256 },
           resolve: proxyOptions.resolve ?? systemResolver,
           log,
         },
-        urlHost(host).replace(/^\[|\]$/g, ''),
+        where.host,
         proxyOptions.firstPort ?? 0,
       );
       cleanups.push(() => running.close());
@@ -238,6 +245,23 @@ function stopServer(server: HttpServer | HttpsServer): Promise<void> {
     // otherwise hold close() open.
     for (const socket of openSockets.get(server) ?? []) socket.destroy();
   });
+}
+
+/**
+ * Where the proxies listen, and the line to log when that is not `host`. Their targets are this
+ * machine's loopback services (unless any target is allowed): listening on the network, they
+ * would hand those services to anyone who knows an account, so they stay on loopback, and go on
+ * `host` itself only with `allowAnyTarget`. A wildcard `host` means loopback either way.
+ */
+export function proxyListenHost(host: string, allowAnyTarget: boolean): { host: string; note?: string } {
+  const bare = urlHost(host).replace(/^\[|\]$/g, '');
+  if (allowAnyTarget || bare.toLowerCase() === 'localhost' || isLoopback(bare)) return { host: bare };
+  return {
+    host: '127.0.0.1',
+    note:
+      `proxies: listening on 127.0.0.1, not on ${host}: they forward to this machine's loopback services only, ` +
+      'which they would open to the network; --proxy-allow-any-target (proxies.allowAnyTarget) puts them on --host',
+  };
 }
 
 /** The host part of a URL: wildcard addresses become loopback, IPv6 gets brackets. */

@@ -3,7 +3,7 @@
 // a port is taken.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -36,7 +36,16 @@ async function envOutput(cli: CliProcess): Promise<string> {
 function sourced(script: string): Record<string, string> {
   const file = join(dir, `env-${Math.random().toString(36).slice(2)}.sh`);
   writeFileSync(file, script);
-  const names = ['PROXYACCOUNT_BASE_URL', 'PROXYACCOUNT_USERNAME', 'PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_CA_CERT_FILE', 'PROXYACCOUNT_EMULATOR_ADMIN_TOKEN'];
+  const names = [
+    'PROXYACCOUNT_BASE_URL',
+    'PROXYACCOUNT_USERNAME',
+    'PROXYACCOUNT_PASSWORD',
+    'PROXYACCOUNT_CA_CERT_FILE',
+    'PROXYACCOUNT_EMULATOR_ADMIN_TOKEN',
+    'PROXYACCOUNT_EMULATOR_PROXIES',
+    'PROXYACCOUNT_EMULATOR_COUNTRY_HEADER',
+    'PROXYACCOUNT_EMULATOR_EXIT_IP_HEADER',
+  ];
   const out = execFileSync(
     'sh',
     [
@@ -71,7 +80,7 @@ describe('--print-env', () => {
   it('prints export lines that a shell can source to reach the emulator', async () => {
     const accounts = join(dir, 'accounts.json');
     writeFileSync(accounts, JSON.stringify({ accounts: [{ username: 'acme', password: "p'w $x", plan: 'plan20' }] }));
-    const cli = spawnCli(['--port', '0', '--http-port', '0', '--accounts', accounts, '--print-env']);
+    const cli = spawnCli(['--port', '0', '--http-port', '0', '--accounts', accounts, '--operator', 'Acme', '--print-env']);
     try {
       const env = sourced(await envOutput(cli));
       expect(env['PROXYACCOUNT_USERNAME']).toBe('acme');
@@ -87,6 +96,20 @@ describe('--print-env', () => {
       expect(state.statusCode).toBe(200);
       await state.body.text();
       await dispatcher.close();
+      // Where the proxies are (free ports by default), and their two header names.
+      const proxies = JSON.parse(env['PROXYACCOUNT_EMULATOR_PROXIES']!) as Record<string, string>;
+      expect(Object.keys(proxies)).toHaveLength(24);
+      expect(proxies['us-ny']).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect([env['PROXYACCOUNT_EMULATOR_COUNTRY_HEADER'], env['PROXYACCOUNT_EMULATOR_EXIT_IP_HEADER']]).toEqual(['X-Acme-Country', 'X-Acme-IP']);
+      const proxyAnswer = await new Promise<string>((resolve, reject) => {
+        const [host, port] = proxies['us-ny']!.split(':');
+        const socket = connect(Number(port), host, () => socket.end('GET http://127.0.0.1:9/ HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n'));
+        let answer = '';
+        socket.on('data', (d: Buffer) => (answer += d.toString()));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+      expect(proxyAnswer).toMatch(/^HTTP\/1\.1 407 /);
       // Only export lines and the marker: nothing else a shell would try to run.
       expect(
         cli
@@ -94,6 +117,17 @@ describe('--print-env', () => {
           .split('\n')
           .filter((l) => l !== '' && !l.startsWith('export ') && !l.startsWith('#')),
       ).toEqual([]);
+    } finally {
+      await stop(cli);
+    }
+  });
+
+  it('names no proxies with --no-proxies', async () => {
+    const cli = spawnCli(['--port', '0', '--http-port', '0', '--no-proxies', '--print-env']);
+    try {
+      const out = await envOutput(cli);
+      expect(sourced(out)['PROXYACCOUNT_BASE_URL']).toMatch(/^https:/);
+      expect(out).not.toMatch(/PROXYACCOUNT_EMULATOR_(PROXIES|COUNTRY_HEADER|EXIT_IP_HEADER)/);
     } finally {
       await stop(cli);
     }

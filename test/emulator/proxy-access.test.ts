@@ -230,6 +230,17 @@ describe('what the account may use', () => {
     expect(res.status).toBe(403);
   });
 
+  test('an IPv4-mapped loopback target is loopback both ways in, absolute-form and CONNECT; a mapped remote one is not', async () => {
+    const creds = ['-U', `${PARENT.username}:${PARENT.password}`];
+    const mapped = `http://[::ffff:127.0.0.1]:${new URL(world().httpTarget).port}`;
+    // WHATWG URL writes the absolute-form target as [::ffff:7f00:1]; a CONNECT authority keeps it as sent.
+    const plain = await curl(['-x', NY(), ...creds, `${mapped}/m?size=3`]);
+    expect([plain.status, plain.body]).toEqual([200, 'xxx']);
+    const tunnelled = await curl(['-p', '-x', NY(), ...creds, `${mapped}/m?size=4`]);
+    expect([tunnelled.status, tunnelled.body]).toEqual([200, 'xxxx']);
+    for (const args of [[], ['-p']]) expect((await curl([...args, '-x', NY(), ...creds, 'http://[::ffff:c000:201]/'])).status).toBe(403);
+  });
+
   test('oversized request headers get 431', async () => {
     const res = await curl(['-x', NY(), '-U', `${PARENT.username}:${PARENT.password}`, '-H', `X-Big: ${'a'.repeat(20_000)}`, target()]);
     expect(res.status).toBe(431);

@@ -2,10 +2,12 @@
 // accounts file (enforced on its own traffic and its sub-accounts'), the grace period a plan
 // downgrade gives the family's tokens, and a state file of an older emulator upgraded in place.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { parseAccounts } from '../../src/emulator';
+import { parseAccounts, startEmulator } from '../../src/emulator';
+import { proxyListenHost } from '../../src/emulator/server';
 import { systemResolver } from '../../src/emulator/proxy/servers';
 import { openDb } from '../../src/emulator/store/db';
 import { runCli, spawnCli } from './cli';
@@ -31,6 +33,67 @@ test('the ready line names one loopback proxy per catalogue host and the two hea
     cli.child.kill('SIGTERM');
     await cli.exited;
   }
+});
+
+describe('where the proxies listen', () => {
+  test('on loopback unless any target is allowed: a loopback --host as given, a wildcard as 127.0.0.1 or ::1', () => {
+    for (const [host, any, expected] of [
+      ['127.0.0.1', false, '127.0.0.1'],
+      ['127.0.0.2', false, '127.0.0.2'],
+      ['::1', false, '::1'],
+      ['localhost', false, 'localhost'],
+      ['0.0.0.0', false, '127.0.0.1'],
+      ['0.0.0.0', true, '127.0.0.1'],
+      ['::', true, '::1'],
+      ['192.0.2.2', false, '127.0.0.1'],
+      ['fd00::2', false, '127.0.0.1'],
+      ['192.0.2.2', true, '192.0.2.2'],
+      ['fd00::2', true, 'fd00::2'],
+    ] as const) {
+      const where = proxyListenHost(host, any);
+      expect([host, any, where.host, where.note !== undefined]).toEqual([host, any, expected, expected !== host && !['0.0.0.0', '::'].includes(host)]);
+    }
+    expect(proxyListenHost('192.0.2.2', false).note).toMatch(/not on 192\.0\.2\.2.*--proxy-allow-any-target/);
+  });
+
+  // Needs an address of this machine that is not loopback (a container's eth0 has one).
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address;
+  (lan === undefined ? test.skip : test)('with a --host on the network they stay on 127.0.0.1, saying why; allowAnyTarget puts them on --host', async () => {
+    const host = lan!;
+    const start = async (allowAnyTarget: boolean) => {
+      const log: string[] = [];
+      const em = await startEmulator({ host, port: 0, httpPort: 0, adminToken: 'admin-token-for-tests', log: (l) => log.push(l), proxies: { allowAnyTarget } });
+      return { em, log };
+    };
+    const kept = await start(false);
+    try {
+      expect(kept.em.url.startsWith(`https://${host}:`)).toBe(true);
+      expect(Object.values(kept.em.proxies).filter((a) => !/^127\.0\.0\.1:\d+$/.test(a))).toEqual([]);
+      expect(kept.log.filter((l) => l.startsWith('proxies:'))).toEqual([expect.stringContaining(`not on ${host}`)]);
+      // Nothing listens on the network address at the proxy's port.
+      const port = Number(kept.em.proxies['us-ny']!.split(':')[1]);
+      const outcome = await new Promise<string>((resolve) => {
+        const socket = connect(port, host);
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      });
+      expect(outcome).toBe('ECONNREFUSED');
+    } finally {
+      await kept.em.close();
+    }
+    const open = await start(true);
+    try {
+      expect(Object.values(open.em.proxies).filter((a) => !a.startsWith(`${host}:`))).toEqual([]);
+      expect(open.log.filter((l) => l.startsWith('proxies:'))).toEqual([]);
+    } finally {
+      await open.em.close();
+    }
+  });
 });
 
 test('--no-proxies serves none; a --bytes-per-gb that does not divide 10^9 is refused', async () => {

@@ -10,6 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { Agent, request } from 'undici';
 import { startEmulator, type EmulatorServer } from '../../src/emulator';
+import type { Clock } from '../../src/emulator/clock';
 import { prepareTls } from '../../src/emulator/tls';
 
 export const PARENT = { username: 'acme', password: 'acme-Password:1' };
@@ -56,8 +57,8 @@ export interface ProxyWorld {
   close(): Promise<void>;
 }
 
-/** Starts the emulator (parent acme on plan20) and the targets. */
-export async function startProxyWorld(accounts: object[] = [{ ...PARENT, plan: 'plan20' }]): Promise<ProxyWorld> {
+/** Starts the emulator (parent acme on plan20) and the targets; `clock` lets a test move time without a write. */
+export async function startProxyWorld(accounts: object[] = [{ ...PARENT, plan: 'plan20' }], clock?: Clock): Promise<ProxyWorld> {
   const log: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'proxy-world-'));
   const accountsFile = join(dir, 'accounts.json');
@@ -68,6 +69,7 @@ export async function startProxyWorld(accounts: object[] = [{ ...PARENT, plan: '
     accountsPath: accountsFile,
     adminToken: 'admin-token-for-tests',
     log: (line) => log.push(line),
+    clock,
     proxies: { bytesPerGb: BYTES_PER_GB, resolve: async (name) => (name === RUNNER_HOST ? ['127.0.0.3'] : []) },
   });
   let seen: Seen | undefined;

@@ -138,14 +138,11 @@ export function limitReached(store: Store, account: Account, parent: Account, no
 }
 
 /**
- * Whether an admitted account may go on (for a tunnel already open): it still exists, is active,
- * and no limit of its own or of its parent is reached now.
+ * True when `b` is the very account `a` was: same id, username and creation time. Ids alone are not
+ * enough: a reset of the state reuses them.
  */
-export function stillAllowed(store: Store, who: Admitted, now: number): boolean {
-  const account = store.accounts.byId(who.account.id);
-  const parent = store.accounts.byId(who.parent.id);
-  if (!account || !parent || !account.active) return false;
-  return limitReached(store, account, parent, now) === undefined;
+export function sameAccount(a: Account, b: Account | undefined): boolean {
+  return b !== undefined && b.id === a.id && b.username === a.username && b.createdAt === a.createdAt;
 }
 
 /** `::ffff:127.0.0.2` → `127.0.0.2`: IPv4 clients of a dual-stack socket. */

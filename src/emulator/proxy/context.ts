@@ -2,7 +2,7 @@
 // header names and the policy, and how proxied bytes become usage.
 import type { Clock } from '../clock';
 import type { Store } from '../store';
-import type { Admitted, HostResolver } from './admission';
+import { sameAccount, type Admitted, type HostResolver } from './admission';
 import type { ExitPool } from './exits';
 
 /** The policy and names of the emulated proxies. */
@@ -50,8 +50,7 @@ export function recordTraffic(ctx: ProxyContext, who: Admitted, bytes: number): 
     ctx.store.transaction(() => {
       // A tunnel can outlive its account (deleted, or the whole state reset, which reuses ids):
       // its bytes then belong to nobody.
-      const current = ctx.store.accounts.byId(who.account.id);
-      if (current?.username !== who.account.username || current.createdAt !== who.account.createdAt) return;
+      if (!sameAccount(who.account, ctx.store.accounts.byId(who.account.id))) return;
       ctx.store.accounts.recordUsage(who.account.id, scaled, now);
       if (who.parent.id !== who.account.id) ctx.store.accounts.recordUsage(who.parent.id, scaled, now);
     });

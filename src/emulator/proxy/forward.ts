@@ -1,16 +1,20 @@
 // The two ways through an emulated proxy: absolute-form HTTP requests, forwarded with their
 // body, and CONNECT tunnels. Usage counts payload bytes: for HTTP the request body sent to the
 // target plus the response body returned to the client (headers are not counted); for a tunnel
-// every byte relayed in either direction after the tunnel is established.
+// every byte relayed in either direction after the tunnel is established. An open tunnel is
+// admitted again as it runs (TunnelCheck), so that what would refuse a new CONNECT also ends it.
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { Transform } from 'node:stream';
 import { countryHeader, exitIpHeader, recordTraffic, type ProxyContext } from './context';
-import { stillAllowed } from './admission';
 import { gate, type Passed } from './gate';
 import { parseAuthority } from './target';
 
 /** A tunnel's bytes are recorded whenever this many have accumulated, and when it closes. */
 const TUNNEL_FLUSH_BYTES = 64 * 1024;
+
+/** A tunnel whose client sends bytes is admitted again at least this often (emulator time). */
+const TUNNEL_RECHECK_MS = 1_000;
 
 /** Connecting to the target, and silence on an established exchange, end it after this. */
 const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -122,32 +126,59 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
   let bytes = 0;
   let pending = 0;
   let established = false;
+  let ended = false;
+  const check = new TunnelCheck(ctx, passed);
+  // What would refuse this CONNECT now ends the tunnel: one line says why.
+  const end = (why: string): void => {
+    if (ended) return;
+    ended = true;
+    ctx.log(`proxy ${proxyHost}: CONNECT ${target} as ${passed.who.account.username} (${passed.who.via}) closed: ${why}`);
+    client.destroy();
+    upstream.destroy();
+    guard.destroy();
+  };
+  const readmit = (): void => {
+    void check.run().then((why) => {
+      if (why !== undefined) end(why);
+    });
+  };
   // Usage is recorded as the tunnel runs, not only when it closes, so that a long tunnel cannot
-  // outrun a limit: past one, or once its sub-account is deactivated, the tunnel is closed.
+  // outrun a limit; the tunnel is then admitted again, as its bytes changed the state.
   const flush = (closing: boolean): void => {
     if (pending === 0) return;
     const recorded = recordTraffic(ctx, passed.who, pending);
     pending = 0;
-    if (recorded && !closing && !stillAllowed(ctx.store, passed.who, ctx.clock.now())) {
-      client.destroy();
-      upstream.destroy();
-    }
+    if (recorded && !closing) readmit();
   };
   const count = (chunk: Buffer): void => {
     bytes += chunk.length;
     pending += chunk.length;
     if (pending >= TUNNEL_FLUSH_BYTES) flush(false);
   };
+  // The client's bytes wait for a re-admission when one is due, so none is relayed after what
+  // admitted the tunnel is gone. A Transform keeps Node's order and backpressure.
+  const guard = new Transform({
+    transform(chunk: Buffer, _encoding, done): void {
+      const pass = (): void => {
+        count(chunk);
+        done(null, chunk);
+      };
+      if (!check.due()) {
+        pass();
+        return;
+      }
+      void check.run().then((why) => {
+        if (why === undefined) pass();
+        else end(why); // The chunk is dropped and `done` never called: the stream is destroyed.
+      });
+    },
+  });
   upstream.once('connect', () => {
     established = true;
     client.write(`HTTP/1.1 200 Connection Established\r\n${exitIpHeader(ctx.settings.operator)}: ${passed.exitIp}\r\n\r\n`);
-    if (head.length > 0) {
-      count(head);
-      upstream.write(head);
-    }
-    client.on('data', count);
+    if (head.length > 0) guard.write(head);
     upstream.on('data', count);
-    client.pipe(upstream);
+    client.pipe(guard).pipe(upstream);
     upstream.pipe(client);
     client.setTimeout(UPSTREAM_TIMEOUT_MS, () => client.destroy());
   });
@@ -164,6 +195,7 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
       // One side is gone: the other has nothing more to relay.
       client.destroy();
       upstream.destroy();
+      guard.destroy();
       return;
     }
     if (!established) return;
@@ -172,6 +204,56 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
   };
   client.once('close', onClose);
   upstream.once('close', onClose);
+}
+
+/**
+ * When an open tunnel is admitted again: whenever the store changed since the last admission
+ * (a write of any kind: a token deleted, a proxy removed, usage recorded), or a second of emulator
+ * time has passed since it (a token's grace period or expiry, a new billing period, and an
+ * authorized hostname's address, resolved again each time).
+ */
+class TunnelCheck {
+  private changes: number;
+  private time: number;
+  private running: Promise<string | undefined> | undefined;
+
+  constructor(
+    private readonly ctx: ProxyContext,
+    private readonly passed: Passed,
+  ) {
+    ({ changes: this.changes, time: this.time } = passed.admittedAt);
+  }
+
+  /** True when the state may have changed since the last admission. */
+  due(): boolean {
+    return this.changeCount() !== this.changes || this.ctx.clock.now() - this.time >= TUNNEL_RECHECK_MS;
+  }
+
+  /** Admits the tunnel again now: undefined while it may go on, else why not. */
+  run(): Promise<string | undefined> {
+    // One under way that saw the current state answers for this call too.
+    if (this.running !== undefined && !this.due()) return this.running;
+    // Marked before it reads: a write made while it resolves a hostname makes the next one due.
+    this.changes = this.changeCount();
+    this.time = this.ctx.clock.now();
+    const run = this.passed
+      .readmit()
+      .catch((err: unknown) => `its admission could not be checked (${err instanceof Error ? err.message : String(err)})`)
+      .finally(() => {
+        if (this.running === run) this.running = undefined;
+      });
+    this.running = run;
+    return run;
+  }
+
+  /** NaN once the store is closed (the emulator stopping): always due, and the admission then fails. */
+  private changeCount(): number {
+    try {
+      return this.ctx.store.changeCount();
+    } catch {
+      return Number.NaN;
+    }
+  }
 }
 
 /** The request's headers for the target: no hop-by-hop header, no credential meant for the proxy. */

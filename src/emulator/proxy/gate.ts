@@ -1,8 +1,8 @@
 // The checks every proxied request goes through, HTTP or CONNECT: credentials, admission, exit
-// country, target and exit IP. Returns the account, the checked target and the exit, or the
-// refusal to send.
+// country, target and exit IP. Returns the account, the checked target and the exit, and a way to
+// run the same admission again (an open tunnel does), or the refusal to send.
 import type { IncomingMessage } from 'node:http';
-import { admit, PROXY_STATUS, unmapIpv4, type Admitted } from './admission';
+import { admit, PROXY_STATUS, sameAccount, unmapIpv4, type Admitted } from './admission';
 import { countryHeader, type ProxyContext } from './context';
 import { readCredentials, type ProxyCredentials } from './credentials';
 import { checkDestination, type Destination, DestinationError } from './target';
@@ -16,6 +16,14 @@ export interface Passed {
   readonly credentialHeader: ProxyCredentials['header'] | undefined;
   /** Where to connect. */
   readonly dest: Destination;
+  /** The store's change count and the emulator time just before the admission read the store. */
+  readonly admittedAt: { readonly changes: number; readonly time: number };
+  /**
+   * Runs the admission that let this request pass again, now: the same credentials (those it
+   * finally used), client address and proxy. Undefined while it admits the very same account,
+   * else why not (never quoting a credential).
+   */
+  readmit(): Promise<string | undefined>;
 }
 
 /** A request that may not, with what to answer. */
@@ -30,14 +38,17 @@ export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMe
   const read = readCredentials(req.headers);
   if (read.kind === 'malformed') return { ok: false, status: 407, message: read.reason };
   let credentials = read.kind === 'ok' ? read.credentials : undefined;
-  const now = ctx.clock.now();
-  const admission = (c: ProxyCredentials | undefined) =>
-    admit({ store: ctx.store, now, proxyHost, credentials: c, clientAddress: unmapIpv4(req.socket.remoteAddress ?? ''), resolve: ctx.resolve });
-  let who = await admission(credentials);
+  // Read now: a socket that is gone no longer has its address, and a re-admission needs it.
+  const clientAddress = unmapIpv4(req.socket.remoteAddress ?? '');
+  const admittedAt = { changes: ctx.store.changeCount(), time: ctx.clock.now() };
+  const now = admittedAt.time;
+  const admission = (c: ProxyCredentials | undefined, at: number) =>
+    admit({ store: ctx.store, now: at, proxyHost, credentials: c, clientAddress, resolve: ctx.resolve });
+  let who = await admission(credentials, now);
   // Basic or Bearer in `Authorization` that no account knows may be the target's: a client its
   // address admits goes on, and the header is forwarded.
   if (!who.ok && who.status === PROXY_STATUS.authRequired && credentials?.header === 'authorization') {
-    const byAddress = await admission(undefined);
+    const byAddress = await admission(undefined, now);
     if (byAddress.ok) {
       who = byAddress;
       credentials = undefined;
@@ -60,5 +71,12 @@ export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMe
     return { ok: false, status: err.status, message: err.message };
   }
   const session = who.ipHash === undefined ? undefined : `${who.account.id}\u0000${who.ipHash}`;
-  return { ok: true, who, exitIp: ctx.exits.pick(country, session, now), credentialHeader: credentials?.header, dest };
+  const admitted = who;
+  const used = credentials;
+  const readmit = async (): Promise<string | undefined> => {
+    const again = await admission(used, ctx.clock.now());
+    if (!again.ok) return again.message;
+    return sameAccount(admitted.account, again.account) ? undefined : 'it would now act as another account';
+  };
+  return { ok: true, who, exitIp: ctx.exits.pick(country, session, now), credentialHeader: credentials?.header, dest, admittedAt, readmit };
 }

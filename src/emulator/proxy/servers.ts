@@ -78,8 +78,9 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
         else socket.destroy();
       });
       servers.push(server);
-      const port = await listen(server, firstPort === 0 ? 0 : firstPort + i, host);
-      addresses[proxy.host] = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      // The address really bound (`localhost` names one of several).
+      const bound = await listen(server, firstPort === 0 ? 0 : firstPort + i, host);
+      addresses[proxy.host] = `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
     }
   } catch (err) {
     await close();
@@ -88,7 +89,7 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
   return { addresses, close };
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => {
       reject(new Error(`proxy cannot listen on ${host}:${port}: ${err.code ?? err.message}`));
@@ -96,7 +97,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
+      resolve(server.address() as AddressInfo);
     });
   });
 }

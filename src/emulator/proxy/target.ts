@@ -2,7 +2,7 @@
 // be used as an open proxy; the name is resolved once and the connection goes to the address that
 // was checked (a second lookup could answer differently).
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, SocketAddress } from 'node:net';
 
 /** A checked destination. */
 export interface Destination {
@@ -22,11 +22,32 @@ export class DestinationError extends Error {
   }
 }
 
-/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
+/**
+ * The IPv4 address an IPv4-mapped IPv6 address stands for, however it is spelled
+ * (`::ffff:127.0.0.1`, `::FFFF:7f00:1` as WHATWG URL writes it, zeros written out); any other
+ * address unchanged.
+ */
+export function unmappedAddress(address: string): string {
+  const canonical = canonicalIpv6(address);
+  const v4 = canonical?.startsWith('::ffff:') ? canonical.slice('::ffff:'.length) : '';
+  return isIP(v4) === 4 ? v4 : address;
+}
+
+/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback, in any spelling. */
 export function isLoopback(address: string): boolean {
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  if (isIP(v4) === 4) return v4.startsWith('127.');
-  return address === '::1';
+  const ip = unmappedAddress(address);
+  if (isIP(ip) === 4) return ip.startsWith('127.');
+  return canonicalIpv6(ip) === '::1';
+}
+
+/** The system's text of an IPv6 address (lower case, shortest, mapped IPv4 dotted); undefined for another. */
+function canonicalIpv6(address: string): string | undefined {
+  if (isIP(address) !== 6) return undefined;
+  try {
+    return new SocketAddress({ address, family: 'ipv6' }).address;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resolves `host` and checks the address against the policy. */
@@ -34,10 +55,12 @@ export async function checkDestination(host: string, port: number, allowAnyTarge
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   if (bare === '' || !Number.isInteger(port) || port < 1 || port > 65535) throw new DestinationError(400, 'malformed target');
   let address: string;
-  if (isIP(bare) !== 0) address = bare;
+  // One spelling for both ways in: a URL's `[::ffff:7f00:1]` and a CONNECT's `[::ffff:127.0.0.1]`
+  // are the same IPv4 target, checked and connected to as such.
+  if (isIP(bare) !== 0) address = unmappedAddress(bare);
   else {
     try {
-      address = (await lookup(bare)).address;
+      address = unmappedAddress((await lookup(bare)).address);
     } catch {
       throw new DestinationError(502, `target host ${bare} does not resolve`);
     }

@@ -1,5 +1,6 @@
 // The emulator's state: one SQLite database (in memory or a --state file) and the clock offset
 // saved in it, so that a restarted emulator resumes at the same emulator time.
+import type Database from 'better-sqlite3';
 import { isClockOffsetMs, type Clock } from '../clock';
 import type { AccountSeed } from '../config';
 import { AccessRepo } from './access';
@@ -23,6 +24,7 @@ export class Store {
   readonly access: AccessRepo;
   /** Bearer tokens. */
   readonly tokens: TokenRepo;
+  private readonly totalChanges: Database.Statement;
 
   private constructor(
     private readonly db: Db,
@@ -31,6 +33,7 @@ export class Store {
     this.accounts = new AccountRepo(db);
     this.access = new AccessRepo(db);
     this.tokens = new TokenRepo(db);
+    this.totalChanges = db.prepare('SELECT total_changes()').pluck();
   }
 
   /**
@@ -57,6 +60,17 @@ export class Store {
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
+  }
+
+  /**
+   * A number that differs whenever a row was written since it was last read (open proxy tunnels
+   * re-check their admission when it moves). SQLite's own count of the rows every INSERT, UPDATE
+   * and DELETE on this connection touched: every write path of the store is counted, present or
+   * future, with no bookkeeping of ours to forget; a rolled-back write moves it too (a needless
+   * re-check, never a missed one).
+   */
+  changeCount(): number {
+    return this.totalChanges.get() as number;
   }
 
   /** Saves the clock offset (call after moving the clock). */

@@ -1,0 +1,182 @@
+// An open CONNECT tunnel is admitted again as it runs: once what admitted it is gone (its token
+// deleted, or deactivated past the grace period; its proxy no longer authorized; its Basic password
+// changed), the client's next bytes are not relayed and the tunnel is closed, with one log line
+// saying why. A change that leaves its admission standing does not disturb it. Clients: a raw
+// socket to a TCP echo, and undici's ProxyAgent, which keeps one tunnel per https origin.
+import { connect, type Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { ProxyAgent, request } from 'undici';
+import { createClock } from '../../src/emulator/clock';
+import { authorizeProxies, createSub, createToken, useProxyWorld } from './proxy-fixtures';
+import { basicHeader, type ProxyWorld, startProxyWorld } from './proxy-world';
+
+const world = useProxyWorld();
+const agents: ProxyAgent[] = [];
+afterAll(() => Promise.all(agents.map((a) => a.close())));
+
+/** A CONNECT tunnel to the echo target, opened by a raw socket. */
+interface Tunnel {
+  /** Sends `text`; resolves to `echoed` once all of it came back, or `closed` if the tunnel closed first. */
+  exchange(text: string): Promise<'echoed' | 'closed'>;
+  /** Bytes that came back through the tunnel so far. */
+  received(): number;
+  socket: Socket;
+}
+
+async function openTunnel(proxyAuthorization: string, w: ProxyWorld = world()): Promise<Tunnel> {
+  const proxy = new URL(w.proxyUrl('us-ny'));
+  const socket = connect(Number(proxy.port), proxy.hostname);
+  socket.on('error', () => undefined); // A reset by the proxy is the close the tests wait for.
+  const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
+  let answer = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer): void => {
+      answer += d.toString('latin1');
+      if (!answer.includes('\r\n\r\n')) return;
+      socket.off('data', onData);
+      if (/^HTTP\/1\.1 200 /.test(answer)) resolve();
+      else reject(new Error(`CONNECT refused: ${answer.split('\r\n')[0]}`));
+    };
+    socket.on('data', onData);
+    const target = w.echoTarget;
+    socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${proxyAuthorization}\r\n\r\n`);
+  });
+  let received = 0;
+  let waiting: { until: number; resolve: (v: 'echoed') => void } | undefined;
+  socket.on('data', (d: Buffer) => {
+    received += d.length;
+    if (waiting !== undefined && received >= waiting.until) waiting.resolve('echoed');
+  });
+  return {
+    socket,
+    received: () => received,
+    exchange: (text) => {
+      const echoed = new Promise<'echoed'>((resolve) => {
+        waiting = { until: received + Buffer.byteLength(text), resolve };
+      });
+      socket.write(text);
+      return Promise.race([echoed, closed]);
+    },
+  };
+}
+
+/** An undici ProxyAgent on us-ny with this Proxy-Authorization, trusting the https target. */
+function agentWith(proxyAuthorization: string): ProxyAgent {
+  const agent = new ProxyAgent({
+    uri: world().proxyUrl('us-ny'),
+    token: proxyAuthorization,
+    requestTls: { ca: readFileSync(world().targetCaFile, 'utf8') },
+  });
+  agents.push(agent);
+  return agent;
+}
+
+/** GETs the https target through the agent (a CONNECT tunnel the agent keeps); resolves to the status. */
+async function fetchThrough(agent: ProxyAgent): Promise<number> {
+  const res = await request(`${world().httpsTarget}/t?size=5`, { dispatcher: agent });
+  await res.body.text();
+  return res.statusCode;
+}
+
+let logStart = 0;
+beforeEach(() => {
+  logStart = world().log.length;
+});
+/** This test's log lines. */
+const testLog = (): string[] => world().log.slice(logStart);
+/** This test's log lines saying why a tunnel was closed. */
+const closings = (): string[] => testLog().filter((l) => / closed: /.test(l));
+
+test('a token deleted while its tunnel is open: the next bytes are not relayed and the tunnel closes (raw socket)', async () => {
+  const sub = await createSub(world(), 'del1');
+  const token = await createToken(world(), sub.username);
+  const tunnel = await openTunnel(`Bearer ${token.raw}`);
+  expect(await tunnel.exchange('before')).toBe('echoed');
+  expect((await world().api('POST', '/api/token/delete/', { id: String(token.id), username: sub.username })).status).toBe(204);
+  expect(await tunnel.exchange('after the delete')).toBe('closed');
+  expect(tunnel.received()).toBe('before'.length);
+  expect(closings()).toEqual([expect.stringMatching(/^proxy us-ny: CONNECT 127\.0\.0\.1:\d+ as del1 \(bearer\) closed: invalid bearer token$/)]);
+  expect(world().log.join('\n')).not.toContain(token.raw);
+});
+
+test("a token deleted while undici's ProxyAgent keeps its tunnel: the next request through it fails", async () => {
+  const token = await createToken(world());
+  const agent = agentWith(`Bearer ${token.raw}`);
+  expect(await fetchThrough(agent)).toBe(200);
+  expect(await fetchThrough(agent)).toBe(200); // the same tunnel, kept by the agent
+  expect(testLog().filter((l) => / CONNECT /.test(l))).toEqual([]); // not closed yet: no tunnel line
+  expect((await world().api('POST', '/api/token/delete/', { id: String(token.id) })).status).toBe(204);
+  await expect(fetchThrough(agent)).rejects.toThrow();
+  expect(closings()).toEqual([expect.stringMatching(/ as acme \(bearer\) closed: invalid bearer token$/)]);
+});
+
+test('the proxy removed from the authorized list: the tunnel it carries is closed', async () => {
+  const token = await createToken(world());
+  const agent = agentWith(`Bearer ${token.raw}`);
+  expect(await fetchThrough(agent)).toBe(200);
+  expect((await world().api('POST', '/api/proxy/delete/', { proxy: 'us-ny' })).status).toBe(204);
+  await expect(fetchThrough(agent)).rejects.toThrow();
+  expect(closings()).toEqual([expect.stringMatching(/ closed: proxy us-ny is not among the authorized proxies of this account$/)]);
+});
+
+test('a token deactivated: its tunnel goes on through the grace period, and is closed once the clock passes it', async () => {
+  const sub = await createSub(world(), 'grace2');
+  const token = await createToken(world(), sub.username);
+  const tunnel = await openTunnel(`Bearer ${token.raw}`);
+  expect((await world().api('POST', '/api/token/deactivate/', { id: String(token.id), username: sub.username })).status).toBe(200);
+  expect(await tunnel.exchange('in the grace period')).toBe('echoed');
+  await world().control('/_emulator/clock', { advanceSeconds: 301 });
+  expect(await tunnel.exchange('past it')).toBe('closed');
+  expect(tunnel.received()).toBe('in the grace period'.length);
+  expect(closings()).toEqual([expect.stringMatching(/ as grace2 \(bearer\) closed: bearer token is inactive$/)]);
+});
+
+test('a Basic password changed: the tunnel it opened is closed (ProxyAgent and raw socket)', async () => {
+  const sub = await createSub(world(), 'pw1');
+  const agent = agentWith(basicHeader(sub.username, sub.password));
+  const tunnel = await openTunnel(basicHeader(sub.username, sub.password));
+  expect(await fetchThrough(agent)).toBe(200);
+  expect(await tunnel.exchange('before')).toBe('echoed');
+  expect((await world().api('POST', '/api/sub/edit/', { username: sub.username, password: 'another-Pw1' })).status).toBe(200);
+  await expect(fetchThrough(agent)).rejects.toThrow();
+  expect(await tunnel.exchange('after')).toBe('closed');
+  expect(tunnel.received()).toBe('before'.length);
+  expect(closings()).toEqual([
+    expect.stringMatching(/ as pw1 \(basic\) closed: invalid username or password$/),
+    expect.stringMatching(/ as pw1 \(basic\) closed: invalid username or password$/),
+  ]);
+  expect(world().log.join('\n')).not.toContain(sub.password);
+});
+
+test('without any write, a second of emulator time makes a re-check due: past the grace period, the next bytes close the tunnel', async () => {
+  // A clock of the test's own, moved directly: the state sees no write at all.
+  const clock = createClock();
+  const own = await startProxyWorld(undefined, clock);
+  try {
+    await authorizeProxies(own, 'us-ny');
+    const token = await createToken(own);
+    const tunnel = await openTunnel(`Bearer ${token.raw}`, own);
+    expect((await own.api('POST', '/api/token/deactivate/', { id: String(token.id) })).status).toBe(200);
+    expect(await tunnel.exchange('in the grace period')).toBe('echoed');
+    clock.advance(301);
+    expect(await tunnel.exchange('past it')).toBe('closed');
+    expect(own.log.filter((l) => / closed: /.test(l))).toEqual([expect.stringMatching(/ as acme \(bearer\) closed: bearer token is inactive$/)]);
+  } finally {
+    await own.close();
+  }
+});
+
+test("a tunnel still admitted keeps working after an unrelated change (another account's IP added, the clock moved)", async () => {
+  const token = await createToken(world());
+  const agent = agentWith(`Bearer ${token.raw}`);
+  const tunnel = await openTunnel(`Bearer ${token.raw}`);
+  expect(await fetchThrough(agent)).toBe(200);
+  expect(await tunnel.exchange('one')).toBe('echoed');
+  const other = await createSub(world(), 'other1');
+  expect((await world().api('POST', '/api/ip/add/', { ip: '127.0.0.9', username: other.username })).status).toBe(200);
+  await world().control('/_emulator/clock', { advanceSeconds: 2 });
+  expect(await tunnel.exchange('two')).toBe('echoed');
+  expect(await fetchThrough(agent)).toBe(200);
+  expect(closings()).toEqual([]);
+  tunnel.socket.destroy();
+});
