@@ -161,6 +161,30 @@ function credentials(s: Source): ConnectionSettings['auth'] | undefined {
   return undefined;
 }
 
+/**
+ * What is wrong with a base URL, as the SDK would refuse it (src/sdk/base-url.ts), in words that
+ * fit a setting: the SDK's name its option `baseUrl` and offer `allowHttp`, which neither the
+ * provider block nor the environment can set. Never repeats the URL, which may hold a password.
+ */
+function baseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not a valid absolute URL';
+  }
+  // Checked before anything that could echo a part of the URL.
+  if (url.username !== '' || url.password !== '') {
+    return `must not contain a user name or password: set username and password (${PROVIDER_ENV.username}, ${PROVIDER_ENV.password}) or token (${PROVIDER_ENV.token})`;
+  }
+  if (value.includes('?') || value.includes('#')) return 'must not contain a query string or fragment';
+  if (url.protocol === 'http:') {
+    return `must use https:// (the API requires HTTPS), not http://; a local emulator serves HTTPS too: use its https URL and trust its certificate with ca_cert_file (${PROVIDER_ENV.ca_cert_file})`;
+  }
+  if (url.protocol !== 'https:') return `must use https:// (the API requires HTTPS), not ${url.protocol}//`;
+  return undefined;
+}
+
 /** Reads every setting; the settings are undefined when any problem was found (all are listed). */
 export function resolveConnection(block: BlockValues, env: NodeJS.ProcessEnv): ResolvedConnection {
   const s = new Source(block, env);
@@ -171,6 +195,16 @@ export function resolveConnection(block: BlockValues, env: NodeJS.ProcessEnv): R
       'Missing API base URL',
       `Set base_url in the provider block or the ${PROVIDER_ENV.base_url} environment variable, e.g. https://api.example.com.`,
     );
+  } else {
+    const wrong = baseUrlProblem(baseUrl);
+    if (wrong !== undefined) {
+      const fromEnv = !s.inBlock('base_url');
+      s.problem(
+        'base_url',
+        fromEnv ? 'Invalid environment variable' : 'Invalid provider configuration',
+        `${fromEnv ? PROVIDER_ENV.base_url : 'base_url'} ${wrong}. It must be the API's root URL, such as https://api.example.com.`,
+      );
+    }
   }
   const auth = credentials(s);
   const insecure = s.bool('insecure');

@@ -44,18 +44,21 @@ export function register(program: Command): void {
       ]);
       const names = [...flags.subAccount, ...(flags.subAccountsFile === undefined ? [] : readSubAccountsFile(flags.subAccountsFile))];
       const live = await exportAccount(names, { onStep: (what) => process.stderr.write(`proxyaccount: reading ${what}\n`) });
-      mkdirSync(flags.out, { recursive: true });
+      // Rendered before anything is written: what the readers would refuse stops the command here.
       if (flags.format === 'roster') {
         const roster = toRoster(live, flags.lists);
         const file = path.join(flags.out, 'roster.yaml');
+        mkdirSync(flags.out, { recursive: true });
         writeFileSync(file, roster['roster.yaml']);
-        process.stderr.write(`proxyaccount: wrote ${file} (${live.accounts.length - 1} sub-accounts and the parent, marked for import)\n`);
+        process.stderr.write(`proxyaccount: wrote ${file} (the parent and ${roster.members} of ${live.accounts.length - 1} sub-accounts, marked for import)\n`);
         for (const line of roster.skipped) process.stderr.write(`proxyaccount: warning: not in the roster: ${line}\n`);
       } else {
         const files = toHcl(live, flags.lists);
-        for (const [name, text] of Object.entries(files)) writeFileSync(path.join(flags.out, name), text);
+        mkdirSync(flags.out, { recursive: true });
+        for (const name of ['account.tf', 'imports.tf'] as const) writeFileSync(path.join(flags.out, name), files[name]);
         const count = (files['imports.tf'].match(/^import \{/gm) ?? []).length;
         process.stderr.write(`proxyaccount: wrote ${count} resources with import blocks to ${path.join(flags.out, 'account.tf')} and imports.tf\n`);
+        for (const line of files.skipped) process.stderr.write(`proxyaccount: warning: not exported: ${line}\n`);
       }
     });
 }

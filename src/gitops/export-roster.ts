@@ -4,15 +4,35 @@
 // derives), and `importId` on each token (token IDs cannot be derived). So a CDKTF app that reads
 // the file plans only imports. Passwords and raw token values cannot be read back: comments say
 // how to set them.
-import { Document, isMap, isSeq } from 'yaml';
+import { accountPhrase, isEphemeralTokenLabel, LEFTOVER_NOT_ADOPTED } from '../resource-types';
 import type { BearerToken, LabeledIp } from '../sdk';
-import type { ListStyle, LiveAccount } from './export';
+import { Document, isMap, isSeq } from 'yaml';
+import { type AccountExport, type ListStyle, type LiveAccount, unreadLines } from './export';
+import {
+  emailProblem,
+  hostnameProblem,
+  IGNORING_CASE,
+  importIdProblem,
+  ipProblem,
+  limitProblem,
+  MAX_LABEL,
+  MAX_NAME,
+  MAX_ROSTER_IPS,
+  proxyProblem,
+  SAME_PROXY,
+  SAME_TOKEN_LABEL,
+  type Sameness,
+  textProblem,
+  usernameProblem,
+} from './roster-rules';
 
-/** The roster file, and the objects a roster cannot hold (told to the user, never dropped silently). */
+/** The roster file, and the objects it leaves out (told to the user, never dropped silently). */
 export interface RosterExport {
   readonly 'roster.yaml': string;
   /** One line per live object left out of the roster, saying why. */
   readonly skipped: readonly string[];
+  /** How many sub-accounts it holds. */
+  readonly members: number;
 }
 
 interface RosterToken {
@@ -22,33 +42,133 @@ interface RosterToken {
   importId: number;
 }
 
+/** A value quoted for a message and a file comment: JSON, with the characters YAML 1.1 takes for line breaks escaped too. */
+function shown(value: string): string {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The first of `kept` that `rule` finds to be one with `value`. */
+function twinOf<T>(kept: readonly T[], key: (t: T) => string, value: string, rule: Sameness): T | undefined {
+  return kept.find((k) => rule.same(key(k), value));
+}
+
 /**
- * Roster tokens are named by their label, unique per account: a live token with no label, or with
- * a label another token of the account already has, cannot be written. Those are reported.
+ * Roster tokens are named by their label, unique per account by the reader's rule (without case,
+ * `/` as `--`): a token with no label, or a label an earlier token of the account has, cannot be
+ * written; nor can a leftover of the ephemeral resource, which export never adopts. Each is reported.
  */
 function rosterTokens(owner: string, tokens: readonly BearerToken[], skipped: string[]): RosterToken[] {
-  const out: RosterToken[] = [];
-  const seen = new Set<string>();
+  const kept: BearerToken[] = [];
   for (const t of tokens) {
+    const what = `token ${t.id} of ${owner}`;
+    if (isEphemeralTokenLabel(t.label)) {
+      skipped.push(`${what}: ${LEFTOVER_NOT_ADOPTED}`);
+      continue;
+    }
     if (t.label === '') {
-      skipped.push(`token ${t.id} of ${owner}: it has no label, and a roster names tokens by label`);
+      skipped.push(`${what}: it has no label, and a roster names tokens by label`);
       continue;
     }
-    if (seen.has(t.label)) {
-      skipped.push(`token ${t.id} of ${owner}: its label '${t.label}' is already used by another token of the account`);
+    const refused = textProblem(t.label, MAX_LABEL) ?? importIdProblem(t.id);
+    if (refused !== undefined) {
+      skipped.push(`${what}: its label ${shown(t.label)} cannot be in a roster: ${refused}`);
       continue;
     }
-    seen.add(t.label);
+    const twin = twinOf(kept, (k) => k.label, t.label, SAME_TOKEN_LABEL);
+    if (twin !== undefined) {
+      const same = twin.label === t.label ? 'also' : `the same label (${SAME_TOKEN_LABEL.why}) as`;
+      skipped.push(`${what}: its label ${shown(t.label)} is ${same} token ${twin.id}'s ${shown(twin.label)}, and a roster names tokens by label`);
+      continue;
+    }
+    kept.push(t);
+  }
+  return kept.map((t) => {
     const token: RosterToken = { label: t.label, importId: t.id };
     if (t.expiresAt !== null) token.expiresAt = t.expiresAt.toISOString().slice(0, 10);
     if (!t.isActive) token.active = false;
-    out.push(token);
-  }
-  return out;
+    return token;
+  });
 }
 
-function rosterIps(ips: readonly LabeledIp[]): Array<{ ip: string; label?: string }> {
-  return ips.map((e) => (e.label === '' ? { ip: e.ip } : { ip: e.ip, label: e.label }));
+function rosterIps(owner: string, ips: readonly LabeledIp[], skipped: string[]): Array<{ ip: string; label?: string }> {
+  const kept: LabeledIp[] = [];
+  for (const e of ips) {
+    const badIp = ipProblem(e.ip);
+    const what = `IP ${badIp === undefined ? e.ip : shown(e.ip)} of ${owner}`;
+    const badLabel = e.label === '' ? undefined : textProblem(e.label, MAX_LABEL);
+    const twin = twinOf(kept, (k) => k.ip, e.ip, IGNORING_CASE);
+    if (badIp !== undefined) skipped.push(`${what}: ${badIp}`);
+    else if (badLabel !== undefined) skipped.push(`${what}: its label ${shown(e.label)} cannot be in a roster: ${badLabel}`);
+    else if (twin !== undefined) skipped.push(`${what}: listed twice, and a roster lists it once`);
+    else if (kept.length >= MAX_ROSTER_IPS) skipped.push(`${what}: a roster holds at most ${MAX_ROSTER_IPS} IPs per account`);
+    else kept.push(e);
+  }
+  return kept.map((e) => (e.label === '' ? { ip: e.ip } : { ip: e.ip, label: e.label }));
+}
+
+/** Entries of a list of strings (hostnames, proxies): each one the reader accepts, and once by its rule; the first spelling is kept. */
+function rosterList(
+  noun: string,
+  owner: string,
+  values: readonly string[],
+  problem: (v: string) => string | undefined,
+  rule: Sameness,
+  skipped: string[],
+): string[] {
+  const kept: string[] = [];
+  for (const v of values) {
+    const what = `${noun} ${shown(v)} of ${owner}`;
+    const refused = problem(v);
+    const twin = twinOf(kept, (k) => k, v, rule);
+    if (refused !== undefined) skipped.push(`${what}: ${refused}`);
+    else if (twin !== undefined) skipped.push(`${what}: the same ${noun} as ${shown(twin)}, already in the roster (${rule.why}); a roster lists it once`);
+    else kept.push(v);
+  }
+  return kept;
+}
+
+/** Why the reader would refuse the member for this sub-account, or undefined. */
+function memberProblem(a: AccountExport): string | undefined {
+  const d = a.details!;
+  const fields: Array<[string, string | undefined]> = [
+    ['username', usernameProblem(d.username)],
+    ['first name', d.firstName === undefined ? undefined : textProblem(d.firstName, MAX_NAME)],
+    ['last name', d.lastName === undefined ? undefined : textProblem(d.lastName, MAX_NAME)],
+    ['e-mail address', d.email === undefined ? undefined : emailProblem(d.email)],
+    ['monthly limit', limitProblem(d.monthlyBandwidthLimit)],
+    ['total limit', limitProblem(d.totalBandwidthLimit)],
+  ];
+  const bad = fields.find(([, why]) => why !== undefined);
+  return bad === undefined ? undefined : `its ${bad[0]} cannot be in a roster: ${bad[1]}`;
+}
+
+/** What goes with a member left out: nothing of it is in the roster. */
+function leftWith(a: AccountExport): string {
+  const n = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+  return `its ${n(a.ips.length, 'IP', 'IPs')}, ${n(a.hostnames.length, 'hostname', 'hostnames')} and ${n(a.tokens.length, 'token', 'tokens')} are left out with it`;
+}
+
+/**
+ * The sub-accounts a roster can hold, in the order read: one whose username or details the reader
+ * refuses, or whose username differs only in case from an earlier member's (the reader compares
+ * them without case), is left out with everything it holds, and reported.
+ */
+function rosterMembers(accounts: readonly AccountExport[], skipped: string[]): AccountExport[] {
+  const kept: AccountExport[] = [];
+  for (const a of accounts) {
+    const d = a.details!;
+    const refused = memberProblem(a);
+    // A username of other than printable ASCII is quoted: the line goes into a comment.
+    const what = /^[\x21-\x7e]+$/.test(d.username) ? accountPhrase(d.username) : `sub-account ${shown(d.username)}`;
+    const twin = kept.find((k) => k.details!.username.toLowerCase() === d.username.toLowerCase());
+    if (refused !== undefined) skipped.push(`${what}: ${refused}; ${leftWith(a)}`);
+    else if (twin !== undefined)
+      skipped.push(
+        `${what}: the same username as ${accountPhrase(twin.details!.username)}, already in the roster (a roster compares usernames without case); ${leftWith(a)}`,
+      );
+    else kept.push(a);
+  }
+  return kept;
 }
 
 /** Drops empty lists, so the file holds only what the account has. */
@@ -70,47 +190,48 @@ const HEADER = [
   ' stays unknown to Terraform (its `token` attribute is null).',
 ].join('\n');
 
-/** The live account as a roster file (YAML) whose first plan adopts everything it lists. */
+/** The live account as a roster file (YAML) whose first plan adopts everything it lists, and the reader accepts whole. */
 export function toRoster(live: LiveAccount, lists: ListStyle): RosterExport {
-  const skipped: string[] = [];
+  const skipped = unreadLines(live);
   const parent = live.accounts.find((a) => a.username === null);
-  const members = live.accounts.filter((a) => a.username !== null && a.details !== undefined);
+  const owner = accountPhrase(null);
+  const parentSection = compact({
+    importExisting: true,
+    ips: rosterIps(owner, parent?.ips ?? [], skipped),
+    hostnames: rosterList('hostname', owner, parent?.hostnames ?? [], hostnameProblem, IGNORING_CASE, skipped),
+    proxies: rosterList('proxy', owner, live.proxies, proxyProblem, SAME_PROXY, skipped),
+    tokens: rosterTokens(owner, parent?.tokens ?? [], skipped),
+  });
+  const members = rosterMembers(
+    live.accounts.filter((a) => a.username !== null && a.details !== undefined),
+    skipped,
+  ).map((a) => {
+    const d = a.details!;
+    const who = accountPhrase(d.username);
+    return compact({
+      username: d.username,
+      firstName: d.firstName,
+      lastName: d.lastName,
+      email: d.email,
+      monthlyLimitGb: d.monthlyBandwidthLimit,
+      totalLimitGb: d.totalBandwidthLimit,
+      active: d.active ? undefined : false,
+      importExisting: true,
+      ips: rosterIps(who, a.ips, skipped),
+      hostnames: rosterList('hostname', who, a.hostnames, hostnameProblem, IGNORING_CASE, skipped),
+      tokens: rosterTokens(who, a.tokens, skipped),
+    });
+  });
   const data = {
     accessList: lists === 'authoritative' ? 'authoritative' : 'additive',
-    parent: compact({
-      importExisting: true,
-      ips: rosterIps(parent?.ips ?? []),
-      hostnames: [...(parent?.hostnames ?? [])],
-      proxies: [...live.proxies],
-      tokens: rosterTokens('the parent account', parent?.tokens ?? [], skipped),
-    }),
-    teams: [
-      {
-        name: 'exported',
-        members: members.map((a) => {
-          const d = a.details!;
-          return compact({
-            username: d.username,
-            firstName: d.firstName,
-            lastName: d.lastName,
-            email: d.email,
-            monthlyLimitGb: d.monthlyBandwidthLimit,
-            totalLimitGb: d.totalBandwidthLimit,
-            active: d.active ? undefined : false,
-            importExisting: true,
-            ips: rosterIps(a.ips),
-            hostnames: [...a.hostnames],
-            tokens: rosterTokens(d.username, a.tokens, skipped),
-          });
-        }),
-      },
-    ],
+    parent: parentSection,
+    teams: [{ name: 'exported', members }],
   };
   const doc = new Document(data);
   doc.commentBefore =
     skipped.length === 0
       ? HEADER
-      : `${HEADER}\n\n Not adopted (a roster cannot hold them; manage them in HCL or fix them in the account):\n${skipped.map((s) => ` - ${s}`).join('\n')}`;
+      : `${HEADER}\n\n Not adopted (each line says why; manage them in HCL or fix them in the account):\n${skipped.map((s) => ` - ${s}`).join('\n')}`;
   const teams = doc.get('teams');
   const team = isSeq(teams) ? teams.items[0] : undefined;
   const memberNodes = isMap(team) ? team.get('members') : undefined;
@@ -120,5 +241,7 @@ export function toRoster(live: LiveAccount, lists: ListStyle): RosterExport {
         node.commentBefore = " password: not readable from the API; set it with AccountRoster's `passwords` (never in this file), else the current one is kept";
     }
   }
-  return { 'roster.yaml': doc.toString({ lineWidth: 0 }), skipped };
+  // Every string quoted: a YAML 1.1 reader (js-yaml and others) would take a plain `yes`, `on` or
+  // `2026-01-01` for a boolean or a date, and a YAML 1.2 one a plain `0o17` for a number.
+  return { 'roster.yaml': doc.toString({ lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' }), skipped, members: members.length };
 }

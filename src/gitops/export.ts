@@ -2,9 +2,9 @@
 // import block per object, so `terraform plan` shows only imports. Read through the account
 // store; what each type writes comes from the resource-type catalogue. Passwords and raw token
 // values cannot be read back: comments say how to set them.
-import type { AccountStore } from '../account';
-import { type Catalogue, type ExportValue, type LiveAccountView, RESOURCE_TYPES } from '../resource-types';
-import type { BearerToken, LabeledIp, SubAccount } from '../sdk';
+import type { AccountStore, TokenList } from '../account';
+import { accountPhrase, type Catalogue, type ExportValue, type LiveAccountView, RESOURCE_TYPES } from '../resource-types';
+import { type BearerToken, isProxyAccountError, type LabeledIp, type SubAccount } from '../sdk';
 
 /** How access lists are written. */
 export type ListStyle = 'per-entry' | 'authoritative';
@@ -17,6 +17,8 @@ export interface AccountExport {
   readonly ips: readonly LabeledIp[];
   readonly hostnames: readonly string[];
   readonly tokens: readonly BearerToken[];
+  /** Set when the tokens could not be read (empty `tokens` then says nothing): why. */
+  readonly tokensUnread?: string;
 }
 
 /** What export read: the parent's lists and proxies, and the named sub-accounts. */
@@ -33,10 +35,31 @@ export async function readAccount(store: AccountStore, subAccounts: readonly str
     const details = username === null ? undefined : await store.subAccounts.find(username);
     if (username !== null && details === undefined) throw new Error(`the parent account has no sub-account '${username}'`);
     const lists = store.account(username);
-    accounts.push({ username, details, ips: await lists.ips.list(), hostnames: await lists.hostnames.list(), tokens: await lists.tokens.list() });
+    accounts.push({ username, details, ips: await lists.ips.list(), hostnames: await lists.hostnames.list(), ...(await readTokens(lists.tokens)) });
   }
   onStep('proxies');
   return { accounts, proxies: await store.proxies.list() };
+}
+
+/**
+ * An account's tokens. A plan without bearer tokens answers their list with 402, and that alone
+ * must not stop the adoption of everything else: tokens a downgrade deactivated still exist, so
+ * the account is exported without them and the output says so.
+ */
+async function readTokens(list: TokenList): Promise<Pick<AccountExport, 'tokens' | 'tokensUnread'>> {
+  try {
+    return { tokens: await list.list() };
+  } catch (err) {
+    if (!isProxyAccountError(err, 'ERR_PAYMENT_REQUIRED')) throw err;
+    return { tokens: [], tokensUnread: 'the API refused to list them (402 Payment Required: a plan without bearer tokens)' };
+  }
+}
+
+/** One line per account whose tokens could not be read: printed and written first, since tokens may exist that nothing adopts. */
+export function unreadLines(live: LiveAccount): string[] {
+  return live.accounts
+    .filter((a) => a.tokensUnread !== undefined)
+    .map((a) => `the tokens of ${accountPhrase(a.username)} could not be read: ${a.tokensUnread}; tokens may exist, and none is adopted`);
 }
 
 /** A Terraform name for an object: letters, digits and underscores, starting with a letter. */
@@ -76,10 +99,12 @@ function hcl(v: ExportValue, depth = 1): string {
   return `{ ${entries.map(([k, e]) => `${k} = ${hcl(e, depth + 1)}`).join(', ')} }`;
 }
 
-/** The written files: resources and import blocks. */
+/** The written files (resources and import blocks), and what was left out. */
 export interface HclExport {
   readonly 'account.tf': string;
   readonly 'imports.tf': string;
+  /** One line per live object not written, saying why (also a comment at the top of account.tf). */
+  readonly skipped: readonly string[];
 }
 
 /** What the catalogue's descriptors read of one account. */
@@ -104,10 +129,13 @@ export function toHcl(live: LiveAccount, lists: ListStyle, catalogue: Catalogue 
     taken.add(`${typeName}.${candidate}`);
     return candidate;
   };
+  const skipped = unreadLines(live);
   for (const a of live.accounts) {
     for (const d of catalogue.values()) {
       if (d.export === undefined || (d.export.lists !== 'any' && d.export.lists !== lists)) continue;
-      for (const b of d.export.blocks(accountView(live, a))) {
+      const view = accountView(live, a);
+      skipped.push(...(d.export.leftOut?.(view) ?? []));
+      for (const b of d.export.blocks(view)) {
         const name = unique(d.typeName, resourceName(...b.name));
         resources.push(
           block(
@@ -126,5 +154,6 @@ export function toHcl(live: LiveAccount, lists: ListStyle, catalogue: Catalogue 
     }
   }
   const head = '# Written by `proxyaccount export` from the live account. Review it, then `terraform plan`: it should show only imports.\n\n';
-  return { 'account.tf': head + resources.join('\n'), 'imports.tf': head + imports.join('\n') };
+  const notes = skipped.length === 0 ? '' : `# Not exported (each line says why):\n${skipped.map((line) => `# - ${line}`).join('\n')}\n\n`;
+  return { 'account.tf': head + notes + resources.join('\n'), 'imports.tf': head + imports.join('\n'), skipped };
 }

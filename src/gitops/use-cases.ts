@@ -4,8 +4,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type AccountStore, EPHEMERAL_TOKEN_PREFIX } from '../account';
-import { type Catalogue, RESOURCE_TYPES } from '../resource-types';
+import { type AccountStore, EPHEMERAL_TOKEN_PREFIX, StoppedError } from '../account';
+import { accountPhrase, type Catalogue, RESOURCE_TYPES } from '../resource-types';
+import type { BearerToken } from '../sdk';
 import { storeFromEnv } from './credentials';
 import { type DriftReport, driftReport, planDrift, type ScanProgress, scanUnmanaged } from './drift';
 import { type LiveAccount, readAccount } from './export';
@@ -20,11 +21,17 @@ export interface StoreSource {
   readonly store?: AccountStore;
   /** The environment PROXYACCOUNT_* is read from. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The stop signal (Ctrl-C), bound to the store built from `env`: once it fires, reads are
+   * cancelled and no new write starts, while a write already sent finishes. A given store keeps
+   * its own. @default none
+   */
+  readonly signal?: AbortSignal;
 }
 
 async function withStore<T>(source: StoreSource, use: (store: AccountStore) => Promise<T>): Promise<T> {
   if (source.store !== undefined) return use(source.store);
-  const store = storeFromEnv(source.env ?? process.env);
+  const store = storeFromEnv(source.env ?? process.env, source.signal !== undefined ? { signal: source.signal } : {});
   try {
     return await use(store);
   } finally {
@@ -123,7 +130,7 @@ export interface PrunedToken {
 
 /** Options of {@link pruneTokens}. */
 export interface PruneOptions extends StoreSource {
-  /** Label prefix of the tokens to delete. @default the ephemeral resource's */
+  /** Label prefix of the tokens to delete: the ephemeral resource's, or a longer one. @default the ephemeral resource's */
   readonly prefix?: string;
   /** Only tokens created longer ago than this, in milliseconds. */
   readonly olderThanMs: number;
@@ -137,21 +144,87 @@ export interface PruneOptions extends StoreSource {
   readonly now?: number;
 }
 
-/** `proxyaccount tokens prune`: deletes leftover ephemeral tokens by label prefix and age; returns them. */
+/**
+ * {@link pruneTokens} stopped on its signal before the end. The deletes sent had finished (each
+ * was reported through `onToken`); nothing was started after the signal.
+ */
+export class PruneStoppedError extends Error {
+  constructor(
+    /** The tokens deleted (or found, on a dry run) before the stop. */
+    readonly pruned: readonly PrunedToken[],
+    /** Tokens listed but not examined. */
+    readonly notExamined: number,
+    /** Accounts whose tokens were not read (null: the parent). */
+    readonly notRead: ReadonlyArray<string | null>,
+    dryRun: boolean,
+  ) {
+    const accounts = notRead.length === 0 ? '' : `; the tokens of ${notRead.map(accountPhrase).join(', ')} were not read`;
+    super(`the run stopped: ${pruned.length} token(s) ${dryRun ? 'would be ' : ''}deleted, ${notExamined} listed token(s) not examined${accounts}`);
+    this.name = 'PruneStoppedError';
+  }
+}
+
+/** The prefix, when prune may use it: the ephemeral resource's or one that narrows it, never one that reaches managed tokens. */
+function checkedPrefix(prefix: string): string {
+  if (!prefix.startsWith(EPHEMERAL_TOKEN_PREFIX)) {
+    throw new Error(
+      `--prefix must start with '${EPHEMERAL_TOKEN_PREFIX}', the ephemeral resource's label prefix, which no managed token may carry ` +
+        `(got ${JSON.stringify(prefix)}): prune deletes only that resource's leftovers; a longer prefix narrows them, e.g. '${EPHEMERAL_TOKEN_PREFIX}ci-'`,
+    );
+  }
+  return prefix;
+}
+
+/** Looks every sub-account up, before anything is deleted: a misspelt one is refused first. */
+async function refuseUnknown(store: AccountStore, usernames: readonly string[]): Promise<void> {
+  const missing: string[] = [];
+  for (const u of usernames) if ((await store.subAccounts.find(u)) === undefined) missing.push(`'${u}'`);
+  if (missing.length > 0) throw new Error(`the parent account has no sub-account ${missing.join(', ')}: nothing was deleted`);
+}
+
+/**
+ * `proxyaccount tokens prune`: deletes leftover ephemeral tokens by label prefix and age; returns
+ * them. On the stop signal it throws {@link PruneStoppedError} once the delete in flight finished.
+ */
 export async function pruneTokens(opts: PruneOptions): Promise<PrunedToken[]> {
-  const prefix = opts.prefix ?? EPHEMERAL_TOKEN_PREFIX;
-  if (prefix === '') throw new Error('--prefix must not be empty: it would delete every token');
+  const prefix = checkedPrefix(opts.prefix ?? EPHEMERAL_TOKEN_PREFIX);
+  const usernames = [...new Set(opts.usernames ?? [])];
+  const dryRun = opts.dryRun === true;
+  const stopping = (): boolean => opts.signal?.aborted === true;
   return withStore(opts, async (store) => {
     const done: PrunedToken[] = [];
-    for (const username of [null, ...(opts.usernames ?? [])]) {
+    const accounts = [null, ...usernames];
+    try {
+      await refuseUnknown(store, usernames);
+    } catch (err) {
+      if (stopping()) throw new PruneStoppedError(done, 0, accounts, dryRun);
+      throw err;
+    }
+    for (const [i, username] of accounts.entries()) {
       const list = store.account(username).tokens;
-      const tokens = await list.list();
+      let tokens: readonly BearerToken[];
+      try {
+        tokens = await list.list();
+      } catch (err) {
+        if (stopping()) throw new PruneStoppedError(done, 0, accounts.slice(i), dryRun);
+        throw err;
+      }
       // Age on the API's clock (its answers' Date), which stamped createdAt: a runner's clock ahead
       // would prune a token a run still uses.
       const cutoff = (opts.now ?? store.now()) - opts.olderThanMs;
-      for (const t of tokens) {
+      for (const [j, t] of tokens.entries()) {
+        // Checked before each delete: the store refuses a new write once stopped, but the run
+        // must also say what it did and what it did not reach.
+        if (stopping()) throw new PruneStoppedError(done, tokens.length - j, accounts.slice(i + 1), dryRun);
         if (!t.label.startsWith(prefix) || t.createdAt.getTime() > cutoff) continue;
-        if (opts.dryRun !== true) await list.delete(t.id);
+        if (!dryRun) {
+          try {
+            await list.delete(t.id);
+          } catch (err) {
+            if (err instanceof StoppedError) throw new PruneStoppedError(done, tokens.length - j, accounts.slice(i + 1), dryRun);
+            throw err;
+          }
+        }
         const pruned = { username, id: t.id, label: t.label, createdAt: t.createdAt };
         opts.onToken?.(pruned);
         done.push(pruned);

@@ -2,7 +2,7 @@
 // whole list of one account ("list", authoritative: what it does not declare is removed).
 import { ACCOUNT_LIST_ID, entryIdFormat, PROXY_ID } from './import-ids';
 import type { ChangeView, Collection, ExportBlock, ExportValue, ImportIdFormat, LiveAccountView, Owner, ResourceTypeDescriptor, Risk, Values } from './types';
-import { counted, forgetRisk, ipEntry, sign, str, subjectValues, verb } from './words';
+import { accountPhrase, counted, forgetRisk, ipEntry, sign, str, subjectValues, verb } from './words';
 
 /** What the entry and list types of one collection share. */
 interface AccessKind {
@@ -28,6 +28,11 @@ interface AccessKind {
   entryName(owner: string, key: string): string[];
   /** Granting to the parent's list opens its proxies to an IP without credentials. */
   readonly opensParent: boolean;
+  /**
+   * Why the list resource refuses two live entries with one key (hostnames: case does not
+   * matter), while the API keeps them apart; unset where the API's keys are its entries.
+   */
+  readonly twinsRefused?: string;
 }
 
 const IPS: AccessKind = {
@@ -66,6 +71,7 @@ const HOSTNAMES: AccessKind = {
   entryAttributes: (e) => [['domain', String(e)]],
   entryName: (owner, key) => [owner, 'host', key],
   opensParent: false,
+  twinsRefused: 'host names are case-insensitive',
 };
 
 const PROXIES: AccessKind = {
@@ -119,6 +125,27 @@ function shortList(items: readonly string[], empty: string): string {
   const shown = items.slice(0, max);
   if (items.length > max) shown.push(`… ${items.length - max} more`);
   return shown.join(', ');
+}
+
+/**
+ * The account's entries one list resource cannot hold together, as the provider refuses them
+ * (`CI.Example.COM` and `ci.example.com`): a message naming every such group, or undefined.
+ */
+function refusedTwins(k: AccessKind, a: LiveAccountView): string | undefined {
+  if (k.twinsRefused === undefined) return undefined;
+  const byKey = new Map<string, string[]>();
+  for (const e of k.live(a)) {
+    const key = k.key(e) ?? k.liveKey(e);
+    byKey.set(key, [...(byKey.get(key) ?? []), k.liveKey(e)]);
+  }
+  const twins = [...byKey.values()].filter((spellings) => spellings.length > 1);
+  if (twins.length === 0) return undefined;
+  const named = twins.map((spellings) => spellings.map((x) => JSON.stringify(x)).join(' and ')).join('; ');
+  return (
+    `--lists authoritative cannot write the ${k.noun.one} list of ${accountPhrase(a.username)}: it holds ${named}, ` +
+    `spellings the provider takes for one ${k.noun.one} (${k.twinsRefused}), so it refuses the list. ` +
+    `Export with --lists per-entry (it imports every spelling), or remove all but one spelling from the account`
+  );
 }
 
 function userAttribute(a: LiveAccountView): Array<readonly [string, ExportValue]> {
@@ -213,9 +240,11 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
     },
     export: {
       lists: 'authoritative',
-      blocks: (a) =>
+      blocks: (a) => {
+        const refused = refusedTwins(k, a);
+        if (refused !== undefined) throw new Error(refused);
         // Proxies belong to the parent: a sub-account has no proxy list.
-        k === PROXIES && a.username !== null
+        return k === PROXIES && a.username !== null
           ? []
           : [
               {
@@ -223,7 +252,8 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
                 importId: ACCOUNT_LIST_ID.format(a.username, ''),
                 attributes: [...userAttribute(a), [k.listAttribute, k.live(a)]],
               },
-            ],
+            ];
+      },
     },
   };
 }

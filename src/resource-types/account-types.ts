@@ -1,8 +1,8 @@
 // The account types: a sub-account (the account itself) and a bearer token of an account.
-import { isEphemeralTokenLabel } from './ephemeral-tokens';
+import { isEphemeralTokenLabel, LEFTOVER_NOT_ADOPTED } from './ephemeral-tokens';
 import { entryIdFormat, SUB_ACCOUNT_ID } from './import-ids';
 import type { ChangeView, ExportValue, Owner, ResourceTypeDescriptor, Risk } from './types';
-import { forgetRisk, gb, str, subjectValues, verb } from './words';
+import { accountPhrase, forgetRisk, gb, str, subjectValues, verb } from './words';
 
 function describeSubAccount(c: ChangeView): string {
   const { kind, before, after } = c;
@@ -145,8 +145,9 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   },
   export: {
     lists: 'any',
+    // Leftovers of the ephemeral resource are not adopted: drift reports them and prune deletes them.
+    leftOut: (a) => a.tokens.filter((t) => isEphemeralTokenLabel(t.label)).map((t) => `token ${t.id} of ${accountPhrase(a.username)}: ${LEFTOVER_NOT_ADOPTED}`),
     blocks: (a) =>
-      // Leftovers of the ephemeral resource are not adopted: drift reports them and prune deletes them.
       a.tokens
         .filter((t) => !isEphemeralTokenLabel(t.label))
         .map((t) => {

@@ -12,3 +12,6 @@ export const EPHEMERAL_TOKEN_PREFIX = 'tf-ephemeral:';
 export function isEphemeralTokenLabel(label: string): boolean {
   return label.startsWith(EPHEMERAL_TOKEN_PREFIX);
 }
+
+/** Why export adopts no leftover (drift reports them, prune deletes them): the line it prints for each. */
+export const LEFTOVER_NOT_ADOPTED = 'a leftover of the ephemeral resource; `proxyaccount tokens prune` deletes it';

@@ -10,8 +10,8 @@ import type { ResourceTypeDescriptor } from './types';
 
 export * from './import-ids';
 export type * from './types';
-export { verb as changeVerb } from './words';
-export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from './ephemeral-tokens';
+export { accountPhrase, verb as changeVerb } from './words';
+export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel, LEFTOVER_NOT_ADOPTED } from './ephemeral-tokens';
 
 /** The prefix of every type name of this provider (any registry host or namespace). */
 export const TYPE_PREFIX = 'proxyaccount_';

@@ -96,8 +96,13 @@ export interface ExportBlock {
 export interface ExportSpec {
   /** Written with `--lists per-entry`, `--lists authoritative`, or either. */
   readonly lists: 'per-entry' | 'authoritative' | 'any';
-  /** The blocks for one live account. */
+  /**
+   * The blocks for one live account. Throws, naming the objects, when the account holds what the
+   * type's resources would refuse (export then writes nothing).
+   */
   blocks(account: LiveAccountView): ExportBlock[];
+  /** The live objects of one account it leaves out, one line each saying why: export tells the user, never drops them silently. */
+  leftOut?(account: LiveAccountView): string[];
 }
 
 /** One resource type, as everything outside the provider needs to know it. */

@@ -51,6 +51,11 @@ export function forgetRisk(what: string, stays: string): Risk {
   return { kind: 'no_longer_managed', message: `${what} is no longer managed by Terraform but stays in the account: ${stays}` };
 }
 
+/** An account as messages name it: "the parent account" or "sub-account 'alice'". */
+export function accountPhrase(username: string | null): string {
+  return username === null ? 'the parent account' : `sub-account '${username}'`;
+}
+
 /** The owning account's username of a resource's values, or null for the parent. */
 export function ownerOf(v: Values): string | null {
   return typeof v.username === 'string' ? v.username : null;

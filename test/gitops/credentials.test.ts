@@ -30,6 +30,27 @@ describe('storeFromEnv', () => {
     }
   });
 
+  it.each([
+    ['http://127.0.0.1:1', 'PROXYACCOUNT_BASE_URL must use https:// (the API requires HTTPS), not http://; a local emulator serves HTTPS too'],
+    ['https://exa mple', 'PROXYACCOUNT_BASE_URL is not a valid absolute URL'],
+    ['https://api.test/?x=1', 'PROXYACCOUNT_BASE_URL must not contain a query string or fragment'],
+    ['ftp://api.test', 'PROXYACCOUNT_BASE_URL must use https:// (the API requires HTTPS), not ftp://'],
+  ])('refuses PROXYACCOUNT_BASE_URL=%s naming the variable, with no hint only the SDK could follow', (url, expected) => {
+    expect(() => storeFromEnv({ ...GOOD, PROXYACCOUNT_BASE_URL: url })).toThrow(`Invalid environment variable: ${expected}`);
+    expect(() => storeFromEnv({ ...GOOD, PROXYACCOUNT_BASE_URL: url })).not.toThrow(/baseUrl|allowHttp/);
+  });
+
+  it('refuses credentials in PROXYACCOUNT_BASE_URL without repeating them', () => {
+    let message = '';
+    try {
+      storeFromEnv({ ...GOOD, PROXYACCOUNT_BASE_URL: 'http://admin:hunter2-pw@api.test' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^Invalid environment variable: PROXYACCOUNT_BASE_URL must not contain a user name or password/);
+    expect(message).not.toMatch(/hunter2|admin/);
+  });
+
   it('builds a store from good settings without sending anything', async () => {
     const store = storeFromEnv({ ...GOOD, PROXYACCOUNT_INSECURE: '0', PROXYACCOUNT_MAX_RETRIES: '0', PROXYACCOUNT_REQUEST_TIMEOUT: '5' });
     await store.close();

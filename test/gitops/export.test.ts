@@ -2,7 +2,9 @@
 // sub-account named), and written as HCL whose every resource has its import block with the
 // catalogue's import ID (`alice/203.0.113.7`, `_self`, `alice/42`), in both list styles.
 import { type LiveAccount, resourceName, toHcl } from '../../src/gitops/export';
+import { toRoster } from '../../src/gitops/export-roster';
 import { exportAccount } from '../../src/gitops/use-cases';
+import { ForbiddenError } from '../../src/sdk';
 import { FakeAccount, token } from './fake-account';
 
 function live(): LiveAccount {
@@ -93,6 +95,28 @@ describe('toHcl', () => {
       ['proxyaccount_bearer_token.alice_token_42', 'alice/42'],
     ]);
     expect(files['account.tf']).not.toContain('tf-ephemeral:');
+    // Left out, but said: on the command's stderr and at the top of account.tf.
+    const line = "token 43 of sub-account 'alice': a leftover of the ephemeral resource; `proxyaccount tokens prune` deletes it";
+    expect(files.skipped).toEqual([line]);
+    expect(files['account.tf']).toContain(`# Not exported (each line says why):\n# - ${line}\n`);
+  });
+
+  it('authoritative: stops naming hostnames that differ only in case, which the provider refuses in one list', () => {
+    const l = live();
+    const parent = { ...l.accounts[0]!, hostnames: ['CI.Example.COM', 'ci.example.com', 'ok.example.com'] };
+    const twins = { accounts: [parent, l.accounts[1]!], proxies: l.proxies };
+    expect(() => toHcl(twins, 'authoritative')).toThrow(
+      '--lists authoritative cannot write the hostname list of the parent account: it holds "CI.Example.COM" and "ci.example.com", ' +
+        'spellings the provider takes for one hostname (host names are case-insensitive), so it refuses the list. ' +
+        'Export with --lists per-entry (it imports every spelling), or remove all but one spelling from the account',
+    );
+    // Per entry, each spelling is its own resource: both are imported.
+    expect(importsOf(toHcl(twins, 'per-entry')['imports.tf']).filter(([to]) => to.startsWith('proxyaccount_authorized_hostname.'))).toEqual([
+      ['proxyaccount_authorized_hostname.self_host_ci_example_com', 'CI.Example.COM'],
+      ['proxyaccount_authorized_hostname.self_host_ci_example_com_2', 'ci.example.com'],
+      ['proxyaccount_authorized_hostname.self_host_ok_example_com', 'ok.example.com'],
+      ['proxyaccount_authorized_hostname.alice_host_ci_example_com', 'alice/ci.example.com'],
+    ]);
   });
 
   it('quotes what HCL would interpolate, and names resources validly', () => {
@@ -117,5 +141,32 @@ describe('exportAccount', () => {
 
   it('fails naming a sub-account that does not exist', async () => {
     await expect(exportAccount(['nobody'], { store: new FakeAccount().store() })).rejects.toThrow("the parent account has no sub-account 'nobody'");
+  });
+
+  it('on a plan without bearer tokens (402) exports the rest, and says in both formats that tokens may exist', async () => {
+    const fake = new FakeAccount().sub('alice', { ips: [{ ip: '203.0.113.7', label: '' }] });
+    fake.lists('').ips.push({ ip: '10.9.9.9', label: '' });
+    fake.planWithoutTokens();
+    const got = await exportAccount(['alice'], { store: fake.store() });
+    expect(got.accounts.map((a) => [a.username, a.ips.length, a.tokensUnread !== undefined])).toEqual([
+      [null, 1, true],
+      ['alice', 1, true],
+    ]);
+    const unread = (who: string) =>
+      `the tokens of ${who} could not be read: the API refused to list them (402 Payment Required: a plan without bearer tokens); tokens may exist, and none is adopted`;
+    const lines = [unread('the parent account'), unread("sub-account 'alice'")];
+    const hcl = toHcl(got, 'per-entry');
+    expect(hcl.skipped).toEqual(lines);
+    expect(hcl['account.tf']).toContain(`# - ${lines[0]}\n# - ${lines[1]}\n`);
+    expect(importsOf(hcl['imports.tf']).map(([, id]) => id)).toEqual(['10.9.9.9', 'alice', 'alice/203.0.113.7']);
+    const roster = toRoster(got, 'per-entry');
+    expect(roster.skipped).toEqual(lines);
+    expect(roster['roster.yaml']).toContain(`# - ${lines[0]}\n# - ${lines[1]}\n`);
+  });
+
+  it('fails on any other refusal of the token list', async () => {
+    const fake = new FakeAccount();
+    fake.tokenListError = () => new ForbiddenError({ method: 'GET', path: '/api/tokens/', operation: 'list tokens', status: 403, responseText: 'forbidden' });
+    await expect(exportAccount([], { store: fake.store() })).rejects.toThrow(/403 Forbidden/);
   });
 });

@@ -1,7 +1,7 @@
 // An account held in memory behind the SDK client's shape, for the GitOps use cases' unit tests:
 // the real AccountStore runs over it, so tests see what the commands see. Not a test file.
-import { AccountStore, type StoreClient } from '../../src/account';
-import { NotFoundError, type BearerToken, type LabeledIp, type SubAccount } from '../../src/sdk';
+import { AccountStore, type AccountStoreOptions, type StoreClient } from '../../src/account';
+import { NotFoundError, PaymentRequiredError, type BearerToken, type LabeledIp, type SubAccount } from '../../src/sdk';
 
 /** One account's lists ('' is the parent). */
 export interface FakeLists {
@@ -39,8 +39,27 @@ export class FakeAccount {
   /** The API's clock (its answers' `Date`), when the test sets one. */
   apiNow: number | undefined;
 
-  /** A real account store over this account. */
-  store(): AccountStore {
+  /** Set: listing tokens fails with this error. */
+  tokenListError: (() => Error) | undefined;
+
+  /** The plan has no bearer tokens: listing them answers 402, as the API does on plan `trial`. */
+  planWithoutTokens(): this {
+    this.tokenListError = () =>
+      new PaymentRequiredError({
+        method: 'GET',
+        path: '/api/tokens/',
+        operation: 'list tokens',
+        status: 402,
+        responseText: 'plan trial does not include bearer tokens',
+      });
+    return this;
+  }
+
+  /** Called as a delete request is handled (before it answers): a test stops the run there. */
+  onDelete: ((id: number) => void) | undefined;
+
+  /** A real account store over this account (with the options given, a stop signal say). */
+  store(opts: AccountStoreOptions = {}): AccountStore {
     const at = (what: string, input: { username?: string } = {}): FakeLists => {
       this.requests.push(`${what} ${input.username ?? '(parent)'}`);
       return this.lists(input.username);
@@ -49,8 +68,13 @@ export class FakeAccount {
       ips: { listWithLabels: async (input?: { username?: string }) => [...at('ips', input).ips] },
       hostnames: { list: async (input?: { username?: string }) => [...at('hostnames', input).hostnames] },
       tokens: {
-        list: async (input?: { username?: string }) => [...at('tokens', input).tokens],
+        list: async (input?: { username?: string }) => {
+          const l = at('tokens', input);
+          if (this.tokenListError !== undefined) throw this.tokenListError();
+          return [...l.tokens];
+        },
         delete: async (input: { id: number; username?: string }) => {
+          this.onDelete?.(input.id);
           const l = at('delete token', input);
           l.tokens = l.tokens.filter((t) => t.id !== input.id);
           this.deleted.push(input.id);
@@ -66,6 +90,6 @@ export class FakeAccount {
         },
       },
     };
-    return new AccountStore(client as unknown as StoreClient);
+    return new AccountStore(client as unknown as StoreClient, opts);
   }
 }

@@ -131,7 +131,8 @@ describe('provider configuration', () => {
   it('reports a base URL the SDK refuses on base_url, saying it came from the environment', async () => {
     const { diagnostics } = await configure({}, { ...GOOD_ENV, PROXYACCOUNT_BASE_URL: 'http://api.example.com' });
     const d = only(diagnostics);
-    expect(d).toMatchObject({ summary: 'Invalid provider configuration', attribute: [{ attributeName: 'base_url' }] });
+    expect(d).toMatchObject({ summary: 'Invalid environment variable', attribute: [{ attributeName: 'base_url' }] });
+    expect(d.detail).not.toContain('allowHttp');
     expect(d.detail).toContain('PROXYACCOUNT_BASE_URL');
   });
 

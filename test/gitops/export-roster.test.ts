@@ -1,0 +1,120 @@
+// `export --format roster` against the roster reader itself (constructs/src/roster-data.ts, whose
+// rules src/gitops/roster-rules.ts repeats): whatever the live account holds, the exported file is
+// read without a violation, by a YAML 1.2 and a YAML 1.1 parser alike, and every live object is
+// either in it or named, with why, among the skipped (stderr and the file's comment).
+import { parse } from 'yaml';
+import type { AccountExport, LiveAccount } from '../../src/gitops/export';
+import { toRoster } from '../../src/gitops/export-roster';
+import type { SubAccount } from '../../src/sdk';
+import { token } from './fake-account';
+
+// The constructs package's own reader, loaded at run time: a type import would make the root
+// type-check compile the jsii package's sources under the root's compiler options.
+const { readRoster } = require('../../constructs/src/roster-data') as { readRoster: (data: unknown) => { violations: readonly string[] } };
+
+const MARKER = ['$', '{TfToken[TOKEN.7]}'].join('');
+
+function member(username: string, lists: Partial<AccountExport> = {}, details: Partial<SubAccount> = {}): AccountExport {
+  return {
+    username,
+    details: { username, active: true, monthlyBandwidth: 0, monthlyBandwidthLimit: 10, totalBandwidth: 0, totalBandwidthLimit: 0, ...details },
+    ips: [],
+    hostnames: [],
+    tokens: [],
+    ...lists,
+  };
+}
+
+/** An account holding what the API accepts and a roster cannot: each offender beside a good twin. */
+function live(): LiveAccount {
+  return {
+    accounts: [
+      {
+        username: null,
+        details: undefined,
+        ips: [
+          { ip: '198.51.100.9', label: 'vpn' },
+          { ip: '198.51.100.10', label: `ci ${MARKER}` },
+        ],
+        hostnames: ['CI.Example.COM', 'ci.example.com', 'ok.example.com'],
+        tokens: [
+          token(7, 'tf-ephemeral:leftover'),
+          token(8, 'ci'),
+          token(9, 'CI'),
+          token(10, 'a/b'),
+          token(11, 'a--b'),
+          token(12, ''),
+          token(13, 'yes'),
+          token(14, MARKER),
+        ],
+      },
+      member('Mixed.Case', { hostnames: ['a.example.com', 'A.example.com'] }),
+      member('mixed.case', { ips: [{ ip: '203.0.113.1', label: '' }], tokens: [token(20, 'deploy')] }),
+      member('constructor', { tokens: [token(21, 'x')] }),
+      member('toString'),
+      member('valueOf'),
+      member('alice', { tokens: [token(22, 'tf-ephemeral:sub'), token(23, '2026-01-01')] }, { firstName: 'on', lastName: '0o17' }),
+      member('bob', {}, { firstName: 'A name of 21 letters!' }),
+    ],
+    proxies: ['us-ny.proxy.example.net:8080', 'US-NY.proxy.example.net:8080'],
+  };
+}
+
+describe('toRoster', () => {
+  it('writes a roster the reader accepts whole, in YAML 1.2 and 1.1, whatever the account holds', () => {
+    const roster = toRoster(live(), 'authoritative');
+    for (const version of ['1.2', '1.1'] as const) {
+      const data = parse(roster['roster.yaml'], { version });
+      expect(readRoster(data).violations).toEqual([]);
+      // Strings stay strings: `yes`, `on`, `0o17` and `2026-01-01` are quoted.
+      expect(data.parent.tokens.map((t: { label: unknown }) => t.label)).toEqual(['ci', 'a/b', 'yes']);
+      const alice = data.teams[0].members.find((m: { username: string }) => m.username === 'alice');
+      expect([alice.firstName, alice.lastName, alice.tokens[0].label]).toEqual(['on', '0o17', '2026-01-01']);
+    }
+    expect(roster.members).toBe(2);
+  });
+
+  it('names every object it leaves out, with why; a member goes with what it holds', () => {
+    const roster = toRoster(live(), 'per-entry');
+    const marker = 'it holds a CDKTF reference marker (TfToken[…]), which a roster file may not hold';
+    const prototype =
+      "a username is the member's construct id, and Object.prototype has that name taken; declare this sub-account with a SubAccount of another id";
+    expect(roster.skipped).toEqual([
+      `IP 198.51.100.10 of the parent account: its label "ci ${MARKER}" cannot be in a roster: ${marker}`,
+      'hostname "ci.example.com" of the parent account: the same hostname as "CI.Example.COM", already in the roster (case does not matter); a roster lists it once',
+      'proxy "US-NY.proxy.example.net:8080" of the parent account: the same proxy as "us-ny.proxy.example.net:8080", already in the roster ' +
+        '(a bare host stands for the full domain it begins, and case does not matter); a roster lists it once',
+      'token 7 of the parent account: a leftover of the ephemeral resource; `proxyaccount tokens prune` deletes it',
+      `token 9 of the parent account: its label "CI" is the same label (labels compare without case, and a '/' is '--' in the token's construct id) as token 8's "ci", and a roster names tokens by label`,
+      `token 11 of the parent account: its label "a--b" is the same label (labels compare without case, and a '/' is '--' in the token's construct id) as token 10's "a/b", and a roster names tokens by label`,
+      'token 12 of the parent account: it has no label, and a roster names tokens by label',
+      `token 14 of the parent account: its label "${MARKER}" cannot be in a roster: ${marker}`,
+      "sub-account 'mixed.case': the same username as sub-account 'Mixed.Case', already in the roster (a roster compares usernames without case); " +
+        'its 1 IP, 0 hostnames and 1 token are left out with it',
+      `sub-account 'constructor': its username cannot be in a roster: ${prototype}; its 0 IPs, 0 hostnames and 1 token are left out with it`,
+      `sub-account 'toString': its username cannot be in a roster: ${prototype}; its 0 IPs, 0 hostnames and 0 tokens are left out with it`,
+      `sub-account 'valueOf': its username cannot be in a roster: ${prototype}; its 0 IPs, 0 hostnames and 0 tokens are left out with it`,
+      "sub-account 'bob': its first name cannot be in a roster: it is 21 characters long, more than the 20 a roster accepts; its 0 IPs, 0 hostnames and 0 tokens are left out with it",
+      'hostname "A.example.com" of sub-account \'Mixed.Case\': the same hostname as "a.example.com", already in the roster (case does not matter); a roster lists it once',
+      "token 22 of sub-account 'alice': a leftover of the ephemeral resource; `proxyaccount tokens prune` deletes it",
+    ]);
+    // The file says the same at the top.
+    for (const line of roster.skipped) expect(roster['roster.yaml']).toContain(`# - ${line}\n`);
+  });
+
+  it('leaves nothing out silently: each live token and member is in the roster or named', () => {
+    const account = live();
+    const roster = toRoster(account, 'per-entry');
+    const data = parse(roster['roster.yaml']);
+    const written = [data.parent, ...data.teams[0].members].flatMap((o: { tokens?: Array<{ importId: number }> }) => (o.tokens ?? []).map((t) => t.importId));
+    const members = data.teams[0].members.map((m: { username: string }) => m.username);
+    for (const a of account.accounts) {
+      const owner = a.username === null ? 'the parent account' : `sub-account '${a.username}'`;
+      if (a.username !== null && !members.includes(a.username)) {
+        expect(roster.skipped.some((l) => l.startsWith(`${owner}: `))).toBe(true);
+        continue;
+      }
+      for (const t of a.tokens) expect(written.includes(t.id) || roster.skipped.some((l) => l.startsWith(`token ${t.id} of ${owner}: `))).toBe(true);
+    }
+  });
+});
