@@ -25,6 +25,27 @@ export function matchHostname(listed: readonly string[], domain: string): string
   return listed.find((d) => d === domain) ?? listed.find((d) => d.toLowerCase() === domain.toLowerCase());
 }
 
+/**
+ * The full domain of the listed proxy (`domain:port`) that `proxy`, in a form the add accepts,
+ * names: the same entry for `domain:port`, the same domain for a full domain, the domain's first
+ * label for a bare host; compared without case (DNS names). This is what the add answers.
+ */
+export function matchProxy(listed: readonly string[], proxy: string): string | undefined {
+  const given = proxy.toLowerCase();
+  const domainOf = (entry: string): string => {
+    const colon = entry.lastIndexOf(':');
+    return colon === -1 ? entry : entry.slice(0, colon);
+  };
+  const names = (entry: string): boolean => {
+    const e = entry.toLowerCase();
+    if (given.includes(':')) return e === given;
+    const domain = domainOf(e);
+    return given.includes('.') ? domain === given : domain.split('.')[0] === given;
+  };
+  const found = listed.find(names);
+  return found === undefined ? undefined : domainOf(found);
+}
+
 /** Per cached list: its entries by the value of one field (the first entry holding each value). */
 const indexes = new WeakMap<readonly object[], Map<PropertyKey, Map<unknown, object>>>();
 

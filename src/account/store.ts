@@ -7,7 +7,7 @@ import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccoun
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 import { createToken, TokenCreateBook } from './token-create';
-import { absentOn404, firstWhere, forAccount, matchHostname, targetOf } from './store-helpers';
+import { absentOn404, firstWhere, forAccount, matchHostname, matchProxy, targetOf } from './store-helpers';
 import type {
   AccountLists,
   AccountStoreOptions,
@@ -134,11 +134,19 @@ export class AccountStore {
     },
     /**
      * Authorizes `proxy` (any accepted form); returns its full domain. Adding one already there
-     * changes nothing (the API contract), so an add is safe to send again after a lost answer.
+     * changes nothing (the API contract), so an add is safe to send again after a lost answer;
+     * when the second answer is lost too, the listing decides (an entry `proxy` names: its domain).
      */
     add: async (proxy: string): Promise<string> => {
       const op = `add proxy '${proxy}'`;
-      return this.write({ collection: 'proxies', username: null, operation: op, send: async () => (await this.client.proxies.add(proxy)).proxy, resend: true });
+      return this.write({
+        collection: 'proxies',
+        username: null,
+        operation: op,
+        send: async () => (await this.client.proxies.add(proxy)).proxy,
+        resend: true,
+        readBack: async () => matchProxy(await this.client.proxies.list(), proxy),
+      });
     },
     /** Removes `proxy`; deleting one not authorized changes nothing (the API contract). */
     delete: async (proxy: string): Promise<void> => {
@@ -165,7 +173,12 @@ export class AccountStore {
    * decides whether a token has expired, so expiry is judged on its clock.
    */
   now(): number {
-    return this.client.serverNow?.()?.getTime() ?? Date.now();
+    return this.apiNow() ?? Date.now();
+  }
+
+  /** The API's time as its answers told it, or undefined before any answer carried a `Date`. */
+  apiNow(): number | undefined {
+    return this.client.serverNow?.()?.getTime();
   }
 
   /** Closes the client's connections; later calls fail. */
@@ -244,13 +257,16 @@ export class AccountStore {
           onError: async (err) => (isProxyAccountError(err, 'ERR_VALIDATION') && (await present()) ? 'unchanged' : undefined),
         });
       },
+      // Gone when the listing no longer holds this spelling: an API that matches hostnames with
+      // case may keep one differing only in case, which this delete did not name (`find` gives
+      // the listed spelling to delete).
       delete: (domain: string) =>
         this.deleteEntry(
           'hostnames',
           username,
           `delete hostname '${domain}'${forAccount(username)}`,
           () => this.client.hostnames.delete({ domain, ...target }),
-          async () => matchHostname(await this.client.hostnames.list(target), domain) === undefined,
+          async () => !(await this.client.hostnames.list(target)).includes(domain),
         ),
     };
     return ops;
@@ -382,9 +398,10 @@ export class AccountStore {
   /**
    * Sends one write: refused before sending when the run is stopping (unless it is `settling` a
    * write already sent), never cancelled once sent (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
-   * write's result, undefined means it did not happen (the original error is thrown, or, when
-   * `resend` is true because the write is idempotent, it is sent once more). `onError` may turn
-   * a known failure into a result (e.g. "already there").
+   * write's result, undefined means it did not happen (the original error is thrown). When
+   * `resend` is true because the write is idempotent, it is first sent once more, and `readBack`
+   * decides only if that answer is lost too. `onError` may turn a known failure into a result
+   * (e.g. "already there").
    */
   private async write<T>(w: WriteSpec<T>): Promise<T> {
     const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false } = w;
@@ -393,17 +410,25 @@ export class AccountStore {
       return await this.cache.write(collection, username, send);
     } catch (err) {
       if (isUnknownOutcome(err)) {
-        if (resend) return this.cache.write(collection, username, send);
+        let lost = err;
+        if (resend) {
+          try {
+            return await this.cache.write(collection, username, send);
+          } catch (again) {
+            if (!isUnknownOutcome(again) || readBack === undefined) throw again;
+            lost = again;
+          }
+        }
         if (readBack !== undefined) {
           let settled: T | undefined;
           try {
             settled = await readBack();
           } catch (readErr) {
-            throw new UnknownOutcomeError(op, err, readErr);
+            throw new UnknownOutcomeError(op, lost, readErr);
           }
           if (settled !== undefined) return settled;
         }
-        throw err;
+        throw lost;
       }
       const handled = onError === undefined ? undefined : await onError(err);
       if (handled !== undefined) return handled;

@@ -92,7 +92,10 @@ export interface HostnameList {
   find(domain: string): Promise<string | undefined>;
   /** Authorizes `domain`; one already there is `unchanged`. */
   add(domain: string): Promise<WriteOutcome>;
-  /** Removes `domain`; one already gone is `unchanged`. */
+  /**
+   * Removes `domain` as spelled: pass the listed form (`find`), since an API may match hostnames
+   * with case. One no longer listed in this spelling is `unchanged`.
+   */
   delete(domain: string): Promise<WriteOutcome>;
 }
 
@@ -142,7 +145,10 @@ export interface WriteSpec<T> {
    * happened, undefined when it did not (the original error is then thrown). @default none: the error is thrown
    */
   readBack?(): Promise<T | undefined>;
-  /** The write is idempotent: after an unknown outcome it is sent once more instead. @default false */
+  /**
+   * The write is idempotent: after an unknown outcome it is sent once more, before any `readBack`
+   * (which then settles a second lost answer). @default false
+   */
   readonly resend?: boolean;
   /** May turn a known failure into a result, e.g. "already there". @default none */
   onError?(err: unknown): Promise<T | undefined>;

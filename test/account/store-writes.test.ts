@@ -16,8 +16,14 @@ class FakeApi {
   tokens: BearerToken[] = [];
   nextId = 1;
   sent: string[] = [];
+  /** Authorized proxies, listed as `domain:port` (the catalogue: us-ny.proxy.example.net:8080). */
+  proxies: string[] = [];
+  /** Hostnames as the API stores them; it matches them with case. */
+  hostnames: string[] = [];
   /** The next write makes its change, then fails as if the answer were lost. */
   loseNextAnswer = false;
+  /** The next this many writes make their change, then fail as if their answers were lost. */
+  loseAnswers = 0;
   /** The next write fails before making any change, as if never sent. */
   failNextBeforeSending = false;
   /** The next write times out before making its change (the outcome is unknown to the client). */
@@ -54,8 +60,9 @@ class FakeApi {
       throw lost();
     }
     const result = apply();
-    if (this.loseNextAnswer) {
+    if (this.loseNextAnswer || this.loseAnswers > 0) {
       this.loseNextAnswer = false;
+      this.loseAnswers = Math.max(0, this.loseAnswers - 1);
       throw lost();
     }
     return result;
@@ -80,6 +87,25 @@ class FakeApi {
         delete: (input: { ip: string }) =>
           this.write('POST ip/delete', () => {
             if (!this.ips.delete(input.ip)) throw new ValidationError({ ...CTX, status: 400, responseText: 'not authorized' });
+          }),
+      },
+      proxies: {
+        list: () => this.read('GET proxies', () => [...this.proxies]),
+        add: () =>
+          this.write('POST proxy/add', () => {
+            // Any accepted form names the one catalogue proxy; the answer is its full domain.
+            const domain = 'us-ny.proxy.example.net';
+            if (!this.proxies.includes(`${domain}:8080`)) this.proxies.push(`${domain}:8080`);
+            return { proxy: domain };
+          }),
+      },
+      hostnames: {
+        list: () => this.read('GET hostnames', () => [...this.hostnames]),
+        delete: (input: { domain: string }) =>
+          this.write('POST hostname/delete', () => {
+            if (!this.hostnames.includes(input.domain))
+              throw new ValidationError({ ...CTX, status: 400, responseText: 'domain: this hostname is not authorized' });
+            this.hostnames = this.hostnames.filter((d) => d !== input.domain);
           }),
       },
       subAccounts: {
@@ -237,6 +263,52 @@ describe('a write whose answer is lost', () => {
     api.loseNextAnswer = true;
     await expect(store.account().ips.delete('203.0.113.7')).resolves.toBe('recovered');
     await expect(store.account().ips.delete('203.0.113.7')).resolves.toBe('unchanged');
+  });
+
+  it.each([
+    ['a bare host', 'us-ny'],
+    ['a full domain', 'US-NY.proxy.example.net'],
+    ['domain:port', 'us-ny.proxy.example.net:8080'],
+  ])('settles a proxy add given as %s whose answer and resent answer are both lost by reading the listing', async (_form, proxy) => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.loseAnswers = 2;
+    await expect(store.proxies.add(proxy)).resolves.toBe('us-ny.proxy.example.net');
+    expect(api.sent).toEqual(['POST proxy/add', 'POST proxy/add', 'GET proxies']);
+  });
+
+  it('does not take another proxy in the listing for the one whose add was lost twice', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.proxies = ['us-nyc.proxy.example.net:8080', 'us.proxy.example.net:3128'];
+    // Both sends time out before the API makes any change.
+    api.failNextWith = lost;
+    api.timeOutNextBeforeChange = true;
+    await expect(store.proxies.add('us-ny.proxy.example.net')).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(api.sent).toEqual(['POST proxy/add', 'POST proxy/add', 'GET proxies']);
+  });
+
+  it('says the outcome of a proxy add is unknown when its answers are lost and the listing fails too', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.loseAnswers = 2;
+    api.readsFail = true;
+    await expect(store.proxies.add('us-ny')).rejects.toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      message: expect.stringMatching(/add proxy 'us-ny'.*answer was lost.*reading the account back failed too/s),
+    });
+  });
+
+  it('deletes a hostname by the spelling given, and a delete of a spelling not listed is not taken for one listed in another case', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.hostnames = ['MIXED.example.com'];
+    // This API matches with case: 'mixed.example.com' is not there, so its 400 is "already gone"
+    // for that spelling, and 'MIXED.example.com' is still listed.
+    await expect(store.account().hostnames.delete('mixed.example.com')).resolves.toBe('unchanged');
+    expect(api.hostnames).toEqual(['MIXED.example.com']);
+    await expect(store.account().hostnames.delete('MIXED.example.com')).resolves.toBe('done');
+    expect(api.hostnames).toEqual([]);
   });
 
   it('says both what was lost and why reading back failed when it cannot be settled', async () => {

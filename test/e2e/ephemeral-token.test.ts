@@ -76,12 +76,13 @@ describe('ephemeral "proxyaccount_bearer_token"', () => {
     expect(await ephemeralTokens()).toEqual([]);
   });
 
-  it('refuses an expires_at that is not in the future at validation', async () => {
-    const bad = await account.workspace({ env });
+  it('refuses an expires_at that is not in the future when the plan opens it (on the API clock), creating nothing', async () => {
+    const bad = await account.workspace();
     bad.write('main.tf', `${REQUIRED_PROVIDERS}\nephemeral "proxyaccount_bearer_token" "x" {\n  label      = "x"\n  expires_at = "2020-01-01"\n}\n`);
-    const res = await bad.run(['validate', '-no-color']);
+    const res = await bad.run(['plan', '-no-color', '-input=false']);
     expect(res.code).toBe(1);
     expect(`${res.stdout}${res.stderr}`).toMatch(/Expiry date not in the future/);
+    expect(await ephemeralTokens()).toEqual([]);
   });
 
   it('destroys what the scoped provider made', async () => {

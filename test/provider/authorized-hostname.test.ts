@@ -93,6 +93,17 @@ describe('proxyaccount_authorized_hostname', () => {
     expect(errors(await driver.destroy(state))).toEqual([]);
   });
 
+  it('deletes the spelling the API lists when the entry it adopted differs only in case', async () => {
+    const state = await driver.create({ domain: 'mixed.example.com', username: 'host-sub' });
+    // Re-added outside Terraform in another case; this API stores and matches hostnames as written.
+    await p.admin.hostnames.delete({ domain: 'mixed.example.com', username: 'host-sub' });
+    await p.admin.hostnames.add({ domain: 'MIXED.example.com', username: 'host-sub' });
+    expect(await driver.read(state)).toEqual(state);
+    expect(errors(await driver.destroy(state))).toEqual([]);
+    expect(await listed('host-sub')).not.toContain('MIXED.example.com');
+    expect(errors(await driver.destroy(state))).toEqual([]);
+  });
+
   it('explains how to import a hostname that is already authorized', async () => {
     await p.admin.hostnames.add({ domain: 'dup.example.com' });
     const { planned } = await driver.plan(null, { domain: 'dup.example.com' });

@@ -5,7 +5,7 @@ import { isUnknown } from '../../src/protocol/cty';
 import { authorizedProxyResource } from '../../src/provider/resources/authorized-proxy';
 import { countOf, startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
 import { decode, dv, errors, NO_PRIVATE, obj, paths } from './harness';
-import type { ResourceDriver } from './terraform-sim';
+import { ResourceDriver } from './terraform-sim';
 
 const schema = authorizedProxyResource.schema;
 let p: EmulatedProvider;
@@ -19,6 +19,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await p?.close();
 });
+
+/**
+ * A driver whose plan and apply share one provider server without retries, as `terraform apply`
+ * plans again in the process that applies (its credentials are then known to work).
+ */
+async function oneApply(): Promise<ResourceDriver> {
+  const server = await p.newServer({ PROXYACCOUNT_MAX_RETRIES: '0' });
+  return new ResourceDriver(async () => server, 'proxyaccount_authorized_proxy', schema);
+}
 
 describe('proxyaccount_authorized_proxy', () => {
   it.each([
@@ -91,6 +100,34 @@ describe('proxyaccount_authorized_proxy', () => {
     await p.admin.proxies.delete('in-bom');
     await p.emu.control.fault({ path: '/api/proxy/delete/', status: 400, count: 1 });
     expect(errors(await driver.destroy(state))).toEqual([]);
+  });
+
+  it('settles a create whose answers are lost by reading the listing back', async () => {
+    const lossy = await oneApply();
+    const config = { proxy: 'br-sao' };
+    const { planned } = await lossy.plan(null, config);
+    // The add is made and its answer lost, and so is the answer to the add sent again.
+    await p.emu.control.fault({ path: '/api/proxy/add/', method: 'POST', dropResponse: true, count: 2 });
+    const { state, diagnostics } = await lossy.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([]);
+    expect(state).toEqual(obj(schema, { id: 'br-sao', proxy: 'br-sao', domain: 'br-sao.proxy.example.net' }));
+  });
+
+  it('keeps in state a proxy whose create may have taken effect (answers lost, read-back failed), with the error', async () => {
+    const lossy = await oneApply();
+    const config = { proxy: 'kr-sel.proxy.example.net:3128' };
+    const { planned } = await lossy.plan(null, config);
+    await p.emu.control.fault({ path: '/api/proxy/add/', method: 'POST', dropResponse: true, count: 2 });
+    await p.emu.control.fault({ path: '/api/proxies/', method: 'GET', status: 403, count: 1 });
+    const { state, diagnostics } = await lossy.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({ summary: 'Unable to create authorized proxy', detail: expect.stringMatching(/may or may not have taken effect/) }),
+    ]);
+    // Terraform saves it (tainted): the proxy is authorized, and the state holds it.
+    expect(state).toEqual(obj(schema, { id: config.proxy, proxy: config.proxy, domain: null }));
+    expect(await p.admin.proxies.list()).toContain('kr-sel.proxy.example.net:3128');
+    // The next refresh finds it and fills in its domain.
+    expect(await driver.read(state!)).toEqual(obj(schema, { id: config.proxy, proxy: config.proxy, domain: 'kr-sel.proxy.example.net' }));
   });
 
   it('reports a proxy the API does not recognize on create', async () => {

@@ -1,9 +1,12 @@
 // The ephemeral bearer token at the RPC level: open creates a prefixed token expiring tomorrow by
 // default and hands close what it needs; close deletes it even after StopProvider (Ctrl-C), and
 // a close that finds it gone succeeds; a full allowance names the leftover ephemeral tokens.
-import { EPHEMERAL_TOKEN_PREFIX } from '../../src/account';
+import { AccountStore, EPHEMERAL_TOKEN_PREFIX, type StoreClient } from '../../src/account';
 import { decodeDynamicValue, encodeDynamicValue } from '../../src/protocol/codec';
 import { bearerTokenEphemeral } from '../../src/provider/ephemeral-resources/bearer-token';
+import { FrameworkServer } from '../../src/provider/framework';
+import { createProvider, type ProxyAccountServer } from '../../src/provider/provider';
+import type { BearerToken } from '../../src/sdk';
 import { startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
 import { obj } from './harness';
 
@@ -18,10 +21,12 @@ afterAll(async () => {
   await p?.close();
 });
 
-const tomorrow = (): string => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+const ymd = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const tomorrow = (): string => ymd(Date.now() + DAY_MS);
 
-async function open(config: Record<string, unknown>) {
-  const server = await p.newServer();
+async function open(config: Record<string, unknown>, server?: ProxyAccountServer) {
+  server ??= await p.newServer();
   const res = await server.openEphemeralResource({
     typeName: 'proxyaccount_bearer_token',
     config: encodeDynamicValue(obj(schema, config as never), schema.type),
@@ -33,7 +38,9 @@ describe('ephemeral proxyaccount_bearer_token', () => {
   it('opens a prefixed token that expires tomorrow by default, and close after StopProvider still deletes it', async () => {
     const { server, res, result } = await open({ label: 'rpc' });
     expect(res.diagnostics).toEqual([]);
-    expect(result).toMatchObject({ label: 'rpc', expires_at: tomorrow(), token: expect.stringMatching(/^pxa_/), token_id: expect.any(Number) });
+    expect(result).toMatchObject({ label: 'rpc', token: expect.stringMatching(/^pxa_/), token_id: expect.any(Number) });
+    // Tomorrow; the day after in the last minutes before midnight (UTC).
+    expect([tomorrow(), ymd(Date.now() + 2 * DAY_MS)]).toContain(result!['expires_at']);
     const listed = (await p.admin.tokens.list()).find((t) => t.id === result!.token_id);
     expect(listed).toMatchObject({ label: `${EPHEMERAL_TOKEN_PREFIX}rpc` });
 
@@ -66,5 +73,102 @@ describe('ephemeral proxyaccount_bearer_token', () => {
       for (const id of made) await p.admin.tokens.delete({ id });
       await p.emu.control.plan('demo', 'plan20');
     }
+  });
+});
+
+/** A provider whose account is `client`, configured as Terraform does. */
+async function providerOver(client: StoreClient): Promise<ProxyAccountServer> {
+  const server: ProxyAccountServer = new FrameworkServer({ ...createProvider({ env: {} }), configure: async () => new AccountStore(client) });
+  const providerSchema = createProvider().schema;
+  const res = await server.configureProvider({ terraformVersion: '1.11.4', config: encodeDynamicValue(obj(providerSchema, {}), providerSchema.type) });
+  if (res.diagnostics.length > 0) throw new Error(JSON.stringify(res.diagnostics));
+  return server;
+}
+
+/**
+ * An account whose API's clock reads `apiTime`, told by its answers: unknown until the first
+ * request, as in a process that has sent none. Creates record the expiry they were sent.
+ */
+function accountAt(apiTime: string) {
+  const sent: Array<string | undefined> = [];
+  let answered = false;
+  const tokens: BearerToken[] = [];
+  const client = {
+    serverNow: () => (answered ? new Date(apiTime) : undefined),
+    tokens: {
+      list: async () => {
+        answered = true;
+        return [...tokens];
+      },
+      create: async (input: { label?: string; expiresAt?: string }) => {
+        answered = true;
+        sent.push(input.expiresAt);
+        const t = { id: tokens.length + 1, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(0) };
+        tokens.push(t);
+        return { ...t, token: `pxa_fake${t.id}` };
+      },
+    },
+  } as unknown as StoreClient;
+  return { client, sent };
+}
+
+describe("ephemeral proxyaccount_bearer_token on the API clock, not this machine's", () => {
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  it.each([
+    ['midday', '2031-05-10T12:00:00Z', '2031-05-11'],
+    ['four minutes before its midnight (the create may arrive on its next day)', '2031-05-10T23:56:00Z', '2031-05-12'],
+  ])("defaults to the day after the API's date at %s, even when the first answer comes from open itself", async (_when, apiTime, expected) => {
+    // This machine believes it is days earlier.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2031-05-01T12:00:00Z'));
+    const account = accountAt(apiTime);
+    const { res, result } = await open({ label: 'clock' }, await providerOver(account.client));
+    expect(res.diagnostics).toEqual([]);
+    expect(result!['expires_at']).toBe(expected);
+    expect(account.sent).toEqual([expected]);
+  });
+
+  it("refuses an expires_at that is not after the API's today, sending no create", async () => {
+    jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2031-05-01T12:00:00Z'));
+    const account = accountAt('2031-05-10T12:00:00Z');
+    const { res } = await open({ label: 'clock', expires_at: '2031-05-10' }, await providerOver(account.client));
+    expect(res.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        summary: 'Expiry date not in the future',
+        attribute: [{ attributeName: 'expires_at' }],
+        detail: expect.stringMatching(/2031-05-10 is not after today \(2031-05-10, UTC, on the API's clock\)/),
+      }),
+    ]);
+    expect(account.sent).toEqual([]);
+    // A date this machine's clock would refuse is the API's to judge.
+    const later = await open({ label: 'clock', expires_at: '2031-05-11' }, await providerOver(account.client));
+    expect(later.res.diagnostics).toEqual([]);
+    expect(account.sent).toEqual(['2031-05-11']);
+  });
+
+  // Last in this file: the emulator's clock only moves forward.
+  it('opens against an emulator whose clock is two days ahead, in a process that has sent nothing yet', async () => {
+    await p.emu.control.advanceClock(2 * 86_400);
+    const before = await p.admin.tokens.list();
+    const apiToday = ymd(p.admin.serverNow()!.getTime());
+    expect(apiToday > tomorrow()).toBe(true);
+
+    const refused = await open({ label: 'ahead', expires_at: tomorrow() });
+    expect(refused.res.diagnostics).toEqual([
+      expect.objectContaining({ summary: 'Expiry date not in the future', attribute: [{ attributeName: 'expires_at' }] }),
+    ]);
+    expect(await p.admin.tokens.list()).toEqual(before);
+
+    const { server, res, result } = await open({ label: 'ahead' });
+    expect(res.diagnostics).toEqual([]);
+    const expiresAt = String(result!['expires_at']);
+    expect(expiresAt > apiToday).toBe(true);
+    expect(expiresAt <= ymd(Date.parse(apiToday) + 2 * DAY_MS)).toBe(true);
+    const listed = (await p.admin.tokens.list()).find((t) => t.id === result!['token_id']);
+    expect(listed?.expiresAt?.toISOString().slice(0, 10)).toBe(expiresAt);
+    await server.closeEphemeralResource({ typeName: 'proxyaccount_bearer_token', private: res.private });
   });
 });

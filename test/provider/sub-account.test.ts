@@ -195,6 +195,96 @@ describe('proxyaccount_sub_account', () => {
   });
 });
 
+describe('proxyaccount_sub_account: removing the password (the API cannot clear one)', () => {
+  const warnings = (diags: ReadonlyArray<{ severity: string }>) => diags.filter((d) => d.severity === 'warning');
+
+  it('plans a replacement, with a warning that says why, and the replacement leaves no password that authenticates', async () => {
+    const state = await driver.create({ username: 'sa-pw-gone', password: 'Gone-Pass-1' });
+    const { requiresReplace, diagnostics } = await driver.plan(state, { username: 'sa-pw-gone' });
+    expect(requiresReplace).toEqual([[{ attributeName: 'password' }]]);
+    expect(warnings(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Removing the password replaces the sub-account',
+        attribute: [{ attributeName: 'password' }],
+        detail: expect.stringMatching(
+          /cannot remove a sub-account's password.*replaces sub-account 'sa-pw-gone'.*usage history, authorized IPs, hostnames and bearer tokens.*created anew without a password.*ignore_changes = \[password\]/s,
+        ),
+      }),
+    ]);
+    expect(diagnostics.map((d) => d.detail ?? '').join('\n')).not.toContain('Gone-Pass-1');
+    // Terraform runs a replacement as a destroy and then a create.
+    expect(errors(await driver.destroy(state))).toEqual([]);
+    const replaced = await driver.create({ username: 'sa-pw-gone' });
+    expect(replaced['password']).toBeNull();
+    expect(await canLogIn('sa-pw-gone', 'Gone-Pass-1')).toBe(false);
+    const again = await driver.plan(replaced, { username: 'sa-pw-gone' });
+    expect(again.planned).toEqual(replaced);
+    expect(again.requiresReplace).toEqual([]);
+    expect(again.diagnostics).toEqual([]);
+  });
+
+  it('plans a replacement when password_wo and its version are both removed', async () => {
+    const state = await driver.create({ username: 'sa-wo-gone', password_wo: 'Wo-Pass-1', password_wo_version: 1 });
+    const { requiresReplace, diagnostics } = await driver.plan(state, { username: 'sa-wo-gone' });
+    expect(requiresReplace).toEqual([[{ attributeName: 'password_wo_version' }]]);
+    expect(warnings(diagnostics)).toEqual([
+      expect.objectContaining({
+        attribute: [{ attributeName: 'password_wo_version' }],
+        detail: expect.stringMatching(/created anew without a password.*keep password_wo_version.*ignore_changes = \[password_wo_version\]/s),
+      }),
+    ]);
+  });
+
+  it('plans a replacement that sends password_wo when it stays without a version: in place, it would never be sent', async () => {
+    const state = await driver.create({ username: 'sa-wo-nover', password: 'Old-Pass-1' });
+    const { requiresReplace, diagnostics } = await driver.plan(state, { username: 'sa-wo-nover', password_wo: 'New-Pass-1' });
+    expect(requiresReplace).toEqual([[{ attributeName: 'password' }]]);
+    expect(warnings(diagnostics)).toEqual([
+      expect.objectContaining({
+        detail: expect.stringMatching(/created anew with password_wo as its password.*set password_wo_version to change the password in place/s),
+      }),
+    ]);
+  });
+
+  it('changes the password in place when it moves from password to password_wo with a version', async () => {
+    const state = await driver.create({ username: 'sa-pw-move', password: 'Move-Pass-1' });
+    const config = { username: 'sa-pw-move', password_wo: 'Move-Pass-2', password_wo_version: 1 };
+    const { diagnostics } = await driver.plan(state, config);
+    expect(diagnostics).toEqual([]);
+    const updated = await driver.update(state, config);
+    expect(updated).toMatchObject({ password: null, password_wo: null, password_wo_version: 1 });
+    expect(await canLogIn('sa-pw-move', 'Move-Pass-2')).toBe(true);
+    expect(await canLogIn('sa-pw-move', 'Move-Pass-1')).toBe(false);
+  });
+
+  it('keeps a write-only password as it is while password_wo_version stays, without password_wo (a run without the secret)', async () => {
+    const state = await driver.create({ username: 'sa-wo-keep', password_wo: 'Keep-Pass-1', password_wo_version: 3 });
+    const { planned, requiresReplace, diagnostics } = await driver.plan(state, { username: 'sa-wo-keep', password_wo_version: 3 });
+    expect(planned).toEqual(state);
+    expect(requiresReplace).toEqual([]);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('plans nothing with lifecycle { ignore_changes = [password] }: Terraform sends the prior password as the configured one', async () => {
+    const state = await driver.create({ username: 'sa-pw-ignored', password: 'Ignored-Pass-1' });
+    // The configuration no longer sets password; ignore_changes makes Terraform put the prior
+    // value in the configuration and the proposed state before PlanResourceChange.
+    const { planned, requiresReplace, diagnostics } = await driver.plan(state, { username: 'sa-pw-ignored', password: 'Ignored-Pass-1' });
+    expect(planned).toEqual(state);
+    expect(requiresReplace).toEqual([]);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('plans nothing for an imported sub-account whose configuration sets no password', async () => {
+    await admin.subAccounts.create({ username: 'sa-pw-import', password: 'Never-Known-1' });
+    const { state } = await driver.import('sa-pw-import');
+    const { planned, requiresReplace, diagnostics } = await driver.plan(state!, { username: 'sa-pw-import' });
+    expect(planned).toEqual(state);
+    expect(requiresReplace).toEqual([]);
+    expect(diagnostics).toEqual([]);
+  });
+});
+
 describe('proxyaccount_sub_account data source', () => {
   const dsSchema = subAccountDataSource.schema;
   const read = async (username: string) => {

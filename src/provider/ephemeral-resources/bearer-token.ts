@@ -2,17 +2,26 @@
 // lands in plan or state. Open creates it (labelled with EPHEMERAL_TOKEN_PREFIX, expiring by
 // default tomorrow so a token whose close never ran dies on its own); close deletes it, also
 // after an error elsewhere or Ctrl-C. Leftovers (a killed provider) show in `proxyaccount drift`
-// and are deleted by `proxyaccount tokens prune`.
+// and are deleted by `proxyaccount tokens prune`. Dates are judged on the API's clock, as the API
+// judges them: "tomorrow" on this machine's clock can be the API's today.
 import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import { labelValidators } from '../access/labels';
 import { reportDiscardedTokens } from '../access/token-discards';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
-import { attr, capitalize, dateYmd, defineSchema, isUnknown, type EphemeralResourceDefinition } from '../framework';
-import type { AccountStore, TokenWrite } from '../../account';
+import { attr, capitalize, dateYmd, defineSchema, type EphemeralResourceDefinition } from '../framework';
+import type { AccountStore, TokenList, TokenWrite } from '../../account';
 
 /** Longest label the user gives: the API's 100 characters less the prefix. */
 const LABEL_MAX = 100 - EPHEMERAL_TOKEN_PREFIX.length;
+
+/**
+ * How close to the API's midnight the default expiry moves one day on: the API's time is known to
+ * the second at best, and the create arrives a moment later, maybe on the API's next day, whose
+ * "tomorrow" is the date the default would be.
+ */
+const MIDNIGHT_MARGIN_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
 
 const schema = defineSchema({
   description: `A bearer token for one Terraform run (Terraform 1.10 or later): created when the run opens it, deleted when the run closes it, never written to plan or state. Its label is \`${EPHEMERAL_TOKEN_PREFIX}\` followed by \`label\`, so leftovers are recognisable: \`proxyaccount drift\` reports them and \`proxyaccount tokens prune\` deletes them. Use it to configure a second \`proxyaccount\` provider (least privilege: a bearer token cannot manage tokens) or in write-only arguments of other providers. Needs username and password credentials; each open counts against the account's token allowance.`,
@@ -31,7 +40,7 @@ const schema = defineSchema({
     }),
     expires_at: attr.string({
       description:
-        'Expiry date, `YYYY-MM-DD` (UTC), after today. Default: tomorrow, the nearest date the API accepts, so a token whose close never ran expires on its own.',
+        "Expiry date, `YYYY-MM-DD` (UTC), after today on the API's clock (checked when the token is opened). Default: tomorrow on the API's clock (the day after in the last five minutes of its day), the nearest date the API accepts, so a token whose close never ran expires on its own.",
       markdown: true,
       optional: true,
       computed: true,
@@ -54,16 +63,19 @@ export const bearerTokenEphemeral = {
   displayName: 'ephemeral bearer token',
   schema,
 
-  validateConfig(ctx, config) {
-    const expires = config.expires_at;
-    if (typeof expires === 'string' && !isUnknown(expires) && expires <= today()) {
-      ctx.diagnostics.addAttributeError('expires_at', 'Expiry date not in the future', `expires_at ${expires} is not after today (${today()}, UTC).`);
-    }
-  },
-
+  // No date check at validation: "today" is the API's, and only open can ask it.
   async open(ctx, { config }) {
-    const expiresAt = config.expires_at ?? tomorrow();
     const tokens = ctx.data.account(config.username).tokens;
+    const now = await apiNow(ctx.data, tokens);
+    if (config.expires_at !== null && config.expires_at <= today(now)) {
+      ctx.diagnostics.addAttributeError(
+        'expires_at',
+        'Expiry date not in the future',
+        `expires_at ${config.expires_at} is not after today (${today(now)}, UTC, on the API's clock): the API would refuse the token. Set a later date, or omit expires_at (the default is tomorrow).`,
+      );
+      return undefined;
+    }
+    const expiresAt = config.expires_at ?? today(now + MIDNIGHT_MARGIN_MS + DAY_MS);
     let created: TokenWrite;
     try {
       created = await tokens.create({ label: EPHEMERAL_TOKEN_PREFIX + config.label, expiresAt });
@@ -122,10 +134,17 @@ async function allowanceDetail(store: AccountStore, username: string | null, err
   return `${capitalize(username === null ? "the provider's account" : `sub-account '${username}'`)} cannot have another bearer token: the plan's token allowance is reached (${why}).${leftovers}`;
 }
 
-function today(): string {
-  return new Date(Date.now()).toISOString().slice(0, 10);
+/**
+ * The API's time: it decides whether a date is after today. An open can be the first call of
+ * its process, before any answer told it: the token listing is read first then (one request
+ * more; any answer tells the time, a refusal too). This machine's clock only when none came.
+ */
+async function apiNow(store: AccountStore, tokens: TokenList): Promise<number> {
+  if (store.apiNow() === undefined) await tokens.list().catch(() => undefined);
+  return store.now();
 }
 
-function tomorrow(): string {
-  return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+/** The UTC date of `now`, YYYY-MM-DD. */
+function today(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
 }

@@ -81,7 +81,11 @@ export const authorizedHostnameResource = {
   },
 
   async delete(ctx, { prior }) {
-    await ctx.data.account(prior.username).hostnames.delete(prior.domain);
+    const hostnames = ctx.data.account(prior.username).hostnames;
+    // Read adopts an entry differing only in case: delete the spelling the API lists, which an
+    // API matching with case needs. None listed (or the sub-account is gone): already deleted.
+    const listed = await hostnames.find(prior.domain);
+    if (listed !== undefined) await hostnames.delete(listed);
   },
 
   async import(ctx, id) {

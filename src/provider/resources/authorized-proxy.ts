@@ -3,6 +3,7 @@
 // response gives the full domain and the listing shows `domain:port`, so reads match listing
 // entries by host. Reads go through the coalescing reader (one listing per refresh).
 import { validationProblem } from '../access/entry-ids';
+import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { hasErrorCode } from '../errors';
 import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
 import type { Ctx, Resource } from '../types';
@@ -76,8 +77,14 @@ export const authorizedProxyResource = {
   },
 
   async create(ctx, { planned }) {
-    const domain = await ctx.data.proxies.add(planned.proxy);
-    return { id: planned.proxy, proxy: planned.proxy, domain };
+    const { proxy } = planned;
+    // Kept (tainted) when the outcome stays unknown; the next refresh resolves `domain`, as after import.
+    const mayExist: AuthorizedProxyModel = { id: proxy, proxy, domain: null };
+    return keepIfOutcomeUnknown(ctx, 'Unable to create authorized proxy', `authorized proxy '${proxy}'`, mayExist, async () => ({
+      id: proxy,
+      proxy,
+      domain: await ctx.data.proxies.add(proxy),
+    }));
   },
 
   async read(ctx, { state }) {

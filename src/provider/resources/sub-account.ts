@@ -18,6 +18,7 @@ import {
   requiresReplace,
   useStateForUnknown,
   type Model,
+  type PlanModel,
 } from '../framework';
 import type { Resource } from '../types';
 
@@ -47,7 +48,7 @@ const schema = defineSchema({
     }),
     password: attr.string({
       description:
-        'Password, up to 128 characters. Stored in state; prefer `password_wo` with Terraform 1.11 or later. The API never returns it, so a password changed outside Terraform is not detected, and it is null after import.',
+        'Password, up to 128 characters. Stored in state; prefer `password_wo` with Terraform 1.11 or later. The API never returns it, so a password changed outside Terraform is not detected, and it is null after import. The API cannot remove a password, so removing `password` from a sub-account that has one (with no `password_wo_version` in its place) replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens, and created anew without a password. To stop managing the password without replacing the sub-account, add `lifecycle { ignore_changes = [password] }` (the value may then be left out).',
       markdown: true,
       optional: true,
       sensitive: true,
@@ -55,7 +56,7 @@ const schema = defineSchema({
     }),
     password_wo: attr.string({
       description:
-        'Write-only password (Terraform 1.11 or later), never stored in plan or state. Sent at create, and again whenever `password_wo_version` changes.',
+        'Write-only password (Terraform 1.11 or later), never stored in plan or state. Sent at create, and again whenever `password_wo_version` changes. Moving from `password` to `password_wo` with a `password_wo_version` changes the password in place; without a version, it replaces a sub-account that has a password (see `password_wo_version`).',
       markdown: true,
       optional: true,
       sensitive: true,
@@ -63,7 +64,8 @@ const schema = defineSchema({
       validators: [lengthBetween(1, 128), conflictsWith('password')],
     }),
     password_wo_version: attr.number({
-      description: 'Any number; change it to send `password_wo` again (password rotation).',
+      description:
+        'Any number; change it to send `password_wo` again (password rotation). `password_wo` is needed only in the runs that change it: the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew, with `password_wo` as its password if set, else without one.',
       markdown: true,
       optional: true,
     }),
@@ -123,6 +125,15 @@ export const subAccountResource = {
         'password_wo is sent only when the sub-account is created. Set password_wo_version, and change it whenever password_wo changes, to send a new password.',
       );
     }
+  },
+
+  modifyPlan(ctx, { config, prior }) {
+    if (prior === null || !removesPassword(prior, config)) return undefined;
+    // An edit without a password keeps the old one, which would go on authenticating to the API
+    // and the proxy servers while the state says there is none: only a new sub-account has none.
+    const changed = prior.password !== null ? 'password' : 'password_wo_version';
+    ctx.diagnostics.addAttributeWarning(changed, 'Removing the password replaces the sub-account', removalDetail(prior, config, changed));
+    return { requiresReplace: (['password', 'password_wo_version'] as const).filter((name) => prior[name] !== null) };
   },
 
   checkState(state) {
@@ -262,6 +273,32 @@ function toState(known: SubAccountModel, remote: SubAccount): SubAccountModel {
     total_limit: remote.totalBandwidthLimit,
     active: remote.active,
   };
+}
+
+/**
+ * True when the state holds a password (`password`, or a write-only one at a version) and the
+ * configuration declares none. `password_wo_version` alone still declares the write-only password:
+ * its value is needed only in the runs that change the version.
+ */
+function removesPassword(prior: SubAccountModel, config: PlanModel<typeof schema>): boolean {
+  const had = prior.password !== null || prior.password_wo_version !== null;
+  return had && config.password === null && config.password_wo_version === null;
+}
+
+function removalDetail(prior: SubAccountModel, config: PlanModel<typeof schema>, changed: 'password' | 'password_wo_version'): string {
+  const anew =
+    config.password_wo === null
+      ? 'created anew without a password'
+      : 'created anew with password_wo as its password (without password_wo_version, password_wo is sent only when the sub-account is created; set password_wo_version to change the password in place instead)';
+  const keep =
+    changed === 'password'
+      ? 'add lifecycle { ignore_changes = [password] } (the value may then be left out)'
+      : 'keep password_wo_version in the configuration (password_wo is needed only when the version changes), or add lifecycle { ignore_changes = [password_wo_version] }';
+  return (
+    `The API cannot remove a sub-account's password, so removing it from the configuration replaces sub-account '${prior.username ?? prior.id ?? ''}': ` +
+    `it is deleted, with its usage history, authorized IPs, hostnames and bearer tokens, and ${anew}. ` +
+    `Entries of it that this configuration manages are created again by the next apply. To stop managing the password without replacing the sub-account, ${keep}.`
+  );
 }
 
 function editableChanged(prior: SubAccountModel, planned: SubAccountModel): boolean {

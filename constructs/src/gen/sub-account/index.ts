@@ -39,19 +39,19 @@ export interface SubAccountConfig extends cdktf.TerraformMetaArguments {
   */
   readonly monthlyLimit?: number;
   /**
-  * Password, up to 128 characters. Stored in state; prefer `password_wo` with Terraform 1.11 or later. The API never returns it, so a password changed outside Terraform is not detected, and it is null after import.
+  * Password, up to 128 characters. Stored in state; prefer `password_wo` with Terraform 1.11 or later. The API never returns it, so a password changed outside Terraform is not detected, and it is null after import. The API cannot remove a password, so removing `password` from a sub-account that has one (with no `password_wo_version` in its place) replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens, and created anew without a password. To stop managing the password without replacing the sub-account, add `lifecycle { ignore_changes = [password] }` (the value may then be left out).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#password SubAccount#password}
   */
   readonly password?: string;
   /**
-  * Write-only password (Terraform 1.11 or later), never stored in plan or state. Sent at create, and again whenever `password_wo_version` changes.
+  * Write-only password (Terraform 1.11 or later), never stored in plan or state. Sent at create, and again whenever `password_wo_version` changes. Moving from `password` to `password_wo` with a `password_wo_version` changes the password in place; without a version, it replaces a sub-account that has a password (see `password_wo_version`).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#password_wo SubAccount#password_wo}
   */
   readonly passwordWo?: string;
   /**
-  * Any number; change it to send `password_wo` again (password rotation).
+  * Any number; change it to send `password_wo` again (password rotation). `password_wo` is needed only in the runs that change it: the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew, with `password_wo` as its password if set, else without one.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#password_wo_version SubAccount#password_wo_version}
   */
