@@ -35,8 +35,36 @@ function zipDate() {
   return Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date(Date.UTC(2020, 0, 1));
 }
 
-/** Zips one executable as `name` with Unix mode 0755 in the external attributes. */
-function zipExecutable(executable, name, zipFile) {
+/**
+ * A Date whose local-time fields are `date`'s UTC fields. yazl writes the zip's DOS date and time
+ * (which has no time zone) from the local fields, so a build in New York and one in Tokyo made
+ * different zips of the same executable. Building the Date from the UTC fields instead
+ * (`new Date(y, m, d, h, …)`) would still depend on the zone: a time that a daylight-saving jump
+ * skips there moves by an hour.
+ */
+function utcFieldsDate(date) {
+  const d = new Date(date.getTime());
+  d.getFullYear = d.getUTCFullYear;
+  d.getMonth = d.getUTCMonth;
+  d.getDate = d.getUTCDate;
+  d.getHours = d.getUTCHours;
+  d.getMinutes = d.getUTCMinutes;
+  d.getSeconds = d.getUTCSeconds;
+  return d;
+}
+
+/**
+ * DOS dates run from 1980 to 2107. yazl clamps to those years at local midnight, which again
+ * depends on the zone: keep a day (more than any zone's offset) inside them.
+ */
+const DOS_FIRST = Date.UTC(1980, 0, 2);
+const DOS_LAST = Date.UTC(2107, 11, 30);
+
+/**
+ * Zips one executable as `name` with Unix mode 0755 in the external attributes. The timestamp is
+ * the DOS date and time only (`forceDosTimestamp`: no extra field holding Unix time), in UTC.
+ */
+function zipExecutable(executable, name, zipFile, date = zipDate()) {
   return new Promise((resolve, reject) => {
     const zip = new yazl.ZipFile();
     const tmp = `${zipFile}.tmp-${process.pid}`;
@@ -48,7 +76,8 @@ function zipExecutable(executable, name, zipFile) {
     });
     zip.outputStream.on('error', reject);
     zip.outputStream.pipe(out);
-    zip.addFile(executable, name, { mode: 0o100755, mtime: zipDate(), compress: true });
+    const mtime = utcFieldsDate(new Date(Math.min(Math.max(date.getTime(), DOS_FIRST), DOS_LAST)));
+    zip.addFile(executable, name, { mode: 0o100755, mtime, forceDosTimestamp: true, compress: true });
     zip.end();
   });
 }

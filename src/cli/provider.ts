@@ -6,7 +6,15 @@ import type { Command } from 'commander';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { installPackedMirror, openRelease, PLATFORM_PATTERN, type ProviderAddress, releaseFileNames, writeNetworkMirror } from '../packaging';
+import {
+  installPackedMirror,
+  installUnpacked,
+  type NetworkMirrorResult,
+  openRelease,
+  PLATFORM_PATTERN,
+  type ProviderAddress,
+  writeNetworkMirror,
+} from '../packaging';
 
 /** The provider's registry address, as written in `required_providers`. */
 export const PROVIDER_HOST = 'registry.terraform.io';
@@ -65,7 +73,9 @@ export interface InstallResult {
 /**
  * Copies the bundled provider into `mirrorDir` using the unpacked mirror layout
  * `HOST/NAMESPACE/TYPE/VERSION/PLATFORM/terraform-provider-TYPE_vVERSION`.
- * Replaces an earlier install of the same version atomically (write, then rename).
+ * Replaces an earlier install of the same version atomically (write, then rename). Refuses a
+ * mirror directory that is a symbolic link, another user's or writable by others (Terraform
+ * runs what the mirror holds).
  */
 export function installProvider(mirrorDir: string, source = bundledProviderPath()): InstallResult {
   if (!fs.existsSync(source)) {
@@ -73,17 +83,7 @@ export function installProvider(mirrorDir: string, source = bundledProviderPath(
   }
   const version = packageVersion();
   const platform = terraformPlatform();
-  const targetDir = path.join(path.resolve(mirrorDir), PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, version, platform);
-  fs.mkdirSync(targetDir, { recursive: true });
-  const executable = path.join(targetDir, `terraform-provider-${PROVIDER_TYPE}_v${version}`);
-  const tmp = `${executable}.tmp-${process.pid}`;
-  fs.copyFileSync(source, tmp);
-  fs.chmodSync(tmp, 0o755);
-  fs.renameSync(tmp, executable);
-  // A packed zip of the same version and platform left by `install --from` would compete with it.
-  fs.rmSync(path.join(path.resolve(mirrorDir), PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, releaseFileNames(PROVIDER_TYPE, version).zip(platform)), {
-    force: true,
-  });
+  const executable = installUnpacked({ source, mirrorDir, address: ADDRESS, version, platform });
   return { mirrorDir: path.resolve(mirrorDir), executable, version, platform };
 }
 
@@ -116,10 +116,7 @@ export async function installFromRelease(opts: InstallFromReleaseOptions): Promi
   const version = packageVersion();
   const release = await openRelease(opts.from, { type: PROVIDER_TYPE, version, platforms });
   const mirrorDir = path.resolve(opts.mirrorDir);
-  const typeDir = path.join(mirrorDir, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE);
-  // An unpacked install of the same version and platform (plain `provider install`) would compete with the zip.
-  for (const platform of platforms) fs.rmSync(path.join(typeDir, version, platform), { recursive: true, force: true });
-  const files = installPackedMirror(release, mirrorDir, ADDRESS);
+  const files = await installPackedMirror(release, mirrorDir, ADDRESS);
   return { mirrorDir, version, platforms, files };
 }
 
@@ -139,12 +136,18 @@ export interface WriteMirrorOptions {
   readonly platforms?: readonly string[];
 }
 
-/** Lays out a Provider Network Mirror Protocol tree from a verified release. Returns the files written. */
-export async function writeMirror(opts: WriteMirrorOptions): Promise<{ files: string[]; platforms: readonly string[]; version: string }> {
+/** What {@link writeMirror} wrote: the files, this run's platforms, and the earlier platforms kept or dropped. */
+export interface WriteMirrorResult extends NetworkMirrorResult {
+  readonly platforms: readonly string[];
+  readonly version: string;
+}
+
+/** Lays out a Provider Network Mirror Protocol tree from a verified release. */
+export async function writeMirror(opts: WriteMirrorOptions): Promise<WriteMirrorResult> {
   const platforms = opts.platforms && opts.platforms.length > 0 ? checkPlatforms(opts.platforms) : undefined;
   const release = await openRelease(opts.from, { type: PROVIDER_TYPE, version: packageVersion(), platforms });
-  const files = await writeNetworkMirror(release, opts.dir, ADDRESS);
-  return { files, platforms: release.archives.map((a) => a.platform), version: release.version };
+  const result = await writeNetworkMirror(release, opts.dir, ADDRESS);
+  return { ...result, platforms: release.archives.map((a) => a.platform), version: release.version };
 }
 
 /** A `provider_installation` block: this provider from one mirror, every other provider direct. */
@@ -163,9 +166,34 @@ function installationFrom(kind: 'network_mirror' | 'filesystem_mirror', setting:
   ].join('\n');
 }
 
+/**
+ * A network mirror's URL as Terraform takes it: absolute, `https:` (Terraform refuses any other
+ * scheme, but only at `terraform init`), no query or fragment (Terraform appends paths to it),
+ * no user name or password (Terraform takes credentials from a `credentials` block; the URL would
+ * also be printed). Returns it normalized, ending in `/`; throws a clear error otherwise, without
+ * repeating a value that may hold a password.
+ */
+export function checkMirrorUrl(raw: string): string {
+  const example = 'such as https://mirror.example.com/providers/';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`--url must be an absolute https:// URL, ${example}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new Error("--url must not hold a user name or password: give the mirror's credentials to Terraform in a `credentials` block instead");
+  }
+  if (url.protocol !== 'https:') throw new Error(`--url ${raw} is not an https:// URL: Terraform fetches a network mirror over HTTPS only`);
+  if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
+    throw new Error(`--url ${raw} has a query or fragment: Terraform appends the mirror's paths to it; give the base URL, ${example}`);
+  }
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
 /** The CLI configuration that makes `terraform init` take this provider from a network mirror. */
 export function networkMirrorCliConfig(url: string): string {
-  return installationFrom('network_mirror', 'url', url.endsWith('/') ? url : `${url}/`);
+  return installationFrom('network_mirror', 'url', checkMirrorUrl(url));
 }
 
 /** The CLI configuration block that makes `terraform init` take the provider from the mirror. */
@@ -241,11 +269,16 @@ export function register(program: Command): void {
     .option('--url <url>', 'the HTTPS URL the tree will be served at, for the printed configuration', 'https://mirror.example.com/providers/')
     .option('--cli-config <file>', 'also write the CLI configuration to this file (use it with TF_CLI_CONFIG_FILE)')
     .action(async (opts: { dir: string; from: string; platform: string[]; url: string; cliConfig?: string }) => {
-      const result = await writeMirror({ from: opts.from, dir: opts.dir, platforms: opts.platform });
-      process.stderr.write(
-        `wrote a network mirror of ${PROVIDER_SOURCE} ${result.version} (${result.platforms.join(', ')}) to ${path.resolve(opts.dir)}; serve it at ${opts.url}\n`,
-      );
+      // Checked before anything is written.
       const config = networkMirrorCliConfig(opts.url);
+      const result = await writeMirror({ from: opts.from, dir: opts.dir, platforms: opts.platform });
+      for (const { platform, reason } of result.dropped) {
+        process.stderr.write(`dropped ${platform} from ${result.version}.json, which listed it: ${reason}\n`);
+      }
+      const kept = result.kept.length > 0 ? `; kept ${result.kept.join(', ')} from before` : '';
+      process.stderr.write(
+        `wrote a network mirror of ${PROVIDER_SOURCE} ${result.version} (${result.platforms.join(', ')}${kept}) to ${path.resolve(opts.dir)}; serve it at ${checkMirrorUrl(opts.url)}\n`,
+      );
       writeCliConfig(opts.cliConfig, config);
       process.stdout.write(config);
     });

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseSha256Sums, sha256File } from './checksums';
 import { releaseFileNames } from './names';
+import { listZipEntries, packageEntriesProblem } from './zip';
 
 /** One platform's zip of a release, checked against SHA256SUMS. */
 export interface ReleaseArchive {
@@ -14,6 +15,8 @@ export interface ReleaseArchive {
   readonly name: string;
   /** SHA-256 of the zip, lowercase hex (equal to its SHA256SUMS line). */
   readonly sha256: string;
+  /** The zip's one entry: `terraform-provider-TYPE_vVERSION` (`.exe` on Windows). */
+  readonly executable: string;
 }
 
 /** A release whose requested zips all match its SHA256SUMS. */
@@ -39,8 +42,11 @@ export interface OpenReleaseOptions {
 
 /**
  * Reads `DIR/terraform-provider-TYPE_VERSION_SHA256SUMS` and checks the SHA-256 of each
- * requested platform's zip against it. Refuses (throws) a zip that is missing, not listed, or
- * different from its line: a mirror must never hold a package the release did not produce.
+ * requested platform's zip against it, then its entries. Refuses (throws) a zip that is missing,
+ * not listed, different from its line, or not one executable as `npm run release` zips it: a
+ * mirror must never hold a package the release did not produce, nor one whose `h1:` hash
+ * Terraform computes differently. Callers copy the zips afterwards and check the copies again
+ * (the release directory may change in between).
  */
 export async function openRelease(dir: string, opts: OpenReleaseOptions): Promise<VerifiedRelease> {
   const names = releaseFileNames(opts.type, opts.version);
@@ -74,7 +80,10 @@ export async function openRelease(dir: string, opts: OpenReleaseOptions): Promis
         `${name} does not match ${names.sums} (expected sha256 ${expected}, the file has ${actual}): it changed after the release was made; refusing to use it`,
       );
     }
-    archives.push({ platform, file, name, sha256: actual });
+    const executable = names.executable(platform);
+    const problem = packageEntriesProblem(await listZipEntries(file), executable);
+    if (problem !== undefined) throw new Error(`${name} in ${root} is not a provider package as \`npm run release\` makes it: ${problem}; refusing to use it`);
+    archives.push({ platform, file, name, sha256: actual, executable });
   }
   return { dir: root, type: opts.type, version: opts.version, available, archives };
 }

@@ -2,12 +2,18 @@
 import { createHash } from 'node:crypto';
 import * as yauzl from 'yauzl';
 
-/** One entry of a zip, with the SHA-256 of its uncompressed contents. */
-export interface ZipEntryInfo {
-  /** The entry's path inside the zip. */
+/** An entry as the zip's central directory lists it, read without its contents. */
+export interface ZipListing {
+  /** The entry's path inside the zip, as yauzl decodes it. */
   readonly name: string;
+  /** The name's bytes as stored, which is what Go's archive/zip (and so Terraform) reads. */
+  readonly rawName: Buffer;
   /** Unix file type and mode bits from the external attributes (0 when the zip was made without them). */
   readonly mode: number;
+}
+
+/** One entry of a zip, with the SHA-256 of its uncompressed contents. */
+export interface ZipEntryInfo extends ZipListing {
   /** The uncompressed size in bytes. */
   readonly size: number;
   /** SHA-256 of the uncompressed contents, lowercase hex. */
@@ -18,10 +24,36 @@ export interface ZipEntryInfo {
   readonly head: Buffer;
 }
 
-/** Every entry of a zip file (directories included), each read through once to hash it. */
-export async function readZipEntries(file: string): Promise<ZipEntryInfo[]> {
-  const zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false });
+/**
+ * Opens a zip keeping names as stored (`strictFileNames`: yauzl would otherwise turn `\` into
+ * `/`, a name Terraform does not see) and naming the zip in every error yauzl raises.
+ */
+async function withZip<T>(file: string, use: (zip: yauzl.ZipFile) => Promise<T>): Promise<T> {
+  let zip: yauzl.ZipFile | undefined;
   try {
+    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: true });
+    return await use(zip);
+  } catch (err) {
+    throw new Error(`${file} cannot be read as a zip: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    zip?.close();
+  }
+}
+
+/** The entries of a zip file from its central directory, contents unread. */
+export function listZipEntries(file: string): Promise<ZipListing[]> {
+  return withZip(file, async (zip) => {
+    const entries: ZipListing[] = [];
+    for (let entry = await nextEntry(zip); entry !== undefined; entry = await nextEntry(zip)) {
+      entries.push({ name: entry.fileName, rawName: Buffer.from(entry.fileNameRaw), mode: (entry.externalFileAttributes >>> 16) & 0o177777 });
+    }
+    return entries;
+  });
+}
+
+/** Every entry of a zip file (directories included), each read through once to hash it. */
+export function readZipEntries(file: string): Promise<ZipEntryInfo[]> {
+  return withZip(file, async (zip) => {
     const entries: ZipEntryInfo[] = [];
     for (let entry = await nextEntry(zip); entry !== undefined; entry = await nextEntry(zip)) {
       const hash = createHash('sha256');
@@ -34,6 +66,7 @@ export async function readZipEntries(file: string): Promise<ZipEntryInfo[]> {
       }
       entries.push({
         name: entry.fileName,
+        rawName: Buffer.from(entry.fileNameRaw),
         mode: (entry.externalFileAttributes >>> 16) & 0o177777,
         size: entry.uncompressedSize,
         sha256: hash.digest('hex'),
@@ -42,9 +75,27 @@ export async function readZipEntries(file: string): Promise<ZipEntryInfo[]> {
       });
     }
     return entries;
-  } finally {
-    zip.close();
-  }
+  });
+}
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+
+/**
+ * Why a zip's entries are not a provider package as `npm run release` makes it, or undefined
+ * when they are: exactly one entry, a regular file (or one without Unix mode bits) named
+ * `executable`, spelled so in the bytes Terraform reads. release.js adds no directory entries.
+ * Anything else (a second or duplicate entry, a link, another name) would either not be the
+ * provider or get an `h1:` hash from us that Terraform computes differently and rejects.
+ */
+export function packageEntriesProblem(entries: readonly ZipListing[], executable: string): string | undefined {
+  const names = entries.map((e) => JSON.stringify(e.rawName.toString('latin1'))).join(', ');
+  if (entries.length !== 1) return `it holds ${entries.length} entries (${names || 'none'}), not the one file ${executable}`;
+  const [entry] = entries;
+  if (entry!.name !== executable || !entry!.rawName.equals(Buffer.from(executable))) return `its one entry is ${names}, not ${executable}`;
+  const type = entry!.mode & S_IFMT;
+  if (type !== 0 && type !== S_IFREG) return `its entry ${executable} is not a regular file (mode ${entry!.mode.toString(8)})`;
+  return undefined;
 }
 
 function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
@@ -78,10 +129,14 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
  */
 export function hash1(entries: readonly Pick<ZipEntryInfo, 'name' | 'sha256'>[]): string {
   const summary = createHash('sha256');
-  for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  sorted.forEach((entry, i) => {
     if (entry.name.includes('\n')) throw new Error(`cannot hash a package holding a file name with a newline: ${JSON.stringify(entry.name)}`);
+    // Go's dirhash keys a zip's files by name: for two entries of one name it hashes the last one's
+    // contents twice, so ours would differ from Terraform's.
+    if (i > 0 && sorted[i - 1]!.name === entry.name) throw new Error(`cannot hash a package holding two entries named ${JSON.stringify(entry.name)}`);
     summary.update(`${entry.sha256}  ${entry.name}\n`);
-  }
+  });
   return `h1:${summary.digest('base64')}`;
 }
 
