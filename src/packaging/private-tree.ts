@@ -12,15 +12,29 @@ import * as path from 'node:path';
 // Windows has neither O_NOFOLLOW nor POSIX owners; there the per-user profile directory is the guard.
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
-/** Why `dir` (which exists) may not be part of a mirror tree, or undefined when it may. */
-function dirProblem(st: fs.Stats): string | undefined {
+/**
+ * Why `dir` (which exists) may not be part of a mirror tree, or undefined when it may. 'writable'
+ * is a directory of the user's that group or others can write: one `chmod go-w` mends it, so the
+ * walk goes on and names every such directory at once (a tree made under umask 002 has several).
+ */
+function dirProblem(st: fs.Stats): string | 'writable' | undefined {
   if (st.isSymbolicLink()) return 'it is a symbolic link (give the directory it points to instead)';
   if (!st.isDirectory()) return 'it is not a directory';
   const uid = process.getuid?.();
   if (uid === undefined) return undefined; // no POSIX owners: the mode's write bits say nothing of other users
   if (st.uid !== uid) return `it is owned by uid ${st.uid}, not by the current user (uid ${uid})`;
-  if ((st.mode & 0o022) !== 0) return `it is writable by group or others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}; \`chmod go-w\` it)`;
+  if ((st.mode & 0o022) !== 0) return 'writable';
   return undefined;
+}
+
+/** The refusal naming every directory of the user's that group or others can write, with the command that mends them. */
+function refuseWritable(dirs: readonly string[]): Error {
+  const listed = dirs.map((dir) => `${dir} (mode ${((lstatOrUndefined(dir)?.mode ?? 0) & 0o777).toString(8).padStart(4, '0')})`);
+  const quoted = dirs.map((dir) => `'${dir.replace(/'/g, "'\\''")}'`).join(' ');
+  return new Error(
+    `refusing to write the provider mirror: ${dirs.length === 1 ? 'this directory is' : 'these directories are'} writable by group or others: ${listed.join(', ')}. ` +
+      `Terraform runs what a mirror holds, so each of its directories must be a real directory of your own that nobody else can write: run chmod go-w ${quoted}`,
+  );
 }
 
 function lstatOrUndefined(file: string): fs.Stats | undefined {
@@ -41,10 +55,13 @@ function refuse(dir: string, problem: string): Error {
  */
 export function walkPrivateTree(root: string, parts: readonly string[], create: boolean): boolean {
   let dir = path.resolve(root);
+  const writable: string[] = [];
   for (let i = 0; i <= parts.length; i++) {
     if (i > 0) dir = path.join(dir, parts[i - 1]!);
     let st = lstatOrUndefined(dir);
     if (st === undefined) {
+      // Nothing is made under a directory that is to be refused.
+      if (writable.length > 0) throw refuseWritable(writable);
       if (!create) return false;
       try {
         fs.mkdirSync(dir, { mode: 0o755, recursive: i === 0 });
@@ -56,8 +73,10 @@ export function walkPrivateTree(root: string, parts: readonly string[], create: 
       if (st === undefined) throw refuse(dir, 'it vanished right after it was created');
     }
     const problem = dirProblem(st);
-    if (problem !== undefined) throw refuse(dir, problem);
+    if (problem === 'writable') writable.push(dir);
+    else if (problem !== undefined) throw refuse(dir, problem);
   }
+  if (writable.length > 0) throw refuseWritable(writable);
   return true;
 }
 

@@ -107,9 +107,27 @@ describe.each(WRITERS)('%s', (_name, write) => {
     fs.mkdirSync(dir);
     fs.chmodSync(dir, 0o1777);
     await expect(write(dir)).rejects.toThrow(
-      `refusing to write the provider mirror into ${dir}: it is writable by group or others (mode 0777; \`chmod go-w\` it)`,
+      `refusing to write the provider mirror: this directory is writable by group or others: ${dir} (mode 0777). Terraform runs what a mirror holds, so each of its directories must be a real directory of your own that nobody else can write: run chmod go-w '${dir}'`,
     );
     expect(tree(dir)).toEqual([]);
+  });
+
+  it('names every directory group or others can write in one refusal (a tree made under umask 002), and creates nothing below them', async () => {
+    const dir = fresh();
+    const host = path.join(dir, 'registry.terraform.io');
+    const namespace = path.join(host, 'proxyaccount');
+    fs.mkdirSync(namespace, { recursive: true });
+    for (const d of [dir, host, namespace]) fs.chmodSync(d, 0o775);
+    const refusal = write(dir);
+    await expect(refusal).rejects.toThrow(
+      `these directories are writable by group or others: ${dir} (mode 0775), ${host} (mode 0775), ${namespace} (mode 0775).`,
+    );
+    await expect(refusal).rejects.toThrow(`run chmod go-w '${dir}' '${host}' '${namespace}'`);
+    expect(tree(dir)).toEqual(['registry.terraform.io/', 'registry.terraform.io/proxyaccount/']);
+    // The command it gives is all it takes.
+    for (const d of [dir, host, namespace]) fs.chmodSync(d, 0o755);
+    await write(dir);
+    expect(tree(dir).length).toBeGreaterThan(2);
   });
 });
 
