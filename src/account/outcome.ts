@@ -5,17 +5,25 @@
 // those are is the SDK's fact (`outcomeUnknown`), decided where the wire was seen.
 import { isProxyAccountError, ProxyAccountError } from '../sdk';
 
-/** The codes of the store's own errors, beside the SDK's `ProxyAccountErrorCode`. */
-export type AccountErrorCode = 'ERR_UNKNOWN_OUTCOME';
+/**
+ * The codes of the store's own errors, beside the SDK's `ProxyAccountErrorCode`: a write whose
+ * outcome stays unknown, and a token create not sent because an earlier one's stays unknown.
+ */
+export type AccountErrorCode = 'ERR_UNKNOWN_OUTCOME' | 'ERR_UNSETTLED_CREATE';
 
 /** True when `err` leaves open whether the write it ended took effect. */
 export function isUnknownOutcome(err: unknown): boolean {
   return isProxyAccountError(err) && err.outcomeUnknown;
 }
 
+/** What follows an unknown outcome for most writes: the object is in state, or was, so it is read again. */
+const NEXT_REFRESH_SHOWS = 'The next refresh reads the account again and shows what exists';
+
 /**
  * A write's answer was lost and reading the account back failed too: whether it took effect is
- * not known. `cause` is the write's own error; `readBackError` the failed read.
+ * not known. `cause` is the write's own error; `readBackError` the failed read; `next` what
+ * happens next, true for this write (the default fits a write whose object is in state, or was:
+ * an edit, a delete, or a create the caller keeps as tainted).
  */
 export class UnknownOutcomeError extends ProxyAccountError<AccountErrorCode> {
   /** What the write was, e.g. "add IP '203.0.113.7' for sub-account 'alice'". */
@@ -23,13 +31,13 @@ export class UnknownOutcomeError extends ProxyAccountError<AccountErrorCode> {
   /** Why the read-back failed. */
   readonly readBackError: unknown;
 
-  constructor(operation: string, cause: unknown, readBackError: unknown) {
+  constructor(operation: string, cause: unknown, readBackError: unknown, next: string = NEXT_REFRESH_SHOWS) {
     const why = cause instanceof Error ? cause.message : String(cause);
     const readBack = readBackError instanceof Error ? readBackError.message : String(readBackError);
     super(
       'ERR_UNKNOWN_OUTCOME',
       `${operation}: the request was sent but its answer was lost (${why}), and reading the account back failed too (${readBack}); ` +
-        'it may or may not have taken effect. The next refresh reads the account again and shows what exists',
+        `it may or may not have taken effect. ${next}`,
       { cause, facts: { mayHaveReachedServer: true, outcomeUnknown: true } },
     );
     this.operation = operation;

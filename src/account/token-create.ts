@@ -7,10 +7,59 @@
 // process was answered is never taken for a lost one. What stays out of reach: a client on another
 // machine (or without a memory directory) creating a token of the same label while a request of
 // ours that made nothing had its answer lost; the API offers nothing to tell the two apart, and
-// the deletion is reported (`TokenWrite.discarded`).
-import type { BearerToken, BearerTokenCreated } from '../sdk';
-import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+// the deletion is reported (`TokenWrite.discarded`). When the read-back after a lost answer fails
+// too, nothing can be settled in this call: the error carries what a later reading needs to find
+// the token that request may have made (`TokenCreateOutcomeUnknownError`), and no other create of
+// that (account, label) is sent by this process afterwards, since a later reading could not tell
+// its token from the unsettled one.
+import { ProxyAccountError, type BearerToken, type BearerTokenCreated } from '../sdk';
+import { type AccountErrorCode, isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 import type { TokenWrite } from './types';
+
+/**
+ * A token create whose answer was lost and whose read-back failed too: a token with this label
+ * may now exist, whose value nobody received. Once the account can be read again, a token of
+ * `account` with `label` whose id is not in `knownBefore` is either one this create made or one
+ * another create made since.
+ */
+export class TokenCreateOutcomeUnknownError extends UnknownOutcomeError {
+  /** The sub-account, or null for the authenticated account. */
+  readonly account: string | null;
+  /** The label as the API lists it ('' for none). */
+  readonly label: string;
+  /**
+   * The ids of the tokens this create did not make, ascending: the account's tokens listed before
+   * the send that was lost, less those an earlier lost answer of this create left undecided.
+   */
+  readonly knownBefore: readonly number[];
+
+  constructor(steps: Pick<TokenCreateSteps, 'op' | 'account' | 'label'>, knownBefore: Iterable<number>, cause: unknown, readBackError: unknown) {
+    const token = steps.label === '' ? 'a token without a label' : `a token labelled '${steps.label}'`;
+    super(steps.op, cause, readBackError, `${capitalize(token)} may now exist whose value nobody received`);
+    this.account = steps.account;
+    this.label = steps.label;
+    this.knownBefore = [...knownBefore].sort((a, b) => a - b);
+  }
+}
+
+/**
+ * A token create not sent: an earlier create of the same (account, label) in this process ended
+ * with its outcome unknown, and a token made now could not be told from the one that create may
+ * have made when the account is next read.
+ */
+export class UnsettledTokenCreateError extends ProxyAccountError<AccountErrorCode> {
+  /** The write that was not sent. */
+  readonly operation: string;
+
+  constructor(operation: string, label: string) {
+    const tokens = label === '' ? 'tokens without a label' : `tokens labelled '${label}'`;
+    super(
+      'ERR_UNSETTLED_CREATE',
+      `${operation} was not sent: an earlier create of ${tokens} in this run had its answer lost and could not read the account back, so a token made now could not be told apart from the one it may have made. Run again once the account can be read`,
+    );
+    this.operation = operation;
+  }
+}
 
 /** Sends of one create at most: the first, and a re-send after each of two lost answers. */
 export const MAX_TOKEN_CREATE_SENDS = 3;
@@ -26,11 +75,13 @@ export const MAX_TOKEN_CREATE_SENDS = 3;
 const QUEUES = new Map<string, Promise<void>>();
 
 /**
- * What the store's token creates share: the process-wide queues, and the ids of tokens whose
- * create answers this store received. The store and its clean-up copy share one book.
+ * What the store's token creates share: the process-wide queues, the ids of tokens whose create
+ * answers this store received, and the (account, label) pairs whose create's outcome stayed
+ * unknown. The store and its clean-up copy share one book.
  */
 export class TokenCreateBook {
   private readonly answered = new Set<string>();
+  private readonly unsettled = new Set<string>();
 
   /** Runs `run` once every earlier run of the same `key` in this process has settled. */
   serial<T>(key: string, run: () => Promise<T>): Promise<T> {
@@ -55,6 +106,16 @@ export class TokenCreateBook {
   /** True when this process was answered for token `id` of `account` (it belongs to a resource). */
   wasAnswered(account: string | null, id: number): boolean {
     return this.answered.has(bookKey(account, id));
+  }
+
+  /** Records that a create of `label` for `account` ended with its outcome unknown. */
+  markUnsettled(account: string | null, label: string): void {
+    this.unsettled.add(bookKey(account, label));
+  }
+
+  /** True when a create of `label` for `account` ended with its outcome unknown in this process. */
+  isUnsettled(account: string | null, label: string): boolean {
+    return this.unsettled.has(bookKey(account, label));
   }
 }
 
@@ -87,6 +148,7 @@ export interface TokenCreateSteps {
  */
 export async function createToken(book: TokenCreateBook, steps: TokenCreateSteps): Promise<TokenWrite> {
   if (steps.stopping()) throw new StoppedError(steps.op);
+  if (book.isUnsettled(steps.account, steps.label)) throw new UnsettledTokenCreateError(steps.op, steps.label);
   let known = new Set((await steps.list()).map((t) => t.id));
   let recovered = false;
   const undecided: number[] = [];
@@ -102,7 +164,14 @@ export async function createToken(book: TokenCreateBook, steps: TokenCreateSteps
       try {
         after = await steps.readBack();
       } catch (readErr) {
-        throw new UnknownOutcomeError(steps.op, err, readErr);
+        book.markUnsettled(steps.account, steps.label);
+        // A token an earlier lost answer left undecided may be this create's too: not "known".
+        throw new TokenCreateOutcomeUnknownError(
+          steps,
+          [...known].filter((id) => !undecided.includes(id)),
+          err,
+          readErr,
+        );
       }
       const strays = after.filter((t) => !known.has(t.id) && t.label === steps.label && !book.wasAnswered(steps.account, t.id));
       if (strays.length === 1) {
@@ -118,7 +187,12 @@ export async function createToken(book: TokenCreateBook, steps: TokenCreateSteps
   }
 }
 
-function bookKey(account: string | null, id: number): string {
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The key of a token id or a label of `account` in one of the book's sets. */
+function bookKey(account: string | null, entry: number | string): string {
   // '\0' cannot occur in a username, so keys never collide.
-  return `${account ?? ''}\u0000${id}`;
+  return `${account ?? ''}\u0000${entry}`;
 }

@@ -6,7 +6,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountStore, type StoreClient } from '../../src/account';
-import { DEFAULT_AUTH_FAILURE_TTL_MS, TimeoutError, type BearerToken } from '../../src/sdk';
+import { TokenCreateOutcomeUnknownError } from '../../src/account/token-create';
+import { DEFAULT_AUTH_FAILURE_TTL_MS, ServiceUnavailableError, TimeoutError, type BearerToken } from '../../src/sdk';
 import { AuthFailureMemory } from '../../src/sdk/failure-memory';
 
 const CTX = { method: 'POST', path: '/api/token/create/', operation: 'x' };
@@ -25,6 +26,8 @@ class FakeTokens {
   readonly hold = new Set<number>();
   /** Runs when a held create is released, before it makes its token (e.g. another client's create). */
   onRelease: (() => void) | undefined;
+  /** Listings fail (503) once this many creates were sent: the read-back after a lost answer fails. */
+  listsFailAfterCreates: number | undefined;
   private held: Array<() => void> = [];
 
   release(): void {
@@ -50,6 +53,9 @@ class FakeTokens {
           this.sent.push('list');
           // A turn of the event loop, so parallel creates interleave as over a network.
           await new Promise((r) => setImmediate(r));
+          if (this.listsFailAfterCreates !== undefined && this.creates >= this.listsFailAfterCreates) {
+            throw new ServiceUnavailableError({ method: 'GET', path: '/api/tokens/', operation: 'list tokens', status: 503, responseText: 'down' });
+          }
           return [...this.tokens];
         },
         create: async (input: { label?: string }) => {
@@ -113,6 +119,76 @@ describe('lost answers in a row', () => {
     const store = new AccountStore(api.client());
     await expect(store.account().tokens.create({ label: 'deploy', expiresAt: null })).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
     expect(api.tokens).toEqual([]);
+  });
+});
+
+describe('a lost answer whose read-back fails too', () => {
+  it('throws what a later reading needs: the account, the label and the tokens there before; it says a token may exist', async () => {
+    const api = new FakeTokens();
+    const mine = api.makeElsewhere('deploy');
+    const other = api.makeElsewhere('other');
+    api.lose.add(1);
+    api.listsFailAfterCreates = 1;
+    const store = new AccountStore(api.client());
+    const failed = await store
+      .account('alice')
+      .tokens.create({ label: 'deploy', expiresAt: null })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(failed).toBeInstanceOf(TokenCreateOutcomeUnknownError);
+    expect(failed).toMatchObject({ code: 'ERR_UNKNOWN_OUTCOME', account: 'alice', label: 'deploy', knownBefore: [mine, other] });
+    const message = (failed as Error).message;
+    expect(message).toMatch(/reading the account back failed too .*503.*A token labelled 'deploy' may now exist whose value nobody received$/);
+    // Not the promise of other writes, false for a token no state names.
+    expect(message).not.toMatch(/next refresh/);
+    // Nothing was deleted: the token the lost request made is there, beside the others.
+    expect(api.tokens).toHaveLength(3);
+  });
+
+  it('counts the tokens an earlier lost answer left undecided as not known (one may be its own)', async () => {
+    const api = new FakeTokens();
+    api.lose.add(1).add(2);
+    api.hold.add(1);
+    api.onRelease = () => {
+      api.makeElsewhere('deploy');
+    };
+    const store = new AccountStore(api.client());
+    const creating = store.account().tokens.create({ label: 'deploy', expiresAt: null });
+    await api.waiting();
+    // The second send's read-back fails: two creates sent, then listings fail.
+    api.listsFailAfterCreates = 2;
+    api.release();
+    const failed = (await creating.then(
+      () => undefined,
+      (err: unknown) => err,
+    )) as TokenCreateOutcomeUnknownError;
+    expect(failed).toBeInstanceOf(TokenCreateOutcomeUnknownError);
+    // Tokens 1 (elsewhere) and 2 (the first lost create) could not be told apart: neither is "known".
+    expect(failed.knownBefore).toEqual([]);
+    expect(api.tokens.map((t) => t.id)).toEqual([1, 2, 3]);
+  });
+
+  it('sends no later create of the same (account, label) in this process, and says why', async () => {
+    const api = new FakeTokens();
+    api.lose.add(1);
+    api.listsFailAfterCreates = 1;
+    const store = new AccountStore(api.client());
+    await expect(store.account().tokens.create({ label: 'deploy', expiresAt: null })).rejects.toBeInstanceOf(TokenCreateOutcomeUnknownError);
+    api.listsFailAfterCreates = undefined;
+    await expect(store.account().tokens.create({ label: 'deploy', expiresAt: null })).rejects.toMatchObject({
+      code: 'ERR_UNSETTLED_CREATE',
+      mayHaveReachedServer: false,
+      message: expect.stringMatching(
+        /create bearer token 'deploy' was not sent: an earlier create of tokens labelled 'deploy' in this run had its answer lost/,
+      ),
+    });
+    expect(api.sent.filter((s) => s.startsWith('create'))).toEqual(['create#1']);
+    // Other labels and other accounts go on.
+    await store.account().tokens.create({ label: 'ci', expiresAt: null });
+    await store.account('alice').tokens.create({ label: 'deploy', expiresAt: null });
+    expect(api.sent.filter((s) => s.startsWith('create'))).toEqual(['create#1', 'create#2', 'create#3']);
   });
 });
 

@@ -4,6 +4,13 @@
 // the list, and what its entries are (list-entries.ts, where the diff and the replay live). The
 // life cycle is here once: plan (showing every entry the apply will remove), create, read,
 // update, delete, import.
+//
+// Terraform plans each change again while applying, with every value known, and refuses an apply
+// whose values differ from what the reviewed plan knew; that second plan cannot tell whether the
+// first one knew the owner or the entries. So what the reviewed plan could not show is settled in
+// the first plan: a new list whose account it cannot read promises to remove nothing
+// (`removed_entries = []`, which Terraform then holds the apply to), and a list whose entries are
+// not known yet names every entry the account's list holds now, any of which applying may remove.
 import type { AccountStore } from '../../account';
 import { isNotFound } from '../errors';
 import {
@@ -15,6 +22,7 @@ import {
   type ObjectSchema,
   type PlanAdjustment,
   type PlanModel,
+  UNKNOWN,
   type Unknown,
 } from '../framework';
 import type { Ctx, Resource } from '../types';
@@ -193,7 +201,9 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
 
 /**
  * The plan of a list: `removed_entries` (what applying it removes, with a warning naming each),
- * and the `id` of a new list. A new list takes over whatever the account has, so it is read.
+ * and the `id` of a new list. A new list takes over whatever the account has, so it is read. When
+ * the account cannot be read (its owner or the provider's configuration are not known yet) or the
+ * entries are not known, see the file's opening note.
  */
 async function planList<S extends ObjectSchema, E, R>(
   kind: ListKind<S, E, R>,
@@ -202,8 +212,16 @@ async function planList<S extends ObjectSchema, E, R>(
   planned: PlanModel<S>,
 ): Promise<PlanAdjustment<S> | undefined> {
   const plan = kind.fromPlan(planned);
-  if (!isKnown(plan.username) || !isKnown(plan.entries) || plan.entries === null) return undefined;
+  if (!isKnown(plan.username)) {
+    // With a prior state this is the list moving to another account: Terraform plans the new one
+    // as a create next, which answers for it.
+    return prior === null ? promiseNoRemovals(kind, ctx, undefined, '`username` is not known until apply') : undefined;
+  }
   const owner = plan.username;
+  if (prior === null && ctx.data === undefined) {
+    return promiseNoRemovals(kind, ctx, owner, "the provider's configuration is not known until apply");
+  }
+  if (!isKnown(plan.entries) || plan.entries === null) return planUnknownEntries(kind, ctx, prior, owner);
   const desired = plan.entries;
   let removed: string[];
   if (prior !== null) {
@@ -216,28 +234,81 @@ async function planList<S extends ObjectSchema, E, R>(
     removed = ctx.data === undefined ? dropped(kind.entries, before, desired) : removals(kind.entries, await kind.access(ctx.data, owner).list(), desired);
   } else {
     // A new list takes over whatever the account has: read it, so the plan shows it.
-    if (ctx.data === undefined) return { planned: kind.toPlan({ id: accountId(owner) }) };
-    let live: readonly R[];
-    try {
-      live = await kind.access(ctx.data, owner).list();
-    } catch (err) {
-      // A sub-account created in this same apply has no list yet (404). Any other failure fails
-      // the plan: taken for an empty list, it would hide from the plan the entries applying it
-      // removes.
-      if (owner === null || !isNotFound(err)) throw err;
-      live = [];
-    }
-    removed = removals(kind.entries, live, desired);
+    removed = removals(kind.entries, await liveList(kind, ctx.data!, owner), desired);
   }
   if (removed.length > 0) {
     ctx.diagnostics.addWarning(
       `${capitalize(kind.displayName)} removes ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'} not declared`,
       `Applying this plan removes from the ${listObject(kind, owner)} every entry the configuration does not declare: ${removed.join(', ')}. ` +
-        'Declare them to keep them; to adopt an existing account safely, import the list first (terraform import, or an import block) and review the plan.',
+        'Declare them to keep them; to adopt an existing account safely, import the list first (terraform import, or an import block) and review the plan. ' +
+        // Terraform plans again while applying: this warning then comes from that plan.
+        'While applying a plan whose known removed_entries leave them out, Terraform stops this list instead ("Provider produced inconsistent final plan") and removes nothing: plan again to review them.',
       [{ attributeName: kind.entriesAttribute }],
     );
   }
   return { planned: kind.toPlan({ ...(prior === null ? { id: accountId(owner) } : {}), removed }) };
+}
+
+/** The account's list as the plan reads it; a sub-account created in this same apply has none yet. */
+async function liveList<S extends ObjectSchema, E, R>(kind: ListKind<S, E, R>, store: AccountStore, owner: string | null): Promise<readonly R[]> {
+  try {
+    return await kind.access(store, owner).list();
+  } catch (err) {
+    // Not found: a sub-account this apply creates (404). Any other failure fails the plan: taken
+    // for an empty list, it would hide from the plan the entries applying it removes.
+    if (owner === null || !isNotFound(err)) throw err;
+    return [];
+  }
+}
+
+/**
+ * The plan of a new list whose account cannot be read: it shows no removal, and promises none
+ * (`removed_entries = []`). Terraform's plan while applying, which can read it, must agree: with an
+ * undeclared entry there, Terraform stops the apply of this list, and nothing is removed.
+ */
+function promiseNoRemovals<S extends ObjectSchema, E, R>(
+  kind: ListKind<S, E, R>,
+  ctx: ModifyPlanContext<AccountStore, AttributeName<S>>,
+  owner: string | null | undefined,
+  why: string,
+): PlanAdjustment<S> {
+  const list = owner === undefined ? `The ${kind.displayName}` : `The ${listObject(kind, owner)}`;
+  ctx.diagnostics.addWarning(
+    `${capitalize(kind.displayName)} cannot be read before apply`,
+    `${list}: ${why}, so this plan cannot read the account's list or show which of its entries the configuration does not declare. ` +
+      'It plans to remove none of them (removed_entries = []), and Terraform holds the apply to that: should the list hold an entry the configuration does not declare, the apply of this list stops ("Provider produced inconsistent final plan", naming it in removed_entries) and removes nothing; the next plan then shows it, for review. ' +
+      'To adopt the list in one apply, import it first, or make the value known first (apply what it depends on with -target).',
+    [{ attributeName: kind.entriesAttribute }],
+  );
+  return { planned: kind.toPlan({ ...(owner === undefined ? {} : { id: accountId(owner) }), removed: [] }) };
+}
+
+/**
+ * The plan of a list whose entries are not known yet: what applying it removes is not known
+ * either (`removed_entries` unknown), so the warning names every entry the account's list holds
+ * now, any of which it removes unless declared. An empty list has nothing to remove.
+ */
+async function planUnknownEntries<S extends ObjectSchema, E, R>(
+  kind: ListKind<S, E, R>,
+  ctx: ModifyPlanContext<AccountStore, AttributeName<S>>,
+  prior: Model<S> | null,
+  owner: string | null,
+): Promise<PlanAdjustment<S>> {
+  const id = prior === null ? { id: accountId(owner) } : {};
+  // Without the provider's data (an update: a new list never gets here), the state stands for the list.
+  const held =
+    ctx.data === undefined ? dropped(kind.entries, kind.fromModel(prior!).entries, []) : removals(kind.entries, await liveList(kind, ctx.data, owner), []);
+  if (held.length === 0) return { planned: kind.toPlan({ ...id, removed: [] }) };
+  ctx.diagnostics.addWarning(
+    `${capitalize(kind.displayName)} may remove entries this plan cannot show`,
+    `The ${listObject(kind, owner)}: \`${kind.entriesAttribute}\` is not known until apply, so this plan cannot show which entries of the account's list the configuration does not declare. ` +
+      `It holds now: ${held.join(', ')}; applying this plan removes each of them the configuration turns out not to declare. ` +
+      `Declare the ones to keep, or make \`${kind.entriesAttribute}\` known first (apply what it depends on with -target) to see the removals in removed_entries.`,
+    [{ attributeName: kind.entriesAttribute }],
+  );
+  // An update keeps the prior removed_entries unless told, which the plan made while applying
+  // (with the entries known) would contradict.
+  return { planned: { ...kind.toPlan(id), removed_entries: UNKNOWN } as Partial<PlanModel<S>> };
 }
 
 /** The list for messages, e.g. "authorized IP list of sub-account 'alice'". */

@@ -8,6 +8,7 @@ import type { ClientCapabilities } from '../../protocol/types';
 import type { Diagnostics } from './diagnostics';
 import type { Model, PlanModel } from './model';
 import type { ErrorDescriber } from './errors';
+import type { PrivateState } from './private-state';
 import type { ObjectSchema } from './schema';
 import type { StateUpgraders } from './upgrade';
 
@@ -39,6 +40,19 @@ export interface ResourceContext<D = unknown, A extends string = string> {
    * sub-account", `object` such as "sub-account 'alice'" (see errors.ts).
    */
   reportError(err: unknown, summary: string, object: string): void;
+}
+
+/**
+ * Context of create, read and update: they may also set the private state saved with the state
+ * they return (see private-state.ts).
+ */
+export interface ResourceStateContext<D = unknown, A extends string = string> extends ResourceContext<D, A> {
+  /**
+   * Sets the private state Terraform saves beside the state this call returns (undefined: none).
+   * Not called, the private state stays as it came (`req.private`); ignored when the call returns
+   * no state.
+   */
+  setPrivate(value: PrivateState | undefined): void;
 }
 
 /**
@@ -81,9 +95,13 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
   /**
    * Checks stored state before it is trusted (read, update, delete): the attributes that identify
    * the object must agree and be in range. A problem stops the call, with an error that names the
-   * state and the attribute, before anything is sent; the state is kept as it is.
+   * state and the attribute, before anything is sent; the state is kept as it is. `stored.private`
+   * is the private state that came with it (a shape only it makes valid, e.g. a pending create).
    */
-  checkState?(state: Model<S>): { readonly attribute: keyof Model<S> & string; readonly problem: string } | undefined;
+  checkState?(
+    state: Model<S>,
+    stored: { readonly private: PrivateState | undefined },
+  ): { readonly attribute: keyof Model<S> & string; readonly problem: string } | undefined;
   /**
    * Last step of PlanResourceChange for create and update (after defaults and plan modifiers):
    * adjust planned values, e.g. mark a value unknown the API will change.
@@ -95,22 +113,32 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
   /**
    * Creates the object. `planned` holds the plan with unknowns as null; `config` holds
    * write-only values. Returns the new state (every computed attribute filled), or undefined
-   * after adding an error (nothing is saved).
+   * after adding an error (nothing is saved). A state returned with an error is saved marked
+   * tainted (an object that may exist; the next plan replaces it).
    */
-  create(ctx: ResourceContext<D, AttributeName<S>>, req: { planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
+  create(
+    ctx: ResourceStateContext<D, AttributeName<S>>,
+    req: { planned: Model<S>; config: Model<S>; private: PrivateState | undefined },
+  ): Promise<Model<S> | undefined>;
   /**
    * Refreshes the object. `state` may hold only what `import` filled in. Returns the remote
    * truth, null when the object is gone (Terraform plans to recreate it), or undefined after
    * adding an error (state kept).
    */
-  read(ctx: ResourceContext<D, AttributeName<S>>, req: { state: Model<S> }): Promise<Model<S> | null | undefined>;
+  read(ctx: ResourceStateContext<D, AttributeName<S>>, req: { state: Model<S>; private: PrivateState | undefined }): Promise<Model<S> | null | undefined>;
   /**
    * Updates the object in place; never called when every attribute requires replacement.
    * Returns the new state, or undefined after adding an error (prior state kept).
    */
-  update?(ctx: ResourceContext<D, AttributeName<S>>, req: { prior: Model<S>; planned: Model<S>; config: Model<S> }): Promise<Model<S> | undefined>;
-  /** Deletes the object; an object already gone counts as deleted. */
-  delete(ctx: ResourceContext<D, AttributeName<S>>, req: { prior: Model<S> }): Promise<void>;
+  update?(
+    ctx: ResourceStateContext<D, AttributeName<S>>,
+    req: { prior: Model<S>; planned: Model<S>; config: Model<S>; private: PrivateState | undefined },
+  ): Promise<Model<S> | undefined>;
+  /**
+   * Deletes the object; an object already gone counts as deleted. `private` is what the plan
+   * carried: none when Terraform replaces a tainted object (it plans those as new).
+   */
+  delete(ctx: ResourceContext<D, AttributeName<S>>, req: { prior: Model<S>; private: PrivateState | undefined }): Promise<void>;
   /**
    * Turns an import ID into a partial state; Terraform then calls `read`. Attributes left out
    * are null. Returns undefined after adding an error. @default `{ id }`

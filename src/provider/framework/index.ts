@@ -47,7 +47,9 @@ export type {
   ProviderDefinition,
   ResourceContext,
   ResourceDefinition,
+  ResourceStateContext,
 } from './definition';
+export type { PrivateState, PrivateValue } from './private-state';
 export type { JsonState, StateUpgrader, StateUpgraders } from './upgrade';
 export { FrameworkServer } from './server';
 export { UNKNOWN, isUnknown, type Unknown } from '../../protocol/cty';

@@ -5,10 +5,11 @@ import { isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import { decodeDynamicValue, encodeDynamicValue } from '../../protocol/codec';
 import type { ProviderRequest, ProviderResponse } from '../../protocol/types';
 import { describeObject, notConfigured, resourceContext, runCrud, type Runtime } from './context';
-import type { ResourceDefinition } from './definition';
+import type { ResourceContext, ResourceDefinition, ResourceStateContext } from './definition';
 import { Diagnostics } from './diagnostics';
 import { fromModel, toModel, toPlanModel } from './model';
 import { planResource, withoutWriteOnly } from './plan';
+import { decodePrivate, encodePrivate, type PrivateState } from './private-state';
 import { upgradeState } from './upgrade';
 import { validateConfig } from './validate';
 
@@ -65,31 +66,35 @@ export async function applyResourceChange(
   const prior = decodeDynamicValue(req.priorState, t);
   const planned = decodeDynamicValue(req.plannedState, t);
   const diagnostics = new Diagnostics();
-  const answer = (state: CtyValue): ProviderResponse<'applyResourceChange'> => ({
+  const stored = decodePrivate(req.plannedPrivate);
+  const answer = (state: CtyValue, chosen?: PrivateChoice): ProviderResponse<'applyResourceChange'> => ({
     newState: encodeDynamicValue(state, t),
-    private: req.plannedPrivate,
+    private: privateBytes(chosen, req.plannedPrivate),
     diagnostics: diagnostics.toArray(),
   });
   if (notConfigured(diagnostics, def, rt)) return answer(prior);
   const ctx = resourceContext(def, rt, 'ApplyResourceChange', undefined, diagnostics);
   const priorModel = toModel(attrs, prior);
-  if (prior !== null && stateProblem(def, priorModel, diagnostics)) return answer(prior);
+  if (prior !== null && stateProblem(def, priorModel, stored, diagnostics)) return answer(prior);
 
   if (planned === null) {
-    await runCrud(def, ctx, 'delete', priorModel, () => def.delete(ctx, { prior: priorModel }));
+    await runCrud(def, ctx, 'delete', priorModel, () => def.delete(ctx, { prior: priorModel, private: stored }));
     // A failed delete keeps the object in state so the next apply tries again.
     return answer(diagnostics.hasErrors() ? prior : null);
   }
 
   const plannedModel = toModel(attrs, planned);
   const configModel = toModel(attrs, decodeDynamicValue(req.config, t));
+  const withPrivate = privateChoice(ctx);
   if (prior === null) {
-    const r = await runCrud(def, ctx, 'create', plannedModel, () => def.create(ctx, { planned: plannedModel, config: configModel }));
+    const r = await runCrud(def, ctx, 'create', plannedModel, () =>
+      def.create(withPrivate.ctx, { planned: plannedModel, config: configModel, private: stored }),
+    );
     if (r.failed || r.value === undefined) {
       expectError(diagnostics, def, 'create');
       return answer(null);
     }
-    return answer(encodeState(def, diagnostics, r.value));
+    return answer(encodeState(def, diagnostics, r.value), withPrivate);
   }
 
   const update = def.update;
@@ -100,12 +105,14 @@ export async function applyResourceChange(
     );
     return answer(prior);
   }
-  const r = await runCrud(def, ctx, 'update', plannedModel, () => update.call(def, ctx, { prior: priorModel, planned: plannedModel, config: configModel }));
+  const r = await runCrud(def, ctx, 'update', plannedModel, () =>
+    update.call(def, withPrivate.ctx, { prior: priorModel, planned: plannedModel, config: configModel, private: stored }),
+  );
   if (r.failed || r.value === undefined) {
     expectError(diagnostics, def, 'update');
     return answer(prior);
   }
-  return answer(encodeState(def, diagnostics, r.value));
+  return answer(encodeState(def, diagnostics, r.value), withPrivate);
 }
 
 /** ReadResource: the remote truth; null when the object is gone (drift → recreate). */
@@ -113,27 +120,55 @@ export async function readResource(def: ResourceDefinition, rt: Runtime, req: Pr
   const t = def.schema.type;
   const state = decodeDynamicValue(req.currentState, t);
   const diagnostics = new Diagnostics();
-  const answer = (v: CtyValue): ProviderResponse<'readResource'> => ({
+  const answer = (v: CtyValue, chosen?: PrivateChoice): ProviderResponse<'readResource'> => ({
     newState: encodeDynamicValue(v, t),
-    private: req.private,
+    private: privateBytes(chosen, req.private),
     diagnostics: diagnostics.toArray(),
   });
   if (state === null) return answer(null);
   if (notConfigured(diagnostics, def, rt)) return answer(state);
   const ctx = resourceContext(def, rt, 'ReadResource', req.clientCapabilities, diagnostics);
   const model = toModel(def.schema.attributes, state);
-  if (stateProblem(def, model, diagnostics)) return answer(state);
-  const r = await runCrud(def, ctx, 'read', model, () => def.read(ctx, { state: model }));
+  const stored = decodePrivate(req.private);
+  if (stateProblem(def, model, stored, diagnostics)) return answer(state);
+  const withPrivate = privateChoice(ctx);
+  const r = await runCrud(def, ctx, 'read', model, () => def.read(withPrivate.ctx, { state: model, private: stored }));
   if (r.failed || r.value === undefined) {
     expectError(diagnostics, def, 'read');
     return answer(state);
   }
-  return answer(r.value === null ? null : encodeState(def, diagnostics, r.value));
+  return answer(r.value === null ? null : encodeState(def, diagnostics, r.value), withPrivate);
+}
+
+/** A create's, read's or update's context with `setPrivate`, and what it was given. */
+interface PrivateChoice {
+  readonly ctx: ResourceStateContext;
+  /** What `setPrivate` was given last; undefined while it was not called. */
+  chosen(): { readonly state: PrivateState | undefined } | undefined;
+}
+
+function privateChoice(ctx: ResourceContext): PrivateChoice {
+  let chosen: { readonly state: PrivateState | undefined } | undefined;
+  return {
+    ctx: {
+      ...ctx,
+      setPrivate(state) {
+        chosen = { state };
+      },
+    },
+    chosen: () => chosen,
+  };
+}
+
+/** The private bytes to answer with: what the call chose, else those that came (passed on untouched). */
+function privateBytes(choice: PrivateChoice | undefined, incoming: Uint8Array): Uint8Array {
+  const chosen = choice?.chosen();
+  return chosen === undefined ? incoming : encodePrivate(chosen.state);
 }
 
 /** Runs the resource's state check; on a problem adds the error (naming the state) and returns true. */
-function stateProblem(def: ResourceDefinition, state: Record<string, unknown>, diagnostics: Diagnostics): boolean {
-  const found = def.checkState?.(state as never);
+function stateProblem(def: ResourceDefinition, state: Record<string, unknown>, stored: PrivateState | undefined, diagnostics: Diagnostics): boolean {
+  const found = def.checkState?.(state as never, { private: stored });
   if (found === undefined) return false;
   diagnostics.addError(
     `Inconsistent ${def.displayName} state`,

@@ -11,7 +11,7 @@ import type { Resource } from '../types';
 
 const schema = defineSchema({
   description:
-    'The complete list of authorized hostnames of the provider\'s account or of one sub-account. Terraform owns the whole list: hostnames not declared here are removed, and hostnames added outside Terraform show up as drift. **Do not combine it with `proxyaccount_authorized_hostname` for the same account** (they would undo each other\'s changes); see the guide "Migrating to authoritative lists".',
+    'The complete list of authorized hostnames of the provider\'s account or of one sub-account. Terraform owns the whole list: hostnames not declared here are removed, and hostnames added outside Terraform show up as drift. When `username` or `domains` is known only at apply, the plan cannot list what it removes: see the guide for what it shows and does instead. **Do not combine it with `proxyaccount_authorized_hostname` for the same account** (they would undo each other\'s changes); see the guide "Migrating to authoritative lists".',
   markdown: true,
   attributes: {
     id: attr.string({

@@ -18,7 +18,7 @@ type Entry = { ip: string; label: string | null };
 
 const schema = defineSchema({
   description:
-    'The complete list of authorized IP addresses of the provider\'s account or of one sub-account. Terraform owns the whole list: addresses not declared here are removed, and addresses added outside Terraform show up as drift. **Do not combine it with `proxyaccount_authorized_ip` for the same account** (they would undo each other\'s changes); see the guide "Migrating to authoritative lists".',
+    'The complete list of authorized IP addresses of the provider\'s account or of one sub-account. Terraform owns the whole list: addresses not declared here are removed, and addresses added outside Terraform show up as drift. When `username` or `entries` is known only at apply, the plan cannot list what it removes: see the guide for what it shows and does instead. **Do not combine it with `proxyaccount_authorized_ip` for the same account** (they would undo each other\'s changes); see the guide "Migrating to authoritative lists".',
   markdown: true,
   attributes: {
     id: attr.string({

@@ -11,7 +11,7 @@ import type { Resource } from '../types';
 
 const schema = defineSchema({
   description:
-    'The complete list of authorized proxies of the parent account (the provider must authenticate as it). Terraform owns the whole list: proxies not declared here are removed, and proxies added outside Terraform show up as drift, as `domain:port`. **Do not combine it with `proxyaccount_authorized_proxy`** (they would undo each other\'s changes); see the guide "Migrating to authoritative lists".',
+    'The complete list of authorized proxies of the parent account (the provider must authenticate as it). Terraform owns the whole list: proxies not declared here are removed, and proxies added outside Terraform show up as drift, as `domain:port`. When `proxies` is known only at apply, the plan cannot list what it removes: see the guide for what it shows and does instead. **Do not combine it with `proxyaccount_authorized_proxy`** (they would undo each other\'s changes); see the guide "Migrating to authoritative lists".',
   markdown: true,
   attributes: {
     id: attr.string({

@@ -1,14 +1,30 @@
 // proxyaccount_bearer_token: a bearer token of the authenticated account or of a sub-account.
 // The raw token exists only in the create response, so state keeps it; metadata is read
-// through the coalescing reader. The API manages tokens with HTTP Basic only.
+// through the coalescing reader. The API manages tokens with HTTP Basic only. A create whose
+// outcome stays unknown (answer lost, read-back failed) is saved tainted with no token id and a
+// private record of the tokens that existed before it; the next refresh finds what it made.
+import type { TokenCreateOutcomeUnknownError } from '../../account/token-create';
 import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import type { BearerToken } from '../../sdk';
 import { entryId, parseImportId } from '../access/entry-ids';
 import { reportDiscardedTokens } from '../access/token-discards';
 import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
-import { hasErrorCode } from '../errors';
-import { attr, capitalize, dateYmd, defineSchema, isUnknown, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
+import { hasErrorCode, isNotFound, isProxyAccountError } from '../errors';
+import {
+  attr,
+  capitalize,
+  dateYmd,
+  defineSchema,
+  isUnknown,
+  type Model,
+  type PrivateState,
+  type ResourceStateContext,
+  requiresReplace,
+  useStateForUnknown,
+  validator,
+} from '../framework';
+import type { AccountStore, TokenWrite } from '../../account';
 import type { Ctx, Resource } from '../types';
 
 /** The largest token ID state may hold (IDs are positive integers; 15 digits, as import accepts). */
@@ -16,7 +32,7 @@ const MAX_TOKEN_ID = 999_999_999_999_999;
 
 const schema = defineSchema({
   description:
-    'A bearer token of the authenticated account or of a sub-account, for the API and the proxy servers. Managing tokens needs the provider configured with username and password (the API refuses bearer authentication here). The raw token is known only when Terraform creates it.',
+    'A bearer token of the authenticated account or of a sub-account, for the API and the proxy servers. Managing tokens needs the provider configured with username and password (the API refuses bearer authentication here). The raw token is known only when Terraform creates it. A create whose answer is lost while the account cannot be read back either is saved tainted, with no token ID: the next plan finds the token it may have made (one with its label that was not there before) and replaces it; should it find several, it names them and deletes none.',
   markdown: true,
   attributes: {
     id: attr.string({
@@ -87,6 +103,9 @@ export type BearerTokenModel = Model<typeof schema>;
 
 const DAY_MS = 86_400_000;
 
+/** The context of create, read and update, which may set the private state. */
+type StateCtx = ResourceStateContext<AccountStore>;
+
 /** The `proxyaccount_bearer_token` resource. */
 export const bearerTokenResource = {
   typeName: 'proxyaccount_bearer_token',
@@ -94,12 +113,20 @@ export const bearerTokenResource = {
   describe: (m) => describeToken(m.token_id ?? null, m.label ?? null, m.username ?? null),
   schema,
 
-  checkState(state) {
+  checkState(state, stored) {
     const id = state.token_id;
     // Without it the read finds nothing and the plan creates a second token, while the one the id
     // names stays active and unmanaged.
     if (id === null && state.id !== null) {
       return { attribute: 'token_id', problem: `token_id is missing, while id ${JSON.stringify(state.id)} names a token` };
+    }
+    // Only a create whose outcome is unknown saves a state naming no token, with its record.
+    if (id === null && pendingCreate(stored.private) === undefined) {
+      return {
+        attribute: 'token_id',
+        problem:
+          'token_id and id are missing, and no record of a create whose outcome is unknown came with them (Terraform hands it back to a refresh: if a create failed so, run a plan without -refresh=false)',
+      };
     }
     if (id !== null && (!Number.isSafeInteger(id) || id < 1 || id > MAX_TOKEN_ID)) {
       return { attribute: 'token_id', problem: `token_id ${id} is not a token ID (a positive integer of at most 15 digits)` };
@@ -139,7 +166,21 @@ export const bearerTokenResource = {
   async create(ctx, { planned }) {
     const { label, expires_at: expiresAt, username } = planned;
     const tokens = ctx.data.account(username).tokens;
-    const created = await basicAuthOnly(ctx, describeToken(null, label, username), () => tokens.create({ label, expiresAt }));
+    const object = describeToken(null, label, username);
+    let created: TokenWrite | undefined;
+    try {
+      created = await basicAuthOnly(ctx, object, () => tokens.create({ label, expiresAt }));
+    } catch (err) {
+      if (!isUnsettledCreate(err)) throw err;
+      // Returned with the error, the state is saved tainted: nothing is forgotten, and the next
+      // refresh reads which token (if any) this create made.
+      ctx.diagnostics.addError(
+        'Unable to create bearer token',
+        `${capitalize(object)}: ${err.message}. The next plan reads the account's tokens and replaces what this create may have made: a token with this label that was not there before is deleted, with a new token created in its place (should several such tokens exist, the plan names them and deletes none).`,
+      );
+      ctx.setPrivate(pendingPrivate({ knownBefore: err.knownBefore }));
+      return { ...planned, id: null, token_id: null, created_at: null, token: null };
+    }
     if (created === undefined) return undefined;
     const { token } = created;
     reportDiscardedTokens(ctx.diagnostics, describeToken(token.id, label, username), created);
@@ -161,7 +202,9 @@ export const bearerTokenResource = {
     return toState(planned, remote, token.token);
   },
 
-  async read(ctx, { state }) {
+  async read(ctx, { state, private: stored }) {
+    const pending = state.token_id === null ? pendingCreate(stored) : undefined;
+    if (pending !== undefined) return readPendingCreate(ctx, state, pending);
     const object = describeToken(state.token_id, state.label, state.username);
     const remote = await basicAuthOnly(ctx, object, () =>
       withPlanLimit(ctx, object, 'read', async () => (await ctx.data.account(state.username).tokens.find(state.token_id!)) ?? null),
@@ -173,7 +216,15 @@ export const bearerTokenResource = {
 
   async update(ctx, { prior, planned }) {
     const { username } = planned;
-    const id = prior.token_id!;
+    if (prior.token_id === null) {
+      // An untainted pending create planned with -refresh=false: nothing names the token yet.
+      ctx.diagnostics.addError(
+        'Unable to update bearer token',
+        `${capitalize(describeToken(null, prior.label, username))}: its create's outcome is not settled yet (no token id). Run a plan without -refresh=false: its refresh finds what the create made.`,
+      );
+      return undefined;
+    }
+    const id = prior.token_id;
     const tokens = ctx.data.account(username).tokens;
     const object = describeToken(id, prior.label, username);
     const want = planned.active ?? true;
@@ -204,12 +255,18 @@ export const bearerTokenResource = {
     return toState(planned, remote, prior.token);
   },
 
-  async delete(ctx, { prior }) {
+  async delete(ctx, { prior, private: stored }) {
     const { token_id: id, username } = prior;
-    if (id === null) return;
-    const object = describeToken(id, prior.label, username);
-    // Already gone counts as deleted: the token (404) or its whole sub-account (also 404).
-    await basicAuthOnly(ctx, object, () => withPlanLimit(ctx, object, 'delete', () => ctx.data.account(username).tokens.delete(id)));
+    if (id === null) {
+      // A create whose outcome is unknown (checkState let it through only with its record): delete
+      // what it made, found as a refresh finds it.
+      const pending = pendingCreate(stored);
+      if (pending === undefined) return;
+      const found = await findPendingToken(ctx, prior, pending, 'delete');
+      if (typeof found === 'object' && found !== null) await deleteToken(ctx, found.id, prior.label, username);
+      return;
+    }
+    await deleteToken(ctx, id, prior.label, username);
   },
 
   async import(ctx, id) {
@@ -221,6 +278,97 @@ export const bearerTokenResource = {
     return { id: entryId(parsed.username, parsed.entry), token_id: Number(parsed.entry), username: parsed.username };
   },
 } satisfies Resource<typeof schema>;
+
+/**
+ * True for the store's error of a token create whose outcome stays unknown. Told by its code and
+ * record rather than by its class: importing the class would load the SDK when the provider starts.
+ */
+function isUnsettledCreate(err: unknown): err is TokenCreateOutcomeUnknownError {
+  return isProxyAccountError(err) && err.code === 'ERR_UNKNOWN_OUTCOME' && Array.isArray((err as { knownBefore?: unknown }).knownBefore);
+}
+
+/** Deletes token `id`; already gone counts as deleted: the token (404) or its whole sub-account (also 404). */
+async function deleteToken(ctx: Ctx, id: number, label: string | null, username: string | null): Promise<void> {
+  const object = describeToken(id, label, username);
+  await basicAuthOnly(ctx, object, () => withPlanLimit(ctx, object, 'delete', () => ctx.data.account(username).tokens.delete(id)));
+}
+
+/** The private record of a create whose outcome is unknown: the tokens it did not make. */
+interface PendingCreate {
+  /** Ids of the account's tokens that were there before the create was sent. */
+  readonly knownBefore: readonly number[];
+}
+
+/** The private state's key of a {@link PendingCreate}. */
+const PENDING_CREATE = 'create_pending';
+
+function pendingPrivate(pending: PendingCreate): PrivateState {
+  return { [PENDING_CREATE]: { tokens_known_before: [...pending.knownBefore] } };
+}
+
+/** The record in `stored`, or undefined when there is none (or it is not one: a damaged record is none). */
+function pendingCreate(stored: PrivateState | undefined): PendingCreate | undefined {
+  const record: unknown = stored?.[PENDING_CREATE];
+  if (typeof record !== 'object' || record === null) return undefined;
+  const ids = (record as { readonly tokens_known_before?: unknown }).tokens_known_before;
+  if (!Array.isArray(ids) || !ids.every((id) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_TOKEN_ID)) return undefined;
+  return { knownBefore: ids as number[] };
+}
+
+/**
+ * The refresh of a create whose outcome is unknown. What it made is a token with its label that was
+ * not there before it was sent: none (the create made nothing: gone, so the plan creates it again),
+ * one (it: kept, still tainted, so the plan replaces it, deleting it; its value was never received),
+ * or several (others made tokens with this label meanwhile: an error naming them, nothing deleted).
+ */
+async function readPendingCreate(ctx: StateCtx, state: BearerTokenModel, pending: PendingCreate): Promise<BearerTokenModel | null | undefined> {
+  const found = await findPendingToken(ctx, state, pending, 'read');
+  if (found === undefined || found === null) return found;
+  if (found === PLAN_LIMIT) return state;
+  ctx.setPrivate(undefined);
+  ctx.diagnostics.addWarning(
+    'Bearer token found after a create whose outcome was unknown',
+    `${capitalize(describeToken(found.id, state.label, state.username))} was made by a create whose answer was lost; its value was never received. It stays marked tainted: the plan replaces it, deleting it and creating a new token (\`terraform untaint\` keeps it instead, with no value in state, as after an import).`,
+  );
+  return toState(state, found, null);
+}
+
+/**
+ * The token a create whose outcome is unknown made: null when none, undefined after adding an error
+ * (several candidates, or one the API refused to list).
+ */
+async function findPendingToken(
+  ctx: Ctx,
+  state: BearerTokenModel,
+  pending: PendingCreate,
+  operation: 'read' | 'delete',
+): Promise<BearerToken | null | undefined | typeof PLAN_LIMIT> {
+  const object = describeToken(null, state.label, state.username);
+  const tokens = ctx.data.account(state.username).tokens;
+  const listed = await basicAuthOnly(ctx, object, () =>
+    withPlanLimit(ctx, object, operation, async () => {
+      try {
+        // A delete acts on the account as it is now; a refresh shares the run's listing.
+        return await (operation === 'delete' ? tokens.fresh() : tokens.list());
+      } catch (err) {
+        // The sub-account is gone, and its tokens with it.
+        if (state.username !== null && isNotFound(err)) return [];
+        throw err;
+      }
+    }),
+  );
+  if (listed === undefined || listed === PLAN_LIMIT) return listed;
+  const before = new Set(pending.knownBefore);
+  const label = state.label ?? '';
+  const candidates = listed.filter((t) => t.label === label && !before.has(t.id));
+  if (candidates.length <= 1) return candidates[0] ?? null;
+  ctx.diagnostics.addError(
+    `Unable to ${operation} bearer token`,
+    `${capitalize(object)}: its create had its answer lost and could not read the account back. Since it was sent, tokens ${candidates.map((t) => t.id).join(', ')} with this label appeared: one may be the token it made (its value was never received), the others were made by other clients with the same label. Nothing was deleted. ` +
+      'Remove this pending create from the state (terraform state rm ADDRESS; the next apply creates the token again), then delete those of these tokens that nothing uses (`proxyaccount drift` lists the tokens no state holds).',
+  );
+  return undefined;
+}
 
 /** State from the API's metadata; the raw token only ever comes from the create response. */
 function toState(known: BearerTokenModel, remote: BearerToken, token: string | null): BearerTokenModel {
