@@ -1,6 +1,7 @@
 // `proxyaccount tokens prune`: deletes leftover ephemeral tokens (a provider killed before it could
 // close them), by label prefix and age: the pruneTokens use case (src/gitops/use-cases.ts), rendered.
 import type { Command } from 'commander';
+import type { PrunedToken } from '../gitops/use-cases';
 
 interface PruneFlags {
   prefix?: string;
@@ -17,6 +18,12 @@ export function parseDuration(text: string): number {
   return Number(m[1]) * unit;
 }
 
+/** How a token is named in the command's output. */
+function tokenPhrase(t: PrunedToken): string {
+  const who = t.username === null ? 'parent account' : `sub-account '${t.username}'`;
+  return `token ${t.id} '${t.label}' of the ${who}`;
+}
+
 /** Adds the `tokens` command (with `prune`) to the program. */
 export function register(program: Command): void {
   const tokens = program.command('tokens').description('Bearer-token housekeeping');
@@ -30,7 +37,9 @@ export function register(program: Command): void {
     .action(async (flags: PruneFlags) => {
       const { pruneTokens, PruneStoppedError } = await import('../gitops/use-cases');
       const dryRun = flags.dryRun === true;
-      const stop = stopOnSignal();
+      // The deletes sent whose outcome is not known yet: a hard exit names them.
+      const inFlight = new Set<PrunedToken>();
+      const stop = stopOnSignal(() => [...inFlight]);
       try {
         const pruned = await pruneTokens({
           ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
@@ -38,9 +47,10 @@ export function register(program: Command): void {
           usernames: flags.username,
           dryRun,
           signal: stop.signal,
+          onDeleting: (t) => inFlight.add(t),
           onToken: (t) => {
-            const who = t.username === null ? 'parent account' : `sub-account '${t.username}'`;
-            process.stdout.write(`${dryRun ? 'would delete' : 'deleted'} token ${t.id} '${t.label}' of the ${who} (created ${t.createdAt.toISOString()})\n`);
+            inFlight.delete(t);
+            process.stdout.write(`${dryRun ? 'would delete' : 'deleted'} ${tokenPhrase(t)} (created ${t.createdAt.toISOString()})\n`);
           },
         });
         process.stderr.write(`proxyaccount: ${pruned.length} token(s) ${dryRun ? 'would be ' : ''}deleted\n`);
@@ -49,42 +59,76 @@ export function register(program: Command): void {
         process.stderr.write(`proxyaccount: ${stop.received ?? 'stop'}: ${err.message}\n`);
         process.exitCode = 130;
       } finally {
+        // The run has ended: a delete it did not report failed, and its error says so.
+        inFlight.clear();
         stop.dispose();
       }
     });
 }
 
 /** Signals closer together than this are one interrupt (`npx` forwards the terminal's Ctrl-C, which reached us too). */
-const SAME_INTERRUPT_MS = 1000;
+export const SAME_INTERRUPT_MS = 1000;
+
+/** What {@link stopOnSignal} listens on, reads and calls: the process's, unless a test gives its own. */
+export interface SignalSeams {
+  readonly on: (signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void) => void;
+  readonly off: (signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void) => void;
+  readonly now: () => number;
+  readonly write: (text: string) => void;
+  readonly exit: (code: number) => void;
+}
+
+const PROCESS_SEAMS: SignalSeams = {
+  on: (signal, listener) => process.on(signal, listener),
+  off: (signal, listener) => process.off(signal, listener),
+  now: () => Date.now(),
+  write: (text) => process.stderr.write(text),
+  exit: (code) => process.exit(code),
+};
 
 /**
  * Ctrl-C and SIGTERM during a prune: the first stops it (a delete already sent finishes and is
- * reported, no new one starts); a second exits at once.
+ * reported, no new one starts); a second, once the first's window has passed, exits at once, after
+ * naming each delete `inFlight` returns: sent, and abandoned with its outcome unknown.
  */
-function stopOnSignal(): { readonly signal: AbortSignal; readonly received: NodeJS.Signals | undefined; dispose(): void } {
+export function stopOnSignal(
+  inFlight: () => readonly PrunedToken[],
+  seams: SignalSeams = PROCESS_SEAMS,
+): { readonly signal: AbortSignal; readonly received: NodeJS.Signals | undefined; dispose(): void } {
   const controller = new AbortController();
   let received: NodeJS.Signals | undefined;
   let at = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (received !== undefined) {
-      if (Date.now() - at >= SAME_INTERRUPT_MS) process.exit(130);
+      if (seams.now() - at >= SAME_INTERRUPT_MS) hardExit(signal, inFlight(), seams);
       return;
     }
     received = signal;
-    at = Date.now();
-    process.stderr.write(`proxyaccount: ${signal}: stopping; a delete already sent finishes first (interrupt again to exit at once)\n`);
+    at = seams.now();
+    seams.write(`proxyaccount: ${signal}: stopping; a delete already sent finishes first (interrupt again, a second or more later, to exit at once)\n`);
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  seams.on('SIGINT', onSignal);
+  seams.on('SIGTERM', onSignal);
   return {
     signal: controller.signal,
     get received() {
       return received;
     },
     dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      seams.off('SIGINT', onSignal);
+      seams.off('SIGTERM', onSignal);
     },
   };
+}
+
+/** Exits 130 at once; first names each delete sent whose outcome nobody will learn, and how to check it. */
+function hardExit(signal: NodeJS.Signals, sent: readonly PrunedToken[], seams: SignalSeams): void {
+  const lines = sent.map(
+    (t) =>
+      `proxyaccount: the delete of ${tokenPhrase(t)} was sent and its outcome is unknown: ` +
+      "check with `proxyaccount tokens prune --dry-run` and the same options (it lists the token if it still exists) or in the account's token list\n",
+  );
+  seams.write(`proxyaccount: ${signal} again: exiting at once${sent.length === 0 ? '; no delete was in flight' : ''}\n${lines.join('')}`);
+  seams.exit(130);
 }

@@ -3,7 +3,8 @@
 // on each member (the construct imports the account and every listed entry, whose import IDs it
 // derives), and `importId` on each token (token IDs cannot be derived). So a CDKTF app that reads
 // the file plans only imports. Passwords and raw token values cannot be read back: comments say
-// how to set them.
+// how to set them. What the roster reader would refuse is left out and named, except an entry of
+// an authoritative list, which the apply would delete: that stops the export.
 import { accountPhrase, isEphemeralTokenLabel, LEFTOVER_NOT_ADOPTED } from '../resource-types';
 import type { BearerToken, LabeledIp } from '../sdk';
 import { Document, isMap, isSeq } from 'yaml';
@@ -190,18 +191,53 @@ const HEADER = [
   ' stays unknown to Terraform (its `token` attribute is null).',
 ].join('\n');
 
-/** The live account as a roster file (YAML) whose first plan adopts everything it lists, and the reader accepts whole. */
+// YAML 1.1 readers (PyYAML) take these for line breaks even inside a double-quoted scalar, and the
+// `yaml` package writes them raw; `\N`, `\L` and `\P` are escapes in YAML 1.1 and 1.2 alike.
+const LINE_BREAKS_OF_YAML_1_1: Readonly<Record<string, string>> = { '\u0085': '\\N', '\u2028': '\\L', '\u2029': '\\P' };
+
+/**
+ * The document as text, every string double-quoted: a YAML 1.1 reader (js-yaml and others) would
+ * take a plain `yes`, `on` or `2026-01-01` for a boolean or a date, and a YAML 1.2 one a plain
+ * `0o17` for a number. The line breaks of YAML 1.1 are escaped, in the whole text: keys are plain
+ * field names and comments hold values through `shown`, so they can only be in quoted strings.
+ */
+function yamlText(doc: Document): string {
+  const text = doc.toString({ lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+  return text.replace(/[\u0085\u2028\u2029]/g, (c) => LINE_BREAKS_OF_YAML_1_1[c]!);
+}
+
+/** Why the roster cannot be written authoritatively: the entries of its lists it would have to leave out, which the apply would delete. */
+function authoritativeRefusal(entries: readonly string[]): string {
+  return [
+    '--lists authoritative cannot write this roster: an authoritative list removes from the account every entry it does not hold, ' +
+      'and these entries of its lists cannot be in a roster:',
+    ...entries.map((e) => ` - ${e}`),
+    'Export with --lists per-entry (the roster is then additive: an entry left out stays on the account as it is), ' +
+      'or change the account so that each can be written (remove one of two spellings, change a label the roster refuses) and export again',
+  ].join('\n');
+}
+
+/**
+ * The live account as a roster file (YAML) whose first plan adopts everything it lists, and the
+ * reader accepts whole. With authoritative lists, an entry of a list the roster declares cannot be
+ * left out (the apply would delete it): it throws, naming each one, before anything is written.
+ */
 export function toRoster(live: LiveAccount, lists: ListStyle): RosterExport {
   const skipped = unreadLines(live);
+  // Entries of the lists the roster declares, left out: authoritatively, each would be deleted.
+  const refused: string[] = [];
+  const listed = lists === 'authoritative' ? refused : skipped;
   const parent = live.accounts.find((a) => a.username === null);
   const owner = accountPhrase(null);
-  const parentSection = compact({
-    importExisting: true,
-    ips: rosterIps(owner, parent?.ips ?? [], skipped),
-    hostnames: rosterList('hostname', owner, parent?.hostnames ?? [], hostnameProblem, IGNORING_CASE, skipped),
-    proxies: rosterList('proxy', owner, live.proxies, proxyProblem, SAME_PROXY, skipped),
-    tokens: rosterTokens(owner, parent?.tokens ?? [], skipped),
-  });
+  const ips = rosterIps(owner, parent?.ips ?? [], listed);
+  const hostnames = rosterList('hostname', owner, parent?.hostnames ?? [], hostnameProblem, IGNORING_CASE, listed);
+  const proxySkips: string[] = [];
+  const proxies = rosterList('proxy', owner, live.proxies, proxyProblem, SAME_PROXY, proxySkips);
+  // The construct declares the parent's authoritative proxies list only once a proxy is written
+  // (it never empties a list it was given nothing for): without one, those left out are in no list.
+  (proxies.length > 0 ? listed : skipped).push(...proxySkips);
+  const parentSection = compact({ importExisting: true, ips, hostnames, proxies, tokens: rosterTokens(owner, parent?.tokens ?? [], skipped) });
+  // A member left out declares no list: what it holds is named with it, in either style.
   const members = rosterMembers(
     live.accounts.filter((a) => a.username !== null && a.details !== undefined),
     skipped,
@@ -217,11 +253,12 @@ export function toRoster(live: LiveAccount, lists: ListStyle): RosterExport {
       totalLimitGb: d.totalBandwidthLimit,
       active: d.active ? undefined : false,
       importExisting: true,
-      ips: rosterIps(who, a.ips, skipped),
-      hostnames: rosterList('hostname', who, a.hostnames, hostnameProblem, IGNORING_CASE, skipped),
+      ips: rosterIps(who, a.ips, listed),
+      hostnames: rosterList('hostname', who, a.hostnames, hostnameProblem, IGNORING_CASE, listed),
       tokens: rosterTokens(who, a.tokens, skipped),
     });
   });
+  if (refused.length > 0) throw new Error(authoritativeRefusal(refused));
   const data = {
     accessList: lists === 'authoritative' ? 'authoritative' : 'additive',
     parent: parentSection,
@@ -231,7 +268,7 @@ export function toRoster(live: LiveAccount, lists: ListStyle): RosterExport {
   doc.commentBefore =
     skipped.length === 0
       ? HEADER
-      : `${HEADER}\n\n Not adopted (each line says why; manage them in HCL or fix them in the account):\n${skipped.map((s) => ` - ${s}`).join('\n')}`;
+      : `${HEADER}\n\n Left out, each with why; nothing in this file manages or removes them, so they stay on the account as they are:\n${skipped.map((s) => ` - ${s}`).join('\n')}`;
   const teams = doc.get('teams');
   const team = isSeq(teams) ? teams.items[0] : undefined;
   const memberNodes = isMap(team) ? team.get('members') : undefined;
@@ -241,7 +278,5 @@ export function toRoster(live: LiveAccount, lists: ListStyle): RosterExport {
         node.commentBefore = " password: not readable from the API; set it with AccountRoster's `passwords` (never in this file), else the current one is kept";
     }
   }
-  // Every string quoted: a YAML 1.1 reader (js-yaml and others) would take a plain `yes`, `on` or
-  // `2026-01-01` for a boolean or a date, and a YAML 1.2 one a plain `0o17` for a number.
-  return { 'roster.yaml': doc.toString({ lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' }), skipped, members: members.length };
+  return { 'roster.yaml': yamlText(doc), skipped, members: members.length };
 }

@@ -140,6 +140,11 @@ export interface PruneOptions extends StoreSource {
   readonly dryRun?: boolean;
   /** Called as each token is deleted (or found, on a dry run). */
   readonly onToken?: (t: PrunedToken) => void;
+  /**
+   * Called just before each delete is sent (not on a dry run). Until `onToken` reports it, or the
+   * run ends, its outcome is unknown: what a hard exit must name.
+   */
+  readonly onDeleting?: (t: PrunedToken) => void;
   /** The clock. @default Date.now() */
   readonly now?: number;
 }
@@ -217,7 +222,9 @@ export async function pruneTokens(opts: PruneOptions): Promise<PrunedToken[]> {
         // must also say what it did and what it did not reach.
         if (stopping()) throw new PruneStoppedError(done, tokens.length - j, accounts.slice(i + 1), dryRun);
         if (!t.label.startsWith(prefix) || t.createdAt.getTime() > cutoff) continue;
+        const pruned = { username, id: t.id, label: t.label, createdAt: t.createdAt };
         if (!dryRun) {
+          opts.onDeleting?.(pruned);
           try {
             await list.delete(t.id);
           } catch (err) {
@@ -225,7 +232,6 @@ export async function pruneTokens(opts: PruneOptions): Promise<PrunedToken[]> {
             throw err;
           }
         }
-        const pruned = { username, id: t.id, label: t.label, createdAt: t.createdAt };
         opts.onToken?.(pruned);
         done.push(pruned);
       }

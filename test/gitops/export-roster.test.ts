@@ -1,7 +1,9 @@
 // `export --format roster` against the roster reader itself (constructs/src/roster-data.ts, whose
 // rules src/gitops/roster-rules.ts repeats): whatever the live account holds, the exported file is
 // read without a violation, by a YAML 1.2 and a YAML 1.1 parser alike, and every live object is
-// either in it or named, with why, among the skipped (stderr and the file's comment).
+// either in it or named, with why, among the skipped (stderr and the file's comment). With
+// authoritative lists, an entry of a list the roster declares is never left out (the apply would
+// delete it): the export stops, naming each one.
 import { parse } from 'yaml';
 import type { AccountExport, LiveAccount } from '../../src/gitops/export';
 import { toRoster } from '../../src/gitops/export-roster';
@@ -62,7 +64,7 @@ function live(): LiveAccount {
 
 describe('toRoster', () => {
   it('writes a roster the reader accepts whole, in YAML 1.2 and 1.1, whatever the account holds', () => {
-    const roster = toRoster(live(), 'authoritative');
+    const roster = toRoster(live(), 'per-entry');
     for (const version of ['1.2', '1.1'] as const) {
       const data = parse(roster['roster.yaml'], { version });
       expect(readRoster(data).violations).toEqual([]);
@@ -115,6 +117,95 @@ describe('toRoster', () => {
         continue;
       }
       for (const t of a.tokens) expect(written.includes(t.id) || roster.skipped.some((l) => l.startsWith(`token ${t.id} of ${owner}: `))).toBe(true);
+    }
+  });
+
+  it('with authoritative lists, stops on every entry of a declared list it would leave out, naming each and what to do', () => {
+    const marker = 'it holds a CDKTF reference marker (TfToken[…]), which a roster file may not hold';
+    let message = '';
+    try {
+      toRoster(live(), 'authoritative');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe(
+      [
+        '--lists authoritative cannot write this roster: an authoritative list removes from the account every entry it does not hold, ' +
+          'and these entries of its lists cannot be in a roster:',
+        ` - IP 198.51.100.10 of the parent account: its label "ci ${MARKER}" cannot be in a roster: ${marker}`,
+        ' - hostname "ci.example.com" of the parent account: the same hostname as "CI.Example.COM", already in the roster (case does not matter); a roster lists it once',
+        ' - proxy "US-NY.proxy.example.net:8080" of the parent account: the same proxy as "us-ny.proxy.example.net:8080", already in the roster ' +
+          '(a bare host stands for the full domain it begins, and case does not matter); a roster lists it once',
+        ' - hostname "A.example.com" of sub-account \'Mixed.Case\': the same hostname as "a.example.com", already in the roster (case does not matter); a roster lists it once',
+        'Export with --lists per-entry (the roster is then additive: an entry left out stays on the account as it is), ' +
+          'or change the account so that each can be written (remove one of two spellings, change a label the roster refuses) and export again',
+      ].join('\n'),
+    );
+  });
+
+  it("with authoritative lists, stops on an account's 101st IP, which its list would delete", () => {
+    const ips = Array.from({ length: 101 }, (_, i) => ({ ip: `10.0.${i >> 8}.${i & 255}`, label: '' }));
+    expect(() => toRoster({ accounts: [member('alice', { ips })], proxies: [] }, 'authoritative')).toThrow(
+      "\n - IP 10.0.0.100 of sub-account 'alice': a roster holds at most 100 IPs per account\n",
+    );
+    // Additive, the 101st stays on the account untouched: named, and the rest written.
+    const roster = toRoster({ accounts: [{ ...member('x'), username: null, details: undefined, ips }], proxies: [] }, 'per-entry');
+    expect(roster.skipped).toEqual(['IP 10.0.0.100 of the parent account: a roster holds at most 100 IPs per account']);
+  });
+
+  it('with authoritative lists, leaves out and names what no declared list holds: tokens, a member with its lists, proxies when none is written', () => {
+    const account: LiveAccount = {
+      accounts: [
+        {
+          username: null,
+          details: undefined,
+          ips: [{ ip: '198.51.100.9', label: 'vpn' }],
+          hostnames: ['ok.example.com'],
+          tokens: [token(7, 'tf-ephemeral:x'), token(8, '')],
+        },
+        // Left out whole: it declares no list, so its case-twin hostnames and marker-labelled IP are not deleted.
+        member('constructor', { ips: [{ ip: '203.0.113.1', label: MARKER }], hostnames: ['b.example.com', 'B.example.com'] }),
+        member('alice', { hostnames: ['a.example.com'] }),
+      ],
+      // No proxy can be written: the parent declares no proxies list, which would empty the account's.
+      proxies: ['not a proxy', `${MARKER}.example.com`],
+    };
+    const roster = toRoster(account, 'authoritative');
+    const prototype =
+      "a username is the member's construct id, and Object.prototype has that name taken; declare this sub-account with a SubAccount of another id";
+    expect(roster.skipped).toEqual([
+      'proxy "not a proxy" of the parent account: it is not a proxy a roster accepts (a host, a full domain or domain:port)',
+      `proxy "${MARKER}.example.com" of the parent account: it is not a proxy a roster accepts (a host, a full domain or domain:port)`,
+      'token 7 of the parent account: a leftover of the ephemeral resource; `proxyaccount tokens prune` deletes it',
+      'token 8 of the parent account: it has no label, and a roster names tokens by label',
+      `sub-account 'constructor': its username cannot be in a roster: ${prototype}; its 1 IP, 2 hostnames and 0 tokens are left out with it`,
+    ]);
+    const data = parse(roster['roster.yaml']);
+    expect(readRoster(data).violations).toEqual([]);
+    expect(data.accessList).toBe('authoritative');
+    expect(data.parent).toEqual({ importExisting: true, ips: [{ ip: '198.51.100.9', label: 'vpn' }], hostnames: ['ok.example.com'] });
+    expect(data.teams[0].members.map((m: { username: string }) => m.username)).toEqual(['alice']);
+    expect(roster['roster.yaml']).toContain(
+      '# Left out, each with why; nothing in this file manages or removes them, so they stay on the account as they are:\n',
+    );
+  });
+
+  it('escapes the characters YAML 1.1 takes for line breaks, so every reader reads the label back as it is', () => {
+    const labels = ['nel\u0085here', 'ls\u2028here', 'ps\u2029here', 'all\u0085\u2028\u2029', 'slash\\\u0085'];
+    const account: LiveAccount = {
+      accounts: [{ username: null, details: undefined, ips: labels.map((label, i) => ({ ip: `198.51.100.${i + 1}`, label })), hostnames: [], tokens: [] }],
+      proxies: [],
+    };
+    const text = toRoster(account, 'authoritative')['roster.yaml'];
+    // Raw, a YAML 1.1 reader (PyYAML) folds them into a space or a line break.
+    expect(text).not.toMatch(/[\u0085\u2028\u2029]/);
+    expect(text).toContain('label: "nel\\Nhere"');
+    expect(text).toContain('label: "ls\\Lhere"');
+    expect(text).toContain('label: "ps\\Phere"');
+    for (const version of ['1.2', '1.1'] as const) {
+      const data = parse(text, { version });
+      expect(data.parent.ips.map((e: { label: string }) => e.label)).toEqual(labels);
+      expect(readRoster(data).violations).toEqual([]);
     }
   });
 });

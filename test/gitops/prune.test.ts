@@ -98,4 +98,44 @@ describe('pruneTokens', () => {
     expect(stopped.notRead).toEqual(['alice']);
     expect(stopped.message).toBe("the run stopped: 1 token(s) deleted, 3 listed token(s) not examined; the tokens of sub-account 'alice' were not read");
   });
+
+  it('says which delete it is sending before it is sent, with the token it then reports', async () => {
+    const fake = account();
+    const events: string[] = [];
+    let sending: unknown;
+    // The delete is on the wire here: a hard exit now must be able to name it.
+    fake.onDelete = (id) => events.push(`on the wire ${id}`);
+    await pruneTokens({
+      store: fake.store(),
+      olderThanMs: 3_600_000,
+      usernames: ['alice'],
+      now: NOW,
+      onDeleting: (t) => {
+        sending = t;
+        events.push(`sending ${t.id} '${t.label}' of ${t.username ?? 'the parent'}`);
+      },
+      onToken: (t) => events.push(`deleted ${t.id}${t === sending ? ' (the one sent)' : ''}`),
+    });
+    expect(events).toEqual([
+      `sending 11 '${EPHEMERAL_TOKEN_PREFIX}a' of the parent`,
+      'on the wire 11',
+      'deleted 11 (the one sent)',
+      `sending 21 '${EPHEMERAL_TOKEN_PREFIX}b' of alice`,
+      'on the wire 21',
+      'deleted 21 (the one sent)',
+    ]);
+  });
+
+  it('on a dry run sends nothing, so says of no delete that it is sending it', async () => {
+    const sending: number[] = [];
+    await pruneTokens({
+      store: account().store(),
+      olderThanMs: 3_600_000,
+      usernames: ['alice'],
+      now: NOW,
+      dryRun: true,
+      onDeleting: (t) => sending.push(t.id),
+    });
+    expect(sending).toEqual([]);
+  });
 });
