@@ -62,7 +62,7 @@ export function proxyDispatcher(options: ProxyDispatcherOptions): ProxyAgent {
     }
     headers[options.countryHeader] = options.country.toUpperCase();
   }
-  const targetCa = options.targetCaCert === undefined ? undefined : checkPemCertificates(options.targetCaCert, 'targetCaCert');
+  const targetCa = options.targetCaCert === undefined ? undefined : checkPemCertificates(options.targetCaCert, 'targetCaCert', true);
   const address = options.connectTo ? options.connectTo(proxy) : proxy;
   if (typeof address !== 'string' || !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/.test(address)) {
     throw new InvalidArgumentError('connectTo', `must return host:port for ${proxy}`);

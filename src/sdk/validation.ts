@@ -2,12 +2,28 @@
 // the field (camelCase, as the caller wrote it) and says why. Secret values are never echoed.
 import { InvalidArgumentError } from './errors';
 
-/** PEM certificates to trust (the client's `caCert`, a proxy dispatcher's `targetCaCert`). */
-export function checkPemCertificates(value: unknown, field: string): string | Buffer {
+/**
+ * PEM certificates to trust (the client's `caCert`, a proxy dispatcher's `targetCaCert`). With
+ * `parseEach`, every certificate block must parse: OpenSSL skips one that does not, and the
+ * connection then fails on the server's certificate, naming no option.
+ */
+export function checkPemCertificates(value: unknown, field: string, parseEach = false): string | Buffer {
   const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
   if (text === undefined) throw new InvalidArgumentError(field, 'must be a PEM string or Buffer');
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new InvalidArgumentError(field, 'must be PEM text containing "-----BEGIN CERTIFICATE-----"');
+  }
+  if (parseEach) {
+    const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0) throw new InvalidArgumentError(field, 'holds a certificate block without its "-----END CERTIFICATE-----" line');
+    const { X509Certificate } = require('node:crypto') as typeof import('node:crypto');
+    blocks.forEach((block, i) => {
+      try {
+        new X509Certificate(block);
+      } catch (err) {
+        throw new InvalidArgumentError(field, `certificate ${i + 1} of ${blocks.length} does not parse (${err instanceof Error ? err.message : String(err)})`);
+      }
+    });
   }
   return value as string | Buffer;
 }

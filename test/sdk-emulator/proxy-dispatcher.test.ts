@@ -89,6 +89,11 @@ test('arguments are checked before anything is opened, and the token is never qu
     [{ proxies: ['a.example.net:1'], token: 'pxa_x', use: 'b' }, 'use'],
     [{ proxies: ['a.example.net:1'], token: 'pxa_x', use: 1 }, 'use'],
     [{ proxies: ['a.example.net:1'], token: 'pxa_x', targetCaCert: 'not a certificate' }, 'targetCaCert'],
+    [
+      { proxies: ['a.example.net:1'], token: 'pxa_x', targetCaCert: '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n' },
+      'targetCaCert',
+    ],
+    [{ proxies: ['a.example.net:1'], token: 'pxa_x', targetCaCert: '-----BEGIN CERTIFICATE-----\nMIIB' }, 'targetCaCert'],
   ];
   for (const [options, field] of bad) {
     let caught: unknown;
