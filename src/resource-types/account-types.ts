@@ -39,11 +39,14 @@ function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
     out.push(forgetRisk(who, 'its credentials and access lists keep working, and drift runs no longer scan it'));
   }
   if (c.kind === 'replace') {
-    const renamed =
-      typeof c.before.username === 'string' && c.before.username !== owner.username
-        ? `sub-account '${c.before.username}' is replaced by '${owner.username}'`
-        : `${who} is replaced`;
-    out.push({ kind: 'sub_account_replaced', message: `${renamed}: deleted and created again, losing its usage history and credentials` });
+    const renamed = typeof c.before.username === 'string' && c.before.username !== owner.username;
+    const subject = renamed ? `sub-account '${c.before.username}' is replaced by '${owner.username}'` : `${who} is replaced`;
+    // Under the same name, the entries this configuration manages plan no change (their username
+    // stays): the state keeps them while the API has deleted them, until the next plan sees it.
+    const entries = renamed
+      ? 'its authorized IPs, hostnames and tokens are deleted with it'
+      : 'its authorized IPs, hostnames and tokens are deleted with it, and those this configuration manages come back only on the next apply (this plan shows them unchanged)';
+    out.push({ kind: 'sub_account_replaced', message: `${subject}: deleted and created again, losing its usage history and credentials; ${entries}` });
   }
   if (c.kind === 'update' && c.before.active !== false && c.after.active === false) {
     out.push({ kind: 'deactivation', message: `${who} is deactivated: its proxy requests get 402` });

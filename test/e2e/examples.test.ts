@@ -34,6 +34,13 @@ function examplesOf(kind: Example['kind'], fileName: string): Example[] {
 
 const EXAMPLE_FILES = [...examplesOf('resources', 'resource.tf'), ...examplesOf('data-sources', 'data-source.tf')];
 
+/**
+ * What the runs that set a write-only password's version are given, as a real run would be: the
+ * first apply, and the destroy after the imports (an import records no version, and destroy plans
+ * the configuration first). The plan in between goes without, as the examples say it may.
+ */
+const PASSWORD_ENV: NodeJS.ProcessEnv = { TF_VAR_analytics_password: 'Example-Pass-1' };
+
 /** `terraform import ADDRESS ID` lines of an import.sh. */
 function importCommands(type: string): Array<{ address: string; id: string }> {
   const file = path.join(EXAMPLES, 'resources', type, 'import.sh');
@@ -92,10 +99,10 @@ describe('examples', () => {
       const ws = await account.workspace();
       ws.write('main.tf', withProviders(fs.readFileSync(example.file, 'utf8')));
 
-      await ws.apply();
+      await ws.expect(['apply', '-no-color', '-input=false', '-auto-approve'], [0], PASSWORD_ENV);
       await expectNoChanges(ws);
       if (example.kind === 'resources') await checkImports(ws, example.type);
-      await ws.destroy();
+      await ws.expect(['destroy', '-no-color', '-input=false', '-auto-approve'], [0], PASSWORD_ENV);
       expect(await account.snapshot()).toEqual(before);
     });
 });

@@ -191,3 +191,42 @@ describe('a list whose effect the plan cannot show', () => {
     ]);
   });
 });
+
+describe('a sub-account replaced', () => {
+  const sub = (username: string) => ({ id: username, username, active: true, monthly_limit: 0, total_limit: 0 });
+  const ip = { id: 'rev1/203.0.113.9', ip: '203.0.113.9', label: null, username: 'rev1' };
+
+  it('under the same name: its entries go with it, and those the configuration manages (shown unchanged) come back only on the next apply', () => {
+    const r = review(
+      change(
+        'proxyaccount_sub_account',
+        's',
+        ['delete', 'create'],
+        { ...sub('rev1'), password: 'Rev-Pass-1' },
+        { ...sub('rev1'), password: null },
+        {
+          after_unknown: { id: true },
+          before_sensitive: { password: true },
+          after_sensitive: { password: true },
+        },
+      ),
+      change('proxyaccount_authorized_ip', 'ip', ['no-op'], ip, ip),
+    );
+    expect(r.attention).toEqual([
+      {
+        kind: 'sub_account_replaced',
+        address: 'proxyaccount_sub_account.s',
+        message:
+          "sub-account 'rev1' is replaced: deleted and created again, losing its usage history and credentials; its authorized IPs, hostnames and tokens are deleted with it, and those this configuration manages come back only on the next apply (this plan shows them unchanged)",
+      },
+    ]);
+    expect(reviewMarkdown(r)).not.toContain('Rev-Pass-1');
+  });
+
+  it('under a new name: its entries are deleted with it', () => {
+    const r = review(change('proxyaccount_sub_account', 's', ['delete', 'create'], sub('rev1'), sub('rev2'), { after_unknown: { id: true } }));
+    expect(r.attention.map((a) => a.message)).toEqual([
+      "sub-account 'rev1' is replaced by 'rev2': deleted and created again, losing its usage history and credentials; its authorized IPs, hostnames and tokens are deleted with it",
+    ]);
+  });
+});

@@ -7,8 +7,10 @@ import { subAccountResource } from '../../src/provider/resources/sub-account';
 import { subAccountDataSource } from '../../src/provider/data-sources/sub-account';
 import { ProxyAccountClient } from '../../src/sdk';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
+import type { CtyValue } from '../../src/protocol/cty';
+import type { Diagnostic } from '../../src/protocol/types';
 import { decode, dv, errors, obj, paths, TF110 } from './harness';
-import { ResourceDriver } from './terraform-sim';
+import { ResourceDriver, StepFailed, type Obj } from './terraform-sim';
 
 let emu: RunningEmulator;
 let admin: ProxyAccountClient;
@@ -116,14 +118,8 @@ describe('proxyaccount_sub_account', () => {
 
   it('rejects write-only passwords on Terraform older than 1.11', async () => {
     const old = new ResourceDriver(newServer, 'proxyaccount_sub_account', schema, TF110);
-    const diags = await old.validate({ username: 'sa-old', password_wo: 'x' });
+    const diags = await old.validate({ username: 'sa-old', password_wo: 'x', password_wo_version: 1 });
     expect(paths(errors(diags))).toEqual(['password_wo']);
-  });
-
-  it('warns when a write-only password has no version to rotate it with', async () => {
-    const diags = await driver.validate({ username: 'sa-warn', password_wo: 'x' });
-    expect(diags).toEqual([expect.objectContaining({ severity: 'warning', attribute: [{ attributeName: 'password_wo' }] })]);
-    expect(await driver.validate({ username: 'sa-warn', password_wo: 'x', password_wo_version: 1 })).toEqual([]);
   });
 
   it('validates every API constraint on its attribute', async () => {
@@ -136,7 +132,7 @@ describe('proxyaccount_sub_account', () => {
       total_limit: 1.5,
     });
     expect(paths(errors(diags)).sort()).toEqual(['email', 'first_name', 'monthly_limit', 'password', 'total_limit', 'username']);
-    const both = await driver.validate({ username: 'ok', password: 'a', password_wo: 'b' });
+    const both = await driver.validate({ username: 'ok', password: 'a', password_wo: 'b', password_wo_version: 1 });
     expect(paths(errors(both)).sort()).toEqual(['password', 'password_wo']);
   });
 
@@ -235,17 +231,6 @@ describe('proxyaccount_sub_account: removing the password (the API cannot clear 
     ]);
   });
 
-  it('plans a replacement that sends password_wo when it stays without a version: in place, it would never be sent', async () => {
-    const state = await driver.create({ username: 'sa-wo-nover', password: 'Old-Pass-1' });
-    const { requiresReplace, diagnostics } = await driver.plan(state, { username: 'sa-wo-nover', password_wo: 'New-Pass-1' });
-    expect(requiresReplace).toEqual([[{ attributeName: 'password' }]]);
-    expect(warnings(diagnostics)).toEqual([
-      expect.objectContaining({
-        detail: expect.stringMatching(/created anew with password_wo as its password.*set password_wo_version to change the password in place/s),
-      }),
-    ]);
-  });
-
   it('changes the password in place when it moves from password to password_wo with a version', async () => {
     const state = await driver.create({ username: 'sa-pw-move', password: 'Move-Pass-1' });
     const config = { username: 'sa-pw-move', password_wo: 'Move-Pass-2', password_wo_version: 1 };
@@ -282,6 +267,89 @@ describe('proxyaccount_sub_account: removing the password (the API cannot clear 
     expect(planned).toEqual(state);
     expect(requiresReplace).toEqual([]);
     expect(diagnostics).toEqual([]);
+  });
+});
+
+describe('proxyaccount_sub_account: a write-only password and its version (the only trace of it in state)', () => {
+  /** The errors of a plan that must fail. */
+  const planErrors = async (prior: Obj | null, config: Record<string, CtyValue>): Promise<Diagnostic[]> => {
+    const failed = await driver.plan(prior, config).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(StepFailed);
+    return errors((failed as StepFailed).diagnostics);
+  };
+  const noPasswordToSend = (detail: RegExp) => [
+    expect.objectContaining({ summary: 'No password to send', attribute: [{ attributeName: 'password_wo' }], detail: expect.stringMatching(detail) }),
+  ];
+
+  it('refuses password_wo without password_wo_version, saying to add one and why', async () => {
+    for (const passwordWo of ['Wo-Pass-1', UNKNOWN]) {
+      const diags = await driver.validate({ username: 'sa-wo-nover', password_wo: passwordWo });
+      expect(diags).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          summary: 'Write-only password without a version',
+          attribute: [{ attributeName: 'password_wo' }],
+          detail: expect.stringMatching(/add password_wo_version = 1 .*tells Terraform to send password_wo again/s),
+        }),
+      ]);
+      expect(JSON.stringify(diags)).not.toContain('Wo-Pass-1');
+    }
+    expect(await driver.validate({ username: 'sa-wo-nover', password_wo: 'Wo-Pass-1', password_wo_version: 1 })).toEqual([]);
+    expect(await driver.validate({ username: 'sa-wo-nover', password_wo: 'Wo-Pass-1', password_wo_version: UNKNOWN })).toEqual([]);
+    expect(await driver.validate({ username: 'sa-wo-nover', password_wo: null })).toEqual([]);
+  });
+
+  it('refuses a create with password_wo_version and no password_wo: nothing would record that none was sent', async () => {
+    const diags = await planErrors(null, { username: 'sa-ver-only', password_wo_version: 1 });
+    expect(diags).toEqual(noPasswordToSend(/password_wo_version is set, but password_wo is not given in this run.*Give password_wo in this run/s));
+    // A password_wo known only at apply, or a stored password, is sent.
+    await driver.plan(null, { username: 'sa-ver-only', password_wo: UNKNOWN, password_wo_version: 1 });
+    const state = await driver.create({ username: 'sa-ver-only', password: 'Stored-Pass-1', password_wo_version: 1 });
+    expect(await canLogIn('sa-ver-only', 'Stored-Pass-1')).toBe(true);
+    expect(state['password_wo_version']).toBe(1);
+  });
+
+  it('refuses moving from password to password_wo_version in a run without password_wo: the old password would stay', async () => {
+    const state = await driver.create({ username: 'sa-mv-null', password: 'Old-Pass-4' });
+    const diags = await planErrors(state, { username: 'sa-mv-null', password_wo: null, password_wo_version: 1 });
+    expect(diags).toEqual(noPasswordToSend(/password_wo_version changes, but password_wo is not given in this run, so no password would be sent/));
+    expect(JSON.stringify(diags)).not.toContain('Old-Pass-4');
+  });
+
+  it('refuses a version change in a run without password_wo, and after import, a version given alone', async () => {
+    const state = await driver.create({ username: 'sa-bump-null', password_wo: 'Pass-One-9', password_wo_version: 1 });
+    expect(await planErrors(state, { username: 'sa-bump-null', password_wo_version: 2 })).toEqual(
+      noPasswordToSend(/password_wo_version changes.*A terraform destroy plans the configuration first.*-refresh=false/s),
+    );
+    // In the run that changes it, password_wo may be known only at apply.
+    const { diagnostics } = await driver.plan(state, { username: 'sa-bump-null', password_wo: UNKNOWN, password_wo_version: 2 });
+    expect(diagnostics).toEqual([]);
+
+    await admin.subAccounts.create({ username: 'sa-imp-ver', password: 'Unknown-Pass-1' });
+    const { state: imported } = await driver.import('sa-imp-ver');
+    expect(await planErrors(imported!, { username: 'sa-imp-ver', password_wo_version: 1 })).toEqual(noPasswordToSend(/password_wo_version changes/));
+  });
+
+  it('refuses at apply a version change whose password_wo is not given, sending nothing and keeping the prior state', async () => {
+    const state = await driver.create({ username: 'sa-apply-null', password_wo: 'Apply-Pass-1', password_wo_version: 1 });
+    // What a plan made with the version still unknown leads to: the version is known only now.
+    const { state: after, diagnostics } = await driver.apply(
+      state,
+      { ...state, password_wo_version: 2, first_name: 'Changed' },
+      { username: 'sa-apply-null', password_wo_version: 2, first_name: 'Changed' },
+    );
+    expect(errors(diagnostics)).toEqual(noPasswordToSend(/password_wo_version changes.*Nothing was sent\./s));
+    expect(after).toEqual(state);
+    expect((await admin.subAccounts.get('sa-apply-null')).firstName).toBeUndefined();
+    expect(await canLogIn('sa-apply-null', 'Apply-Pass-1')).toBe(true);
+
+    const created = await driver.apply(null, { ...state, username: 'sa-apply-new', id: UNKNOWN }, { username: 'sa-apply-new', password_wo_version: 1 });
+    expect(errors(created.diagnostics)).toEqual(noPasswordToSend(/password_wo_version is set.*Nothing was sent\./s));
+    expect(created.state).toBeNull();
+    await expect(admin.subAccounts.get('sa-apply-new')).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
   });
 });
 

@@ -1,5 +1,6 @@
 # A sub-account is imported by its username. The API never returns passwords, so password stays
-# null and the first apply after import records password_wo_version (sending password_wo if set).
+# null; to manage the password, the first apply after import must give password_wo, which it
+# sends before recording password_wo_version.
 terraform import proxyaccount_sub_account.analytics analytics-team
 terraform import proxyaccount_sub_account.contractor contractor-2024
 

@@ -8,13 +8,15 @@ resource "proxyaccount_sub_account" "analytics" {
   total_limit   = 500
 
   # The password is write-only (Terraform 1.11 or later): it never reaches plan or state.
-  # Set TF_VAR_analytics_password, and bump the version whenever the password changes.
+  # Set TF_VAR_analytics_password in the run that creates the sub-account and in each run that
+  # bumps the version (bump it whenever the password changes); the runs in between may leave it
+  # unset, and the password stays as it is.
   password_wo         = var.analytics_password
   password_wo_version = 1
 }
 
 variable "analytics_password" {
-  description = "Password of the analytics sub-account; null leaves it without one."
+  description = "Password of the analytics sub-account: needed when it is created and whenever password_wo_version changes."
   type        = string
   sensitive   = true
   ephemeral   = true

@@ -13,14 +13,16 @@ import {
   defineSchema,
   email,
   intAtLeast,
+  isKnown,
   lengthBetween,
   noControlCharacters,
   requiresReplace,
   useStateForUnknown,
   type Model,
   type PlanModel,
+  type Unknown,
 } from '../framework';
-import type { Resource } from '../types';
+import type { Ctx, Resource } from '../types';
 
 /**
  * The largest bandwidth limit (GB): 15 digits, which a JS number holds exactly, so a value such
@@ -56,7 +58,7 @@ const schema = defineSchema({
     }),
     password_wo: attr.string({
       description:
-        'Write-only password (Terraform 1.11 or later), never stored in plan or state. Sent at create, and again whenever `password_wo_version` changes. Moving from `password` to `password_wo` with a `password_wo_version` changes the password in place; without a version, it replaces a sub-account that has a password (see `password_wo_version`).',
+        'Write-only password (Terraform 1.11 or later), never stored in plan or state. Requires `password_wo_version`: the version is what tells Terraform to send it again, and the only trace in state that it was sent. Sent at create and whenever `password_wo_version` changes, so those runs must give it (see `password_wo_version`). Moving from `password` to `password_wo` changes the password in place.',
       markdown: true,
       optional: true,
       sensitive: true,
@@ -65,7 +67,7 @@ const schema = defineSchema({
     }),
     password_wo_version: attr.number({
       description:
-        'Any number; change it to send `password_wo` again (password rotation). `password_wo` is needed only in the runs that change it: the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew, with `password_wo` as its password if set, else without one.',
+        'Any number, required with `password_wo`; change it to send `password_wo` again (password rotation). `password_wo` is needed in the run that creates the sub-account and in every run that changes the version (with neither `password_wo` nor `password` given, the plan fails, since no password would be sent); in the other runs it may be null, and the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew without a password.',
       markdown: true,
       optional: true,
     }),
@@ -118,21 +120,29 @@ export const subAccountResource = {
   schema,
 
   validateConfig(ctx, config) {
-    if (typeof config.password_wo === 'string' && config.password_wo_version === null) {
-      ctx.diagnostics.addAttributeWarning(
+    // Given as an expression not yet known counts too: it may be a password.
+    if (config.password_wo !== null && config.password_wo_version === null) {
+      ctx.diagnostics.addAttributeError(
         'password_wo',
         'Write-only password without a version',
-        'password_wo is sent only when the sub-account is created. Set password_wo_version, and change it whenever password_wo changes, to send a new password.',
+        'password_wo needs password_wo_version: add password_wo_version = 1 (any number). The version is what tells Terraform to send password_wo again (change it whenever password_wo changes), and the only trace in state that a password was sent: without it, removing password_wo later could not be seen, and the old password would go on working.',
       );
     }
   },
 
   modifyPlan(ctx, { config, prior }) {
+    const unsent = unsentVersion(prior, config);
+    if (unsent !== undefined) {
+      // terraform destroy first plans the configuration as an apply would, and stops here too.
+      const destroying = 'A terraform destroy plans the configuration first: give password_wo there too, or run it with -refresh=false.';
+      ctx.diagnostics.addAttributeError('password_wo', 'No password to send', `${unsent} ${destroying}`);
+      return undefined;
+    }
     if (prior === null || !removesPassword(prior, config)) return undefined;
     // An edit without a password keeps the old one, which would go on authenticating to the API
     // and the proxy servers while the state says there is none: only a new sub-account has none.
     const changed = prior.password !== null ? 'password' : 'password_wo_version';
-    ctx.diagnostics.addAttributeWarning(changed, 'Removing the password replaces the sub-account', removalDetail(prior, config, changed));
+    ctx.diagnostics.addAttributeWarning(changed, 'Removing the password replaces the sub-account', removalDetail(prior, changed));
     return { requiresReplace: (['password', 'password_wo_version'] as const).filter((name) => prior[name] !== null) };
   },
 
@@ -149,6 +159,7 @@ export const subAccountResource = {
 
   async create(ctx, { planned, config }) {
     const username = planned.username;
+    if (refusedUnsent(ctx, null, planned, config)) return undefined;
     const input: SubAccountInput = {
       username,
       ...optionalField('password', planned.password ?? config.password_wo),
@@ -218,6 +229,7 @@ export const subAccountResource = {
   async update(ctx, { prior, planned, config }) {
     const subAccounts = ctx.data.subAccounts;
     const username = planned.username;
+    if (refusedUnsent(ctx, prior, planned, config)) return undefined;
     const rotate = planned.password_wo_version !== prior.password_wo_version && config.password_wo !== null;
     const password = planned.password ?? (rotate ? config.password_wo : null);
     let remote: SubAccount | undefined;
@@ -275,28 +287,58 @@ function toState(known: SubAccountModel, remote: SubAccount): SubAccountModel {
   };
 }
 
+/** The password attributes as a plan or an apply has them (unknown only in a plan). */
+interface PasswordSettings {
+  readonly password: string | null | Unknown;
+  readonly password_wo: string | null | Unknown;
+  readonly password_wo_version: number | null | Unknown;
+}
+
+/**
+ * Why the run would record a `password_wo_version` whose password is not sent, or undefined: the
+ * version is set at create, or changes, while the run gives neither `password_wo` nor `password`
+ * (`password` is stored and sent itself). A value not yet known passes: it is checked when known.
+ */
+function unsentVersion(prior: SubAccountModel | null, settings: PasswordSettings): string | undefined {
+  const version = settings.password_wo_version;
+  if (version === null || !isKnown(version) || version === prior?.password_wo_version) return undefined;
+  if (settings.password_wo !== null || settings.password !== null) return undefined;
+  return prior === null
+    ? 'password_wo_version is set, but password_wo is not given in this run: the sub-account would be created without a password while its state records the version as sent. Give password_wo in this run (it is needed at create and whenever the version changes), or leave password_wo_version out to create the sub-account without a password.'
+    : 'password_wo_version changes, but password_wo is not given in this run, so no password would be sent: the sub-account would keep the one it has (if any) while its state records the new version as sent, and no later run would send it. Give password_wo in this run (it is needed whenever the version changes), or keep password_wo_version as it was.';
+}
+
+/**
+ * The same rule at apply, on the planned version, so no caller can record a version whose
+ * password was not sent (Terraform plans again before applying, which refuses it first). Adds the
+ * error and returns true when refused.
+ */
+function refusedUnsent(ctx: Ctx, prior: SubAccountModel | null, planned: SubAccountModel, config: SubAccountModel): boolean {
+  const unsent = unsentVersion(prior, { password: planned.password, password_wo: config.password_wo, password_wo_version: planned.password_wo_version });
+  if (unsent !== undefined) ctx.diagnostics.addAttributeError('password_wo', 'No password to send', `${unsent} Nothing was sent.`);
+  return unsent !== undefined;
+}
+
 /**
  * True when the state holds a password (`password`, or a write-only one at a version) and the
  * configuration declares none. `password_wo_version` alone still declares the write-only password:
- * its value is needed only in the runs that change the version.
+ * its value is needed only in the runs that change the version. A version in state means a
+ * password was sent (validateConfig and unsentVersion see to it), except in states written before
+ * those checks, which may hold a version whose password never was.
  */
 function removesPassword(prior: SubAccountModel, config: PlanModel<typeof schema>): boolean {
   const had = prior.password !== null || prior.password_wo_version !== null;
   return had && config.password === null && config.password_wo_version === null;
 }
 
-function removalDetail(prior: SubAccountModel, config: PlanModel<typeof schema>, changed: 'password' | 'password_wo_version'): string {
-  const anew =
-    config.password_wo === null
-      ? 'created anew without a password'
-      : 'created anew with password_wo as its password (without password_wo_version, password_wo is sent only when the sub-account is created; set password_wo_version to change the password in place instead)';
+function removalDetail(prior: SubAccountModel, changed: 'password' | 'password_wo_version'): string {
   const keep =
     changed === 'password'
       ? 'add lifecycle { ignore_changes = [password] } (the value may then be left out)'
       : 'keep password_wo_version in the configuration (password_wo is needed only when the version changes), or add lifecycle { ignore_changes = [password_wo_version] }';
   return (
     `The API cannot remove a sub-account's password, so removing it from the configuration replaces sub-account '${prior.username ?? prior.id ?? ''}': ` +
-    `it is deleted, with its usage history, authorized IPs, hostnames and bearer tokens, and ${anew}. ` +
+    'it is deleted, with its usage history, authorized IPs, hostnames and bearer tokens, and created anew without a password. ' +
     `Entries of it that this configuration manages are created again by the next apply. To stop managing the password without replacing the sub-account, ${keep}.`
   );
 }

@@ -45,13 +45,13 @@ export interface SubAccountConfig extends cdktf.TerraformMetaArguments {
   */
   readonly password?: string;
   /**
-  * Write-only password (Terraform 1.11 or later), never stored in plan or state. Sent at create, and again whenever `password_wo_version` changes. Moving from `password` to `password_wo` with a `password_wo_version` changes the password in place; without a version, it replaces a sub-account that has a password (see `password_wo_version`).
+  * Write-only password (Terraform 1.11 or later), never stored in plan or state. Requires `password_wo_version`: the version is what tells Terraform to send it again, and the only trace in state that it was sent. Sent at create and whenever `password_wo_version` changes, so those runs must give it (see `password_wo_version`). Moving from `password` to `password_wo` changes the password in place.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#password_wo SubAccount#password_wo}
   */
   readonly passwordWo?: string;
   /**
-  * Any number; change it to send `password_wo` again (password rotation). `password_wo` is needed only in the runs that change it: the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew, with `password_wo` as its password if set, else without one.
+  * Any number, required with `password_wo`; change it to send `password_wo` again (password rotation). `password_wo` is needed in the run that creates the sub-account and in every run that changes the version (with neither `password_wo` nor `password` given, the plan fails, since no password would be sent); in the other runs it may be null, and the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew without a password.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#password_wo_version SubAccount#password_wo_version}
   */
