@@ -45,7 +45,10 @@ function nameOf(username: unknown): string {
 /** The change in a reviewer's words, without the account name (the section carries it). */
 export function describeChange(c: ResourceChange, catalogue: Catalogue = RESOURCE_TYPES): string {
   const d = catalogue.get(c.type);
-  const words = d !== undefined ? d.describeChange(changeView(c)) : `${c.type} ${changeVerb(kindOf(c))}`; // a newer provider's type: by its name
+  const described = d !== undefined ? d.describeChange(changeView(c)) : `${c.type} ${changeVerb(kindOf(c))}`; // a newer provider's type: by its name
+  // What Terraform says forces the replacement (attribute names, never values).
+  const forced = [...c.replacedBy].sort();
+  const words = kindOf(c) === 'replace' && forced.length > 0 ? `${described}, forced by a change of ${forced.join(' and ')}` : described;
   const from = previousAccountOf(c, catalogue);
   return from === undefined ? words : `${words}, moved from ${from === PARENT ? 'the parent account' : `sub-account '${from}'`}`;
 }

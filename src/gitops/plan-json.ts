@@ -22,6 +22,8 @@ export interface ResourceChange {
   readonly sensitive: ReadonlySet<string>;
   /** Secret or sensitive attributes whose value changes (their values are never kept). */
   readonly secretsChanged: ReadonlySet<string>;
+  /** Top-level attributes whose change forces the replacement (Terraform's `replace_paths`; names only). */
+  readonly replacedBy: ReadonlySet<string>;
 }
 
 /** A resource's attribute values (top level), with secrets already removed. */
@@ -117,6 +119,9 @@ function parseChange(raw: unknown): ResourceChange | undefined {
     afterUnknown: new Set(unknown),
     sensitive,
     secretsChanged: secretsChanged(change.before, change.after, sensitive),
+    replacedBy: new Set(
+      Array.isArray(change.replace_paths) ? change.replace_paths.flatMap((path) => (Array.isArray(path) && typeof path[0] === 'string' ? [path[0]] : [])) : [],
+    ),
   };
 }
 
@@ -150,5 +155,5 @@ export { isProviderType as isProxyAccount } from '../resource-types';
 
 /** A change as the catalogue's descriptors read it. */
 export function changeView(c: ResourceChange): ChangeView {
-  return { kind: kindOf(c), before: c.before, after: c.after, secretsChanged: c.secretsChanged, unknown: c.afterUnknown };
+  return { kind: kindOf(c), before: c.before, after: c.after, secretsChanged: c.secretsChanged, unknown: c.afterUnknown, replacedBy: c.replacedBy };
 }

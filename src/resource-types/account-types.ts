@@ -46,7 +46,12 @@ function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
     const entries = renamed
       ? 'its authorized IPs, hostnames and tokens are deleted with it'
       : 'its authorized IPs, hostnames and tokens are deleted with it, and those this configuration manages come back only on the next apply (this plan shows them unchanged)';
-    out.push({ kind: 'sub_account_replaced', message: `${subject}: deleted and created again, losing its usage history and credentials; ${entries}` });
+    // The provider forces it when the configuration stops declaring a password the API cannot clear.
+    const why =
+      c.replacedBy.has('password') || c.replacedBy.has('password_wo_version')
+        ? ' because its password is removed from the configuration (the API cannot clear a password)'
+        : '';
+    out.push({ kind: 'sub_account_replaced', message: `${subject}${why}: deleted and created again, losing its usage history and credentials; ${entries}` });
   }
   if (c.kind === 'update' && c.before.active !== false && c.after.active === false) {
     out.push({ kind: 'deactivation', message: `${who} is deactivated: its proxy requests get 402` });

@@ -19,6 +19,8 @@ export interface ChangeView {
   readonly secretsChanged: ReadonlySet<string>;
   /** Attributes known only after apply (absent from `after`). */
   readonly unknown: ReadonlySet<string>;
+  /** Top-level attributes whose change forces a replacement (names only; empty when the plan gives none). */
+  readonly replacedBy: ReadonlySet<string>;
 }
 
 /** How a change's account is named in messages. */

@@ -223,6 +223,31 @@ describe('a sub-account replaced', () => {
     expect(reviewMarkdown(r)).not.toContain('Rev-Pass-1');
   });
 
+  it("says a removed password forced it, and names what forced a replacement on the change's line, never a value", () => {
+    const r = review(
+      change(
+        'proxyaccount_sub_account',
+        's',
+        ['delete', 'create'],
+        { ...sub('rev1'), password: 'Rev-Pass-2' },
+        { ...sub('rev1'), password: null },
+        {
+          after_unknown: { id: true },
+          before_sensitive: { password: true },
+          after_sensitive: { password: true },
+          replace_paths: [['password']],
+          action_reason: 'replace_because_cannot_update',
+        },
+      ),
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      "sub-account 'rev1' is replaced because its password is removed from the configuration (the API cannot clear a password): deleted and created again, losing its usage history and credentials; its authorized IPs, hostnames and tokens are deleted with it, and those this configuration manages come back only on the next apply (this plan shows them unchanged)",
+    ]);
+    const text = reviewMarkdown(r);
+    expect(text).toContain('sub-account replaced (deleted and created again), forced by a change of password');
+    expect(text).not.toContain('Rev-Pass-2');
+  });
+
   it('under a new name: its entries are deleted with it', () => {
     const r = review(change('proxyaccount_sub_account', 's', ['delete', 'create'], sub('rev1'), sub('rev2'), { after_unknown: { id: true } }));
     expect(r.attention.map((a) => a.message)).toEqual([
