@@ -1,4 +1,5 @@
 // Account set-up through the API for the proxy-server tests: sub-accounts, tokens, proxies.
+import type { HostResolver } from '../../src/emulator/proxy/admission';
 import { startProxyWorld, type ProxyWorld } from './proxy-world';
 
 /** Creates a sub-account of acme with a password and optional limits (GB). */
@@ -47,17 +48,18 @@ export async function parentBytes(world: ProxyWorld, bytesPerGb: number): Promis
 }
 
 /**
- * One proxy world per test file, reset before every test with `us-ny` authorized for acme;
- * returns the getter of the running world.
+ * One proxy world per test file (or describe block), reset before every test with `us-ny`
+ * authorized for acme; `resolve` answers its lookups of authorized hostnames. Returns the getter
+ * of the running world.
  */
-export function useProxyWorld(): () => ProxyWorld {
+export function useProxyWorld(resolve?: HostResolver): () => ProxyWorld {
   let world: ProxyWorld | undefined;
   const current = (): ProxyWorld => {
     if (world === undefined) throw new Error('proxy world not started');
     return world;
   };
   beforeAll(async () => {
-    world = await startProxyWorld();
+    world = await startProxyWorld(undefined, undefined, resolve);
   });
   afterAll(() => world?.close());
   beforeEach(async () => {

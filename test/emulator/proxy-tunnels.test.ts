@@ -8,11 +8,17 @@ import { readFileSync } from 'node:fs';
 import { ProxyAgent, request } from 'undici';
 import { createClock } from '../../src/emulator/clock';
 import { authorizeProxies, createSub, createToken, useProxyWorld } from './proxy-fixtures';
-import { basicHeader, type ProxyWorld, startProxyWorld } from './proxy-world';
+import { basicHeader, type ProxyWorld, RUNNER_HOST, runnerResolver, startProxyWorld } from './proxy-world';
 
 const world = useProxyWorld();
 const agents: ProxyAgent[] = [];
-afterAll(() => Promise.all(agents.map((a) => a.close())));
+const sockets: Socket[] = [];
+// A tunnel left open would be closed by its re-check once the next test resets the state, and
+// its line would land in that test's log.
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(agents.splice(0).map((a) => a.close()));
+});
 
 /** A CONNECT tunnel to the echo target, opened by a raw socket. */
 interface Tunnel {
@@ -20,12 +26,16 @@ interface Tunnel {
   exchange(text: string): Promise<'echoed' | 'closed'>;
   /** Bytes that came back through the tunnel so far. */
   received(): number;
+  /** Resolves once the tunnel is closed. */
+  closed: Promise<'closed'>;
   socket: Socket;
 }
 
-async function openTunnel(proxyAuthorization: string, w: ProxyWorld = world()): Promise<Tunnel> {
+/** Opens a tunnel with this Proxy-Authorization (none when undefined), from `localAddress` if given. */
+async function openTunnel(proxyAuthorization: string | undefined, w: ProxyWorld = world(), localAddress?: string): Promise<Tunnel> {
   const proxy = new URL(w.proxyUrl('us-ny'));
-  const socket = connect(Number(proxy.port), proxy.hostname);
+  const socket = connect({ port: Number(proxy.port), host: proxy.hostname, localAddress });
+  sockets.push(socket);
   socket.on('error', () => undefined); // A reset by the proxy is the close the tests wait for.
   const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
   let answer = '';
@@ -39,7 +49,8 @@ async function openTunnel(proxyAuthorization: string, w: ProxyWorld = world()): 
     };
     socket.on('data', onData);
     const target = w.echoTarget;
-    socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${proxyAuthorization}\r\n\r\n`);
+    const credentials = proxyAuthorization === undefined ? '' : `Proxy-Authorization: ${proxyAuthorization}\r\n`;
+    socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${credentials}\r\n`);
   });
   let received = 0;
   let waiting: { until: number; resolve: (v: 'echoed') => void } | undefined;
@@ -49,6 +60,7 @@ async function openTunnel(proxyAuthorization: string, w: ProxyWorld = world()): 
   });
   return {
     socket,
+    closed,
     received: () => received,
     exchange: (text) => {
       const echoed = new Promise<'echoed'>((resolve) => {
@@ -178,5 +190,85 @@ test("a tunnel still admitted keeps working after an unrelated change (another a
   expect(await tunnel.exchange('two')).toBe('echoed');
   expect(await fetchThrough(agent)).toBe(200);
   expect(closings()).toEqual([]);
-  tunnel.socket.destroy();
+});
+
+test('a tunnel whose client only listens is closed once its token is deleted, without a byte from the client', async () => {
+  const token = await createToken(world());
+  const tunnel = await openTunnel(`Bearer ${token.raw}`);
+  expect((await world().api('POST', '/api/token/delete/', { id: String(token.id) })).status).toBe(204);
+  expect(await tunnel.closed).toBe('closed');
+  expect(closings()).toEqual([expect.stringMatching(/ as acme \(bearer\) closed: invalid bearer token$/)]);
+});
+
+test("a parent limit reached by another tunnel's traffic closes a quiet tunnel of the family too", async () => {
+  const busy = await createSub(world(), 'busy1');
+  const quiet = await createSub(world(), 'quiet1');
+  // 100 GB = 100 000 bytes here; the busy tunnel relays 2 × 128 KiB.
+  expect((await world().control('/_emulator/limits', { username: 'acme', totalLimit: 100 })).status).toBe(200);
+  const quietTunnel = await openTunnel(`Bearer ${(await createToken(world(), quiet.username)).raw}`);
+  const busyTunnel = await openTunnel(`Bearer ${(await createToken(world(), busy.username)).raw}`);
+  expect(await busyTunnel.exchange('b'.repeat(128 * 1024))).toBe('closed');
+  expect(await quietTunnel.closed).toBe('closed');
+  expect(closings()).toEqual([
+    expect.stringMatching(/ as busy1 \(bearer\) closed: the parent account's total bandwidth limit is reached$/),
+    expect.stringMatching(/ as quiet1 \(bearer\) closed: the parent account's total bandwidth limit is reached$/),
+  ]);
+});
+
+describe('a tunnel admitted by an authorized hostname', () => {
+  // Every lookup the emulator makes, and whether the resolver fails now.
+  let lookups: string[] = [];
+  let failing = false;
+  const hostWorld = useProxyWorld(async (name) => {
+    lookups.push(name);
+    if (failing) throw new Error('resolver unavailable');
+    return runnerResolver(name);
+  });
+  let hostLogStart = 0;
+  beforeEach(() => {
+    hostLogStart = hostWorld().log.length;
+  });
+  const hostClosings = (): string[] =>
+    hostWorld()
+      .log.slice(hostLogStart)
+      .filter((l) => / closed: /.test(l));
+
+  /** acme authorizes RUNNER_HOST (127.0.0.3), after a hostname of another account that resolves to nothing. */
+  async function runnerTunnel(): Promise<Tunnel> {
+    const other = await createSub(hostWorld(), 'other2');
+    expect((await hostWorld().api('POST', '/api/hostname/add/', { domain: 'elsewhere.example.test', username: other.username })).status).toBe(200);
+    expect((await hostWorld().api('POST', '/api/hostname/add/', { domain: RUNNER_HOST })).status).toBe(200);
+    lookups = [];
+    failing = false;
+    return openTunnel(undefined, hostWorld(), '127.0.0.3');
+  }
+
+  test('carries 512 KiB and outlives a re-admission without a lookup after its admission', async () => {
+    const tunnel = await runnerTunnel();
+    expect(lookups).toEqual(['elsewhere.example.test', RUNNER_HOST]);
+    expect(await tunnel.exchange('h'.repeat(512 * 1024))).toBe('echoed');
+    // A write and two seconds: the next bytes wait for a whole re-admission.
+    await hostWorld().control('/_emulator/clock', { advanceSeconds: 2 });
+    expect(await tunnel.exchange('after a re-admission')).toBe('echoed');
+    expect(lookups).toEqual(['elsewhere.example.test', RUNNER_HOST]);
+    expect(hostClosings()).toEqual([]);
+  });
+
+  test('a resolver that fails after the admission does not cut it; a new CONNECT is resolved again', async () => {
+    const tunnel = await runnerTunnel();
+    failing = true;
+    await hostWorld().control('/_emulator/clock', { advanceSeconds: 2 });
+    expect(await tunnel.exchange('resolver down')).toBe('echoed');
+    expect(hostClosings()).toEqual([]);
+    await expect(openTunnel(undefined, hostWorld(), '127.0.0.3')).rejects.toThrow(/407/);
+  });
+
+  test('the hostname removed from the account cuts it', async () => {
+    const tunnel = await runnerTunnel();
+    expect(await tunnel.exchange('before')).toBe('echoed');
+    expect((await hostWorld().api('POST', '/api/hostname/delete/', { domain: RUNNER_HOST })).status).toBe(204);
+    expect(await tunnel.exchange('after')).toBe('closed');
+    expect(tunnel.received()).toBe('before'.length);
+    expect(hostClosings()).toEqual([expect.stringMatching(/ as acme \(hostname\) closed: proxy authentication required$/)]);
+  });
 });

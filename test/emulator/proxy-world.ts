@@ -11,6 +11,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { Agent, request } from 'undici';
 import { startEmulator, type EmulatorServer } from '../../src/emulator';
 import type { Clock } from '../../src/emulator/clock';
+import type { HostResolver } from '../../src/emulator/proxy/admission';
 import { prepareTls } from '../../src/emulator/tls';
 
 export const PARENT = { username: 'acme', password: 'acme-Password:1' };
@@ -57,8 +58,18 @@ export interface ProxyWorld {
   close(): Promise<void>;
 }
 
-/** Starts the emulator (parent acme on plan20) and the targets; `clock` lets a test move time without a write. */
-export async function startProxyWorld(accounts: object[] = [{ ...PARENT, plan: 'plan20' }], clock?: Clock): Promise<ProxyWorld> {
+/** The resolver of authorized hostnames by default: RUNNER_HOST is 127.0.0.3, no other name resolves. */
+export const runnerResolver: HostResolver = async (name) => (name === RUNNER_HOST ? ['127.0.0.3'] : []);
+
+/**
+ * Starts the emulator (parent acme on plan20) and the targets; `clock` lets a test move time without
+ * a write, `resolve` answer (or count, or fail) the lookups of authorized hostnames.
+ */
+export async function startProxyWorld(
+  accounts: object[] = [{ ...PARENT, plan: 'plan20' }],
+  clock?: Clock,
+  resolve: HostResolver = runnerResolver,
+): Promise<ProxyWorld> {
   const log: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'proxy-world-'));
   const accountsFile = join(dir, 'accounts.json');
@@ -70,7 +81,7 @@ export async function startProxyWorld(accounts: object[] = [{ ...PARENT, plan: '
     adminToken: 'admin-token-for-tests',
     log: (line) => log.push(line),
     clock,
-    proxies: { bytesPerGb: BYTES_PER_GB, resolve: async (name) => (name === RUNNER_HOST ? ['127.0.0.3'] : []) },
+    proxies: { bytesPerGb: BYTES_PER_GB, resolve },
   });
   let seen: Seen | undefined;
   const serve = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void => {

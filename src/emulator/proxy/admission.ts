@@ -29,6 +29,8 @@ export interface Admitted {
   readonly ipHash: string | undefined;
   /** How the request was admitted, for the log. */
   readonly via: 'basic' | 'bearer' | 'ip' | 'hostname';
+  /** With `via: 'hostname'`: the authorized hostname that resolved to the client's address. */
+  readonly hostname?: string;
 }
 
 /** A refused request. */
@@ -69,7 +71,7 @@ export async function admit(input: AdmissionInput): Promise<Admitted | Refused> 
   return { ...who, parent };
 }
 
-type Who = { ok: true; account: Account; ipHash: string | undefined; via: Admitted['via'] } | Refused;
+type Who = { ok: true; account: Account; ipHash: string | undefined; via: Admitted['via']; hostname?: string } | Refused;
 
 function byCredentials(store: Store, credentials: ProxyCredentials, now: number): Who {
   if (credentials.scheme === 'bearer') {
@@ -116,7 +118,7 @@ async function byAddress(input: AdmissionInput): Promise<Who> {
     }
     if (addresses.some((a) => unmapIpv4(a) === clientAddress)) {
       const account = store.accounts.byId(accountId);
-      if (account) return { ok: true, account, ipHash: undefined, via: 'hostname' };
+      if (account) return { ok: true, account, ipHash: undefined, via: 'hostname', hostname: domain };
     }
   }
   return refuse(PROXY_STATUS.authRequired, 'proxy authentication required');
@@ -138,10 +140,23 @@ export function limitReached(store: Store, account: Account, parent: Account, no
 }
 
 /**
+ * What usage can change of an admission, checked without the rest of it (after a tunnel records its
+ * own bytes): its account and parent are still the very same, the account is active and no limit is
+ * reached. Undefined while it may go on, else why not.
+ */
+export function stillAllowed(store: Store, who: Admitted, now: number): string | undefined {
+  const account = store.accounts.byId(who.account.id);
+  const parent = who.parent.id === who.account.id ? account : store.accounts.byId(who.parent.id);
+  if (!sameAccount(who.account, account) || !sameAccount(who.parent, parent)) return 'its account no longer exists';
+  if (!account.active) return 'sub-account is deactivated';
+  return limitReached(store, account, parent, now);
+}
+
+/**
  * True when `b` is the very account `a` was: same id, username and creation time. Ids alone are not
  * enough: a reset of the state reuses them.
  */
-export function sameAccount(a: Account, b: Account | undefined): boolean {
+export function sameAccount(a: Account, b: Account | undefined): b is Account {
   return b !== undefined && b.id === a.id && b.username === a.username && b.createdAt === a.createdAt;
 }
 

@@ -37,6 +37,20 @@ export function exitIpHeader(operator: string): string {
   return `X-${operator}-IP`;
 }
 
+/** Per store, the rows the proxies' usage records wrote (see accessChanges). */
+const usageRows = new WeakMap<Store, number>();
+
+/**
+ * The store's change count (Store.changeCount) without the rows of the proxies' usage records: it
+ * moves on every other write. Open tunnels are admitted again when it moves; traffic, which can
+ * change nothing but a limit, would otherwise make every tunnel's re-admission due each time any
+ * of them records 64 KiB. A tunnel checks the limits at each of its own records instead, and at
+ * its re-admission every second.
+ */
+export function accessChanges(store: Store): number {
+  return store.changeCount() - (usageRows.get(store) ?? 0);
+}
+
 /**
  * Records `bytes` proxied for an admitted request as usage of its account and, for a
  * sub-account, of its parent too. Scaled so that `bytesPerGb` bytes are one GB. False when the
@@ -47,6 +61,7 @@ export function recordTraffic(ctx: ProxyContext, who: Admitted, bytes: number): 
   const scaled = bytes * (1e9 / ctx.settings.bytesPerGb);
   const now = ctx.clock.now();
   try {
+    const before = ctx.store.changeCount();
     ctx.store.transaction(() => {
       // A tunnel can outlive its account (deleted, or the whole state reset, which reuses ids):
       // its bytes then belong to nobody.
@@ -54,6 +69,8 @@ export function recordTraffic(ctx: ProxyContext, who: Admitted, bytes: number): 
       ctx.store.accounts.recordUsage(who.account.id, scaled, now);
       if (who.parent.id !== who.account.id) ctx.store.accounts.recordUsage(who.parent.id, scaled, now);
     });
+    // Only after a commit: a write rolled back still moves the count, and makes a needless check due.
+    usageRows.set(ctx.store, (usageRows.get(ctx.store) ?? 0) + ctx.store.changeCount() - before);
     return true;
   } catch (err) {
     // The emulator is stopping (store closed) while a tunnel closes: nothing left to count into.

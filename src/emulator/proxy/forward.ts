@@ -6,15 +6,14 @@
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
+import { stillAllowed } from './admission';
 import { countryHeader, exitIpHeader, recordTraffic, type ProxyContext } from './context';
 import { gate, type Passed } from './gate';
 import { parseAuthority } from './target';
+import { TUNNEL_RECHECK_MS, TunnelCheck } from './tunnel-check';
 
 /** A tunnel's bytes are recorded whenever this many have accumulated, and when it closes. */
 const TUNNEL_FLUSH_BYTES = 64 * 1024;
-
-/** A tunnel whose client sends bytes is admitted again at least this often (emulator time). */
-const TUNNEL_RECHECK_MS = 1_000;
 
 /** Connecting to the target, and silence on an established exchange, end it after this. */
 const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -137,18 +136,27 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
     upstream.destroy();
     guard.destroy();
   };
-  const readmit = (): void => {
-    void check.run().then((why) => {
-      if (why !== undefined) end(why);
-    });
+  // A client that only listens sends no byte to check: bytes from the target stop within about a
+  // second of what admitted the tunnel going. Real time; unref'd: it holds no process open.
+  let timer: NodeJS.Timeout | undefined;
+  const watch = (): void => {
+    timer = setInterval(() => {
+      if (!check.due()) return;
+      void check.run().then((why) => {
+        if (why !== undefined) end(why);
+      });
+    }, TUNNEL_RECHECK_MS).unref();
   };
   // Usage is recorded as the tunnel runs, not only when it closes, so that a long tunnel cannot
-  // outrun a limit; the tunnel is then admitted again, as its bytes changed the state.
+  // outrun a limit. What a usage record can change is checked at once, without the rest of the
+  // admission: traffic makes no re-admission due (accessChanges).
   const flush = (closing: boolean): void => {
     if (pending === 0) return;
     const recorded = recordTraffic(ctx, passed.who, pending);
     pending = 0;
-    if (recorded && !closing) readmit();
+    if (!recorded || closing) return;
+    const why = stillAllowed(ctx.store, passed.who, ctx.clock.now());
+    if (why !== undefined) end(why);
   };
   const count = (chunk: Buffer): void => {
     bytes += chunk.length;
@@ -181,6 +189,7 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
     client.pipe(guard).pipe(upstream);
     upstream.pipe(client);
     client.setTimeout(UPSTREAM_TIMEOUT_MS, () => client.destroy());
+    watch();
   });
   upstream.on('error', (err) => {
     if (!established) {
@@ -191,6 +200,7 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
   let closed = 0;
   const onClose = (): void => {
     closed += 1;
+    clearInterval(timer);
     if (closed === 1) {
       // One side is gone: the other has nothing more to relay.
       client.destroy();
@@ -204,56 +214,6 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
   };
   client.once('close', onClose);
   upstream.once('close', onClose);
-}
-
-/**
- * When an open tunnel is admitted again: whenever the store changed since the last admission
- * (a write of any kind: a token deleted, a proxy removed, usage recorded), or a second of emulator
- * time has passed since it (a token's grace period or expiry, a new billing period, and an
- * authorized hostname's address, resolved again each time).
- */
-class TunnelCheck {
-  private changes: number;
-  private time: number;
-  private running: Promise<string | undefined> | undefined;
-
-  constructor(
-    private readonly ctx: ProxyContext,
-    private readonly passed: Passed,
-  ) {
-    ({ changes: this.changes, time: this.time } = passed.admittedAt);
-  }
-
-  /** True when the state may have changed since the last admission. */
-  due(): boolean {
-    return this.changeCount() !== this.changes || this.ctx.clock.now() - this.time >= TUNNEL_RECHECK_MS;
-  }
-
-  /** Admits the tunnel again now: undefined while it may go on, else why not. */
-  run(): Promise<string | undefined> {
-    // One under way that saw the current state answers for this call too.
-    if (this.running !== undefined && !this.due()) return this.running;
-    // Marked before it reads: a write made while it resolves a hostname makes the next one due.
-    this.changes = this.changeCount();
-    this.time = this.ctx.clock.now();
-    const run = this.passed
-      .readmit()
-      .catch((err: unknown) => `its admission could not be checked (${err instanceof Error ? err.message : String(err)})`)
-      .finally(() => {
-        if (this.running === run) this.running = undefined;
-      });
-    this.running = run;
-    return run;
-  }
-
-  /** NaN once the store is closed (the emulator stopping): always due, and the admission then fails. */
-  private changeCount(): number {
-    try {
-      return this.ctx.store.changeCount();
-    } catch {
-      return Number.NaN;
-    }
-  }
 }
 
 /** The request's headers for the target: no hop-by-hop header, no credential meant for the proxy. */

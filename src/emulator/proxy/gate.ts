@@ -2,8 +2,8 @@
 // country, target and exit IP. Returns the account, the checked target and the exit, and a way to
 // run the same admission again (an open tunnel does), or the refusal to send.
 import type { IncomingMessage } from 'node:http';
-import { admit, PROXY_STATUS, sameAccount, unmapIpv4, type Admitted } from './admission';
-import { countryHeader, type ProxyContext } from './context';
+import { admit, type HostResolver, PROXY_STATUS, sameAccount, unmapIpv4, type Admitted } from './admission';
+import { accessChanges, countryHeader, type ProxyContext } from './context';
 import { readCredentials, type ProxyCredentials } from './credentials';
 import { checkDestination, type Destination, DestinationError } from './target';
 
@@ -16,12 +16,13 @@ export interface Passed {
   readonly credentialHeader: ProxyCredentials['header'] | undefined;
   /** Where to connect. */
   readonly dest: Destination;
-  /** The store's change count and the emulator time just before the admission read the store. */
+  /** The store's change count (accessChanges) and the emulator time just before the admission read it. */
   readonly admittedAt: { readonly changes: number; readonly time: number };
   /**
    * Runs the admission that let this request pass again, now: the same credentials (those it
-   * finally used), client address and proxy. Undefined while it admits the very same account,
-   * else why not (never quoting a credential).
+   * finally used), client address and proxy; a client an authorized hostname admitted, by that
+   * hostname without resolving it again. Undefined while it admits the very same account, else why
+   * not (never quoting a credential).
    */
   readmit(): Promise<string | undefined>;
 }
@@ -40,10 +41,10 @@ export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMe
   let credentials = read.kind === 'ok' ? read.credentials : undefined;
   // Read now: a socket that is gone no longer has its address, and a re-admission needs it.
   const clientAddress = unmapIpv4(req.socket.remoteAddress ?? '');
-  const admittedAt = { changes: ctx.store.changeCount(), time: ctx.clock.now() };
+  const admittedAt = { changes: accessChanges(ctx.store), time: ctx.clock.now() };
   const now = admittedAt.time;
-  const admission = (c: ProxyCredentials | undefined, at: number) =>
-    admit({ store: ctx.store, now: at, proxyHost, credentials: c, clientAddress, resolve: ctx.resolve });
+  const admission = (c: ProxyCredentials | undefined, at: number, resolve: HostResolver = ctx.resolve) =>
+    admit({ store: ctx.store, now: at, proxyHost, credentials: c, clientAddress, resolve });
   let who = await admission(credentials, now);
   // Basic or Bearer in `Authorization` that no account knows may be the target's: a client its
   // address admits goes on, and the header is forwarded.
@@ -73,10 +74,21 @@ export async function gate(ctx: ProxyContext, proxyHost: string, req: IncomingMe
   const session = who.ipHash === undefined ? undefined : `${who.account.id}\u0000${who.ipHash}`;
   const admitted = who;
   const used = credentials;
+  const resolveAgain = admitted.hostname === undefined ? ctx.resolve : resolvedOnce(admitted.hostname, clientAddress);
   const readmit = async (): Promise<string | undefined> => {
-    const again = await admission(used, ctx.clock.now());
+    const again = await admission(used, ctx.clock.now(), resolveAgain);
     if (!again.ok) return again.message;
     return sameAccount(admitted.account, again.account) ? undefined : 'it would now act as another account';
   };
   return { ok: true, who, exitIp: ctx.exits.pick(country, session, now), credentialHeader: credentials?.header, dest, admittedAt, readmit };
+}
+
+/**
+ * The resolver that re-admits a client admitted by an authorized hostname. The name is not looked up
+ * again (a lookup per check flooded the resolver, and one that failed cut a working tunnel): it
+ * answers the address it resolved to, and no other name resolves, so the store alone decides
+ * whether it still admits the same account (a new connection is resolved again).
+ */
+function resolvedOnce(hostname: string, clientAddress: string): HostResolver {
+  return async (name) => (name === hostname ? [clientAddress] : []);
 }
