@@ -67,7 +67,7 @@ const schema = defineSchema({
     }),
     password_wo_version: attr.number({
       description:
-        'Any number, required with `password_wo`; change it to send `password_wo` again (password rotation). `password_wo` is needed in the run that creates the sub-account and in every run that changes the version (with neither `password_wo` nor `password` given, the plan fails, since no password would be sent); in the other runs it may be null, and the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew without a password.',
+        'Any number, required with `password_wo`; change it to send `password_wo` again (password rotation). `password_wo` is needed in the run that creates the sub-account and in every run that changes the version (with neither `password_wo` nor `password` given, the plan warns and applying it fails before anything is sent, since no password would go with the version; a `terraform destroy` does not need it); in the other runs it may be null, and the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew without a password.',
       markdown: true,
       optional: true,
     }),
@@ -133,9 +133,14 @@ export const subAccountResource = {
   modifyPlan(ctx, { config, prior }) {
     const unsent = unsentVersion(prior, config);
     if (unsent !== undefined) {
-      // terraform destroy first plans the configuration as an apply would, and stops here too.
-      const destroying = 'A terraform destroy plans the configuration first: give password_wo there too, or run it with -refresh=false.';
-      ctx.diagnostics.addAttributeError('password_wo', 'No password to send', `${unsent} ${destroying}`);
+      // A warning, not an error: terraform destroy first plans the configuration as an apply would,
+      // and a destroy must not need the secret (a sub-account deleted outside Terraform plans a
+      // create here). The apply refuses it before sending anything (refusedUnsent).
+      ctx.diagnostics.addAttributeWarning(
+        'password_wo',
+        'No password to send',
+        `${unsent} Applying this plan fails at this sub-account, before anything is sent.`,
+      );
       return undefined;
     }
     if (prior === null || !removesPassword(prior, config)) return undefined;

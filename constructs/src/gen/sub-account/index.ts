@@ -51,7 +51,7 @@ export interface SubAccountConfig extends cdktf.TerraformMetaArguments {
   */
   readonly passwordWo?: string;
   /**
-  * Any number, required with `password_wo`; change it to send `password_wo` again (password rotation). `password_wo` is needed in the run that creates the sub-account and in every run that changes the version (with neither `password_wo` nor `password` given, the plan fails, since no password would be sent); in the other runs it may be null, and the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew without a password.
+  * Any number, required with `password_wo`; change it to send `password_wo` again (password rotation). `password_wo` is needed in the run that creates the sub-account and in every run that changes the version (with neither `password_wo` nor `password` given, the plan warns and applying it fails before anything is sent, since no password would go with the version; a `terraform destroy` does not need it); in the other runs it may be null, and the version alone keeps the password as it is. The API cannot remove a password, so removing the version (with no `password` instead) from a sub-account that has a password replaces the sub-account: it is deleted with its usage history, authorized IPs, hostnames and bearer tokens and created anew without a password.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/sub_account#password_wo_version SubAccount#password_wo_version}
   */
