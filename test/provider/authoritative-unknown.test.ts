@@ -111,7 +111,7 @@ describe('a list whose entries are not known at plan time', () => {
       expect.objectContaining({
         summary: 'Authorized IP list may remove entries this plan cannot show',
         detail: expect.stringMatching(
-          /`entries` is not known until apply.*It holds now: 203\.0\.113\.1, 203\.0\.113\.2, 198\.51\.100\.9 \(drift\); applying this plan removes each of them/s,
+          /`entries` is not known until apply.*It holds now: 203\.0\.113\.1, 203\.0\.113\.2, 198\.51\.100\.9 \(drift\); applying this plan removes each of them the configuration turns out not to declare, and any entry added to the list between this plan and its apply/s,
         ),
       }),
     ]);

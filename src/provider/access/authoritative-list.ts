@@ -302,7 +302,7 @@ async function planUnknownEntries<S extends ObjectSchema, E, R>(
   ctx.diagnostics.addWarning(
     `${capitalize(kind.displayName)} may remove entries this plan cannot show`,
     `The ${listObject(kind, owner)}: \`${kind.entriesAttribute}\` is not known until apply, so this plan cannot show which entries of the account's list the configuration does not declare. ` +
-      `It holds now: ${held.join(', ')}; applying this plan removes each of them the configuration turns out not to declare. ` +
+      `It holds now: ${held.join(', ')}; applying this plan removes each of them the configuration turns out not to declare, and any entry added to the list between this plan and its apply. ` +
       `Declare the ones to keep, or make \`${kind.entriesAttribute}\` known first (apply what it depends on with -target) to see the removals in removed_entries.`,
     [{ attributeName: kind.entriesAttribute }],
   );
