@@ -303,6 +303,7 @@ export class AccountStore {
               account: username,
               label,
               stopping: () => this.signal?.aborted === true,
+              now: () => this.now(),
               list: () => read(this.readOptions()),
               readBack: () => read({}),
               send: () =>

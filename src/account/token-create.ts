@@ -9,9 +9,11 @@
 // ours that made nothing had its answer lost; the API offers nothing to tell the two apart, and
 // the deletion is reported (`TokenWrite.discarded`). When the read-back after a lost answer fails
 // too, nothing can be settled in this call: the error carries what a later reading needs to find
-// the token that request may have made (`TokenCreateOutcomeUnknownError`), and no other create of
-// that (account, label) is sent by this process afterwards, since a later reading could not tell
-// its token from the unsettled one.
+// the token that request may have made (`TokenCreateOutcomeUnknownError`): the span of the API's
+// time in which the create ran, since a token it made was created then, and one another client
+// makes later (hours later, at the next plan) was not. No other create of that (account, label)
+// is sent by this process afterwards: sent right after, its token's creation time would fall in
+// the margin a later reading allows around that span, and could not be told from the lost one.
 import { ProxyAccountError, type BearerToken, type BearerTokenCreated } from '../sdk';
 import { type AccountErrorCode, isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
 import type { TokenWrite } from './types';
@@ -19,26 +21,33 @@ import type { TokenWrite } from './types';
 /**
  * A token create whose answer was lost and whose read-back failed too: a token with this label
  * may now exist, whose value nobody received. Once the account can be read again, a token of
- * `account` with `label` whose id is not in `knownBefore` is either one this create made or one
- * another create made since.
+ * `account` with `label` whose creation time (the API's) lies from `sentFrom` to `givenUpAt` is
+ * either one this create made or one another client made while it ran; one created outside that
+ * span is not this create's. Both times are the API's clock as its answers' `Date` headers told
+ * it (whole seconds, advanced by the local time elapsed since), so a reader allows a margin.
  */
 export class TokenCreateOutcomeUnknownError extends UnknownOutcomeError {
   /** The sub-account, or null for the authenticated account. */
   readonly account: string | null;
   /** The label as the API lists it ('' for none). */
   readonly label: string;
-  /**
-   * The ids of the tokens this create did not make, ascending: the account's tokens listed before
-   * the send that was lost, less those an earlier lost answer of this create left undecided.
-   */
-  readonly knownBefore: readonly number[];
+  /** The API's time (ms since the epoch) right before the first send of this create. */
+  readonly sentFrom: number;
+  /** The API's time (ms since the epoch) when the read-back failed and the outcome was given up. */
+  readonly givenUpAt: number;
 
-  constructor(steps: Pick<TokenCreateSteps, 'op' | 'account' | 'label'>, knownBefore: Iterable<number>, cause: unknown, readBackError: unknown) {
+  constructor(
+    steps: Pick<TokenCreateSteps, 'op' | 'account' | 'label'>,
+    span: { readonly sentFrom: number; readonly givenUpAt: number },
+    cause: unknown,
+    readBackError: unknown,
+  ) {
     const token = steps.label === '' ? 'a token without a label' : `a token labelled '${steps.label}'`;
     super(steps.op, cause, readBackError, `${capitalize(token)} may now exist whose value nobody received`);
     this.account = steps.account;
     this.label = steps.label;
-    this.knownBefore = [...knownBefore].sort((a, b) => a - b);
+    this.sentFrom = span.sentFrom;
+    this.givenUpAt = span.givenUpAt;
   }
 }
 
@@ -129,6 +138,8 @@ export interface TokenCreateSteps {
   readonly label: string;
   /** True when the run is stopping (no new write may start). */
   readonly stopping: () => boolean;
+  /** The API's time (ms since the epoch) as its latest answer told it, else the local clock's. */
+  readonly now: () => number;
   /** The token list read anew (not from the cache), before a send. */
   readonly list: () => Promise<readonly BearerToken[]>;
   /** The token list read anew after a lost answer; a stop does not cancel it. */
@@ -150,6 +161,9 @@ export async function createToken(book: TokenCreateBook, steps: TokenCreateSteps
   if (steps.stopping()) throw new StoppedError(steps.op);
   if (book.isUnsettled(steps.account, steps.label)) throw new UnsettledTokenCreateError(steps.op, steps.label);
   let known = new Set((await steps.list()).map((t) => t.id));
+  // Read after the listing's answer, so on the clock that answer set: no token this create makes
+  // can be created before it.
+  const sentFrom = steps.now();
   let recovered = false;
   const undecided: number[] = [];
   const discarded: number[] = [];
@@ -165,13 +179,9 @@ export async function createToken(book: TokenCreateBook, steps: TokenCreateSteps
         after = await steps.readBack();
       } catch (readErr) {
         book.markUnsettled(steps.account, steps.label);
-        // A token an earlier lost answer left undecided may be this create's too: not "known".
-        throw new TokenCreateOutcomeUnknownError(
-          steps,
-          [...known].filter((id) => !undecided.includes(id)),
-          err,
-          readErr,
-        );
+        // From the first send: a token an earlier lost answer left undecided may be this create's too.
+        // The clock follows each answer's Date (whole seconds), so it may step back within one.
+        throw new TokenCreateOutcomeUnknownError(steps, { sentFrom, givenUpAt: Math.max(sentFrom, steps.now()) }, err, readErr);
       }
       const strays = after.filter((t) => !known.has(t.id) && t.label === steps.label && !book.wasAnswered(steps.account, t.id));
       if (strays.length === 1) {

@@ -11,6 +11,8 @@ import { DEFAULT_AUTH_FAILURE_TTL_MS, ServiceUnavailableError, TimeoutError, typ
 import { AuthFailureMemory } from '../../src/sdk/failure-memory';
 
 const CTX = { method: 'POST', path: '/api/token/create/', operation: 'x' };
+/** Where the fake API's clock starts. */
+const API_T0 = Date.UTC(2030, 0, 1);
 
 /** Token endpoints over an array; creates are numbered from 1 and may lose their answer. */
 class FakeTokens {
@@ -28,6 +30,10 @@ class FakeTokens {
   onRelease: (() => void) | undefined;
   /** Listings fail (503) once this many creates were sent: the read-back after a lost answer fails. */
   listsFailAfterCreates: number | undefined;
+  /** The API's clock (ms) as its answers tell it: each list and create moves it by `apiStep`. */
+  apiTime = API_T0;
+  /** How far each list and create moves `apiTime` (negative: a Date header a second behind the last). */
+  apiStep = 1000;
   private held: Array<() => void> = [];
 
   release(): void {
@@ -48,9 +54,11 @@ class FakeTokens {
 
   client(): StoreClient {
     return {
+      serverNow: () => new Date(this.apiTime),
       tokens: {
         list: async () => {
           this.sent.push('list');
+          this.apiTime += this.apiStep;
           // A turn of the event loop, so parallel creates interleave as over a network.
           await new Promise((r) => setImmediate(r));
           if (this.listsFailAfterCreates !== undefined && this.creates >= this.listsFailAfterCreates) {
@@ -61,6 +69,7 @@ class FakeTokens {
         create: async (input: { label?: string }) => {
           const n = ++this.creates;
           this.sent.push(`create#${n}`);
+          this.apiTime += this.apiStep;
           await new Promise((r) => setImmediate(r));
           if (this.hold.has(n)) {
             await new Promise<void>((r) => this.held.push(r));
@@ -123,10 +132,10 @@ describe('lost answers in a row', () => {
 });
 
 describe('a lost answer whose read-back fails too', () => {
-  it('throws what a later reading needs: the account, the label and the tokens there before; it says a token may exist', async () => {
+  it('throws what a later reading needs: the account, the label and the API time it ran in; it says a token may exist', async () => {
     const api = new FakeTokens();
-    const mine = api.makeElsewhere('deploy');
-    const other = api.makeElsewhere('other');
+    api.makeElsewhere('deploy');
+    api.makeElsewhere('other');
     api.lose.add(1);
     api.listsFailAfterCreates = 1;
     const store = new AccountStore(api.client());
@@ -138,7 +147,8 @@ describe('a lost answer whose read-back fails too', () => {
         (err: unknown) => err,
       );
     expect(failed).toBeInstanceOf(TokenCreateOutcomeUnknownError);
-    expect(failed).toMatchObject({ code: 'ERR_UNKNOWN_OUTCOME', account: 'alice', label: 'deploy', knownBefore: [mine, other] });
+    // The API's time after the listing before the send (API_T0 + 1 s), and after the failed read-back (+3 s).
+    expect(failed).toMatchObject({ code: 'ERR_UNKNOWN_OUTCOME', account: 'alice', label: 'deploy', sentFrom: API_T0 + 1000, givenUpAt: API_T0 + 3000 });
     const message = (failed as Error).message;
     expect(message).toMatch(/reading the account back failed too .*503.*A token labelled 'deploy' may now exist whose value nobody received$/);
     // Not the promise of other writes, false for a token no state names.
@@ -147,7 +157,23 @@ describe('a lost answer whose read-back fails too', () => {
     expect(api.tokens).toHaveLength(3);
   });
 
-  it('counts the tokens an earlier lost answer left undecided as not known (one may be its own)', async () => {
+  it("never ends its span before it starts, when the answers' clock steps back within a second", async () => {
+    const api = new FakeTokens();
+    api.apiStep = -400;
+    api.lose.add(1);
+    api.listsFailAfterCreates = 1;
+    const store = new AccountStore(api.client());
+    const failed = (await store
+      .account()
+      .tokens.create({ label: 'deploy', expiresAt: null })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      )) as TokenCreateOutcomeUnknownError;
+    expect([failed.sentFrom, failed.givenUpAt]).toEqual([API_T0 - 400, API_T0 - 400]);
+  });
+
+  it('spans from before the first send: a token an earlier lost answer left undecided may be its own', async () => {
     const api = new FakeTokens();
     api.lose.add(1).add(2);
     api.hold.add(1);
@@ -165,8 +191,10 @@ describe('a lost answer whose read-back fails too', () => {
       (err: unknown) => err,
     )) as TokenCreateOutcomeUnknownError;
     expect(failed).toBeInstanceOf(TokenCreateOutcomeUnknownError);
-    // Tokens 1 (elsewhere) and 2 (the first lost create) could not be told apart: neither is "known".
-    expect(failed.knownBefore).toEqual([]);
+    // Tokens 1 (elsewhere) and 2 (the first lost create) could not be told apart: both were made in
+    // the span, from the listing before the first send (+1 s) to the second read-back's failure (+5 s).
+    expect(api.sent).toEqual(['list', 'create#1', 'list', 'create#2', 'list']);
+    expect([failed.sentFrom, failed.givenUpAt]).toEqual([API_T0 + 1000, API_T0 + 5000]);
     expect(api.tokens.map((t) => t.id)).toEqual([1, 2, 3]);
   });
 

@@ -1,6 +1,7 @@
 // What a plan cannot see, under the real terraform binary. A token create whose answer was lost
-// while the token listing failed too: the token may exist, so the object is saved tainted with a
-// record of the tokens there before, and the next plan finds and replaces it. A new authoritative
+// while the token listing failed too: the token may exist, so the object is saved tainted with, as
+// its id, the span of the API's time in which the create ran, and the next plan (or the delete of
+// a replacement planned without a refresh) finds the token created in that span and replaces it. A new authoritative
 // list whose username is known only at apply: the plan cannot read the account's list, so it
 // promises to remove nothing, and Terraform's plan while applying holds the apply to that.
 import { request } from 'undici';
@@ -43,46 +44,73 @@ async function resources(ws: Workspace): Promise<Array<{ address: string; tainte
   return show.values?.root_module?.resources ?? [];
 }
 
+/**
+ * Applies `ws` (one proxyaccount_bearer_token labelled `label`) so that the create's answer is lost
+ * after the token is made and the listing that reads back fails: the object is saved pending.
+ * Returns the apply's output and the id of the token the lost create made.
+ */
+async function applyLosingCreate(ws: Workspace, label: string): Promise<{ said: string; made: number }> {
+  // One request each, answered within 3 s (the workspace's env): the create's answer comes after 6.
+  await account.em.control.fault({ path: '/api/token/create/', method: 'POST', delayAfterMs: 6000 });
+  const applying = ws.run(['apply', '-no-color', '-input=false', '-auto-approve']);
+  // The token exists as soon as the create is served; its answer is held. From then on the
+  // listing fails, so the read-back after the client gives up cannot settle it.
+  let made: number | undefined;
+  while (made === undefined) {
+    made = (await account.client.tokens.list()).find((t) => t.label === label)?.id;
+    if (made === undefined) await new Promise((r) => setTimeout(r, 50));
+  }
+  await account.em.control.fault({ path: '/api/tokens/', method: 'GET', status: 503, count: 10 });
+  const applied = await applying;
+  await clearFaults();
+  expect(applied.code).toBe(1);
+  return { said: `${applied.stdout}${applied.stderr}`.replace(/\s+/g, ' '), made };
+}
+
+/** The live tokens are exactly the one the state holds, not `made`, and the next plan has nothing to do. */
+async function expectOnlyTheManagedToken(ws: Workspace, made: number): Promise<void> {
+  const live = await account.client.tokens.list();
+  const [state] = await resources(ws);
+  expect(live.map((t) => t.id)).not.toContain(made);
+  expect(live.map((t) => t.id)).toEqual([state!.values['token_id']]);
+  expect(state!.values['token']).toEqual(expect.any(String));
+  expect(state!.tainted).not.toBe(true);
+  expect((await ws.planExitCode()).code).toBe(0);
+}
+
+const PENDING_ID = /^pending:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 describe('a bearer token create whose answer is lost while the token listing fails', () => {
   it('is saved tainted; the next plan finds the token it made and replaces it, leaving exactly the managed token', async () => {
-    // One request each, answered within 3 s: the create's answer comes after 6.
     const ws = await account.workspace({ env: { PROXYACCOUNT_MAX_RETRIES: '0', PROXYACCOUNT_REQUEST_TIMEOUT: '3' } });
     ws.config('resource "proxyaccount_bearer_token" "t" {\n  label = "lost"\n}\n');
-    await account.em.control.fault({ path: '/api/token/create/', method: 'POST', delayAfterMs: 6000 });
-    const applying = ws.run(['apply', '-no-color', '-input=false', '-auto-approve']);
-    // The token exists as soon as the create is served; its answer is held. From then on the
-    // listing fails, so the read-back after the client gives up cannot settle it.
-    let made: number | undefined;
-    while (made === undefined) {
-      made = (await account.client.tokens.list()).find((t) => t.label === 'lost')?.id;
-      if (made === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
-    await account.em.control.fault({ path: '/api/tokens/', method: 'GET', status: 503, count: 10 });
-    const applied = await applying;
-    await clearFaults();
-    expect(applied.code).toBe(1);
-    const said = `${applied.stdout}${applied.stderr}`.replace(/\s+/g, ' ');
-    expect(said).toMatch(
-      /A token labelled 'lost' may now exist whose value nobody received\. The next plan reads the account's tokens and replaces what this create may have made/,
-    );
+    const { said, made } = await applyLosingCreate(ws, 'lost');
+    expect(said).toMatch(/A token labelled 'lost' may now exist whose value nobody received\. It is kept in the state, marked tainted, as pending/);
     expect(said).not.toMatch(/The next refresh reads the account again/);
-    expect(await resources(ws)).toEqual([expect.objectContaining({ address: 'proxyaccount_bearer_token.t', tainted: true })]);
+    const [pending] = await resources(ws);
+    expect(pending).toMatchObject({ address: 'proxyaccount_bearer_token.t', tainted: true, values: { token_id: null, id: expect.stringMatching(PENDING_ID) } });
 
     const plan = await ws.planExitCode();
     expect(plan.code).toBe(2);
     const planned = plan.stdout.replace(/\s+/g, ' ');
     expect(planned).toMatch(/proxyaccount_bearer_token\.t is tainted, so must be replaced/);
-    expect(planned).toMatch(new RegExp(`Bearer token ${made} 'lost' was made by a create whose answer was lost`));
+    expect(planned).toMatch(new RegExp(`Bearer token ${made} 'lost' was created while a create of this label whose answer was lost was running`));
     expect(planned).toMatch(/Plan: 1 to add, 0 to change, 1 to destroy/);
 
     await ws.apply();
-    const live = await account.client.tokens.list();
-    const [state] = await resources(ws);
-    // The token nobody holds is gone; exactly the managed one is live, with its value in state.
-    expect(live.map((t) => t.id)).not.toContain(made);
-    expect(live.map((t) => t.id)).toEqual([state!.values['token_id']]);
-    expect(state!.tainted).not.toBe(true);
-    expect((await ws.planExitCode()).code).toBe(0);
+    await expectOnlyTheManagedToken(ws, made);
+  });
+
+  it('applied with -refresh=false, the replacement deletes the token the create made and creates one, and nothing is stuck', async () => {
+    const ws = await account.workspace({ env: { PROXYACCOUNT_MAX_RETRIES: '0', PROXYACCOUNT_REQUEST_TIMEOUT: '3' } });
+    ws.config('resource "proxyaccount_bearer_token" "t" {\n  label = "lost-norefresh"\n}\n');
+    const { made } = await applyLosingCreate(ws, 'lost-norefresh');
+    // Terraform plans a tainted object's replacement without its private bytes: the delete has
+    // only the state, whose id says when the create ran.
+    const replaced = await ws.run(['apply', '-refresh=false', '-no-color', '-input=false', '-auto-approve']);
+    expect(`${replaced.stdout}${replaced.stderr}`).toMatch(/Apply complete! Resources: 1 added, 0 changed, 1 destroyed/);
+    expect(replaced.code).toBe(0);
+    await expectOnlyTheManagedToken(ws, made);
   });
 });
 

@@ -1,8 +1,10 @@
 // proxyaccount_bearer_token when a create's answer is lost and reading the account back fails too,
 // against a real emulator, driven as Terraform drives it (the private bytes included): the create
-// returns a state with its error, which Terraform saves tainted, holding no token id and a record
-// of the tokens that were there before; the next refresh finds what the create made (none: gone,
-// one: adopted, so the tainted replacement deletes it, several: an error, nothing deleted).
+// returns a state with its error, which Terraform saves tainted, holding no token id and, as its
+// id, the span of the API's time in which the create ran; the next refresh, or a delete planned
+// without one, finds what the create made: a token of its label created in that span (none: gone,
+// one: adopted, so the tainted replacement deletes it, several: an error, nothing deleted). A token
+// of that label created later, by another workspace say, is never taken for it.
 import type { CtyValue } from '../../src/protocol/cty';
 import type { Diagnostic } from '../../src/protocol/types';
 import { bearerTokenResource } from '../../src/provider/resources/bearer-token';
@@ -86,22 +88,50 @@ async function createLost(config: Record<string, CtyValue>, made = true, server?
 const live = async (username?: string) => p.admin.tokens.list(username === undefined ? {} : { username });
 const privateJson = (bytes: Uint8Array | undefined): unknown =>
   bytes === undefined || bytes.length === 0 ? undefined : JSON.parse(Buffer.from(bytes).toString('utf8'));
+const ofLabel = async (label: string, username?: string) => (await live(username)).filter((t) => t.label === label);
+
+/** The span a pending id holds, in ms since the epoch. */
+function span(id: CtyValue): { from: number; to: number } {
+  const m = /^pending:(\S+)\/(\S+)$/.exec(String(id));
+  if (m === null) throw new Error(`${String(id)} is not a pending id`);
+  return { from: Date.parse(m[1]!), to: Date.parse(m[2]!) };
+}
+
+/** A pending state as this version saves it, for a create that ran from `from` to `to` (ms). */
+const pendingState = (label: string, from: number, to: number): State =>
+  obj(schema, { id: `pending:${new Date(from).toISOString()}/${new Date(to).toISOString()}`, label, active: true });
+
+/** The record cf629d4 kept in private state, beside a state with no id. */
+const legacyRecord = (knownBefore: number[]): Uint8Array =>
+  new Uint8Array(Buffer.from(JSON.stringify({ create_pending: { tokens_known_before: knownBefore } }), 'utf8'));
+
+/** A delete as Terraform sends it for a destroy, or for a tainted object's replacement (no private bytes). */
+const destroy = async (state: State, plannedPrivate: Uint8Array = NO_PRIVATE) => apply(await p.newServer(), state, null, null, plannedPrivate);
 
 describe('a create whose answer and read-back are lost', () => {
-  it('returns the planned object with the error (Terraform saves it tainted), no token id, and the tokens known before', async () => {
-    const before = (await live()).map((t) => t.id);
+  it('returns the planned object with the error (Terraform saves it tainted): no token id, and the span it ran in as its id', async () => {
     const applied = await createLost({ label: 'lost-one' });
     const [error, ...more] = errors(applied.diagnostics);
     expect(more).toEqual([]);
     expect(error).toMatchObject({ summary: 'Unable to create bearer token' });
+    const id = applied.state!['id'];
+    expect(id).toMatch(/^pending:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     // What really happens next, for a token: not the refresh promise other writes make.
-    expect(error!.detail).toMatch(/A token labelled 'lost-one' may now exist whose value nobody received/);
-    expect(error!.detail).toMatch(/The next plan reads the account's tokens and replaces what this create may have made/);
-    expect(error!.detail).not.toMatch(/shows what exists/);
-    expect(applied.state).toEqual(obj(schema, { label: 'lost-one', active: true }));
-    expect(privateJson(applied.private)).toEqual({ create_pending: { tokens_known_before: before } });
-    // The token was made; nothing in the state names it yet.
-    expect((await live()).filter((t) => t.label === 'lost-one')).toHaveLength(1);
+    const detail = (error!.detail ?? '').replace(/\s+/g, ' ');
+    expect(detail).toMatch(/A token labelled 'lost-one' may now exist whose value nobody received/);
+    expect(detail).toContain(`its id ${String(id)} is the span of the API's time in which it ran`);
+    expect(detail).toMatch(/a token with this label created in that span \(give or take 2 s\) is taken as the one it made and replaced/);
+    expect(detail).toMatch(/A token of this label created later is never taken for it/);
+    expect(detail).not.toMatch(/shows what exists/);
+    expect(applied.state).toEqual({ ...obj(schema, { label: 'lost-one', active: true }), id });
+    // The record is in the state: nothing rests on private bytes, which a replacement's delete never gets.
+    expect(privateJson(applied.private)).toBeUndefined();
+    // The token was made in that span (the API gives whole seconds); nothing in the state names it yet.
+    const [made, ...others] = await ofLabel('lost-one');
+    expect(others).toEqual([]);
+    const { from, to } = span(id);
+    expect(made!.createdAt.getTime()).toBeGreaterThanOrEqual(from - 1000);
+    expect(made!.createdAt.getTime()).toBeLessThanOrEqual(to);
   });
 
   it('sends no other create of that label in the same run: its token could not be told apart later', async () => {
@@ -116,7 +146,7 @@ describe('a create whose answer and read-back are lost', () => {
         detail: expect.stringMatching(/was not sent: an earlier create of tokens labelled 'lost-serial'/),
       }),
     ]);
-    expect((await live()).filter((t) => t.label === 'lost-serial')).toHaveLength(1);
+    expect(await ofLabel('lost-serial')).toHaveLength(1);
     // Another label is not held up.
     const other = await apply(server, null, await planCreate(server, { label: 'lost-other' }), { label: 'lost-other' });
     expect(errors(other.diagnostics)).toEqual([]);
@@ -124,21 +154,23 @@ describe('a create whose answer and read-back are lost', () => {
 });
 
 describe('the next refresh of such a create', () => {
-  it('adopts the one token it made (no value), clears the record; the tainted replacement deletes it and leaves one token', async () => {
+  it('adopts the one token it made (no value); the tainted replacement deletes it and leaves one token', async () => {
     const applied = await createLost({ label: 'lost-adopt', username: 'pend-sub' });
-    const made = (await live('pend-sub')).find((t) => t.label === 'lost-adopt')!;
+    const [made] = await ofLabel('lost-adopt', 'pend-sub');
     const refreshed = await read(applied.state!, applied.private);
     expect(errors(refreshed.diagnostics)).toEqual([]);
     expect(refreshed.diagnostics).toEqual([
       expect.objectContaining({
         severity: 'warning',
         detail: expect.stringMatching(
-          new RegExp(`bearer token ${made.id} 'lost-adopt' of sub-account 'pend-sub' was made by a create whose answer was lost`, 'i'),
+          new RegExp(
+            `bearer token ${made!.id} 'lost-adopt' of sub-account 'pend-sub' was created while a create of this label whose answer was lost was running, from \\S+ to \\S+ \\(the API's time, give or take 2 s\\), and no other token of this label was`,
+            'i',
+          ),
         ),
       }),
     ]);
-    expect(refreshed.state).toMatchObject({ id: `pend-sub/${made.id}`, token_id: made.id, label: 'lost-adopt', username: 'pend-sub', token: null });
-    expect(refreshed.private).toEqual(new Uint8Array());
+    expect(refreshed.state).toMatchObject({ id: `pend-sub/${made!.id}`, token_id: made!.id, label: 'lost-adopt', username: 'pend-sub', token: null });
 
     // Terraform replaces a tainted object: a create plan, then the delete of the old object (its
     // plan carried no private bytes), then the create.
@@ -148,7 +180,7 @@ describe('the next refresh of such a create', () => {
     expect(deleted.diagnostics).toEqual([]);
     const created = await apply(server, null, planned, { label: 'lost-adopt', username: 'pend-sub' });
     expect(errors(created.diagnostics)).toEqual([]);
-    const tokens = (await live('pend-sub')).filter((t) => t.label === 'lost-adopt');
+    const tokens = await ofLabel('lost-adopt', 'pend-sub');
     expect(tokens.map((t) => t.id)).toEqual([created.state!['token_id']]);
     expect(created.state!['token']).toMatch(/^\S+$/);
   });
@@ -156,62 +188,143 @@ describe('the next refresh of such a create', () => {
   it('removes it from state when the create made nothing, so the plan creates it again', async () => {
     const applied = await createLost({ label: 'lost-none' }, false);
     expect(errors(applied.diagnostics)).toHaveLength(1);
-    expect(applied.state).toEqual(obj(schema, { label: 'lost-none', active: true }));
-    expect((await live()).filter((t) => t.label === 'lost-none')).toEqual([]);
+    expect(applied.state!['token_id']).toBeNull();
+    expect(await ofLabel('lost-none')).toEqual([]);
     const refreshed = await read(applied.state!, applied.private);
     expect(refreshed.diagnostics).toEqual([]);
     expect(refreshed.state).toBeNull();
   });
 
-  it('names every candidate and deletes none when several tokens of the label appeared since', async () => {
-    const applied = await createLost({ label: 'lost-many' });
+  it('names every candidate and deletes none when several tokens of the label were created while it ran', async () => {
+    // Two tokens made by other clients within the span a pending create ran in.
     await p.admin.tokens.create({ label: 'lost-many' });
-    const candidates = (await live()).filter((t) => t.label === 'lost-many').map((t) => t.id);
-    expect(candidates).toHaveLength(2);
-    const refreshed = await read(applied.state!, applied.private);
+    await p.admin.tokens.create({ label: 'lost-many' });
+    const made = await ofLabel('lost-many');
+    const times = made.map((t) => t.createdAt.getTime());
+    const pending = pendingState('lost-many', Math.min(...times), Math.max(...times));
+    const refreshed = await read(pending, NO_PRIVATE);
     expect(errors(refreshed.diagnostics)).toEqual([
       expect.objectContaining({
         summary: 'Unable to read bearer token',
-        detail: expect.stringMatching(new RegExp(`tokens ${candidates.join(', ')} with this label appeared.*Nothing was deleted.*terraform state rm`, 's')),
+        detail: expect.stringMatching(
+          new RegExp(`Tokens ${made.map((t) => t.id).join(', ')} with this label were created while it ran.*Nothing was deleted.*terraform state rm`, 's'),
+        ),
       }),
     ]);
-    // The state stays as it was, record included, so the next plan asks again.
-    expect(refreshed.state).toEqual(applied.state);
-    expect(refreshed.private).toEqual(applied.private);
-    expect((await live()).filter((t) => t.label === 'lost-many').map((t) => t.id)).toEqual(candidates);
+    // The state stays as it was, so the next plan asks again.
+    expect(refreshed.state).toEqual(pending);
+
+    // A destroy (or a replacement planned without a refresh) fails the same way and keeps the
+    // object, id included: the record survives the failed delete.
+    const destroyed = await destroy(pending);
+    expect(errors(destroyed.diagnostics)).toEqual([expect.objectContaining({ summary: 'Unable to delete bearer token' })]);
+    expect(destroyed.state).toEqual(pending);
+    expect((await ofLabel('lost-many')).map((t) => t.id)).toEqual(made.map((t) => t.id));
+  });
+});
+
+describe('a token of the same label created after the create ran (another workspace, hours later)', () => {
+  it('is never adopted: with nothing made, the pending object is gone and that token untouched, by a refresh and by a delete', async () => {
+    const applied = await createLost({ label: 'lost-later' }, false);
+    await p.emu.control.advanceClock(3600);
+    const theirs = await p.admin.tokens.create({ label: 'lost-later' });
+    const refreshed = await read(applied.state!, applied.private);
+    expect(refreshed.diagnostics).toEqual([]);
+    expect(refreshed.state).toBeNull();
+    const destroyed = await destroy(applied.state!);
+    expect(destroyed.diagnostics).toEqual([]);
+    expect(destroyed.state).toBeNull();
+    expect((await ofLabel('lost-later')).map((t) => t.id)).toEqual([theirs.id]);
   });
 
-  it('is refused as inconsistent without the record, and reads nothing', async () => {
-    const pending = obj(schema, { label: 'lost-none', active: true });
+  it('is not a candidate beside the token the create made: that one alone is adopted and deleted', async () => {
+    const applied = await createLost({ label: 'lost-mixed' });
+    const [made] = await ofLabel('lost-mixed');
+    await p.emu.control.advanceClock(3600);
+    const theirs = await p.admin.tokens.create({ label: 'lost-mixed' });
+    const refreshed = await read(applied.state!, applied.private);
+    expect(errors(refreshed.diagnostics)).toEqual([]);
+    expect(refreshed.state).toMatchObject({ token_id: made!.id });
+    const destroyed = await destroy(applied.state!);
+    expect(destroyed.diagnostics).toEqual([]);
+    expect((await ofLabel('lost-mixed')).map((t) => t.id)).toEqual([theirs.id]);
+  });
+});
+
+describe('deleting such a create without a refresh first (destroy, or replacement, with -refresh=false)', () => {
+  it('deletes the token it made, found from the id alone: Terraform gives that delete no private bytes', async () => {
+    const applied = await createLost({ label: 'lost-destroy' });
+    expect(await ofLabel('lost-destroy')).toHaveLength(1);
+    const destroyed = await destroy(applied.state!);
+    expect(destroyed.diagnostics).toEqual([]);
+    expect(destroyed.state).toBeNull();
+    expect(await ofLabel('lost-destroy')).toEqual([]);
+  });
+});
+
+describe('stored states naming no token', () => {
+  it('refuses one with neither id nor record, reads nothing, and says how such a state arises and what to do', async () => {
+    const orphan = obj(schema, { label: 'lost-orphan', active: true });
     const requests = await p.recordedServer();
-    const res = await requests.server.readResource({ typeName: TYPE, currentState: dv(schema, pending), private: NO_PRIVATE, clientCapabilities: undefined });
-    expect(errors(res.diagnostics)).toEqual([
-      expect.objectContaining({ summary: 'Inconsistent bearer token state', detail: expect.stringMatching(/token_id and id are missing/) }),
-    ]);
+    const res = await requests.server.readResource({ typeName: TYPE, currentState: dv(schema, orphan), private: NO_PRIVATE, clientCapabilities: undefined });
+    const [error, ...more] = errors(res.diagnostics);
+    expect(more).toEqual([]);
+    expect(error).toMatchObject({ summary: 'Inconsistent bearer token state' });
+    const detail = (error!.detail ?? '').replace(/\s+/g, ' ');
+    expect(detail).toMatch(/token_id and id are missing, and no record of a create whose outcome is unknown came with them/);
+    expect(detail).toMatch(/delete the token labelled 'lost-orphan' that nothing uses, if there is one/);
+    expect(detail).not.toMatch(/edited or is corrupted|import the object again/);
     expect(requests.requests).toEqual([]);
   });
 
-  it('still refuses an id without token_id, record or not', async () => {
-    const { private: record } = await createLost({ label: 'lost-edited' });
-    const edited = obj(schema, { id: '42', label: 'lost-edited', active: true });
-    const res = await read(edited, record);
+  it.each([
+    ['an id naming a token', '42', /token_id is missing, while id "42" names a token/],
+    ['a pending id out of order', 'pending:2030-01-01T00:00:09.000Z/2030-01-01T00:00:00.000Z', /is not a pending create's id/],
+    ['a pending id that is no time', 'pending:2030-02-31T00:00:00.000Z/2030-03-01T00:00:00.000Z', /is not a pending create's id/],
+    ['a pending id in epoch ms', 'pending:1/2', /is not a pending create's id/],
+  ])('refuses %s without token_id', async (_name, id, problem) => {
+    const res = await read(obj(schema, { id, label: 'lost-edited', active: true }), NO_PRIVATE);
+    expect(errors(res.diagnostics)).toEqual([expect.objectContaining({ summary: 'Inconsistent bearer token state', detail: expect.stringMatching(problem) })]);
+  });
+
+  it('refuses a pending id beside a token_id', async () => {
+    const edited = { ...pendingState('lost-edited', 0, 1000), token_id: 7 };
+    const res = await read(edited, NO_PRIVATE);
     expect(errors(res.diagnostics)).toEqual([
-      expect.objectContaining({
-        summary: 'Inconsistent bearer token state',
-        detail: expect.stringMatching(/token_id is missing, while id "42" names a token/),
-      }),
+      expect.objectContaining({ summary: 'Inconsistent bearer token state', detail: expect.stringMatching(/does not match token_id 7/) }),
     ]);
   });
 });
 
-describe('destroying such a create without a refresh first (terraform destroy -refresh=false)', () => {
-  it('deletes the token it made, found by the record its destroy plan carries', async () => {
-    const applied = await createLost({ label: 'lost-destroy' });
-    expect((await live()).filter((t) => t.label === 'lost-destroy')).toHaveLength(1);
-    const server = await p.newServer();
-    const destroyed = await apply(server, applied.state, null, null, applied.private);
-    expect(destroyed.diagnostics).toEqual([]);
-    expect(destroyed.state).toBeNull();
-    expect((await live()).filter((t) => t.label === 'lost-destroy')).toEqual([]);
+describe('a pending create saved by the previous version (no id, tokens known before in private state)', () => {
+  it('is gone when no token of its label appeared since, so the plan creates it', async () => {
+    const before = (await live()).map((t) => t.id);
+    const res = await read(obj(schema, { label: 'legacy-none', active: true }), legacyRecord(before));
+    expect(res.diagnostics).toEqual([]);
+    expect(res.state).toBeNull();
+  });
+
+  it('names a token of its label that appeared since and deletes nothing: nothing says when it was created', async () => {
+    const before = (await live()).map((t) => t.id);
+    const appeared = await p.admin.tokens.create({ label: 'legacy-one' });
+    const state = obj(schema, { label: 'legacy-one', active: true });
+    const record = legacyRecord(before);
+    const res = await read(state, record);
+    expect(errors(res.diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to read bearer token',
+        detail: expect.stringMatching(
+          new RegExp(
+            `saved by an earlier version of the provider.*Token ${appeared.id} with this label appeared since it was sent.*Nothing was deleted.*terraform state rm`,
+            's',
+          ),
+        ),
+      }),
+    ]);
+    expect(res.state).toEqual(state);
+    expect(res.private).toEqual(record);
+    const destroyed = await destroy(state, record);
+    expect(errors(destroyed.diagnostics)).toEqual([expect.objectContaining({ summary: 'Unable to delete bearer token' })]);
+    expect((await ofLabel('legacy-one')).map((t) => t.id)).toEqual([appeared.id]);
   });
 });

@@ -97,11 +97,13 @@ export interface ResourceDefinition<S extends ObjectSchema = ObjectSchema, D = u
    * the object must agree and be in range. A problem stops the call, with an error that names the
    * state and the attribute, before anything is sent; the state is kept as it is. `stored.private`
    * is the private state that came with it (a shape only it makes valid, e.g. a pending create).
+   * `repair` replaces the error's default advice (the state was edited: remove it and import the
+   * object again) when the resource knows how such a state arises and what to do.
    */
   checkState?(
     state: Model<S>,
     stored: { readonly private: PrivateState | undefined },
-  ): { readonly attribute: keyof Model<S> & string; readonly problem: string } | undefined;
+  ): { readonly attribute: keyof Model<S> & string; readonly problem: string; readonly repair?: string } | undefined;
   /**
    * Last step of PlanResourceChange for create and update (after defaults and plan modifiers):
    * adjust planned values, e.g. mark a value unknown the API will change.

@@ -173,8 +173,10 @@ function stateProblem(def: ResourceDefinition, state: Record<string, unknown>, s
   diagnostics.addError(
     `Inconsistent ${def.displayName} state`,
     `The stored state of this ${def.typeName} (${describeObject(def, state)}) is inconsistent: ${found.problem}. ` +
-      'The state file was edited or is corrupted, so nothing was sent to the API (acting on it could change another object). ' +
-      `Repair it: remove it with "terraform state rm ADDRESS", then import the object again (terraform import, or an import block).`,
+      (found.repair !== undefined
+        ? `Nothing was sent to the API (acting on it could change another object). ${found.repair}`
+        : 'The state file was edited or is corrupted, so nothing was sent to the API (acting on it could change another object). ' +
+          `Repair it: remove it with "terraform state rm ADDRESS", then import the object again (terraform import, or an import block).`),
     [{ attributeName: found.attribute }],
   );
   return true;

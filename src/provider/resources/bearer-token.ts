@@ -1,8 +1,9 @@
 // proxyaccount_bearer_token: a bearer token of the authenticated account or of a sub-account.
 // The raw token exists only in the create response, so state keeps it; metadata is read
 // through the coalescing reader. The API manages tokens with HTTP Basic only. A create whose
-// outcome stays unknown (answer lost, read-back failed) is saved tainted with no token id and a
-// private record of the tokens that existed before it; the next refresh finds what it made.
+// outcome stays unknown (answer lost, read-back failed) is saved tainted with no token id and, as
+// its id, the span of the API's time in which it ran; the next refresh, or the delete, finds what
+// it made: a token of its label created in that span.
 import type { TokenCreateOutcomeUnknownError } from '../../account/token-create';
 import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import type { BearerToken } from '../../sdk';
@@ -19,12 +20,11 @@ import {
   isUnknown,
   type Model,
   type PrivateState,
-  type ResourceStateContext,
   requiresReplace,
   useStateForUnknown,
   validator,
 } from '../framework';
-import type { AccountStore, TokenWrite } from '../../account';
+import type { TokenWrite } from '../../account';
 import type { Ctx, Resource } from '../types';
 
 /** The largest token ID state may hold (IDs are positive integers; 15 digits, as import accepts). */
@@ -32,11 +32,12 @@ const MAX_TOKEN_ID = 999_999_999_999_999;
 
 const schema = defineSchema({
   description:
-    'A bearer token of the authenticated account or of a sub-account, for the API and the proxy servers. Managing tokens needs the provider configured with username and password (the API refuses bearer authentication here). The raw token is known only when Terraform creates it. A create whose answer is lost while the account cannot be read back either is saved tainted, with no token ID: the next plan finds the token it may have made (one with its label that was not there before) and replaces it; should it find several, it names them and deletes none.',
+    'A bearer token of the authenticated account or of a sub-account, for the API and the proxy servers. Managing tokens needs the provider configured with username and password (the API refuses bearer authentication here). The raw token is known only when Terraform creates it. A create whose answer is lost while the account cannot be read back either is saved tainted, with no token ID and the span of time it ran in as its `id`: the next refresh, or a delete planned without one, finds the token it may have made (one of its label created in that span, give or take 2 seconds) and replaces or deletes it; should it find several, it names them and deletes none. A token of that label created later is never taken for it.',
   markdown: true,
   attributes: {
     id: attr.string({
-      description: "The token ID, prefixed with `USERNAME/` for a sub-account's token (e.g. `42` or `alice/42`); also the import ID.",
+      description:
+        "The token ID, prefixed with `USERNAME/` for a sub-account's token (e.g. `42` or `alice/42`); also the import ID. While a create's outcome is unknown: `pending:FROM/TO`, the span of the API's time in which it ran (RFC 3339, UTC, e.g. `pending:2025-01-31T09:30:00.000Z/2025-01-31T09:30:41.250Z`).",
       markdown: true,
       computed: true,
       planModifiers: [useStateForUnknown()],
@@ -103,9 +104,6 @@ export type BearerTokenModel = Model<typeof schema>;
 
 const DAY_MS = 86_400_000;
 
-/** The context of create, read and update, which may set the private state. */
-type StateCtx = ResourceStateContext<AccountStore>;
-
 /** The `proxyaccount_bearer_token` resource. */
 export const bearerTokenResource = {
   typeName: 'proxyaccount_bearer_token',
@@ -115,23 +113,14 @@ export const bearerTokenResource = {
 
   checkState(state, stored) {
     const id = state.token_id;
-    // Without it the read finds nothing and the plan creates a second token, while the one the id
-    // names stays active and unmanaged.
-    if (id === null && state.id !== null) {
-      return { attribute: 'token_id', problem: `token_id is missing, while id ${JSON.stringify(state.id)} names a token` };
-    }
-    // Only a create whose outcome is unknown saves a state naming no token, with its record.
-    if (id === null && pendingCreate(stored.private) === undefined) {
-      return {
-        attribute: 'token_id',
-        problem:
-          'token_id and id are missing, and no record of a create whose outcome is unknown came with them (Terraform hands it back to a refresh: if a create failed so, run a plan without -refresh=false)',
-      };
-    }
+    // Only a create whose outcome is unknown saves a state naming no token: its id is the span it
+    // ran in (or, saved by an earlier version, no id and a private record).
+    if (id === null && pendingOf(state, stored.private) === undefined) return missingTokenId(state);
     if (id !== null && (!Number.isSafeInteger(id) || id < 1 || id > MAX_TOKEN_ID)) {
       return { attribute: 'token_id', problem: `token_id ${id} is not a token ID (a positive integer of at most 15 digits)` };
     }
     if (id !== null && state.id !== null && state.id !== entryId(state.username, String(id))) {
+      // A pending id beside a token_id: the same mismatch, the state edited.
       return { attribute: 'id', problem: `id ${JSON.stringify(state.id)} does not match token_id ${id} and username ${JSON.stringify(state.username)}` };
     }
     return undefined;
@@ -173,13 +162,16 @@ export const bearerTokenResource = {
     } catch (err) {
       if (!isUnsettledCreate(err)) throw err;
       // Returned with the error, the state is saved tainted: nothing is forgotten, and the next
-      // refresh reads which token (if any) this create made.
+      // refresh, or the delete of a replacement or destroy planned without one, reads which token
+      // (if any) this create made. The span is the id, in the state every later call is given.
+      const id = pendingId(err.sentFrom, err.givenUpAt);
       ctx.diagnostics.addError(
         'Unable to create bearer token',
-        `${capitalize(object)}: ${err.message}. The next plan reads the account's tokens and replaces what this create may have made: a token with this label that was not there before is deleted, with a new token created in its place (should several such tokens exist, the plan names them and deletes none).`,
+        `${capitalize(object)}: ${err.message}. It is kept in the state, marked tainted, as pending: its id ${id} is the span of the API's time in which it ran. ` +
+          `The next plan reads the account's tokens: a token with this label created in that span (give or take ${PENDING_MARGIN_MS / 1000} s) is taken as the one it made and replaced (deleted, with a new token created in its place); with none, the plan creates the token; with several, it names them and deletes none. ` +
+          'A token of this label created later is never taken for it. A destroy, or a replacement planned with -refresh=false, finds it the same way before deleting it.',
       );
-      ctx.setPrivate(pendingPrivate({ knownBefore: err.knownBefore }));
-      return { ...planned, id: null, token_id: null, created_at: null, token: null };
+      return { ...planned, id, token_id: null, created_at: null, token: null };
     }
     if (created === undefined) return undefined;
     const { token } = created;
@@ -203,7 +195,7 @@ export const bearerTokenResource = {
   },
 
   async read(ctx, { state, private: stored }) {
-    const pending = state.token_id === null ? pendingCreate(stored) : undefined;
+    const pending = pendingOf(state, stored);
     if (pending !== undefined) return readPendingCreate(ctx, state, pending);
     const object = describeToken(state.token_id, state.label, state.username);
     const remote = await basicAuthOnly(ctx, object, () =>
@@ -258,9 +250,10 @@ export const bearerTokenResource = {
   async delete(ctx, { prior, private: stored }) {
     const { token_id: id, username } = prior;
     if (id === null) {
-      // A create whose outcome is unknown (checkState let it through only with its record): delete
-      // what it made, found as a refresh finds it.
-      const pending = pendingCreate(stored);
+      // A create whose outcome is unknown (checkState let it through only as one): delete what it
+      // made, found as a refresh finds it. Several candidates fail the delete, which keeps the
+      // state, and with it the id that says when the create ran.
+      const pending = pendingOf(prior, stored);
       if (pending === undefined) return;
       const found = await findPendingToken(ctx, prior, pending, 'delete');
       if (typeof found === 'object' && found !== null) await deleteToken(ctx, found.id, prior.label, username);
@@ -284,7 +277,34 @@ export const bearerTokenResource = {
  * record rather than by its class: importing the class would load the SDK when the provider starts.
  */
 function isUnsettledCreate(err: unknown): err is TokenCreateOutcomeUnknownError {
-  return isProxyAccountError(err) && err.code === 'ERR_UNKNOWN_OUTCOME' && Array.isArray((err as { knownBefore?: unknown }).knownBefore);
+  if (!isProxyAccountError(err) || err.code !== 'ERR_UNKNOWN_OUTCOME') return false;
+  const { sentFrom, givenUpAt } = err as { sentFrom?: unknown; givenUpAt?: unknown };
+  return Number.isSafeInteger(sentFrom) && Number.isSafeInteger(givenUpAt);
+}
+
+/**
+ * The problem of a state naming no token that is not a pending create. Without token_id the read
+ * finds nothing and the plan creates a second token, while the one the id names stays active and
+ * unmanaged; with no id either, it is a pending create whose record Terraform dropped.
+ */
+function missingTokenId(state: BearerTokenModel): { attribute: 'token_id' | 'id'; problem: string; repair?: string } {
+  if (state.id === null) {
+    const label = state.label === null ? 'without a label' : `labelled '${state.label}'`;
+    return {
+      attribute: 'token_id',
+      problem: 'token_id and id are missing, and no record of a create whose outcome is unknown came with them',
+      repair:
+        'Such a state is left by a create whose outcome was unknown saved by an earlier version of the provider (which kept its record in private state) once Terraform dropped the record, which it does when it plans the replacement of a tainted object (e.g. apply -refresh=false). ' +
+        `The token that create may have made can no longer be found: remove this object with "terraform state rm ADDRESS", then delete the token ${label}${state.username === null ? '' : ` of sub-account '${state.username}'`} that nothing uses, if there is one (\`proxyaccount drift\` lists the tokens no state holds); the next apply creates the token again.`,
+    };
+  }
+  if (state.id.startsWith('pending:')) {
+    return {
+      attribute: 'id',
+      problem: `id ${JSON.stringify(state.id)} is not a pending create's id (pending:FROM/TO, two RFC 3339 UTC times with milliseconds, FROM not after TO)`,
+    };
+  }
+  return { attribute: 'token_id', problem: `token_id is missing, while id ${JSON.stringify(state.id)} names a token` };
 }
 
 /** Deletes token `id`; already gone counts as deleted: the token (404) or its whole sub-account (also 404). */
@@ -293,49 +313,106 @@ async function deleteToken(ctx: Ctx, id: number, label: string | null, username:
   await basicAuthOnly(ctx, object, () => withPlanLimit(ctx, object, 'delete', () => ctx.data.account(username).tokens.delete(id)));
 }
 
-/** The private record of a create whose outcome is unknown: the tokens it did not make. */
-interface PendingCreate {
+/**
+ * How far a token's creation time may lie outside a pending create's span and still count: the
+ * span's ends are read from `Date` headers (whole seconds), and the API may give creation times in
+ * whole seconds too.
+ */
+const PENDING_MARGIN_MS = 2_000;
+
+/** A time of a pending create's id: RFC 3339 in UTC, with milliseconds. */
+const PENDING_TIME = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z`;
+
+/** The id of a pending create: `pending:FROM/TO`, the span of the API's time in which it ran. */
+const PENDING_ID = new RegExp(`^pending:(${PENDING_TIME})/(${PENDING_TIME})$`);
+
+/**
+ * A create whose outcome is unknown. Its id says from when to when it ran, on the API's clock; a
+ * token it made was created then. The id is in the state itself, which every later call is given,
+ * a delete too (private state is not handed to the delete of a tainted object's replacement).
+ */
+interface PendingSpan {
+  readonly kind: 'span';
+  /** The API's time (ms since the epoch) right before the create was sent. */
+  readonly from: number;
+  /** The API's time (ms since the epoch) when its outcome was given up. */
+  readonly to: number;
+}
+
+/**
+ * A create whose outcome is unknown as an earlier version of the provider saved it: no id, and
+ * in private state the tokens there before it. It says nothing of when the create ran, so a token
+ * made since by another client cannot be told from one it made.
+ */
+interface PendingLegacy {
+  readonly kind: 'legacy';
   /** Ids of the account's tokens that were there before the create was sent. */
   readonly knownBefore: readonly number[];
 }
 
-/** The private state's key of a {@link PendingCreate}. */
-const PENDING_CREATE = 'create_pending';
+type PendingCreate = PendingSpan | PendingLegacy;
 
-function pendingPrivate(pending: PendingCreate): PrivateState {
-  return { [PENDING_CREATE]: { tokens_known_before: [...pending.knownBefore] } };
+/** The state's id of a create that ran from `from` to `to` (the API's time, ms since the epoch). */
+function pendingId(from: number, to: number): string {
+  return `pending:${new Date(from).toISOString()}/${new Date(to).toISOString()}`;
 }
 
-/** The record in `stored`, or undefined when there is none (or it is not one: a damaged record is none). */
-function pendingCreate(stored: PrivateState | undefined): PendingCreate | undefined {
-  const record: unknown = stored?.[PENDING_CREATE];
+/** The span a pending create's `id` holds; undefined when `id` is not one. */
+function pendingSpan(id: string | null): PendingSpan | undefined {
+  const m = id === null ? null : PENDING_ID.exec(id);
+  if (m === null) return undefined;
+  const [from, to] = [Date.parse(m[1]!), Date.parse(m[2]!)];
+  // Round-trips only for a real time (no 25:00, no 31 February); a span never runs backwards.
+  if (Number.isNaN(from) || Number.isNaN(to) || new Date(from).toISOString() !== m[1] || new Date(to).toISOString() !== m[2] || from > to) {
+    return undefined;
+  }
+  return { kind: 'span', from, to };
+}
+
+/** The private state's key of the record an earlier version kept. */
+const LEGACY_PENDING_CREATE = 'create_pending';
+
+/** An earlier version's record in `stored`, or undefined when there is none (or it is not one: a damaged record is none). */
+function legacyPending(stored: PrivateState | undefined): PendingLegacy | undefined {
+  const record: unknown = stored?.[LEGACY_PENDING_CREATE];
   if (typeof record !== 'object' || record === null) return undefined;
   const ids = (record as { readonly tokens_known_before?: unknown }).tokens_known_before;
   if (!Array.isArray(ids) || !ids.every((id) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_TOKEN_ID)) return undefined;
-  return { knownBefore: ids as number[] };
+  return { kind: 'legacy', knownBefore: ids as number[] };
+}
+
+/** The pending create a state naming no token stands for; undefined when it stands for none. */
+function pendingOf(state: BearerTokenModel, stored: PrivateState | undefined): PendingCreate | undefined {
+  if (state.token_id !== null) return undefined;
+  return state.id === null ? legacyPending(stored) : pendingSpan(state.id);
+}
+
+/** "from A to B (the API's time, give or take 2 s)" for a span. */
+function describeSpan(span: PendingSpan): string {
+  return `from ${new Date(span.from).toISOString()} to ${new Date(span.to).toISOString()} (the API's time, give or take ${PENDING_MARGIN_MS / 1000} s)`;
 }
 
 /**
- * The refresh of a create whose outcome is unknown. What it made is a token with its label that was
- * not there before it was sent: none (the create made nothing: gone, so the plan creates it again),
- * one (it: kept, still tainted, so the plan replaces it, deleting it; its value was never received),
- * or several (others made tokens with this label meanwhile: an error naming them, nothing deleted).
+ * The refresh of a create whose outcome is unknown. What it made is a token of its account and
+ * label created while it ran: none (the create made nothing: gone, so the plan creates it again),
+ * one (taken as it: kept, still tainted, so the plan replaces it, deleting it; its value was never
+ * received), or several (another client made tokens with this label meanwhile: an error naming
+ * them, nothing deleted). A token created later is not a candidate.
  */
-async function readPendingCreate(ctx: StateCtx, state: BearerTokenModel, pending: PendingCreate): Promise<BearerTokenModel | null | undefined> {
+async function readPendingCreate(ctx: Ctx, state: BearerTokenModel, pending: PendingCreate): Promise<BearerTokenModel | null | undefined> {
   const found = await findPendingToken(ctx, state, pending, 'read');
   if (found === undefined || found === null) return found;
-  if (found === PLAN_LIMIT) return state;
-  ctx.setPrivate(undefined);
+  if (found === PLAN_LIMIT || pending.kind === 'legacy') return state;
   ctx.diagnostics.addWarning(
-    'Bearer token found after a create whose outcome was unknown',
-    `${capitalize(describeToken(found.id, state.label, state.username))} was made by a create whose answer was lost; its value was never received. It stays marked tainted: the plan replaces it, deleting it and creating a new token (\`terraform untaint\` keeps it instead, with no value in state, as after an import).`,
+    'Bearer token found for a create whose outcome was unknown',
+    `${capitalize(describeToken(found.id, state.label, state.username))} was created while a create of this label whose answer was lost was running, ${describeSpan(pending)}, and no other token of this label was, so it is taken as the token that create made; its value was never received. It stays marked tainted: the plan replaces it, deleting it and creating a new token (\`terraform untaint\` keeps it instead, with no value in state, as after an import).`,
   );
   return toState(state, found, null);
 }
 
 /**
  * The token a create whose outcome is unknown made: null when none, undefined after adding an error
- * (several candidates, or one the API refused to list).
+ * (several candidates; any candidate of an earlier version's record; or one the API refused to list).
  */
 async function findPendingToken(
   ctx: Ctx,
@@ -358,16 +435,30 @@ async function findPendingToken(
     }),
   );
   if (listed === undefined || listed === PLAN_LIMIT) return listed;
-  const before = new Set(pending.knownBefore);
-  const label = state.label ?? '';
-  const candidates = listed.filter((t) => t.label === label && !before.has(t.id));
-  if (candidates.length <= 1) return candidates[0] ?? null;
+  const candidates = pendingCandidates(listed, state.label ?? '', pending);
+  if (candidates.length === 0) return null;
+  if (pending.kind === 'span' && candidates.length === 1) return candidates[0]!;
+  const ids = candidates.map((t) => t.id).join(', ');
+  const remedy =
+    'Nothing was deleted. Remove this pending create from the state (terraform state rm ADDRESS; the next apply creates the token again), then delete those of these tokens that nothing uses (`proxyaccount drift` lists the tokens no state holds).';
   ctx.diagnostics.addError(
     `Unable to ${operation} bearer token`,
-    `${capitalize(object)}: its create had its answer lost and could not read the account back. Since it was sent, tokens ${candidates.map((t) => t.id).join(', ')} with this label appeared: one may be the token it made (its value was never received), the others were made by other clients with the same label. Nothing was deleted. ` +
-      'Remove this pending create from the state (terraform state rm ADDRESS; the next apply creates the token again), then delete those of these tokens that nothing uses (`proxyaccount drift` lists the tokens no state holds).',
+    pending.kind === 'span'
+      ? `${capitalize(object)}: its create had its answer lost and could not read the account back. Tokens ${ids} with this label were created while it ran, ${describeSpan(pending)}: one may be the token it made (its value was never received), the others were made by other clients with the same label at the same time. ${remedy}`
+      : `${capitalize(object)}: its create had its answer lost and could not read the account back, and was saved by an earlier version of the provider, which did not record when it ran. Token${candidates.length === 1 ? '' : 's'} ${ids} with this label appeared since it was sent: ${candidates.length === 1 ? 'it may be the token it made (its value was never received), or one another client made later' : 'one may be the token it made (its value was never received), the others were made by other clients'}, and nothing tells which. ${remedy}`,
   );
   return undefined;
+}
+
+/** The tokens of `label` in `listed` that the pending create may have made. */
+function pendingCandidates(listed: readonly BearerToken[], label: string, pending: PendingCreate): BearerToken[] {
+  const ofLabel = listed.filter((t) => t.label === label);
+  if (pending.kind === 'legacy') {
+    const before = new Set(pending.knownBefore);
+    return ofLabel.filter((t) => !before.has(t.id));
+  }
+  // createdAt is the SDK's reading of the API's created_at (UTC when it has no offset).
+  return ofLabel.filter((t) => t.createdAt.getTime() >= pending.from - PENDING_MARGIN_MS && t.createdAt.getTime() <= pending.to + PENDING_MARGIN_MS);
 }
 
 /** State from the API's metadata; the raw token only ever comes from the create response. */
