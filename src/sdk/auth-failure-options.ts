@@ -16,7 +16,11 @@ const OFF_VALUES = new Set(['off', 'false', '0', 'no', 'none']);
 /** The memory configured by `cache`/`ttlMs` and the environment, or undefined when disabled. */
 export function authFailureMemoryFrom(cache: unknown, ttlMs: unknown, env: NodeJS.ProcessEnv = process.env): AuthFailureMemory | undefined {
   const file = resolveFile(cache, env);
-  if (file === undefined) return undefined;
+  if (file === undefined) {
+    // A wrong value in code is refused even while the memory is off (it may be on elsewhere).
+    if (ttlMs !== undefined) resolveTtl(ttlMs, env);
+    return undefined;
+  }
   return new AuthFailureMemory(file, resolveTtl(ttlMs, env));
 }
 

@@ -2,7 +2,7 @@
 // failed authentications this machine remembers for the API's origin (failure-memory.ts). The
 // transport asks it before every attempt and tells it the outcome of each; it never sends anything.
 import { AbortedError, ClientBannedError, CredentialsRememberedRejectedError, type RequestContext } from './errors';
-import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
+import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, UNANSWERED_BUDGET, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
 import type { AuthOutcome } from './auth-guard';
 
 /** What one attempt taught about bans and credentials. */
@@ -22,6 +22,8 @@ export class BanBudget {
   private remembered: MemoryCheck | undefined;
   /** 401s the address is known to have had: this client's, plus the memory's. */
   private knownFailures = 0;
+  /** Unanswered probes the memory holds for the origin, as the last probe read or wrote it. */
+  private possibleFailures = 0;
   /** Why the last 401 could not be remembered, when it could not. */
   private notRemembered: string | undefined;
   private forgetDone = false;
@@ -90,6 +92,7 @@ export class BanBudget {
         this.#note(ctx, `proxyaccount: failed-authentication memory not used: ${check.untrusted}`);
       this.remembered = check;
       this.knownFailures = Math.max(this.knownFailures, check.origin.count);
+      this.possibleFailures = check.origin.unanswered;
       this.refuseFor(ctx, check, memory.file, sent);
     } catch (e) {
       await unlock?.();
@@ -101,28 +104,33 @@ export class BanBudget {
   private refuseFor(ctx: RequestContext, check: MemoryCheck, file: string, sent: boolean): void {
     if (check.credential !== undefined) throw new CredentialsRememberedRejectedError(ctx, check.credential.until, file, undefined, sent);
     if (check.origin.budgetBackAt !== undefined) {
-      const budget = { origin: this.#origin, failures: check.origin.count, banAfter: BAN_AFTER_FAILURES };
+      const budget = { origin: this.#origin, failures: check.origin.count, unanswered: check.origin.unanswered, banAfter: BAN_AFTER_FAILURES };
       throw new CredentialsRememberedRejectedError(ctx, check.origin.budgetBackAt, file, budget, sent);
     }
   }
 
   /** What a 401 risks: how many more failures would ban the address, and what is sent no more. */
   warning(): string {
-    const left = Math.max(0, BAN_AFTER_FAILURES - this.knownFailures);
+    // An unanswered probe may have been counted: the margin left assumes it was.
+    const left = Math.max(0, BAN_AFTER_FAILURES - this.knownFailures - this.possibleFailures);
     const memory = this.#memory;
     if (memory !== undefined && this.notRemembered !== undefined) {
       // Said plainly: a message that claimed the memory protects the next run would be false.
       return `the API bans the client address for 3 hours after ${BAN_AFTER_FAILURES} failed authentications: this failure could not be remembered (${this.notRemembered}), so the next run will send these credentials again; ${left} more failures would ban the address`;
     }
-    const known = memory === undefined ? 'this client has had 1' : `${this.knownFailures} from this machine are remembered`;
+    const unseen = this.possibleFailures === 0 ? '' : ` (and ${this.possibleFailures} requests that got no answer, which the API may have counted)`;
+    const known = memory === undefined ? 'this client has had 1' : `${this.knownFailures} from this machine are remembered${unseen}`;
     const after =
       memory === undefined
         ? ''
-        : `; these credentials are not sent again, and nothing is sent to ${this.#origin} once ${AUTH_FAILURE_BUDGET} failures are remembered (in ${memory.file})`;
+        : `; these credentials are not sent again, and nothing is sent to ${this.#origin} once ${AUTH_FAILURE_BUDGET} failures, or ${UNANSWERED_BUDGET} failures and unanswered requests, are remembered (in ${memory.file})`;
     return `the API bans the client address for 3 hours after ${BAN_AFTER_FAILURES} failed authentications: ${known}, so ${left} more would ban it${after}`;
   }
 
-  /** Updates what the client knows from one attempt: a ban, a 401 to remember, a success to forget. */
+  /**
+   * Updates what the client knows from one attempt: a ban, a 401 or an unanswered probe to
+   * remember, a success to forget.
+   */
   async learn(lesson: AttemptLesson): Promise<void> {
     if (lesson.banned === true) {
       this.ban = { untilMs: lesson.retryAfterMs === undefined ? undefined : Date.now() + lesson.retryAfterMs };
@@ -136,6 +144,10 @@ export class BanBudget {
       const r = await memory.remember(this.#origin, this.credentialKey());
       this.notRemembered = r.notRemembered;
       this.knownFailures = r.notRemembered === undefined ? r.originCount : this.knownFailures + 1;
+    } else if (lesson.auth === 'unanswered') {
+      // Not a rejection of these credentials: a possible failure of the origin (failure-memory.ts).
+      const r = await memory.rememberUnanswered(this.#origin, this.credentialKey());
+      if (r.notRemembered === undefined) this.possibleFailures = r.unanswered;
     } else if (lesson.auth === 'accepted' && !this.forgetDone) {
       this.forgetDone = true;
       await memory.forget(this.credentialKey());

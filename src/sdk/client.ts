@@ -196,6 +196,10 @@ function authHeader(auth: unknown): { authorization: string; secrets: string[]; 
     if (/[\s\u0000-\u001f\u007f]/.test(a.token)) {
       throw new InvalidArgumentError('auth.token', 'must not contain whitespace or control characters');
     }
+    // It is sent as a header value, which holds Latin-1 only: undici would refuse it at every request.
+    if (/[^\u0021-\u007e\u0080-\u00ff]/.test(a.token)) {
+      throw new InvalidArgumentError('auth.token', 'must contain only visible Latin-1 characters (as a header value)');
+    }
     return { authorization: `Bearer ${a.token}`, secrets: [a.token], basic: false };
   }
   if (typeof a.username !== 'string' || a.username === '') {
@@ -241,6 +245,13 @@ function checkLogger(v: unknown): RequestLogger | undefined {
 function checkUserAgent(v: unknown): string {
   if (typeof v !== 'string' || v.trim() === '' || /[\r\n\u0000]/.test(v)) {
     throw new InvalidArgumentError('userAgent', 'must be a non-empty single-line string');
+  }
+  // A header value: tabs, spaces and visible Latin-1 characters (undici refuses the rest at every request).
+  if (/[^\t\u0020-\u007e\u0080-\u00ff]/.test(v)) {
+    throw new InvalidArgumentError(
+      'userAgent',
+      'must contain only visible Latin-1 characters, spaces and tabs (as a header value), no control characters or DEL',
+    );
   }
   return v;
 }

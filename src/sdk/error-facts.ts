@@ -36,10 +36,33 @@ export interface ErrorFacts {
 export const NOTHING_SENT: ErrorFacts = { mayHaveReachedServer: false, outcomeUnknown: false, credentialsRejected: false, clientRefusesRequests: false };
 
 // Connection failures that prove the request never reached the server: safe to retry any call.
-const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+// UND_ERR_INVALID_ARG: undici refused the request before writing it.
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_INVALID_ARG',
+]);
 
-/** True when a system or undici error code proves the request never reached the server. */
-export function provesNotSent(errorCode: string | undefined): boolean {
+// Errors the client's own connector reported: it reports errors only until it hands undici the
+// connection (after the TLS handshake, for HTTPS), so no request was written before them, whatever
+// their code (a reset during the handshake is an ECONNRESET like one after a request).
+const UNCONNECTED = new WeakSet<object>();
+
+/** Marks `err`, reported by the connector before it handed over a connection, as proof that nothing was sent. */
+export function markUnconnected(err: unknown): void {
+  if (typeof err === 'object' && err !== null) UNCONNECTED.add(err);
+}
+
+/**
+ * True when a system or undici error code proves the request never reached the server, or the
+ * error itself does (`error`: the connector reported it, see markUnconnected).
+ */
+export function provesNotSent(errorCode: string | undefined, error?: unknown): boolean {
+  if (typeof error === 'object' && error !== null && UNCONNECTED.has(error)) return true;
   return errorCode !== undefined && NOT_SENT_CODES.has(errorCode);
 }
 

@@ -198,12 +198,17 @@ export class CredentialsRememberedRejectedError extends RequestError {
   readonly file: string;
   /** When the refusal is the origin's budget: how many 401s it gave that are remembered. */
   readonly originFailures: number | undefined;
+  /**
+   * When the refusal is the origin's budget: how many requests to it got no answer (each may have
+   * been a 401 the API counted) that are remembered.
+   */
+  readonly unansweredProbes: number | undefined;
 
   constructor(
     ctx: RequestContext,
     until: Date,
     file: string,
-    budget?: { readonly origin: string; readonly failures: number; readonly banAfter: number },
+    budget?: { readonly origin: string; readonly failures: number; readonly unanswered?: number; readonly banAfter: number },
     sent = false,
   ) {
     const clear = `delete ${file} or set PROXYACCOUNT_AUTH_FAILURE_CACHE=off`;
@@ -214,16 +219,36 @@ export class CredentialsRememberedRejectedError extends RequestError {
         ? `not sent: the API rejected these same credentials with 401 in an earlier run; they are not ` +
           `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
           `Fix the credentials; if they are right now (e.g. the password was reset), ${clear}`
-        : `not sent: ${budget.origin} rejected ${budget.failures} authentications from this machine in earlier runs ` +
-          `(with any credentials), and the API bans the client address for 3 hours after ${budget.banAfter}; ` +
-          `nothing is sent to it until ${until.toISOString()}, so that another wrong password cannot bring the ban. ` +
-          `Fix the credentials; once they are right, ${clear}`) + earlierAttempt(sent),
+        : budgetRefusal(budget, until, clear)) + earlierAttempt(sent),
       { facts: { ...REFUSED_CREDENTIALS, ...refusedAfter(sent) } },
     );
     this.until = until;
     this.file = file;
     this.originFailures = budget?.failures;
+    this.unansweredProbes = budget?.unanswered;
   }
+}
+
+/** Why the origin's budget refuses: its remembered 401s, and its unanswered requests, which the API may have counted. */
+function budgetRefusal(
+  budget: { readonly origin: string; readonly failures: number; readonly unanswered?: number; readonly banAfter: number },
+  until: Date,
+  clear: string,
+): string {
+  const unanswered = budget.unanswered ?? 0;
+  const what =
+    unanswered === 0
+      ? `${budget.origin} rejected ${budget.failures} authentications from this machine in earlier runs (with any credentials)`
+      : `${budget.origin} rejected ${budget.failures} authentications from this machine, and ${unanswered} requests to it got no answer ` +
+        '(a timeout, a dropped connection or a gateway error) that the API may have counted as failed authentications, in earlier runs (with any credentials)';
+  const fix =
+    unanswered === 0
+      ? `Fix the credentials; once they are right, ${clear}`
+      : `Fix the credentials if they are wrong; once they are right (or if the API was only unreachable), ${clear}`;
+  return (
+    `not sent: ${what}, and the API bans the client address for 3 hours after ${budget.banAfter}; ` +
+    `nothing is sent to it until ${until.toISOString()}, so that another wrong password cannot bring the ban. ${fix}`
+  );
 }
 
 /**

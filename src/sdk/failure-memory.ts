@@ -7,6 +7,13 @@
 // AUTH_FAILURE_BUDGET requests nothing more is sent to it until the memory expires, so even a new
 // wrong password (or two runs racing) cannot bring the address to 4.
 //
+// A probe that got no answer (a timeout, a dropped connection, a gateway's 502 or 504) may have
+// been a 401 the API counted: behind an API that answers after the client's timeout, every run
+// would otherwise add failures nobody sees. Each is remembered too, as a possible failure of the
+// origin (not a rejection of the credentials), and the origin's 401s and unanswered probes
+// together stop at UNANSWERED_BUDGET, one short of the ban; an answer that accepts the
+// credentials forgets the unanswered probes they left.
+//
 // The file holds no secret: each credential is keyed by scrypt(origin + Authorization value) under
 // a random salt created with the file, so equal passwords in two caches do not match and the key
 // costs a brute-force attempt per guess. Hashing only happens when the file has live entries (a
@@ -30,7 +37,15 @@ export const BAN_AFTER_FAILURES = 4;
  * password and a run racing it still leave the address one failure short of the ban.
  */
 export const AUTH_FAILURE_BUDGET = 2;
+/**
+ * 401s and unanswered probes remembered at one origin, together, after which nothing more is sent
+ * there: one short of the ban, so a run after an outage may still send one probe (which proves
+ * the credentials, and forgets their unanswered probes, or is refused next time).
+ */
+export const UNANSWERED_BUDGET = 3;
 
+// Unanswered probes (`unanswered`) were added without a new version: a version-2 reader that
+// predates them ignores them (it counts 401s only, as before) and drops them when it rewrites the file.
 const FILE_VERSION = 2;
 // Version 1 (credentials only) is still read, so an upgrade keeps what an older run learnt.
 const READABLE_VERSIONS = new Set([1, 2]);
@@ -67,6 +82,15 @@ interface MemoryFile {
   readonly failures: Map<string, number>;
   /** API origin → the expiry of each 401 it gave. */
   readonly origins: Map<string, number[]>;
+  /** API origin → each probe that got no answer: its expiry and the credential's key. */
+  readonly unanswered: Map<string, UnansweredProbe[]>;
+}
+
+/** A probe that got no answer, as the file keeps it. */
+interface UnansweredProbe {
+  readonly until: number;
+  /** The credential's fingerprint, so that an answer accepting it forgets the probe. */
+  readonly key: string;
 }
 
 /** A remembered rejection that still holds. */
@@ -75,11 +99,16 @@ export interface RememberedFailure {
   readonly until: Date;
 }
 
-/** The 401s one origin gave that are still remembered, whatever the credentials. */
+/** The 401s and unanswered probes of one origin that are still remembered, whatever the credentials. */
 export interface OriginFailures {
-  /** How many. */
+  /** How many 401s. */
   readonly count: number;
-  /** When the count falls below {@link AUTH_FAILURE_BUDGET} again; undefined when it is below. */
+  /** How many probes got no answer (each may have been a 401 the API counted). */
+  readonly unanswered: number;
+  /**
+   * When the 401s fall below {@link AUTH_FAILURE_BUDGET} and the 401s and unanswered probes
+   * together below {@link UNANSWERED_BUDGET} again; undefined when they are below.
+   */
   readonly budgetBackAt: Date | undefined;
 }
 
@@ -112,7 +141,7 @@ export class AuthFailureMemory {
   async check(origin: string, credential: string): Promise<MemoryCheck> {
     const untrusted = await this.untrusted();
     const mem = untrusted === undefined ? await this.read() : undefined;
-    const none = { credential: undefined, origin: { count: 0, budgetBackAt: undefined }, untrusted };
+    const none = { credential: undefined, origin: { count: 0, unanswered: 0, budgetBackAt: undefined }, untrusted };
     if (mem === undefined) return none;
     const now = this.now();
     const originFailures = this.originFailures(mem, origin, now);
@@ -133,7 +162,7 @@ export class AuthFailureMemory {
     try {
       const untrusted = await this.untrusted();
       if (untrusted !== undefined) return { until: new Date(until), originCount, notRemembered: untrusted };
-      const mem = (await this.read()) ?? { salt: randomBytes(SALT_BYTES), failures: new Map<string, number>(), origins: new Map<string, number[]>() };
+      const mem = (await this.read()) ?? emptyMemory();
       mem.failures.set(await this.fingerprint(mem.salt, credential), until);
       const times = [...(mem.origins.get(origin) ?? []).filter((t) => t > now), until];
       mem.origins.set(origin, times);
@@ -148,6 +177,29 @@ export class AuthFailureMemory {
       };
     }
     return { until: new Date(until), originCount };
+  }
+
+  /**
+   * Records a probe of `origin` with `credential` that got no answer, for the configured time: it
+   * may have been a 401 the API counted. Returns how many the origin now has remembered, and, when
+   * it could not be written, why. Never throws.
+   */
+  async rememberUnanswered(origin: string, credential: string): Promise<{ unanswered: number; notRemembered?: string }> {
+    const now = this.now();
+    try {
+      const untrusted = await this.untrusted();
+      if (untrusted !== undefined) return { unanswered: 1, notRemembered: untrusted };
+      const mem = (await this.read()) ?? emptyMemory();
+      const probes = [
+        ...(mem.unanswered.get(origin) ?? []).filter((p) => p.until > now),
+        { until: now + this.ttlMs, key: await this.fingerprint(mem.salt, credential) },
+      ];
+      mem.unanswered.set(origin, probes);
+      await this.write(mem);
+      return { unanswered: probes.length };
+    } catch (err) {
+      return { unanswered: 1, notRemembered: `${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+    }
   }
 
   /**
@@ -173,13 +225,24 @@ export class AuthFailureMemory {
     return takeMachineLock(join(dirname(this.file), `.${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.lock`), signal);
   }
 
-  /** Forgets `credential` after the API accepted it. Cheap when the memory is empty. Never throws. */
+  /**
+   * Forgets `credential` after the API accepted it: its 401 and the unanswered probes it left.
+   * Cheap when the memory is empty. Never throws.
+   */
   async forget(credential: string): Promise<void> {
     try {
       if ((await this.untrusted()) !== undefined) return;
       const mem = await this.read();
-      if (mem === undefined || mem.failures.size === 0) return;
-      if (!mem.failures.delete(await this.fingerprint(mem.salt, credential))) return;
+      if (mem === undefined || (mem.failures.size === 0 && mem.unanswered.size === 0)) return;
+      const key = await this.fingerprint(mem.salt, credential);
+      let changed = mem.failures.delete(key);
+      for (const [origin, probes] of mem.unanswered) {
+        const kept = probes.filter((p) => p.key !== key);
+        if (kept.length === probes.length) continue;
+        mem.unanswered.set(origin, kept);
+        changed = true;
+      }
+      if (!changed) return;
       await this.write(mem);
     } catch {
       // Forgetting is best effort: the entry expires anyway.
@@ -187,9 +250,12 @@ export class AuthFailureMemory {
   }
 
   private originFailures(mem: MemoryFile, origin: string, now: number): OriginFailures {
-    const live = (mem.origins.get(origin) ?? []).filter((t) => t > now).sort((a, b) => a - b);
-    const over = live.length - AUTH_FAILURE_BUDGET;
-    return { count: live.length, budgetBackAt: over < 0 ? undefined : new Date(live[over]!) };
+    const rejected = (mem.origins.get(origin) ?? []).filter((t) => t > now).sort((a, b) => a - b);
+    const unanswered = (mem.unanswered.get(origin) ?? []).map((p) => p.until).filter((t) => t > now);
+    const all = [...rejected, ...unanswered].sort((a, b) => a - b);
+    // Sending resumes once both counts are below their budgets: the later of the two times.
+    const back = Math.max(backAt(rejected, AUTH_FAILURE_BUDGET) ?? 0, backAt(all, UNANSWERED_BUDGET) ?? 0);
+    return { count: rejected.length, unanswered: unanswered.length, budgetBackAt: back === 0 ? undefined : new Date(back) };
   }
 
   /**
@@ -241,7 +307,17 @@ export class AuthFailureMemory {
             );
         }
       }
-      return { salt, failures, origins };
+      const unanswered = new Map<string, UnansweredProbe[]>();
+      if (typeof o.unanswered === 'object' && o.unanswered !== null) {
+        for (const [k, v] of Object.entries(o.unanswered as Record<string, unknown>)) {
+          if (Array.isArray(v))
+            unanswered.set(
+              k,
+              v.filter(isUnansweredProbe).map((p) => ({ until: p.until, key: p.key })),
+            );
+        }
+      }
+      return { salt, failures, origins, unanswered };
     } catch {
       return undefined;
     }
@@ -257,9 +333,31 @@ export class AuthFailureMemory {
       const live = times.filter((t) => t > now);
       if (live.length > 0) origins[k] = live;
     }
-    const body = `${JSON.stringify({ version: FILE_VERSION, salt: mem.salt.toString('base64'), failures, origins }, null, 2)}\n`;
+    const unanswered: Record<string, UnansweredProbe[]> = {};
+    for (const [k, probes] of mem.unanswered) {
+      const live = probes.filter((p) => p.until > now);
+      if (live.length > 0) unanswered[k] = live;
+    }
+    const body = `${JSON.stringify({ version: FILE_VERSION, salt: mem.salt.toString('base64'), failures, origins, unanswered }, null, 2)}\n`;
     await writePrivateFile(this.file, body);
   }
+}
+
+/** A new memory with a new salt. */
+function emptyMemory(): MemoryFile {
+  return { salt: randomBytes(SALT_BYTES), failures: new Map(), origins: new Map(), unanswered: new Map() };
+}
+
+/** When `sorted` (expiries, ascending) falls below `budget` entries; undefined when it is below. */
+function backAt(sorted: readonly number[], budget: number): number | undefined {
+  const over = sorted.length - budget;
+  return over < 0 ? undefined : sorted[over];
+}
+
+function isUnansweredProbe(v: unknown): v is UnansweredProbe {
+  if (typeof v !== 'object' || v === null) return false;
+  const p = v as Record<string, unknown>;
+  return typeof p.until === 'number' && Number.isFinite(p.until) && typeof p.key === 'string' && /^[0-9a-f]{64}$/.test(p.key);
 }
 
 /** scrypt of the credential under the file's salt, as hex. */

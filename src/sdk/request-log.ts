@@ -38,7 +38,9 @@ export class RequestLog {
 
   private debug(message: string, fields: Parameters<RequestLogger['debug']>[1]): void {
     try {
-      this.logger?.debug(message, fields);
+      const returned: unknown = this.logger?.debug(message, fields);
+      // An async logger that rejects must not end the process on an unhandled rejection either.
+      if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function') (returned as PromiseLike<unknown>).then(undefined, () => {});
     } catch {
       // The log is an aid; the call's result matters more.
     }

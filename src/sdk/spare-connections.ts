@@ -12,6 +12,7 @@
 // a connection opened before the first request (`preconnect`), which the probe itself may take.
 import type { Socket } from 'node:net';
 import type buildConnector from 'undici/types/connector';
+import { markUnconnected } from './error-facts';
 
 type Connector = buildConnector.connector;
 type ConnectOptions = buildConnector.Options;
@@ -51,6 +52,19 @@ export function connectOptionsOf(origin: string): ConnectOptions {
   return { host: url.host, hostname, protocol: url.protocol, port: url.port };
 }
 
+/**
+ * `open`, marking every error it reports as proof that nothing was sent: a connector reports
+ * errors only until it hands over the connection (for HTTPS, once the TLS handshake is done), and
+ * undici fails the waiting requests with that same error (error-facts.ts).
+ */
+function markingFailures(open: Connector): Connector {
+  return (options, callback) =>
+    open(options, (...args) => {
+      if (args[0] !== null) markUnconnected(args[0]);
+      callback(...args);
+    });
+}
+
 export class SpareConnections {
   private readonly spares: Spare[] = [];
   private closed = false;
@@ -60,10 +74,14 @@ export class SpareConnections {
    */
   mayHandOut: () => boolean = () => true;
 
+  private readonly open: Connector;
+
   constructor(
-    private readonly open: Connector,
+    open: Connector,
     private readonly idleMs = DEFAULT_IDLE_MS,
-  ) {}
+  ) {
+    this.open = markingFailures(open);
+  }
 
   /** The connector for undici's Agent: a spare for the same origin if there is one, else a new connection. */
   readonly connect: Connector = (options, callback) => {

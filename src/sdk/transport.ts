@@ -3,6 +3,7 @@
 // 401 guard and the ban budget (ban-budget.ts) before every attempt. undici is loaded on the first
 // request, not at import time: short-lived processes (plugins, CLIs) load the SDK on every start
 // and often send nothing.
+import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { classifyNetworkFailure } from './network-failure';
 import { isGenericNotFound, parseRetryAfter, readText } from './response-text';
@@ -15,6 +16,7 @@ import {
   ClientClosedError,
   CredentialsRejectedError,
   CredentialsUnprovenError,
+  InvalidArgumentError,
   isBanResponse,
   NetworkError,
   type ProxyAccountError,
@@ -116,6 +118,15 @@ type Attempt<T> =
       readonly banned?: boolean;
     };
 
+/** The per-call options, checked before anything waits or is sent. */
+function checkCallOptions(opts: unknown): CallOptions {
+  if (typeof opts !== 'object' || opts === null) throw new InvalidArgumentError('options', 'must be an object such as { signal }, or left out');
+  const { signal } = opts as { signal?: unknown };
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new InvalidArgumentError('signal', 'must be an AbortSignal (e.g. AbortController().signal)');
+  return opts as CallOptions;
+}
+
 /** Executes operations for one client. */
 export class Transport {
   private readonly guard = new AuthGuard();
@@ -125,6 +136,8 @@ export class Transport {
   private spares: SpareConnections | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** Aborted by close(): ends the waits of every call (the probe, the machine's lock, a backoff). */
+  readonly #closer = new AbortController();
   /** The API's clock, from the `Date` header of its answers. */
   readonly serverClock = new ServerClock();
 
@@ -145,6 +158,8 @@ export class Transport {
     // meanwhile (the probe opens its own; if it is free again in time, one spare is left over and
     // closes unused).
     this.guard.onWait = (waiting) => this.spareConnections()?.fill(cfg.base.origin, waiting);
+    // Every call waiting on the client listens to it: many parallel calls are not a leak.
+    setMaxListeners(0, this.#closer.signal);
   }
 
   /** What the 401 guard knows about the credentials. */
@@ -155,7 +170,45 @@ export class Transport {
   /** Runs `op`, retrying as its `repeatable` flag and the failure allow. */
   async call<T>(op: Operation<T>, opts: CallOptions = {}): Promise<T> {
     const ctx: RequestContext = { method: op.method, path: op.path, operation: op.operation };
-    const { signal } = opts;
+    const { signal } = checkCallOptions(opts);
+    // The waits end when the caller stops or the client closes; the request itself, only when the caller stops.
+    const waits = this.waitSignal(signal);
+    try {
+      return await this.run(op, ctx, signal, waits.signal);
+    } finally {
+      waits.done();
+    }
+  }
+
+  /**
+   * A signal for the waits of one call: it fires when the caller's `signal` does or the client
+   * closes. `done` unhooks it from both.
+   */
+  private waitSignal(signal: AbortSignal | undefined): { signal: AbortSignal; done: () => void } {
+    const closer = this.#closer.signal;
+    if (signal === undefined) return { signal: closer, done: () => {} };
+    const both = new AbortController();
+    const onCaller = (): void => both.abort(signal.reason);
+    const onClose = (): void => both.abort(closer.reason);
+    if (signal.aborted) onCaller();
+    else signal.addEventListener('abort', onCaller, { once: true });
+    if (closer.aborted) onClose();
+    else closer.addEventListener('abort', onClose, { once: true });
+    return {
+      signal: both.signal,
+      done: () => {
+        signal.removeEventListener('abort', onCaller);
+        closer.removeEventListener('abort', onClose);
+      },
+    };
+  }
+
+  /** A wait of a call ended by `reason`: the client closed, or the caller stopped. */
+  private stopped(ctx: RequestContext, reason: unknown, sent: boolean): ProxyAccountError {
+    return this.closed ? new ClientClosedError(ctx, sent) : new AbortedError(ctx, reason, sent);
+  }
+
+  private async run<T>(op: Operation<T>, ctx: RequestContext, signal: AbortSignal | undefined, waitSignal: AbortSignal): Promise<T> {
     const secrets = op.secrets === undefined ? this.#secrets : [...this.#secrets, ...op.secrets.flatMap(wireForms)];
     // Whether an earlier attempt may have reached the server: then the call's outcome is open
     // whatever later attempts say.
@@ -168,11 +221,11 @@ export class Transport {
       this.#bans.refuseIfRemembered(ctx, sent);
       let release: (outcome: AuthOutcome) => void;
       try {
-        release = await this.guard.acquire(signal);
+        release = await this.guard.acquire(waitSignal);
       } catch (e) {
         if (e instanceof CredentialsRejectedSignal) throw new CredentialsRejectedError(ctx, sent);
         if (e instanceof CredentialsUnprovenSignal) throw new CredentialsUnprovenError(ctx, sent);
-        throw new AbortedError(ctx, e, sent);
+        throw this.stopped(ctx, e, sent);
       }
       // Decided after acquiring: a probe that was out meanwhile has settled the question.
       if (op.onlyToProveCredentials === true && this.guard.credentialState === 'accepted') {
@@ -190,8 +243,17 @@ export class Transport {
         if (this.closed) throw new ClientClosedError(ctx, sent);
         // Callers that waited for the probe must not go out after the probe was told of a ban.
         this.#bans.refuseIfBanned(ctx, sent);
-        if (probing) unlock = await this.#bans.beforeProbe(ctx, sent, signal);
-        // A stop while the lock was taken or the memory read (a hash may take tens of ms) sends nothing.
+        if (probing) {
+          try {
+            unlock = await this.#bans.beforeProbe(ctx, sent, waitSignal);
+          } catch (e) {
+            // A close() while this call waited for another process's probe: nothing is sent.
+            throw e instanceof AbortedError && this.closed ? new ClientClosedError(ctx, sent) : e;
+          }
+        }
+        // A stop or a close() while the lock was taken or the memory read (a hash may take tens of
+        // ms) sends nothing.
+        if (this.closed) throw new ClientClosedError(ctx, sent);
         if (signal?.aborted) throw new AbortedError(ctx, signal.reason, sent);
         result = await this.attempt(op, ctx, secrets, signal);
         // A gateway's 502 or 504 may hide the API's 401 as a dropped connection does.
@@ -209,7 +271,8 @@ export class Transport {
         this.#log.attempt(ctx, outcome, attempt, performance.now() - started);
       }
       try {
-        await this.#bans.learn(result.ok ? { auth: result.auth } : result);
+        // An unanswered probe is remembered under the probe lock, as a 401 is.
+        await this.#bans.learn(result.ok ? { auth: result.auth } : unanswered ? { ...result, auth: 'unanswered' } : result);
       } finally {
         await unlock?.();
       }
@@ -219,9 +282,9 @@ export class Transport {
       }
       sent ||= result.sent;
       try {
-        await this.#cfg.sleep(this.backoff(attempt, result.retryAfterMs), signal);
+        await this.#cfg.sleep(this.backoff(attempt, result.retryAfterMs), waitSignal);
       } catch (e) {
-        throw new AbortedError(ctx, e, sent);
+        throw this.stopped(ctx, e, sent);
       }
     }
   }
@@ -238,6 +301,8 @@ export class Transport {
   /** Closes the client's own agent (never a caller's dispatcher); later calls fail. */
   close(): Promise<void> {
     this.closed = true;
+    // Calls waiting for the probe, the machine's lock or a backoff fail now, unsent.
+    this.#closer.abort(new Error('client closed'));
     this.spares?.close();
     // Idempotent: closing an undici Agent twice throws, and a client may be closed by several owners.
     this.closing ??= this.ownDispatcher && this.dispatcher !== undefined ? this.dispatcher.close() : Promise.resolve();
@@ -254,6 +319,8 @@ export class Transport {
 
   private getDispatcher(): Dispatcher {
     if (this.dispatcher === undefined) {
+      // An agent made after close() would be one nobody closes.
+      if (this.closed) throw new Error('the client is closed');
       const d = this.#cfg.dispatcher;
       if (typeof d === 'function') {
         const own = d(loadUndici());
@@ -392,8 +459,9 @@ export class Transport {
     const { kind, code, message } = classifyNetworkFailure(e, timedOut);
     // A failure that proves nothing was sent may be retried for any call; the error says so too
     // (`mayHaveReachedServer`), so no caller re-derives it.
-    const sent = !provesNotSent(code);
-    const retryable = op.repeatable || !sent;
+    const sent = !provesNotSent(code, e);
+    // undici refused the request itself (a header value, say): the same request fails again.
+    const retryable = code !== 'UND_ERR_INVALID_ARG' && (op.repeatable || !sent);
     if (kind === 'timeout') {
       const ms = this.#cfg.timeoutMs;
       return {

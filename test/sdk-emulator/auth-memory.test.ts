@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { AuthenticationError, CredentialsRememberedRejectedError } from '../../src/sdk';
+import { AuthenticationError, CredentialsRememberedRejectedError, TimeoutError } from '../../src/sdk';
 import { ACME, useEmulator } from './setup';
 
 const { emu, client } = useEmulator();
@@ -50,6 +50,36 @@ it('six runs with a wrong password: one 401 on the server, no ban, and good cred
     stop();
   }
   expect(await bans()).toEqual([]);
+  await expect(client(ACME, { authFailureCache: file }).ips.list()).resolves.toEqual([]);
+});
+
+it('three runs behind an API that counts the failure but answers after the timeout: 3 requests, no ban; then a good password works', async () => {
+  const file = join(dir, 'auth-failures.json');
+  // The API authenticates (and counts the failed login) at once, and answers after the client gave up.
+  await emu().control.fault({ path: '/api/ips/', delayAfterMs: 1500, count: 100 });
+  const lines: string[] = [];
+  const stop = emu().onStderrLine((l) => lines.push(l));
+  const errors: unknown[] = [];
+  try {
+    for (let run = 0; run < 3; run++) {
+      const c = client({ username: ACME.username, password: 'wrong-Password-9' }, { authFailureCache: file, timeoutMs: 300 });
+      errors.push(await c.ips.list().catch((e: unknown) => e));
+      await c.close();
+    }
+    // The log line of a request comes when it ends: wait for the three that were sent.
+    while (lines.filter((l) => l.startsWith('GET /api/ips/')).length < 3) await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    stop();
+  }
+  expect(lines.filter((l) => l.startsWith('GET /api/ips/'))).toHaveLength(3);
+  expect(errors[0]).toBeInstanceOf(TimeoutError);
+  expect(errors[2]).toBeInstanceOf(CredentialsRememberedRejectedError);
+  expect((errors[2] as CredentialsRememberedRejectedError).unansweredProbes).toBe(3);
+  expect(await bans()).toEqual([]);
+  await emu().control.reset();
+  // The wrong password's probes still stop the origin until they expire; with them cleared
+  // (as the refusal says), the right password is sent and works.
+  rmSync(file);
   await expect(client(ACME, { authFailureCache: file }).ips.list()).resolves.toEqual([]);
 });
 

@@ -60,9 +60,9 @@ describe('the ban budget per origin', () => {
     const memory = new AuthFailureMemory(file, 1000, () => 1_000_000);
     await memory.remember(BASE, 'a');
     await memory.remember(BASE, 'b');
-    expect((await memory.check(BASE, 'c')).origin).toEqual({ count: 2, budgetBackAt: new Date(1_001_000) });
+    expect((await memory.check(BASE, 'c')).origin).toEqual({ count: 2, unanswered: 0, budgetBackAt: new Date(1_001_000) });
     const later = new AuthFailureMemory(file, 1000, () => 1_001_001);
-    expect((await later.check(BASE, 'c')).origin).toEqual({ count: 0, budgetBackAt: undefined });
+    expect((await later.check(BASE, 'c')).origin).toEqual({ count: 0, unanswered: 0, budgetBackAt: undefined });
   });
 
   it('without a memory the first 401 still says how many more failures would ban the address', async () => {
