@@ -2,19 +2,11 @@
 // token's expiry while this machine's clock is not. The emulator dates its answers by its own
 // clock, the provider judges "expired" by that date, so the plan is empty (no active = false ->
 // true that the API would refuse) and the apply succeeds.
-import { startAccount, type E2eAccount } from './helpers/account';
+import { useAccount } from './helpers/account';
 
 jest.setTimeout(180_000);
 
-let account: E2eAccount;
-
-beforeAll(async () => {
-  account = await startAccount();
-});
-
-afterAll(async () => {
-  await account?.stop();
-});
+const account = useAccount({ resetEach: false });
 
 const ymd = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 

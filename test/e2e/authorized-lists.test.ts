@@ -2,22 +2,14 @@
 // terraform binary: each owns a whole list, so entries added outside Terraform are drift to
 // remove and entries removed outside Terraform are drift to restore. One emulator, reset
 // between the three types.
-import { requestLogOf, startAccount, type E2eAccount } from './helpers/account';
+import { requestLogOf, useAccount } from './helpers/account';
 import { expectChanges, expectNoChanges, importWithBlock, importWithCli, planCounts } from './helpers/steps';
 import { resourceValues, type Workspace } from './helpers/terraform';
 
 jest.setTimeout(120_000);
 
 const SUB = 'e2e-listsub';
-let account: E2eAccount;
-
-beforeAll(async () => {
-  account = await startAccount();
-});
-
-afterAll(async () => {
-  await account?.stop();
-});
+const account = useAccount({ resetEach: false });
 
 /** Resets the emulator, creates the sub-account, and returns a fresh workspace and the snapshot to come back to. */
 async function freshAccount(): Promise<{ ws: Workspace; before: unknown }> {

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createProvider } from '../../src/provider/provider';
-import { startAccount, type E2eAccount } from './helpers/account';
+import { useAccount } from './helpers/account';
 import { expectNoChanges } from './helpers/steps';
 import { REQUIRED_PROVIDERS, resourceValues, type Workspace } from './helpers/terraform';
 
@@ -53,15 +53,7 @@ function importCommands(type: string): Array<{ address: string; id: string }> {
     .map((m) => ({ address: m[1], id: m[2].replace(/^(['"])(.*)\1$/, '$2') }));
 }
 
-let account: E2eAccount;
-
-beforeAll(async () => {
-  account = await startAccount();
-});
-
-afterAll(async () => {
-  await account?.stop();
-});
+const account = useAccount({ resetEach: false });
 
 describe('examples', () => {
   it('exist for every resource (resource.tf and import.sh), every data source, and the provider', () => {

@@ -5,24 +5,12 @@
 // list whose username is known only at apply: the plan cannot read the account's list, so it
 // promises to remove nothing, and Terraform's plan while applying holds the apply to that.
 import { request } from 'undici';
-import { startAccount, type E2eAccount } from './helpers/account';
+import { useAccount } from './helpers/account';
 import type { Workspace } from './helpers/terraform';
 
 jest.setTimeout(180_000);
 
-let account: E2eAccount;
-
-beforeAll(async () => {
-  account = await startAccount();
-});
-
-afterAll(async () => {
-  await account?.stop();
-});
-
-beforeEach(async () => {
-  await account.reset();
-});
+const account = useAccount();
 
 /** Removes every pending fault (the control API's DELETE /_emulator/faults). */
 async function clearFaults(): Promise<void> {

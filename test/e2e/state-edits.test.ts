@@ -2,19 +2,11 @@
 // identifying attribute now names another managed entry (its id kept). Before, the apply deleted
 // the other resource's entry; now every command stops with an error naming the state, and every
 // entry survives.
-import { startAccount, type E2eAccount } from './helpers/account';
+import { useAccount } from './helpers/account';
 
 jest.setTimeout(180_000);
 
-let account: E2eAccount;
-
-beforeAll(async () => {
-  account = await startAccount();
-});
-
-afterAll(async () => {
-  await account?.stop();
-});
+const account = useAccount({ resetEach: false });
 
 interface StateFile {
   resources: Array<{ type: string; name: string; instances: Array<{ attributes: Record<string, unknown> }> }>;

@@ -3,24 +3,12 @@
 // label (or none) created at once, two lost answers in a row, and a Ctrl-C while an answer is
 // being lost: in every case no token under a resource is deleted, no token is left that the state
 // does not hold, and one more apply leaves an empty plan.
-import { startAccount, type E2eAccount } from './helpers/account';
+import { useAccount } from './helpers/account';
 import type { Workspace } from './helpers/terraform';
 
 jest.setTimeout(240_000);
 
-let account: E2eAccount;
-
-beforeAll(async () => {
-  account = await startAccount();
-});
-
-afterAll(async () => {
-  await account?.stop();
-});
-
-beforeEach(async () => {
-  await account.reset();
-});
+const account = useAccount();
 
 const lose = (count: number, extra: { delayAfterMs?: number } = {}): Promise<void> =>
   account.em.control.fault({ path: '/api/token/create/', method: 'POST', dropResponse: true, count, ...extra });

@@ -116,3 +116,42 @@ async function waitForLogLine(account: E2eAccount, lines: string[]): Promise<voi
   }
   throw new Error('the emulator did not log the marker request within 2 s');
 }
+
+/**
+ * The account of one test file: started before its tests and stopped after them (jest's
+ * `beforeAll` / `afterAll`), and emptied before each test unless `resetEach` is false. The object
+ * it returns reads the started account, so tests use it as they would the account itself.
+ */
+export function useAccount(opts: StartAccountOptions & { readonly resetEach?: boolean } = {}): E2eAccount {
+  let started: E2eAccount | undefined;
+  const get = (): E2eAccount => {
+    if (started === undefined) throw new Error('the test account is started in beforeAll: use it inside a test or a hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startAccount(opts);
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  if (opts.resetEach !== false) {
+    beforeEach(async () => {
+      await get().reset();
+    });
+  }
+  return {
+    get em() {
+      return get().em;
+    },
+    get client() {
+      return get().client;
+    },
+    get env() {
+      return get().env;
+    },
+    workspace: (wsOpts) => get().workspace(wsOpts),
+    snapshot: () => get().snapshot(),
+    reset: () => get().reset(),
+    stop: () => get().stop(),
+  };
+}
