@@ -145,7 +145,18 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
     const name = `token '${String(c.before.label ?? c.after.label ?? '(no label)')}' of ${owner.phrase}`;
     if (c.kind === 'delete') return [{ kind: 'token_deleted', message: `${name} is deleted: clients using it stop working` }];
     if (c.kind === 'forget') return [forgetRisk(name, 'clients holding it keep using the proxies')];
-    if (c.kind === 'replace') return [{ kind: 'token_replaced', message: `${name} is replaced by a new token: clients using it must be given the new one` }];
+    if (c.kind === 'replace') {
+      // A create whose outcome was unknown (provider's `pending:` id): nobody holds its value.
+      if (typeof c.before.id === 'string' && c.before.id.startsWith('pending:')) {
+        return [
+          {
+            kind: 'token_replaced',
+            message: `${name}: the token a lost create may have made (its value was never received) is deleted and a new one created; the plan's warnings name the token the apply deletes`,
+          },
+        ];
+      }
+      return [{ kind: 'token_replaced', message: `${name} is replaced by a new token: clients using it must be given the new one` }];
+    }
     if (c.kind === 'update' && c.before.active === true && c.after.active === false) {
       return [{ kind: 'deactivation', message: `${name} is deactivated: clients using it stop working` }];
     }

@@ -255,3 +255,17 @@ describe('a sub-account replaced', () => {
     ]);
   });
 });
+
+describe('a pending bearer token create replaced', () => {
+  it('says that nobody holds the value of the token it deletes, and where the plan names it', () => {
+    const token = (id: string | null) => ({ id, token_id: null, label: 'ci', username: null, expires_at: null, active: true, created_at: null });
+    const r = review(
+      change('proxyaccount_bearer_token', 't', ['delete', 'create'], token('pending:2026-11-27T05:20:14.001Z/2026-11-27T05:20:17.001Z'), token(null), {
+        after_unknown: { id: true, token_id: true, created_at: true },
+      }),
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      "token 'ci' of the parent account: the token a lost create may have made (its value was never received) is deleted and a new one created; the plan's warnings name the token the apply deletes",
+    ]);
+  });
+});

@@ -435,6 +435,7 @@ async function findPendingToken(
     }),
   );
   if (listed === undefined || listed === PLAN_LIMIT) return listed;
+  warnOfLaterTokens(ctx, object, listed, state.label ?? '', pending);
   const candidates = pendingCandidates(listed, state.label ?? '', pending);
   if (candidates.length === 0) return null;
   if (pending.kind === 'span' && candidates.length === 1) return candidates[0]!;
@@ -448,6 +449,24 @@ async function findPendingToken(
       : `${capitalize(object)}: its create had its answer lost and could not read the account back, and was saved by an earlier version of the provider, which did not record when it ran. Token${candidates.length === 1 ? '' : 's'} ${ids} with this label appeared since it was sent: ${candidates.length === 1 ? 'it may be the token it made (its value was never received), or one another client made later' : 'one may be the token it made (its value was never received), the others were made by other clients'}, and nothing tells which. ${remedy}`,
   );
   return undefined;
+}
+
+/**
+ * Names the tokens of the label created after the pending create's span. They are not taken for
+ * it (another client's would be deleted), but an API that served the lost create late made one of
+ * them, which nothing manages: said, so that it is not left unseen.
+ */
+function warnOfLaterTokens(ctx: Ctx, object: string, listed: readonly BearerToken[], label: string, pending: PendingCreate): void {
+  if (pending.kind !== 'span') return;
+  const later = listed.filter((t) => t.label === label && t.createdAt.getTime() > pending.to + PENDING_MARGIN_MS);
+  if (later.length === 0) return;
+  const ids = later.map((t) => `${t.id} (created ${t.createdAt.toISOString()})`).join(', ');
+  ctx.diagnostics.addWarning(
+    'Bearer tokens of this label created after a lost create',
+    `${capitalize(object)}: token${later.length === 1 ? '' : 's'} ${ids} with this label ${later.length === 1 ? 'was' : 'were'} created after its lost create gave up, ${describeSpan(pending)}. ` +
+      'They are not taken for it, since another client may have made them; but an API that served that create late made one of them, whose value nobody received and which nothing here manages. ' +
+      'Delete such a token if nothing uses it (`proxyaccount drift` lists the tokens no state holds).',
+  );
 }
 
 /** The tokens of `label` in `listed` that the pending create may have made. */
