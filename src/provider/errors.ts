@@ -61,6 +61,15 @@ export function describeProxyAccountError(err: unknown, ctx: ErrorContext): Diag
     case 'ERR_CREDENTIALS_UNPROVEN':
       return errorDiagnostic('Credentials not verified', detail());
     case 'ERR_CREDENTIALS_REMEMBERED_REJECTED':
+      // Unanswered requests alone: the credentials were not rejected, so blaming them would mislead.
+      if (!err.credentialsRejected) {
+        return errorDiagnostic(
+          'Requests to the API paused after unanswered requests',
+          detail(
+            `The provider's credentials were not rejected; earlier requests to the API got no answer and may have been counted as failed authentications, so nothing is sent until the remembered entries expire or the memory is cleared as said above. If the API was only unreachable, check base_url (${PROVIDER_ENV.base_url}) and that the API answers now.`,
+          ),
+        );
+      }
       return errorDiagnostic('Authentication failed', detail(`${CREDENTIAL_HINT}`));
     case 'ERR_BANNED': {
       const after = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;

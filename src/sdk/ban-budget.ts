@@ -2,7 +2,7 @@
 // failed authentications this machine remembers for the API's origin (failure-memory.ts). The
 // transport asks it before every attempt and tells it the outcome of each; it never sends anything.
 import { AbortedError, ClientBannedError, CredentialsRememberedRejectedError, type RequestContext } from './errors';
-import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, UNANSWERED_BUDGET, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
+import { AUTH_FAILURE_BUDGET, BAN_AFTER_FAILURES, type AuthFailureMemory, type MemoryCheck } from './failure-memory';
 import type { AuthOutcome } from './auth-guard';
 
 /** What one attempt taught about bans and credentials. */
@@ -58,9 +58,9 @@ export class BanBudget {
 
   /**
    * Throws without sending when the cross-process memory, as the last probe read it, holds a 401
-   * for these credentials, or as many 401s of this origin as the budget allows, whatever the
-   * credentials. Reads nothing: every request before the credentials are proven is a probe, and
-   * beforeProbe reads the memory. `sent` as for refuseIfBanned.
+   * for these credentials, or as many 401s and unanswered probes of this origin as the budget
+   * allows, whatever the credentials. Reads nothing: every request before the credentials are
+   * proven is a probe, and beforeProbe reads the memory. `sent` as for refuseIfBanned.
    */
   refuseIfRemembered(ctx: RequestContext, sent = false): void {
     const memory = this.#memory;
@@ -123,7 +123,7 @@ export class BanBudget {
     const after =
       memory === undefined
         ? ''
-        : `; these credentials are not sent again, and nothing is sent to ${this.#origin} once ${AUTH_FAILURE_BUDGET} failures, or ${UNANSWERED_BUDGET} failures and unanswered requests, are remembered (in ${memory.file})`;
+        : `; these credentials are not sent again, and nothing is sent to ${this.#origin} once ${AUTH_FAILURE_BUDGET} failures and unanswered requests, together, are remembered (in ${memory.file})`;
     return `the API bans the client address for 3 hours after ${BAN_AFTER_FAILURES} failed authentications: ${known}, so ${left} more would ban it${after}`;
   }
 

@@ -186,10 +186,11 @@ function earlierAttempt(sent: boolean): string {
 }
 
 /**
- * Nothing was sent because of 401s remembered from earlier runs (other processes) against the same
- * API: either these same credentials were rejected, or the API's origin has rejected so many
- * requests (whatever the credentials) that a few more could ban the client address. Nothing was
- * sent, so the address is not banned.
+ * Nothing was sent because of failures remembered from earlier runs (other processes) against the
+ * same API: either these same credentials were rejected, or the API's origin has had so many 401s
+ * and unanswered requests (whatever the credentials) that a few more could ban the client address.
+ * Nothing was sent, so the address is not banned. `credentialsRejected` is false when the origin's
+ * budget was used up by unanswered requests alone: these credentials were never rejected.
  */
 export class CredentialsRememberedRejectedError extends RequestError {
   /** When the memory of the rejection expires and the credentials will be tried again. */
@@ -220,7 +221,7 @@ export class CredentialsRememberedRejectedError extends RequestError {
           `sent again until ${until.toISOString()} because 4 failures ban the client address for 3 hours. ` +
           `Fix the credentials; if they are right now (e.g. the password was reset), ${clear}`
         : budgetRefusal(budget, until, clear)) + earlierAttempt(sent),
-      { facts: { ...REFUSED_CREDENTIALS, ...refusedAfter(sent) } },
+      { facts: { ...rememberedFacts(budget), ...refusedAfter(sent) } },
     );
     this.until = until;
     this.file = file;
@@ -236,19 +237,30 @@ function budgetRefusal(
   clear: string,
 ): string {
   const unanswered = budget.unanswered ?? 0;
-  const what =
-    unanswered === 0
-      ? `${budget.origin} rejected ${budget.failures} authentications from this machine in earlier runs (with any credentials)`
-      : `${budget.origin} rejected ${budget.failures} authentications from this machine, and ${unanswered} requests to it got no answer ` +
-        '(a timeout, a dropped connection or a gateway error) that the API may have counted as failed authentications, in earlier runs (with any credentials)';
-  const fix =
-    unanswered === 0
-      ? `Fix the credentials; once they are right, ${clear}`
-      : `Fix the credentials if they are wrong; once they are right (or if the API was only unreachable), ${clear}`;
+  if (unanswered === 0) {
+    return (
+      `not sent: ${budget.origin} rejected ${budget.failures} authentications from this machine in earlier runs (with any credentials), ` +
+      `and the API bans the client address for 3 hours after ${budget.banAfter}; nothing is sent to it until ${until.toISOString()}, ` +
+      `so that another wrong password cannot bring the ban. Fix the credentials; once they are right, ${clear}`
+    );
+  }
+  const rejected = budget.failures === 0 ? '' : `${budget.origin} rejected ${budget.failures} authentications from this machine, and `;
+  // Said plainly: right credentials are paused too, which looks like a bug unless the reason is given.
   return (
-    `not sent: ${what}, and the API bans the client address for 3 hours after ${budget.banAfter}; ` +
-    `nothing is sent to it until ${until.toISOString()}, so that another wrong password cannot bring the ban. ${fix}`
+    `not sent: ${rejected}${unanswered} requests to ${budget.origin} got no answer (a timeout, a dropped connection or a gateway error) ` +
+    `in earlier runs (with any credentials), and the API may have counted each as a failed authentication; it bans the client address ` +
+    `for 3 hours after ${budget.banAfter}, so one more failure could complete the ban. Every credential, right ones included, is paused ` +
+    `for ${budget.origin} on this machine until ${until.toISOString()}, when enough of these entries have expired. ` +
+    `Fix the credentials if they are wrong; once they are right (or if the API was only unreachable), ${clear}`
   );
+}
+
+/**
+ * A refusal by the memory: rejected credentials when a 401 is remembered (for these credentials,
+ * or among the origin's), otherwise only a pause after unanswered requests.
+ */
+function rememberedFacts(budget: { readonly failures: number } | undefined): Partial<ErrorFacts> {
+  return budget === undefined || budget.failures > 0 ? REFUSED_CREDENTIALS : { clientRefusesRequests: true };
 }
 
 /**

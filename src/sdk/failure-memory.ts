@@ -10,9 +10,12 @@
 // A probe that got no answer (a timeout, a dropped connection, a gateway's 502 or 504) may have
 // been a 401 the API counted: behind an API that answers after the client's timeout, every run
 // would otherwise add failures nobody sees. Each is remembered too, as a possible failure of the
-// origin (not a rejection of the credentials), and the origin's 401s and unanswered probes
-// together stop at UNANSWERED_BUDGET, one short of the ban; an answer that accepts the
-// credentials forgets the unanswered probes they left.
+// origin (not a rejection of the credentials), counted like a 401 against AUTH_FAILURE_BUDGET: a
+// failure the API counted is the same failure whether its answer was seen or not, and only a
+// budget of 2 leaves room for a run racing another. The cost: after an outage in which 2 probes
+// went unanswered, every credential is paused at that origin on this machine until the entries
+// expire or the memory is cleared, because one more request could complete a ban. An answer that
+// accepts the credentials forgets the unanswered probes they left.
 //
 // The file holds no secret: each credential is keyed by scrypt(origin + Authorization value) under
 // a random salt created with the file, so equal passwords in two caches do not match and the key
@@ -33,16 +36,11 @@ export const AUTH_FAILURE_FILE = 'auth-failures.json';
 /** Failed authentications after which the API bans the client address. */
 export const BAN_AFTER_FAILURES = 4;
 /**
- * 401s remembered at one origin after which nothing more is sent there: with 2, a new wrong
- * password and a run racing it still leave the address one failure short of the ban.
+ * 401s and unanswered probes remembered at one origin, together, after which nothing more is sent
+ * there: with 2, a new wrong password and a run racing it still leave the address one failure
+ * short of the ban.
  */
 export const AUTH_FAILURE_BUDGET = 2;
-/**
- * 401s and unanswered probes remembered at one origin, together, after which nothing more is sent
- * there: one short of the ban, so a run after an outage may still send one probe (which proves
- * the credentials, and forgets their unanswered probes, or is refused next time).
- */
-export const UNANSWERED_BUDGET = 3;
 
 // Unanswered probes (`unanswered`) were added without a new version: a version-2 reader that
 // predates them ignores them (it counts 401s only, as before) and drops them when it rewrites the file.
@@ -106,8 +104,8 @@ export interface OriginFailures {
   /** How many probes got no answer (each may have been a 401 the API counted). */
   readonly unanswered: number;
   /**
-   * When the 401s fall below {@link AUTH_FAILURE_BUDGET} and the 401s and unanswered probes
-   * together below {@link UNANSWERED_BUDGET} again; undefined when they are below.
+   * When the 401s and unanswered probes together fall below {@link AUTH_FAILURE_BUDGET} again;
+   * undefined when they are below.
    */
   readonly budgetBackAt: Date | undefined;
 }
@@ -116,7 +114,7 @@ export interface OriginFailures {
 export interface MemoryCheck {
   /** These very credentials were rejected at this origin. */
   readonly credential: RememberedFailure | undefined;
-  /** The origin's remembered 401s. */
+  /** The origin's remembered 401s and unanswered probes. */
   readonly origin: OriginFailures;
   /** Why the memory's directory is not used (another owner, writable by others, a link). */
   readonly untrusted: string | undefined;
@@ -250,12 +248,14 @@ export class AuthFailureMemory {
   }
 
   private originFailures(mem: MemoryFile, origin: string, now: number): OriginFailures {
-    const rejected = (mem.origins.get(origin) ?? []).filter((t) => t > now).sort((a, b) => a - b);
+    const rejected = (mem.origins.get(origin) ?? []).filter((t) => t > now);
     const unanswered = (mem.unanswered.get(origin) ?? []).map((p) => p.until).filter((t) => t > now);
-    const all = [...rejected, ...unanswered].sort((a, b) => a - b);
-    // Sending resumes once both counts are below their budgets: the later of the two times.
-    const back = Math.max(backAt(rejected, AUTH_FAILURE_BUDGET) ?? 0, backAt(all, UNANSWERED_BUDGET) ?? 0);
-    return { count: rejected.length, unanswered: unanswered.length, budgetBackAt: back === 0 ? undefined : new Date(back) };
+    // One budget for both: an unanswered probe may be a 401 the API counted.
+    const back = backAt(
+      [...rejected, ...unanswered].sort((a, b) => a - b),
+      AUTH_FAILURE_BUDGET,
+    );
+    return { count: rejected.length, unanswered: unanswered.length, budgetBackAt: back === undefined ? undefined : new Date(back) };
   }
 
   /**

@@ -5,7 +5,15 @@ import { diagnosticFromError as frameworkDiagnostic, type ErrorContext } from '.
 
 /** The framework's conversion with the provider's reading of its errors, as the server runs it. */
 const diagnosticFromError = (err: unknown, c: ErrorContext) => frameworkDiagnostic(err, c, describeProxyAccountError);
-import { AuthenticationError, BannedError, BasicAuthRequiredError, CredentialsRejectedError, InvalidArgumentError, NotFoundError } from '../../src/sdk';
+import {
+  AuthenticationError,
+  BannedError,
+  BasicAuthRequiredError,
+  CredentialsRejectedError,
+  CredentialsRememberedRejectedError,
+  InvalidArgumentError,
+  NotFoundError,
+} from '../../src/sdk';
 
 const ctx = { summary: 'Unable to update sub-account', object: "sub-account 'alice'", attributes: ['monthly_limit', 'first_name'] };
 const http = { method: 'POST', path: '/api/sub/edit/', operation: "edit sub-account 'alice'", responseText: 'nope' };
@@ -33,6 +41,28 @@ describe('diagnosticFromError', () => {
       expect(d.detail).toContain("Sub-account 'alice'");
       expect(d.detail).toMatch(/PROXYACCOUNT_USERNAME, PROXYACCOUNT_PASSWORD\) or token \(PROXYACCOUNT_TOKEN\)/);
       expect(d.detail).toMatch(/No further requests were sent.*4 failed authentications/);
+    }
+  });
+
+  it('reports a pause after unanswered requests as a pause, not as rejected credentials', () => {
+    const until = new Date('2030-01-01T00:00:00.000Z');
+    const origin = 'https://api.example';
+    const budget = { origin, failures: 0, unanswered: 2, banAfter: 4 };
+    const paused = diagnosticFromError(new CredentialsRememberedRejectedError(http, until, '/m/auth-failures.json', budget), ctx);
+    expect(paused.summary).toBe('Requests to the API paused after unanswered requests');
+    expect(paused.detail).toContain("Sub-account 'alice'");
+    expect(paused.detail).toContain('2 requests to https://api.example got no answer');
+    expect(paused.detail).toContain('delete /m/auth-failures.json');
+    expect(paused.detail).toContain('credentials were not rejected');
+    expect(paused.detail).not.toContain('Check the provider credentials');
+    // A remembered 401 among them, or for these credentials: the credentials are to blame.
+    for (const err of [
+      new CredentialsRememberedRejectedError(http, until, '/m/auth-failures.json', { ...budget, failures: 1, unanswered: 1 }),
+      new CredentialsRememberedRejectedError(http, until, '/m/auth-failures.json'),
+    ]) {
+      const d = diagnosticFromError(err, ctx);
+      expect(d.summary).toBe('Authentication failed');
+      expect(d.detail).toContain('Check the provider credentials');
     }
   });
 
