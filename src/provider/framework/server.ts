@@ -1,5 +1,6 @@
 // The ProviderServer the protocol layer calls: dispatches each RPC to the registered resource or
 // data source and never throws (a bug becomes an error diagnostic, not a gRPC failure).
+import { setMaxListeners } from 'node:events';
 import { decodeDynamicValue } from '../../protocol/codec';
 import { CodecError } from '../../protocol/codec-error';
 import { createLogger } from '../../protocol/log';
@@ -30,6 +31,9 @@ export class FrameworkServer<D = unknown> implements ProviderServer {
 
   /** Registers the provider's resources and data sources; a duplicate type name is a bug. */
   constructor(private readonly provider: ProviderDefinition<ObjectSchema, D>) {
+    // Every call of the run listens on this one signal, as many at once as Terraform runs calls
+    // (and each API call a few times over): past Node's default of 10 it would print a leak warning.
+    setMaxListeners(0, this.stop.signal);
     for (const r of provider.resources) addUnique(this.resources, r, 'resource');
     for (const d of provider.dataSources) addUnique(this.dataSources, d, 'data source');
     for (const e of provider.ephemeralResources ?? []) addUnique(this.ephemeral, e, 'ephemeral resource');
