@@ -20,7 +20,9 @@ terraform {
 # password fails the plan, not the apply after review. The API bans an address after 4 failed
 # authentications: rejected credentials are remembered across runs (PROXYACCOUNT_AUTH_FAILURE_CACHE,
 # ~/.cache/proxyaccount by default; CI runners must keep it, see docs/gitops.md) and are not sent
-# again, nor anything else once the API has rejected 2.
+# again, nor anything else once 2 failures are remembered: 401s, and requests that got no answer
+# (an outage, a gateway timeout), which the API may have counted; after such an outage every
+# credential is paused until the entries expire (3 h 15 min) or the cache is cleared.
 provider "proxyaccount" {}
 
 # The same settings written out (values here override the environment):
