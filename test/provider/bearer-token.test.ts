@@ -158,6 +158,12 @@ describe('proxyaccount_bearer_token', () => {
       expect(res.state).toBeNull();
       expect(res.diagnostics).toEqual([expect.objectContaining({ summary: 'Invalid import ID' })]);
     }
+    // The id of a pending create names no token: the error says so, and how to find the token.
+    const pending = await driver.import('pending:2025-01-31T09:30:00.000Z/2025-01-31T09:30:41.250Z');
+    expect(pending.state).toBeNull();
+    expect(pending.diagnostics).toEqual([
+      expect.objectContaining({ summary: 'Invalid import ID', detail: expect.stringMatching(/names no token.*by its token ID.*proxyaccount_bearer_tokens/) }),
+    ]);
   });
 
   it('deletes, and deleting again (already gone: 404) succeeds', async () => {

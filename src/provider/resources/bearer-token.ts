@@ -259,6 +259,14 @@ export const bearerTokenResource = {
   },
 
   async import(ctx, id) {
+    if (id.startsWith('pending:')) {
+      // The id a create whose answer was lost leaves in state: it names no token to import.
+      ctx.diagnostics.addError(
+        'Invalid import ID',
+        `${JSON.stringify(id)} is the id a token create whose answer was lost leaves in state; it names no token. Import the token that create made by its token ID ("TOKEN_ID" or "USERNAME/TOKEN_ID", e.g. 42 or alice/42): the proxyaccount_bearer_tokens data source lists the tokens with their labels, IDs and creation times. Or leave the pending resource in state: its next refresh finds the token, and the plan replaces it.`,
+      );
+      return undefined;
+    }
     const parsed = parseImportId(ctx, id, '"TOKEN_ID" or "USERNAME/TOKEN_ID" (e.g. 42 or alice/42)', (entry) =>
       /^[1-9][0-9]{0,14}$/.test(entry) ? undefined : `${JSON.stringify(entry)} is not a token ID (a positive integer)`,
     );
