@@ -30,7 +30,7 @@ export function register(program: Command): void {
         .choices(['hcl', 'roster'])
         .default('hcl'),
     )
-    .requiredOption('--out <dir>', 'directory to write to (created if needed)')
+    .requiredOption('--out <dir>', 'directory to write to (required; created if needed)')
     .option('--sub-account <name>', 'a sub-account to include (repeatable; the API cannot list them)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--sub-accounts-file <file>', 'a file of sub-account usernames, one per line')
     .addOption(

@@ -234,7 +234,7 @@ export function register(program: Command): void {
     .option('--dev-overrides', 'print a dev_overrides configuration pointing at the build output instead of installing')
     .option('--from <dir>', 'install the single executables of a release directory (`npm run release`), each zip verified against its SHA256SUMS')
     .option('--platform <os_arch>', 'with --from: a platform to install, e.g. linux_arm64 (repeatable; default: this machine)', collect, [])
-    .action(async (opts: { dir: string; cliConfig?: string; devOverrides?: boolean; from?: string; platform: string[] }) => {
+    .action(async (opts: { dir: string; cliConfig?: string; devOverrides?: boolean; from?: string; platform: string[] }, cmd: Command) => {
       let config: string;
       if (opts.platform.length > 0 && !opts.from) {
         throw new Error(
@@ -243,6 +243,10 @@ export function register(program: Command): void {
       }
       if (opts.devOverrides) {
         if (opts.from) throw new Error('--dev-overrides runs the build output directly; it cannot be combined with --from');
+        // It installs nothing: a mirror directory asked for would silently not be made.
+        if (cmd.getOptionValueSource('dir') === 'cli') {
+          throw new Error('--dev-overrides runs the build output directly and installs nothing; it cannot be combined with --dir');
+        }
         if (!fs.existsSync(bundledProviderPath())) {
           throw new Error(`the bundled provider ${bundledProviderPath()} does not exist: run \`npm run build\` first`);
         }

@@ -13,7 +13,7 @@ interface PruneFlags {
 /** "90s", "15m", "2h", "1d" (or plain seconds) in milliseconds; throws on anything else. */
 export function parseDuration(text: string): number {
   const m = /^(\d+)(s|m|h|d)?$/.exec(text.trim());
-  if (m === null) throw new Error(`--older-than must be a duration such as 30m, 2h or 1d, got ${JSON.stringify(text)}`);
+  if (m === null) throw new Error(`--older-than must be a duration such as 30m, 2h, 1d or plain seconds, got ${JSON.stringify(text)}`);
   const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
   return Number(m[1]) * unit;
 }
@@ -31,7 +31,7 @@ export function register(program: Command): void {
     .command('prune')
     .description('Delete leftover ephemeral tokens (label prefix, older than an age) of the parent and named sub-accounts')
     .option('--prefix <prefix>', "label prefix of the tokens to delete (default: the ephemeral resource's, tf-ephemeral:)")
-    .option('--older-than <duration>', 'only tokens created longer ago than this (30m, 2h, 1d)', '1h')
+    .option('--older-than <duration>', 'only tokens created longer ago than this (90s, 30m, 2h, 1d, or plain seconds)', '1h')
     .option('--username <name>', 'also prune this sub-account (repeatable; the API cannot list sub-accounts)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--dry-run', 'list what would be deleted, delete nothing')
     .action(async (flags: PruneFlags) => {

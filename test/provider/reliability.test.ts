@@ -139,7 +139,7 @@ describe('an account moved to a plan without bearer tokens', () => {
     } finally {
       await p.emu.control.plan('demo', 'plan20');
     }
-    // API.md lists 402 for token create and list only: the delete itself went through.
+    // The API answers 402 for token create and list only: the delete itself went through.
     expect((await p.admin.tokens.list({ username: owner })).map((t) => t.id)).not.toContain(state['token_id']);
   });
 });

@@ -1,7 +1,7 @@
 // The shared rules table: one truth for the syntax of usernames, hostnames, labels and IPv4
 // addresses that the SDK, the emulator, the provider and the constructs all check. Each case has
 // a short name (values may hold invisible characters), the value, and the expected verdict.
-// Change a verdict only with API.md in hand; a copy that disagrees is fixed, not the table.
+// Change a verdict only with the API's rules (docs/emulator.md, "The API it implements") in hand; a copy that disagrees is fixed, not the table.
 
 /** One value and whether the rule accepts it. */
 export interface RuleCase {
@@ -18,7 +18,7 @@ export type RuleName = 'username' | 'hostname' | 'ipLabel' | 'tokenLabel' | 'ipv
 
 const c = (name: string, value: string, valid: boolean): RuleCase => ({ name, value, valid });
 
-/** Sub-account usernames (API.md): 1–30 characters of A–Z a–z 0–9 . @ + - */
+/** Sub-account usernames (the API's rule): 1–30 characters of A–Z a–z 0–9 . @ + - */
 const USERNAMES: readonly RuleCase[] = [
   c('simple', 'alice', true),
   c('one character', 'a', true),

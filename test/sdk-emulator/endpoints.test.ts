@@ -1,4 +1,4 @@
-// Every endpoint through the SDK against a real emulator: the two readings of API.md (SDK and
+// Every endpoint through the SDK against a real emulator: the two readings of the API (SDK and
 // emulator) checked against each other.
 import { BasicAuthRequiredError, ForbiddenError, NetworkError, NotFoundError, ProxyAccountClient, RedirectError } from '../../src/sdk';
 import { ACME, dateInDays, OTHER, useEmulator } from './setup';

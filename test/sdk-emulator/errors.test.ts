@@ -1,4 +1,4 @@
-// Every status of API.md's error table that the API can produce, through the SDK against a real
+// Every status of the API's error table that the API can produce, through the SDK against a real
 // emulator; plus the 401 guard, the ban and injected faults (500, 503, delays, dropped connections).
 import {
   AuthenticationError,

@@ -1,4 +1,4 @@
-// Every HTTP status of API.md's error table (and the ban, redirects and the unexpected) maps to
+// Every HTTP status of the API's error table (and the ban, redirects and the unexpected) maps to
 // its error class, with a message naming the operation and object, and no secret in it.
 import {
   ApiError,

@@ -1,4 +1,4 @@
-// Tolerant parsing where API.md leaves the encoding open, and ResponseParseError for the rest.
+// Tolerant parsing where the API leaves the encoding open, and ResponseParseError for the rest.
 import { ResponseParseError } from '../../src/sdk';
 import { caught, harness, ok, status, TOKEN } from './harness';
 
