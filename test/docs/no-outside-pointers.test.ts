@@ -13,7 +13,9 @@ function trackedFiles(): string[] {
   return out
     .split('\0')
     .filter((f) => /\.(md|ts|js|cjs|tf|yml|yaml|json)$/.test(f))
-    .filter((f) => f !== 'test/docs/no-outside-pointers.test.ts' && f !== 'package-lock.json' && !f.startsWith('constructs/src/gen/') && f !== 'constructs/API.md')
+    .filter(
+      (f) => f !== 'test/docs/no-outside-pointers.test.ts' && f !== 'package-lock.json' && !f.startsWith('constructs/src/gen/') && f !== 'constructs/API.md',
+    )
     .filter((f) => fs.existsSync(path.join(ROOT, f)));
 }
 
