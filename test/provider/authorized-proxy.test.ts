@@ -163,4 +163,22 @@ describe('proxyaccount_authorized_proxy', () => {
     expect(countOf(requests, 'GET /api/proxies/')).toBe(1);
     expect(requests).toHaveLength(1);
   });
+
+  it('reads a state naming no proxy at all as naming none, never a crash, should one get past the state check', async () => {
+    // The read itself, without the framework's state check in front (which refuses such a state).
+    const listings: string[] = [];
+    const ctx = {
+      data: {
+        proxies: {
+          list: async () => {
+            listings.push('GET /api/proxies/');
+            return ['us-ny.proxy.example.net:8080'];
+          },
+        },
+      },
+    } as unknown as Parameters<typeof authorizedProxyResource.read>[0];
+    const state = obj(schema, {}) as Parameters<typeof authorizedProxyResource.read>[1]['state'];
+    await expect(authorizedProxyResource.read(ctx, { state, private: undefined })).resolves.toBeNull();
+    expect(listings).toEqual([]);
+  });
 });

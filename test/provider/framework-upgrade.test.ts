@@ -88,3 +88,27 @@ describe('keys that are also names on Object.prototype', () => {
     expect(r.value).toEqual({ id: 't2', size: 1, tags: null, note: 'n' });
   });
 });
+
+describe('a value of the wrong type in stored state', () => {
+  const toy = defineSchema({
+    description: 'A toy with a map.',
+    attributes: {
+      id: attr.string({ description: 'Id.', computed: true }),
+      size: attr.number({ description: 'Size.', optional: true }),
+      tags: attr.map('string', { description: 'Tags.', optional: true }),
+    },
+  });
+  const detailOf = (json: string): string => {
+    const r = upgradeState(toy, 0, { json: Buffer.from(json) }, 'toy', {});
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Invalid value in stored state' })]);
+    return r.diagnostics[0]!.detail ?? '';
+  };
+
+  it.each([
+    ['an attribute', '{"id":"t","size":"big","tags":null}', 'has a value of the wrong type at size: number is required.'],
+    ['a map element', '{"id":"t","size":1,"tags":{"a":[7]}}', 'has a value of the wrong type at tags["a"]: string is required.'],
+    ['the state itself', '[1]', 'has a value of the wrong type: a JSON object is required for an object.'],
+  ])('names where once, at %s', (_where, json, said) => {
+    expect(detailOf(json)).toContain(said);
+  });
+});

@@ -4,7 +4,9 @@
 // survives both a refresh and a destroy. So is a state that lost its identifying attribute (a
 // token without token_id would read as gone and be planned again, leaving the live one active),
 // and an authoritative list whose username no longer matches its id (it would clear another
-// account's list).
+// account's list). A state that lost its id, which every state the provider saves has, is refused
+// for every type, with no request sent: without it no other attribute could be checked, and a
+// lost username too would act on the provider's own account.
 import { authorizedHostnameResource } from '../../src/provider/resources/authorized-hostname';
 import { authorizedHostnamesResource } from '../../src/provider/resources/authorized-hostnames';
 import { authorizedIpResource } from '../../src/provider/resources/authorized-ip';
@@ -14,7 +16,7 @@ import { authorizedProxyResource } from '../../src/provider/resources/authorized
 import { bearerTokenResource } from '../../src/provider/resources/bearer-token';
 import { subAccountResource } from '../../src/provider/resources/sub-account';
 import { startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
-import { dv, errors } from './harness';
+import { dv, errors, NO_PRIVATE, obj } from './harness';
 import type { Obj } from './terraform-sim';
 
 let p: EmulatedProvider;
@@ -159,5 +161,113 @@ describe('an authoritative list whose username no longer matches its id', () => 
     const mine = await driver.create({ proxies: ['pl-waw'] });
     await refusedAfterEdit(authorizedProxiesResource, { ...mine, id: 'chk-erin' }, 'id');
     expect((await p.admin.proxies.list()).map((e) => e.split('.')[0])).toContain('pl-waw');
+  });
+});
+
+describe('a state that lost its id (every state the provider saves has one)', () => {
+  beforeAll(async () => {
+    await p.admin.subAccounts.create({ username: 'chk-gina' });
+  });
+
+  /** Reads and destroys `state` on one recorded provider: both refused on `id`, the state kept, and no request sent. */
+  async function refusedWithoutId(def: Def, state: Obj) {
+    const { server, requests } = await p.recordedServer();
+    const typeName = def.typeName;
+    const read = await server.readResource({ typeName, currentState: dv(def.schema, state), private: NO_PRIVATE, clientCapabilities: undefined });
+    const destroyed = await server.applyResourceChange({
+      typeName,
+      priorState: dv(def.schema, state),
+      plannedState: dv(def.schema, null),
+      config: dv(def.schema, null),
+      plannedPrivate: NO_PRIVATE,
+    });
+    for (const diagnostics of [read.diagnostics, destroyed.diagnostics]) {
+      expect(diagnostics).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          summary: `Inconsistent ${def.displayName} state`,
+          attribute: [{ attributeName: 'id' }],
+          detail: expect.stringMatching(/is inconsistent: id is missing .*nothing was sent to the API.*terraform state rm ADDRESS.*import the object again/s),
+        }),
+      ]);
+    }
+    expect(read.newState).toEqual(dv(def.schema, state));
+    expect(destroyed.newState).toEqual(dv(def.schema, state));
+    expect(requests).toEqual([]);
+  }
+
+  it("is refused for a sub-account's bearer token that lost its username too, which stays the one token of its label, active", async () => {
+    const token = await p.driver(bearerTokenResource.typeName, bearerTokenResource.schema).create({ label: 'chk-noid', username: 'chk-gina' });
+    await refusedWithoutId(bearerTokenResource, { ...token, id: null, username: null });
+    const live = await p.admin.tokens.list({ username: 'chk-gina' });
+    expect(live.filter((t) => t.label === 'chk-noid')).toEqual([expect.objectContaining({ id: token.token_id, isActive: true })]);
+  });
+
+  it('is refused for a bearer token with a record of an earlier version beside its token_id: the record excuses only a state naming no token', async () => {
+    const token = await p.driver(bearerTokenResource.typeName, bearerTokenResource.schema).create({ label: 'chk-noid-record' });
+    const record = new Uint8Array(Buffer.from(JSON.stringify({ create_pending: { tokens_known_before: [] } }), 'utf8'));
+    const { server, requests } = await p.recordedServer();
+    const state = { ...token, id: null };
+    const read = await server.readResource({ typeName: bearerTokenResource.typeName, currentState: dv(bearerTokenResource.schema, state), private: record });
+    expect(errors(read.diagnostics)).toEqual([expect.objectContaining({ summary: 'Inconsistent bearer token state', attribute: [{ attributeName: 'id' }] })]);
+    expect(requests).toEqual([]);
+  });
+
+  it('still reads the pending create an earlier version saved (no id, no token_id, its record in private state)', async () => {
+    const schema = bearerTokenResource.schema;
+    const record = new Uint8Array(Buffer.from(JSON.stringify({ create_pending: { tokens_known_before: [] } }), 'utf8'));
+    const { server, requests } = await p.recordedServer();
+    const legacy = obj(schema, { label: 'chk-noid-legacy', username: 'chk-gina', active: true });
+    const read = await server.readResource({ typeName: bearerTokenResource.typeName, currentState: dv(schema, legacy), private: record });
+    // No token of its label appeared: gone, so the plan creates it.
+    expect(read.diagnostics).toEqual([]);
+    expect(read.newState).toEqual(dv(schema, null));
+    expect(requests).toEqual(['GET /api/tokens/']);
+  });
+
+  it('is refused for a sub-account, which survives', async () => {
+    const sub = await p.driver(subAccountResource.typeName, subAccountResource.schema).create({ username: 'chk-noid' });
+    await refusedWithoutId(subAccountResource, { ...sub, id: null });
+    await expect(p.admin.subAccounts.get('chk-noid')).resolves.toMatchObject({ username: 'chk-noid' });
+  });
+
+  it.each([
+    ['an authorized IP', authorizedIpResource, { ip: '203.0.113.41', username: 'chk-gina' }],
+    ['an authorized hostname', authorizedHostnameResource, { domain: 'noid.chk.example.com', username: null }],
+    ['an authorized proxy', authorizedProxyResource, { proxy: 'se-sto' }],
+  ])('is refused for %s, which survives', async (_name, def, config) => {
+    const state = await p.driver(def.typeName, def.schema).create(config);
+    await refusedWithoutId(def as Def, { ...state, id: null });
+    expect(await p.driver(def.typeName, def.schema).read(state)).toEqual(state);
+  });
+
+  it('is refused, not a crash, for an authorized proxy that lost every attribute', async () => {
+    await refusedWithoutId(authorizedProxyResource, obj(authorizedProxyResource.schema, {}));
+  });
+
+  it("is refused for a sub-account's hostname list that lost its username too, so the provider's own list is neither read nor cleared", async () => {
+    await p.admin.hostnames.add({ domain: 'keep.chk.example.com' });
+    const gina = await p.driver(authorizedHostnamesResource.typeName, authorizedHostnamesResource.schema).create({
+      username: 'chk-gina',
+      domains: ['gina.chk.example.com'],
+    });
+    await refusedWithoutId(authorizedHostnamesResource, { ...gina, id: null, username: null });
+    expect(await p.admin.hostnames.list()).toContain('keep.chk.example.com');
+    expect(await p.admin.hostnames.list({ username: 'chk-gina' })).toEqual(['gina.chk.example.com']);
+  });
+
+  it("is refused for a sub-account's IP list", async () => {
+    const gina = await p.driver(authorizedIpsResource.typeName, authorizedIpsResource.schema).create({
+      username: 'chk-gina',
+      entries: [{ ip: '198.51.100.41', label: null }],
+    });
+    await refusedWithoutId(authorizedIpsResource, { ...gina, id: null });
+    expect(await p.admin.ips.list({ username: 'chk-gina' })).toEqual(['198.51.100.41']);
+  });
+
+  it("is refused for the parent's proxy list", async () => {
+    const before = await p.admin.proxies.list();
+    await refusedWithoutId(authorizedProxiesResource, obj(authorizedProxiesResource.schema, { proxies: ['nl-ams'], removed_entries: [] }));
+    expect(await p.admin.proxies.list()).toEqual(before);
   });
 });

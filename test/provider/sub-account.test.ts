@@ -157,7 +157,7 @@ describe('proxyaccount_sub_account', () => {
   it('imports by username (password null), and rejects a malformed ID', async () => {
     await admin.subAccounts.create({ username: 'sa-import', lastName: 'Imported', monthlyLimit: 3 });
     const { state, diagnostics } = await driver.import('sa-import');
-    expect(diagnostics).toEqual([]);
+    expect(errors(diagnostics)).toEqual([]);
     expect(state).toEqual(obj(schema, { id: 'sa-import', username: 'sa-import', last_name: 'Imported', monthly_limit: 3, total_limit: 0, active: true }));
     const bad = await driver.import('not valid!');
     expect(bad.state).toBeNull();
@@ -258,6 +258,28 @@ describe('proxyaccount_sub_account: removing the password (the API cannot clear 
     expect(planned).toEqual(state);
     expect(requiresReplace).toEqual([]);
     expect(diagnostics).toEqual([]);
+  });
+
+  it('warns at import that a password it may have is not known and keeps working, saying how to take it over, without the secret', async () => {
+    await admin.subAccounts.create({ username: 'sa-pw-warn', password: 'Never-Shown-1' });
+    const { state, diagnostics } = await driver.import('sa-pw-warn');
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        summary: 'Password of an imported sub-account not known',
+        detail: expect.stringMatching(
+          /The API never shows a sub-account's password, nor whether it has one, so the state of sub-account 'sa-pw-warn' records none.*Any password it has goes on working with the API and the proxy servers.*set password_wo with password_wo_version \(Terraform 1\.11 or later\), or password, and apply/s,
+        ),
+      }),
+    ]);
+    expect(JSON.stringify(diagnostics)).not.toContain('Never-Shown-1');
+    expect(state).toMatchObject({ password: null, password_wo_version: null });
+    expect(await canLogIn('sa-pw-warn', 'Never-Shown-1')).toBe(true);
+    // What the warning says takes it over: the first apply with password_wo and a version sends it.
+    const updated = await driver.update(state!, { username: 'sa-pw-warn', password_wo: 'Taken-Over-1', password_wo_version: 1 });
+    expect(updated).toMatchObject({ password: null, password_wo: null, password_wo_version: 1 });
+    expect(await canLogIn('sa-pw-warn', 'Never-Shown-1')).toBe(false);
+    expect(await canLogIn('sa-pw-warn', 'Taken-Over-1')).toBe(true);
   });
 
   it('plans nothing for an imported sub-account whose configuration sets no password', async () => {

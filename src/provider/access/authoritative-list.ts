@@ -29,6 +29,7 @@ import type { Ctx, Resource } from '../types';
 import { accountId, importAccountList, ownerPhrase, SELF_ID } from './account-ids';
 import { diff, dropped, type ListAccess, type ListEntries, removals, replay, unplannedRemovals } from './list-entries';
 import { sameEntries, syncList } from './list-sync';
+import { missingId } from './state-ids';
 
 /** What every list model holds, in the same terms for every list. */
 export interface ListModel<E> {
@@ -131,11 +132,14 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
     modifyPlan: (ctx, { prior, planned }) => planList(kind, ctx, prior, planned),
 
     // Every call acts on the state's username: one edited (or lost) while the id kept naming
-    // another account would read, replace or clear the other account's whole list.
+    // another account would read, replace or clear the other account's whole list; so would one
+    // that lost its id too (a lost username reads as the provider's own account).
     checkState(state) {
       const id = (state as { readonly id?: string | null }).id ?? null;
+      const lost = missingId({ id });
+      if (lost !== undefined) return { ...lost, attribute: lost.attribute as keyof Model<S> & string };
       const { username } = kind.fromModel(state);
-      if (id === null || id === accountId(username)) return undefined;
+      if (id === accountId(username)) return undefined;
       const owner = username === null ? (kind.parentOnly ? "the provider's account" : 'no username') : `username ${JSON.stringify(username)}`;
       return {
         attribute: (kind.parentOnly ? 'id' : 'username') as keyof Model<S> & string,

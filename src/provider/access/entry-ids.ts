@@ -4,6 +4,7 @@
 import type { Ctx } from '../types';
 import type { Validator } from '../framework';
 import { entryIdFormat } from '../../resource-types/import-ids';
+import { missingId, type StateProblem } from './state-ids';
 
 const ENTRY_ID = entryIdFormat('ENTRY', 'x');
 
@@ -44,24 +45,20 @@ export function validationProblem(attribute: { readonly validators: ReadonlyArra
   return undefined;
 }
 
-/** A stored state's disagreement, as `checkState` reports it. */
-export interface StateProblem<A extends string> {
-  readonly attribute: A;
-  readonly problem: string;
-}
-
 /**
- * The state check of an entry resource: its `id` must be `entryId(username, entry)`. The entry
- * attribute is what reads and deletes act on, so a state edited to name another entry (id kept)
- * would otherwise delete another resource's entry; one that lost it (id kept) would read as gone,
- * plan a second entry and, on destroy, delete nothing while the live one stays.
+ * The state check of an entry resource: its `id` must be there (see state-ids.ts) and be
+ * `entryId(username, entry)`. The entry attribute is what reads and deletes act on, so a state
+ * edited to name another entry (id kept) would otherwise delete another resource's entry; one that
+ * lost it (id kept) would read as gone, plan a second entry and, on destroy, delete nothing while
+ * the live one stays.
  */
 export function entryIdMismatch<A extends string>(
   state: { readonly id: string | null; readonly username: string | null },
   attribute: A,
   entry: string | null,
-): StateProblem<A> | undefined {
-  if (state.id === null || (entry !== null && state.id === entryId(state.username, entry))) return undefined;
+): StateProblem<A | 'id'> | undefined {
+  if (state.id === null) return missingId(state);
+  if (entry !== null && state.id === entryId(state.username, entry)) return undefined;
   if (entry === null) return { attribute, problem: `${attribute} is missing, while id ${JSON.stringify(state.id)} names an object` };
   const owner = state.username === null ? 'no username' : `username ${JSON.stringify(state.username)}`;
   return { attribute, problem: `${attribute} ${JSON.stringify(entry)} with ${owner} does not match id ${JSON.stringify(state.id)}` };

@@ -79,19 +79,26 @@ export function upgradeState(schema: ObjectSchema, version: number, raw: RawStat
   } catch (err) {
     // A value of the wrong type in stored state is the state's problem, not the provider's.
     if (!(err instanceof CodecError)) throw err;
-    const where = err.path.length > 0 ? ` at ${formatAttributePath(err.path)}` : '';
+    const path = err.path.length > 0 ? formatAttributePath(err.path) : undefined;
+    const where = path !== undefined ? ` at ${path}` : '';
     return {
       value: null,
       diagnostics: [
         errorDiagnostic(
           'Invalid value in stored state',
-          `The stored state of this ${typeName} (in the Terraform state file) has a value of the wrong type${where}: ${err.message}. ` +
+          `The stored state of this ${typeName} (in the Terraform state file) has a value of the wrong type${where}: ${problemOf(err, path)}. ` +
             'The state file was edited or is corrupted. Repair the value in the state, or remove the resource with "terraform state rm ADDRESS" and import it again.',
           err.path.length > 0 ? err.path : undefined,
         ),
       ],
     };
   }
+}
+
+/** What a CodecError says is wrong, without the "at PATH: " its message begins with (the detail names the path once, itself). */
+function problemOf(err: CodecError, path: string | undefined): string {
+  const prefix = path === undefined ? '' : `at ${path}: `;
+  return err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
 }
 
 function isJsonState(v: unknown): v is JsonState {

@@ -3,6 +3,7 @@
 // response gives the full domain and the listing shows `domain:port`, so reads match listing
 // entries by host. Reads go through the coalescing reader (one listing per refresh).
 import { validationProblem } from '../access/entry-ids';
+import { missingId } from '../access/state-ids';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { hasErrorCode } from '../errors';
 import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
@@ -64,10 +65,11 @@ export const authorizedProxyResource = {
 
   checkState(state) {
     // Reads and deletes act on `domain` (else `proxy`): both must name the proxy of the id.
-    if (state.id !== null && state.proxy === null) {
+    if (state.id === null) return missingId(state);
+    if (state.proxy === null) {
       return { attribute: 'proxy', problem: `proxy is missing, while id ${JSON.stringify(state.id)} names a proxy` };
     }
-    if (state.id !== null && state.proxy !== null && state.id !== state.proxy) {
+    if (state.id !== state.proxy) {
       return { attribute: 'proxy', problem: `proxy ${JSON.stringify(state.proxy)} does not match id ${JSON.stringify(state.id)}` };
     }
     if (state.domain !== null && state.proxy !== null && !namesDomain(state.proxy, state.domain)) {
@@ -131,16 +133,25 @@ interface ListedProxy {
  * The listing entry (`domain:port`) for a proxy: by its full domain when known, else by the
  * configured form (domain:port, full domain or bare host = the domain's first label).
  */
-async function findProxy(ctx: Ctx, proxy: string, domain: string | null): Promise<ListedProxy | undefined> {
-  const listed = (await ctx.data.proxies.list()).map(splitEntry);
-  if (domain !== null) {
-    const d = domain.toLowerCase();
-    return listed.find((p) => p.domain.toLowerCase() === d);
-  }
+async function findProxy(ctx: Ctx, proxy: string | null, domain: string | null): Promise<ListedProxy | undefined> {
+  const matches = domain !== null ? byDomain(domain) : proxy !== null ? byForm(proxy) : undefined;
+  // A stored state naming neither (checkState refuses it first) names no proxy at all.
+  if (matches === undefined) return undefined;
+  return (await ctx.data.proxies.list()).map(splitEntry).find(matches);
+}
+
+/** Matches the listing entry of a full domain, ignoring case. */
+function byDomain(domain: string): (p: ListedProxy) => boolean {
+  const d = domain.toLowerCase();
+  return (p) => p.domain.toLowerCase() === d;
+}
+
+/** Matches the listing entry of a proxy as configured (domain:port, full domain or bare host), ignoring case. */
+function byForm(proxy: string): (p: ListedProxy) => boolean {
   const given = proxy.toLowerCase();
-  if (given.includes(':')) return listed.find((p) => p.entry.toLowerCase() === given);
-  if (given.includes('.')) return listed.find((p) => p.domain.toLowerCase() === given);
-  return listed.find((p) => p.domain.toLowerCase().split('.')[0] === given);
+  if (given.includes(':')) return (p) => p.entry.toLowerCase() === given;
+  if (given.includes('.')) return (p) => p.domain.toLowerCase() === given;
+  return (p) => p.domain.toLowerCase().split('.')[0] === given;
 }
 
 /** True when `domain` (a full domain) is the one the proxy written as `proxy` names, ignoring case. */

@@ -18,6 +18,7 @@ import {
   pendingOf,
   tokensAfterSpan,
 } from '../access/pending-token-create';
+import { missingId } from '../access/state-ids';
 import { reportDiscardedTokens } from '../access/token-discards';
 import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
@@ -110,12 +111,13 @@ export const bearerTokenResource = {
   checkState(state, stored) {
     const id = state.token_id;
     // Only a create whose outcome is unknown saves a state naming no token: its id is the span it
-    // ran in (or, saved by an earlier version, no id and a private record).
-    if (id === null && pendingOf(state, stored.private) === undefined) return missingTokenId(state);
-    if (id !== null && (!Number.isSafeInteger(id) || id < 1 || id > MAX_TOKEN_ID)) {
+    // ran in (or, saved by an earlier version, no id and a private record: the one state without id).
+    if (id === null) return pendingOf(state, stored.private) === undefined ? missingTokenId(state) : undefined;
+    if (state.id === null) return missingId(state);
+    if (!Number.isSafeInteger(id) || id < 1 || id > MAX_TOKEN_ID) {
       return { attribute: 'token_id', problem: `token_id ${id} is not a token ID (a positive integer of at most 15 digits)` };
     }
-    if (id !== null && state.id !== null && state.id !== entryId(state.username, String(id))) {
+    if (state.id !== entryId(state.username, String(id))) {
       // A pending id beside a token_id: the same mismatch, the state edited.
       return { attribute: 'id', problem: `id ${JSON.stringify(state.id)} does not match token_id ${id} and username ${JSON.stringify(state.username)}` };
     }

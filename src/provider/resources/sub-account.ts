@@ -4,6 +4,7 @@
 import type { SubAccountWrite } from '../../account';
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import { reportAlreadyExists } from '../access/already-exists';
+import { missingId } from '../access/state-ids';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { isUsername, usernameValidators } from '../access/usernames';
 import {
@@ -153,10 +154,11 @@ export const subAccountResource = {
 
   checkState(state) {
     // Acting on a username that disagrees with the id could change another sub-account.
-    if (state.id !== null && state.username === null) {
+    if (state.id === null) return missingId(state);
+    if (state.username === null) {
       return { attribute: 'username', problem: `username is missing, while id ${JSON.stringify(state.id)} names a sub-account` };
     }
-    if (state.id !== null && state.username !== null && state.id !== state.username) {
+    if (state.id !== state.username) {
       return { attribute: 'username', problem: `username ${JSON.stringify(state.username)} does not match id ${JSON.stringify(state.id)}` };
     }
     return undefined;
@@ -270,9 +272,21 @@ export const subAccountResource = {
       ctx.diagnostics.addError('Invalid import ID', `Expected a sub-account username (1–30 letters, digits and . @ + -), got ${JSON.stringify(id)}.`);
       return undefined;
     }
+    // The state says no password while one may authenticate to the API and the proxy servers:
+    // said once, here, since no later plan can see it.
+    ctx.diagnostics.addWarning('Password of an imported sub-account not known', importedPasswordDetail(username));
     return { id: username, username };
   },
 } satisfies Resource<typeof schema>;
+
+/** What an import cannot know of the password, and how to take it over. */
+function importedPasswordDetail(username: string): string {
+  return (
+    `The API never shows a sub-account's password, nor whether it has one, so the state of sub-account '${username}' records none (password and password_wo_version are null), and no plan shows a difference. ` +
+    'Any password it has goes on working with the API and the proxy servers until one is applied in its place: ' +
+    'set password_wo with password_wo_version (Terraform 1.11 or later), or password, and apply; the first apply after the import sends it.'
+  );
+}
 
 /** State from the API's answer; what the API never returns (passwords) comes from `known`. */
 function toState(known: SubAccountModel, remote: SubAccount): SubAccountModel {
