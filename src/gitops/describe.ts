@@ -2,7 +2,7 @@
 // "monthly limit 50 → 100 GB"), from the resource-type catalogue. Values come from a plan
 // already stripped of secrets and sensitive values (plan-json.ts).
 import { type Catalogue, changeVerb, RESOURCE_TYPES } from '../resource-types';
-import { changeView, kindOf, type ResourceChange } from './plan-json';
+import { changeView, type DeferredChange, kindOf, type ResourceChange } from './plan-json';
 
 /** The account a resource belongs to: a sub-account's username, or '(parent)'. */
 export const PARENT = '(parent)';
@@ -23,7 +23,7 @@ export function accountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): stri
   if (c.sensitive.has(attr) || c.sensitive.has('*')) return HIDDEN_ACCOUNT;
   const kind = kindOf(c);
   if (kind === 'delete' || kind === 'forget') return nameOf(c.before[attr]);
-  if (c.afterUnknown.has(attr)) return UNKNOWN_ACCOUNT;
+  if (c.afterUnknown.has(attr) || c.afterUnknown.has('*')) return UNKNOWN_ACCOUNT;
   return nameOf(c.after[attr]);
 }
 
@@ -33,7 +33,7 @@ export function previousAccountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPE
   // A sub-account's own username names it, not an account it is in: its risks speak of a rename.
   if (kindOf(c) !== 'replace' || d?.shape === 'account') return undefined;
   const attr = d?.ownerAttribute ?? 'username';
-  if (c.sensitive.has(attr) || c.sensitive.has('*') || c.afterUnknown.has(attr)) return undefined;
+  if (c.sensitive.has(attr) || c.sensitive.has('*') || c.afterUnknown.has(attr) || c.afterUnknown.has('*')) return undefined;
   const before = nameOf(c.before[attr]);
   return before !== accountOf(c, catalogue) ? before : undefined;
 }
@@ -51,4 +51,14 @@ export function describeChange(c: ResourceChange, catalogue: Catalogue = RESOURC
   const words = kindOf(c) === 'replace' && forced.length > 0 ? `${described}, forced by a change of ${forced.join(' and ')}` : described;
   const from = previousAccountOf(c, catalogue);
   return from === undefined ? words : `${words}, moved from ${from === PARENT ? 'the parent account' : `sub-account '${from}'`}`;
+}
+
+/**
+ * What a deferred change would do, in a reviewer's words: its type and action only, since a
+ * deferred change's values are mostly unknown ("IP list create").
+ */
+export function deferredSubject(c: DeferredChange, catalogue: Catalogue = RESOURCE_TYPES): string {
+  const d = catalogue.get(c.type);
+  const what = d === undefined ? c.type : d.shape === 'list' ? `${d.noun.one} list` : d.noun.one;
+  return `${what} ${kindOf(c)}`;
 }

@@ -2,7 +2,7 @@
 // saved binary plan that `terraform show -json` turns into JSON in the plan's working directory.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { describeFailure, Terraform } from './terraform';
+import { describeFailure, jsonFault, Terraform } from './terraform';
 
 /** Reads standard input to the end. */
 async function readStdin(): Promise<string> {
@@ -33,12 +33,11 @@ export async function loadPlan(source: string, opts: { dir?: string; terraform?:
   });
 }
 
+/** Plan JSON holds secrets: a parse error says where the text stops parsing, never what it holds there. */
 function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new Error(
-      `${where} is not plan JSON (${err instanceof Error ? err.message : String(err)}); give a saved plan file or the output of \`terraform show -json PLANFILE\``,
-    );
+    throw new Error(`${where} is not plan JSON (${jsonFault(err, text)}); give a saved plan file or the output of \`terraform show -json PLANFILE\``);
   }
 }

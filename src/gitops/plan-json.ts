@@ -1,6 +1,8 @@
 // The parts of Terraform's JSON plan format (`terraform show -json PLANFILE`) that review and drift
-// read, parsed defensively, and the one rule about secrets: a value Terraform marks sensitive, or
-// an attribute that holds a credential, is never copied out of a plan, whatever the JSON carries.
+// read, parsed strictly (an entry it cannot read stops the reading: a plan read in part would be
+// reviewed as changing less than it does), and the one rule about secrets: a value Terraform marks
+// sensitive, or an attribute that holds a credential, is never copied out of a plan, whatever the
+// JSON carries.
 // The one plan reader: review, drift and the demo's summaries all read plans through it.
 import type { ChangeKind, ChangeView } from '../resource-types';
 
@@ -16,7 +18,7 @@ export interface ResourceChange {
   readonly importing: boolean;
   readonly before: Values;
   readonly after: Values;
-  /** Attributes Terraform will only know after apply. */
+  /** Attributes Terraform will only know after apply ('*': the whole object, in a deferred change). */
   readonly afterUnknown: ReadonlySet<string>;
   /** Top-level attributes marked sensitive before or after (wholly or in part). */
   readonly sensitive: ReadonlySet<string>;
@@ -39,10 +41,18 @@ export interface StateResource {
   readonly sensitive: ReadonlySet<string>;
 }
 
+/** One entry of `deferred_changes`: a change the plan leaves to a later plan (applying it does not make it). */
+export interface DeferredChange extends ResourceChange {
+  /** Terraform's reason, e.g. `provider_config_unknown`, `deferred_prereq`. */
+  readonly reason: string;
+}
+
 /** What review and drift read of a plan. */
 export interface Plan {
   readonly changes: readonly ResourceChange[];
   readonly drift: readonly ResourceChange[];
+  /** Changes the plan defers to a later plan (Terraform's `deferred_changes`). */
+  readonly deferred: readonly DeferredChange[];
   /** Resources of the prior state, every module flattened. */
   readonly priorState: readonly StateResource[];
 }
@@ -54,19 +64,30 @@ export const SECRET_ATTRIBUTES: ReadonlySet<string> = new Set(['token', 'passwor
 export type { ChangeKind } from '../resource-types';
 
 /**
- * Classifies Terraform's action list; an import with no other change is `import`. A `forget`
- * (a `removed` block with `destroy = false`; `create` beside it when a new object replaces the
- * forgotten one) leaves the object in the account with no state managing it: its own kind.
+ * Terraform's action lists, the whole documented set, and their kinds: `forget` (Terraform 1.7) is a
+ * `removed` block with `destroy = false`, which leaves the object in the account with no state
+ * managing it; `create` beside it when a new object replaces the forgotten one.
+ */
+const KINDS: ReadonlyMap<string, ChangeKind> = new Map([
+  ['no-op', 'no-op'],
+  ['create', 'create'],
+  ['read', 'read'],
+  ['update', 'update'],
+  ['delete', 'delete'],
+  ['delete,create', 'replace'],
+  ['create,delete', 'replace'],
+  ['forget', 'forget'],
+  ['create,forget', 'forget'],
+] satisfies Array<[string, ChangeKind]>);
+
+/**
+ * Classifies Terraform's action list; an import with no other change is `import`. Throws for a list
+ * outside Terraform's set (a newer Terraform's action): what applying it does cannot be told.
  */
 export function kindOf(c: Pick<ResourceChange, 'actions' | 'importing'>): ChangeKind {
-  const a = c.actions;
-  if (a.includes('forget')) return 'forget';
-  if (a.includes('create') && a.includes('delete')) return 'replace';
-  if (a.includes('create')) return 'create';
-  if (a.includes('delete')) return 'delete';
-  if (a.includes('update')) return 'update';
-  if (a.includes('read')) return 'read';
-  return c.importing ? 'import' : 'no-op';
+  const kind = KINDS.get(c.actions.join(','));
+  if (kind === undefined) throw new Error(`the Terraform action ${JSON.stringify(c.actions)} is not one this reader knows`);
+  return kind === 'no-op' && c.importing ? 'import' : kind;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -99,21 +120,61 @@ function secretsChanged(before: unknown, after: unknown, sensitive: ReadonlySet<
   return new Set([...hidden].filter((k) => (k in a || k in b) && JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)));
 }
 
-function parseChange(raw: unknown): ResourceChange | undefined {
-  if (!isRecord(raw) || typeof raw.address !== 'string' || typeof raw.type !== 'string' || !isRecord(raw.change)) return undefined;
+/**
+ * A plan entry this reader cannot read. Leaving it out would review the plan as if the entry were
+ * not there ("No changes" for a plan that changes the account), so the whole plan is refused. The
+ * message names the entry by its place and address, never by its values (they may hold secrets).
+ */
+class UnreadableEntry extends Error {}
+
+function unreadable(why: string): never {
+  throw new UnreadableEntry(why);
+}
+
+/** An address for a message: quoted, control characters escaped, and not too long. */
+function quoted(address: unknown): string {
+  const s = JSON.stringify(typeof address === 'string' ? address : String(address));
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}
+
+/** A value that is absent, null, or of one of the given JSON shapes. */
+function optional(v: unknown, ...shapes: Array<'object' | 'boolean' | 'array'>): boolean {
+  if (v === undefined || v === null) return true;
+  return shapes.some((shape) => (shape === 'object' ? isRecord(v) : shape === 'array' ? Array.isArray(v) : typeof v === 'boolean'));
+}
+
+/**
+ * One entry of `resource_changes`, `resource_drift` or a deferred change. `wholeUnknown`: whether
+ * `after_unknown` may be `true` (an object nothing is known of yet, which only a deferred change has).
+ */
+function parseChange(raw: unknown, wholeUnknown = false): ResourceChange {
+  if (!isRecord(raw)) unreadable('it is not an object');
+  if (typeof raw.address !== 'string' || raw.address === '') unreadable('it has no address');
+  if (typeof raw.type !== 'string' || raw.type === '') unreadable('it has no resource type');
+  if (raw.mode !== undefined && raw.mode !== 'managed' && raw.mode !== 'data') unreadable(`its mode ${quoted(raw.mode)} is neither "managed" nor "data"`);
   const change = raw.change;
-  if (!Array.isArray(change.actions)) return undefined;
+  if (!isRecord(change)) unreadable('it has no change object');
+  const actions = change.actions;
+  if (!Array.isArray(actions) || !actions.every((a): a is string => typeof a === 'string')) unreadable('its actions are not a list of names');
+  const importing = isRecord(change.importing);
+  checkActions(actions, importing);
+  if (!optional(change.before, 'object') || !optional(change.after, 'object')) unreadable('its before or after value is not an object');
+  if (!optional(change.before_sensitive, 'object', 'boolean') || !optional(change.after_sensitive, 'object', 'boolean')) {
+    unreadable('its sensitivity marks are neither an object nor a boolean');
+  }
+  if (!optional(change.after_unknown, 'object', 'boolean') || (change.after_unknown === true && !wholeUnknown)) {
+    unreadable('its unknown-value marks are not an object of attributes');
+  }
   const sensitive = new Set([...markedKeys(change.before_sensitive), ...markedKeys(change.after_sensitive)]);
-  const unknown = isRecord(change.after_unknown)
-    ? Object.keys(change.after_unknown).filter((k) => (change.after_unknown as Record<string, unknown>)[k] === true)
-    : [];
+  const afterUnknown = change.after_unknown;
+  const unknown = afterUnknown === true ? ['*'] : isRecord(afterUnknown) ? Object.keys(afterUnknown).filter((k) => afterUnknown[k] === true) : [];
   return {
     address: raw.address,
     type: raw.type,
     providerName: typeof raw.provider_name === 'string' ? raw.provider_name : '',
     mode: raw.mode === 'data' ? 'data' : 'managed',
-    actions: change.actions.filter((a): a is string => typeof a === 'string'),
-    importing: isRecord(change.importing),
+    actions,
+    importing,
     before: cleanValues(change.before, sensitive),
     after: cleanValues(change.after, sensitive),
     afterUnknown: new Set(unknown),
@@ -123,6 +184,41 @@ function parseChange(raw: unknown): ResourceChange | undefined {
       Array.isArray(change.replace_paths) ? change.replace_paths.flatMap((path) => (Array.isArray(path) && typeof path[0] === 'string' ? [path[0]] : [])) : [],
     ),
   };
+}
+
+/** An action list outside Terraform's set makes the entry unreadable. */
+function checkActions(actions: readonly string[], importing: boolean): void {
+  try {
+    kindOf({ actions, importing });
+  } catch {
+    unreadable(
+      `its actions ${quoted(actions.join(', '))} are not among Terraform's (create, read, update, delete, no-op, forget, and the replace forms ` +
+        'delete+create, create+delete, create+forget): it may come from a newer Terraform, and what applying it does cannot be told',
+    );
+  }
+}
+
+function parseDeferred(raw: unknown): DeferredChange {
+  if (!isRecord(raw)) unreadable('it is not an object');
+  if (!isRecord(raw.resource_change)) unreadable('it has no resource_change object');
+  return { ...parseChange(raw.resource_change, true), reason: typeof raw.reason === 'string' && raw.reason !== '' ? raw.reason : 'unknown' };
+}
+
+/** The entries of one list of the plan, each read or the plan refused, naming the entry. */
+function entries<T>(json: Record<string, unknown>, key: string, parse: (raw: unknown) => T): T[] {
+  const v = json[key];
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new Error(`not a plan this reader can read: its ${key} is not a list`);
+  return v.map((raw, i) => {
+    try {
+      return parse(raw);
+    } catch (err) {
+      if (!(err instanceof UnreadableEntry)) throw err;
+      const change = isRecord(raw) && isRecord(raw.resource_change) ? raw.resource_change : raw;
+      const address = isRecord(change) && typeof change.address === 'string' ? ` (${quoted(change.address)})` : '';
+      throw new Error(`cannot read the plan: ${key}[${i}]${address}: ${err.message}. The plan is refused rather than read with an entry left out`);
+    }
+  });
 }
 
 function stateResources(module: unknown): StateResource[] {
@@ -139,15 +235,35 @@ function stateResources(module: unknown): StateResource[] {
   return out;
 }
 
-/** Reads `terraform show -json PLANFILE` output; throws with a clear message when it is not a plan. */
+/**
+ * Terraform's JSON formats change their major version only for changes a reader must know of: a
+ * plan of another major version is refused (a plan without one, written by hand, is read as 1.x).
+ */
+function checkFormatVersion(v: unknown): void {
+  if (v === undefined) return;
+  if (typeof v !== 'string' || !/^1(\.\d+)*$/.test(v)) {
+    throw new Error(`not a plan this reader can read: its format_version is ${quoted(v)}, and only 1.x is understood (a newer Terraform? update proxyaccount)`);
+  }
+}
+
+/**
+ * Reads `terraform show -json PLANFILE` output; throws with a clear message when it is not a plan,
+ * or holds what this reader cannot read (another major format version, an entry it cannot parse, an
+ * action Terraform did not document): a plan is reviewed whole or not at all.
+ */
 export function parsePlanJson(json: unknown): Plan {
   if (!isRecord(json)) throw new Error('not a Terraform plan in JSON form (expected an object from `terraform show -json PLANFILE`)');
-  if (!('resource_changes' in json) && !('planned_values' in json) && !('resource_drift' in json)) {
-    throw new Error('not a Terraform plan in JSON form: it has no resource_changes, resource_drift or planned_values');
+  if (!['resource_changes', 'planned_values', 'resource_drift', 'deferred_changes'].some((key) => key in json)) {
+    throw new Error('not a Terraform plan in JSON form: it has no resource_changes, resource_drift, deferred_changes or planned_values');
   }
-  const list = (v: unknown): ResourceChange[] => (Array.isArray(v) ? v.map(parseChange).filter((c): c is ResourceChange => c !== undefined) : []);
+  checkFormatVersion(json.format_version);
   const prior = isRecord(json.prior_state) && isRecord(json.prior_state.values) ? stateResources(json.prior_state.values.root_module) : [];
-  return { changes: list(json.resource_changes), drift: list(json.resource_drift), priorState: prior };
+  return {
+    changes: entries(json, 'resource_changes', (raw) => parseChange(raw)),
+    drift: entries(json, 'resource_drift', (raw) => parseChange(raw)),
+    deferred: entries(json, 'deferred_changes', parseDeferred),
+    priorState: prior,
+  };
 }
 
 /** True for a resource of this provider (any registry host or namespace). */
@@ -155,5 +271,13 @@ export { isProviderType as isProxyAccount } from '../resource-types';
 
 /** A change as the catalogue's descriptors read it. */
 export function changeView(c: ResourceChange): ChangeView {
-  return { kind: kindOf(c), before: c.before, after: c.after, secretsChanged: c.secretsChanged, unknown: c.afterUnknown, replacedBy: c.replacedBy };
+  return {
+    kind: kindOf(c),
+    before: c.before,
+    after: c.after,
+    secretsChanged: c.secretsChanged,
+    unknown: c.afterUnknown,
+    hidden: c.sensitive,
+    replacedBy: c.replacedBy,
+  };
 }

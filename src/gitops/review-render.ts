@@ -1,5 +1,7 @@
 // A review as Markdown for a pull-request comment (GitHub takes at most 65,536 characters), or as
 // JSON. Large accounts collapse into <details>; what does not fit is cut with an honest count.
+// Text from the plan (addresses, usernames, labels, hostnames) never shapes the comment: addresses
+// are code, the rest is escaped, and neither mentions nor references anyone.
 import type { Review } from './review';
 
 /** GitHub's limit on one comment's body. */
@@ -17,36 +19,58 @@ export function reviewJson(r: Review): string {
 /** The review as Markdown, at most `limit` characters. */
 export function reviewMarkdown(r: Review, limit = COMMENT_LIMIT): string {
   const s = r.summary;
+  const deferred = r.accounts.reduce((n, a) => n + a.changes.filter((c) => c.action === 'deferred').length, 0);
   const head = [
     REVIEW_MARKER,
     '## proxyaccount plan review',
     '',
     `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy` +
       `${s.replace > 0 ? ` (${s.replace} replaced)` : ''}${s.import > 0 ? `, ${s.import} to import` : ''}` +
-      `${s.forget > 0 ? `, ${s.forget} no longer managed` : ''}.`,
+      `${s.forget > 0 ? `, ${s.forget} no longer managed` : ''}${deferred > 0 ? `, ${deferred} deferred to a later plan` : ''}.`,
     '',
   ];
-  const attention =
-    r.attention.length === 0
-      ? ['No change needs particular attention.', '']
-      : ['### ⚠️ Needs attention', '', ...r.attention.map((a) => `- **${a.kind}** \`${a.address}\`: ${escapeMarkdown(a.message)}`), ''];
+  const attention = r.attention.map((a) => `- **${a.kind}** ${codeSpan(a.address)}: ${escapeMarkdown(a.message)}`);
   const sections: string[][] = r.accounts.map(({ account, changes }) => {
-    const lines = changes.map((c) => `- ${escapeMarkdown(c.description)} — \`${c.address}\``);
+    const lines = changes.map((c) => `- ${escapeMarkdown(c.description)} — ${codeSpan(c.address)}`);
     const title = `${account} — ${changes.length} change${changes.length === 1 ? '' : 's'}`;
     return changes.length > COLLAPSE_OVER
-      ? [`<details><summary><b>${escapeMarkdown(title)}</b></summary>`, '', ...lines, '', '</details>', '']
+      ? [`<details><summary><b>${escapeHtml(title)}</b></summary>`, '', ...lines, '', '</details>', '']
       : [`### ${escapeMarkdown(title)}`, '', ...lines, ''];
   });
   const other =
-    r.other_resources.length === 0 ? [] : [`### Other resources (${r.other_resources.length})`, '', ...r.other_resources.map((a) => `- \`${a}\``), ''];
+    r.other_resources.length === 0 ? [] : [`### Other resources (${r.other_resources.length})`, '', ...r.other_resources.map((a) => `- ${codeSpan(a)}`), ''];
   if (r.accounts.length === 0 && r.other_resources.length === 0) return [...head, 'No changes.', ''].join('\n');
-  return fitToLimit([...head, ...attention], [...sections, other], limit);
+  return fitToLimit(head, attention, [...sections, other], limit);
 }
 
-/** Keeps `head` whole (cut with a count if it alone is too long), then whole lines while they fit. */
-function fitToLimit(head: string[], sections: string[][], limit: number): string {
-  const total = sections.reduce((n, s) => n + s.filter((l) => l.startsWith('- ')).length, 0);
-  const reserve = 200;
+/** The attention heading: a cut list says so in its heading too, so that it never reads as complete. */
+function attentionHeading(shown: number, total: number): string {
+  return shown === total ? '### ⚠️ Needs attention' : `### ⚠️ Needs attention (${total - shown} of ${total} not shown: cut to fit one comment)`;
+}
+
+/** The note at the end of a cut comment, counting the attention items and the change lines left out. */
+function cutNote(attention: { shown: number; total: number }, changes: { shown: number; total: number }): string {
+  const missing = [
+    ...(attention.shown < attention.total ? [`${attention.total - attention.shown} of ${attention.total} items needing attention`] : []),
+    `${changes.total - changes.shown} of ${changes.total} changes`,
+  ];
+  return (
+    `_Cut to fit one comment: ${missing.join(' and ')} are not shown. ` +
+    'Run `proxyaccount review` locally, or read its `--format json` output (never cut), for the rest._'
+  );
+}
+
+/**
+ * Keeps `head` whole, then the attention items, then the sections' lines, in order, while they fit;
+ * at the first line that does not fit it stops (a later, shorter line would read as if the list
+ * went on), closes an open `<details>`, and counts what is not shown: attention items and change
+ * lines apart, since a missing attention item is what a reviewer must not miss.
+ */
+function fitToLimit(head: string[], attention: string[], sections: string[][], limit: number): string {
+  const changes = { shown: 0, total: sections.reduce((n, s) => n + s.filter((l) => l.startsWith('- ')).length, 0) };
+  const risks = { shown: 0, total: attention.length };
+  // Room for the longest note and heading this review can need, so that they always fit.
+  const reserve = cutNote({ shown: 0, total: risks.total }, { shown: 0, total: changes.total }).length + '\n</details>\n\n\n'.length;
   const out: string[] = [];
   let size = 0;
   const push = (line: string): boolean => {
@@ -55,31 +79,72 @@ function fitToLimit(head: string[], sections: string[][], limit: number): string
     size += line.length + 1;
     return true;
   };
-  let shown = 0;
-  let cut = false;
-  for (const line of head) if (!push(line)) cut = true;
-  for (const section of sections) {
-    for (const line of section) {
-      if (cut) break;
-      if (!push(line)) {
-        cut = true;
-        break;
-      }
-      if (line.startsWith('- ')) shown++;
-    }
+  const fits = (lines: readonly string[], onLine: (line: string) => void = () => undefined): boolean =>
+    lines.every((line) => {
+      if (!push(line)) return false;
+      onLine(line);
+      return true;
+    });
+  let whole = fits(head);
+  if (whole && risks.total === 0) whole = fits(['No change needs particular attention.', '']);
+  else if (whole) {
+    const heading = out.length;
+    // The cut heading is the longer one: placed first, it keeps room for whichever is needed.
+    whole = push(attentionHeading(0, risks.total)) && push('') && fits(attention, () => risks.shown++) && push('');
+    if (out.length > heading) out[heading] = attentionHeading(risks.shown, risks.total);
   }
-  if (cut) {
-    if (out.some((l) => l.startsWith('<details>')) && out.filter((l) => l.startsWith('<details>')).length > out.filter((l) => l === '</details>').length)
-      out.push('</details>');
-    out.push(
-      '',
-      `_Cut to fit one comment: ${total - shown} of ${total} changes are not shown. Run \`proxyaccount review\` locally or read the plan for the rest._`,
-    );
+  for (const section of sections) {
+    if (!whole) break;
+    whole = fits(section, (line) => {
+      if (line.startsWith('- ')) changes.shown++;
+    });
+  }
+  if (!whole) {
+    if (out.filter((l) => l.startsWith('<details>')).length > out.filter((l) => l === '</details>').length) out.push('</details>');
+    out.push('', cutNote(risks, changes));
   }
   return `${out.join('\n')}\n`;
 }
 
-/** Keeps Markdown and HTML in values from changing the comment's structure. */
+/** Control characters (a line break above all) as escapes: text from the plan stays on its line. */
+function oneLine(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const CONTROL_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * GitHub turns `@name` into a mention that notifies, and `#123` into a cross-reference, in text
+ * but not in code: a zero-width space after the sign keeps the text as it reads, without either.
+ */
+function noMentions(s: string): string {
+  return s.replace(/@/g, '@\u200b').replace(/#(?=\d)/g, '#\u200b');
+}
+
+/** Keeps Markdown and HTML in values from changing the comment's structure, or notifying anyone. */
 function escapeMarkdown(s: string): string {
-  return s.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/([\\`*_[\]])/g, '\\$1');
+  return noMentions(
+    oneLine(s)
+      .replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'))
+      .replace(/([\\`*_[\]~|])/g, '\\$1'),
+  );
+}
+
+/** Text inside raw HTML (a `<summary>`), where Markdown escapes would show as written. */
+function escapeHtml(s: string): string {
+  return noMentions(oneLine(s).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!));
+}
+
+/**
+ * Text shown literally, as code: an address holds whatever its for_each key holds, backticks and
+ * HTML included. CommonMark ends a code span only at a run of backticks as long as its opening
+ * one, so the fence is one longer than the longest run inside, and a space pads an end that is a
+ * backtick (or a space, which CommonMark strips in pairs). Mentions in code do not notify.
+ */
+function codeSpan(s: string): string {
+  const text = oneLine(s);
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(text) ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }

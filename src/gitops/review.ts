@@ -3,8 +3,8 @@
 // providers' resources counted and listed by address, never a secret. What a type's change means
 // comes from the resource-type catalogue.
 import { type Catalogue, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
-import { accountOf, describeChange, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
-import { changeView, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
+import { accountOf, describeChange, deferredSubject, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
+import { changeView, type DeferredChange, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
 
 /** Counts as in terraform's plan line, plus replacements, imports and objects no longer managed. */
 export interface ReviewSummary {
@@ -21,6 +21,7 @@ export interface ReviewSummary {
 export interface ReviewChange {
   readonly address: string;
   readonly type: string;
+  /** The change's kind (create, update, delete, replace, import, forget), or `deferred`: one the plan leaves to a later plan. */
   readonly action: string;
   readonly description: string;
 }
@@ -72,6 +73,18 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     accounts.set(account, list);
     attention.push(...attentionOf(c, account, usage.get(account), catalogue));
   }
+  for (const c of plan.deferred) {
+    const deferred = deferredEntry(c, catalogue);
+    if (deferred === undefined) continue;
+    if (deferred === 'other') {
+      other.push(c.address);
+      continue;
+    }
+    const list = accounts.get(deferred.account) ?? [];
+    list.push(deferred.change);
+    accounts.set(deferred.account, list);
+    attention.push(deferred.attention);
+  }
 
   const order = [...accounts.keys()].sort((a, b) => (a === PARENT ? -1 : b === PARENT ? 1 : a.localeCompare(b)));
   return {
@@ -111,10 +124,31 @@ function attentionOf(c: ResourceChange, account: string, usage: { monthly: numbe
   ];
 }
 
-/** True when the review holds any change (other providers' included). */
+/**
+ * A change the plan defers: applying it does not make it, and the plan that will make it is not
+ * this one. Filed under its account, never dropped, with attention, since nobody has reviewed what
+ * it will do. Undefined for what no change of the plan would show either (data sources, no-ops).
+ */
+function deferredEntry(c: DeferredChange, catalogue: Catalogue): { account: string; change: ReviewChange; attention: Attention } | 'other' | undefined {
+  const kind = kindOf(c);
+  if (c.mode !== 'managed' || kind === 'no-op' || kind === 'read') return undefined;
+  if (!isProxyAccount(c.type)) return 'other';
+  const subject = deferredSubject(c, catalogue);
+  return {
+    account: accountOf(c, catalogue),
+    change: { address: c.address, type: c.type, action: 'deferred', description: `${subject} deferred to a later plan (${c.reason})` },
+    attention: {
+      kind: 'change_deferred',
+      address: c.address,
+      message: `this plan defers the ${subject} (Terraform's reason: ${c.reason}): applying it does not make the change, and the later plan that does needs a review of its own`,
+    },
+  };
+}
+
+/** True when the review holds any change (other providers' and deferred ones included). */
 export function hasChanges(r: Review): boolean {
   const s = r.summary;
-  return s.add + s.change + s.destroy + s.import + s.forget > 0 || r.other_resources.length > 0;
+  return s.add + s.change + s.destroy + s.import + s.forget > 0 || r.accounts.length > 0 || r.other_resources.length > 0;
 }
 
 /** The `--fail-on` conditions. */

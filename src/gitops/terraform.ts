@@ -90,22 +90,39 @@ export function diagnosticsOf(result: Pick<RunResult, 'stdout' | 'stderr'>): str
   return `${head}\n… (${kept.split('\n').length - head.split('\n').length} more lines of terraform's output)`;
 }
 
+/** What a failure says in place of standard output that holds secrets. */
+const STDOUT_WITHHELD = "terraform's standard output is not shown: it holds the plan's values, secrets included";
+
 /** A terraform command that ended with an exit code the caller did not expect. */
 export class TerraformError extends Error {
-  /** @param reason what the exit code means, when it is not a plain failure */
+  /** The run's result; without its standard output when that holds secrets. */
+  readonly result: RunResult;
+  /** True when the standard output was dropped because it holds secrets (`terraform show -json`). */
+  readonly stdoutWithheld: boolean;
+
+  /**
+   * @param reason what the exit code means, when it is not a plain failure
+   * @param opts.secretStdout the standard output holds secrets: it is dropped here, so that no
+   *   message (nor anything that keeps this error) can carry any of it, even the start of a JSON
+   *   plan that a killed terraform left half-written
+   */
   constructor(
     readonly args: readonly string[],
-    readonly result: RunResult,
+    result: RunResult,
     reason?: string,
+    opts: { readonly secretStdout?: boolean } = {},
   ) {
     const ended = result.code === null ? `was stopped by ${result.signal ?? 'a signal'}` : `exited with ${result.code}`;
     super(`${reason !== undefined ? `${reason}: ` : ''}terraform ${args.join(' ')} ${ended}`);
     this.name = 'TerraformError';
+    this.stdoutWithheld = opts.secretStdout === true;
+    this.result = this.stdoutWithheld ? { ...result, stdout: '' } : result;
   }
 
   /** Terraform's diagnostics, for the failure message. */
   get outputTail(): string {
-    return diagnosticsOf(this.result);
+    const tail = diagnosticsOf(this.result);
+    return this.stdoutWithheld ? [tail, `(${STDOUT_WITHHELD})`].filter((s) => s !== '').join('\n') : tail;
   }
 }
 
@@ -136,9 +153,15 @@ export class Terraform {
 
   /**
    * Runs `terraform ARGS` and resolves with its result when the exit code is in `ok`; otherwise
-   * rejects with a {@link TerraformError} carrying the output. A missing executable says what to install.
+   * rejects with a {@link TerraformError} carrying the output (without standard output when
+   * `secretStdout`). A missing executable says what to install.
    */
-  async run(args: readonly string[], ok: readonly number[] = [0], onStdoutLine?: (line: string) => void): Promise<RunResult> {
+  async run(
+    args: readonly string[],
+    ok: readonly number[] = [0],
+    onStdoutLine?: (line: string) => void,
+    opts: { readonly secretStdout?: boolean } = {},
+  ): Promise<RunResult> {
     const env = { ...(this.opts.env ?? process.env), TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
     let result: RunResult;
     try {
@@ -147,14 +170,23 @@ export class Terraform {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${this.bin} was not found: install Terraform 1.5 or later`);
       throw err;
     }
-    if (result.code === null || !ok.includes(result.code)) throw new TerraformError(args, result);
+    if (result.code === null || !ok.includes(result.code)) throw new TerraformError(args, result, undefined, opts);
     return result;
   }
 
-  /** `terraform show -json FILE`: a saved plan as JSON (which holds secrets: never print it). */
+  /**
+   * `terraform show -json FILE`: a saved plan as JSON, which holds secrets: never print it, nor any
+   * part of it, in a failure (terraform killed while writing it) or a parse error (JSON.parse quotes
+   * the text around the fault).
+   */
   async showPlan(planFile: string): Promise<unknown> {
-    const result = await this.run(['show', '-json', '-no-color', planFile]);
-    return JSON.parse(result.stdout) as unknown;
+    const args = ['show', '-json', '-no-color', planFile];
+    const result = await this.run(args, [0], undefined, { secretStdout: true });
+    try {
+      return JSON.parse(result.stdout) as unknown;
+    } catch (err) {
+      throw new Error(`terraform ${args.join(' ')} printed output that is not JSON (${jsonFault(err, result.stdout)}); ${STDOUT_WITHHELD}`);
+    }
   }
 }
 
@@ -164,4 +196,15 @@ export function describeFailure(err: unknown, dir: string): Error {
   const r = err.result;
   const ended = r.code === null ? `was stopped by ${r.signal ?? 'a signal'}` : `exited ${r.code}`;
   return new Error(`\`terraform ${err.args.join(' ')}\` in ${dir} ${ended}:\n${err.outputTail}`);
+}
+
+/**
+ * Where JSON text stops parsing, without quoting it (V8's messages quote the text around the
+ * fault, which in a plan may be a password): "it ends early" or "at character 1234".
+ */
+export function jsonFault(err: unknown, text: string): string {
+  const message = err instanceof Error ? err.message : '';
+  const at = /position (\d+)/.exec(message);
+  if (at !== null) return Number(at[1]) >= text.trimEnd().length ? 'it ends early' : `at character ${at[1]} of ${text.length}`;
+  return /end of (JSON|data)/i.test(message) || text.trim() === '' ? 'it ends early' : `somewhere in its ${text.length} characters`;
 }

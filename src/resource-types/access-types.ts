@@ -98,6 +98,7 @@ function listEntries(k: AccessKind, v: Values): string[] | undefined {
 /**
  * What a list change adds and removes. A new list (also one replaced onto another account) removes
  * what the account had and it does not declare: the provider plans those in `removed_entries`.
+ * Undefined when the plan does not show the entries (see {@link listHidden}).
  */
 function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[] } | undefined {
   const after = listEntries(k, c.after);
@@ -105,9 +106,15 @@ function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: st
   if (after === undefined && c.kind !== 'delete') return undefined;
   const a = after ?? [];
   const removed = before.filter((x) => !a.includes(x));
-  const planned = Array.isArray(c.after.removed_entries) ? c.after.removed_entries.map(String) : [];
-  for (const r of planned) if (!removed.includes(r) && (c.kind === 'create' || c.kind === 'replace')) removed.push(r);
+  for (const r of plannedRemovals(c) ?? []) if (!removed.includes(r) && (c.kind === 'create' || c.kind === 'replace')) removed.push(r);
   return { added: a.filter((x) => !before.includes(x)), removed };
+}
+
+/** What the provider plans the change to remove (`removed_entries`), when the plan shows it; read apart from the entries. */
+function plannedRemovals(c: ChangeView): string[] | undefined {
+  if (c.unknown.has('removed_entries') || c.hidden.has('removed_entries') || c.hidden.has('*')) return undefined;
+  const planned = c.after.removed_entries;
+  return Array.isArray(planned) ? planned.map(String) : undefined;
 }
 
 /** True when the plan cannot say what applying the list leaves: its entries, or what it removes, are known only after apply. */
@@ -117,6 +124,15 @@ function listUnknown(k: AccessKind, c: ChangeView): boolean {
   const raw = c.after[k.listAttribute];
   // An element with an unknown part is null in the plan's JSON.
   return Array.isArray(raw) && raw.some((e) => k.key(e) === undefined);
+}
+
+/**
+ * True when the plan marks the list's entries sensitive (a label from a sensitive variable is
+ * enough: Terraform then marks the whole list): the plan's JSON carries them, but a review never
+ * shows what is marked sensitive, so what the list grants and keeps is not shown either.
+ */
+function listHidden(k: AccessKind, c: ChangeView): boolean {
+  return c.hidden.has(k.listAttribute) || c.hidden.has('*');
 }
 
 function shortList(items: readonly string[], empty: string): string {
@@ -146,6 +162,39 @@ function refusedTwins(k: AccessKind, a: LiveAccountView): string | undefined {
     `spellings the provider takes for one ${k.noun.one} (${k.twinsRefused}), so it refuses the list. ` +
     `Export with --lists per-entry (it imports every spelling), or remove all but one spelling from the account`
   );
+}
+
+/** What the plan cannot show is read the worst way: any entry may go, and on the parent any may come. */
+function worstReading(k: AccessKind, owner: Owner, why: string, newcomers: string): Risk[] {
+  const out: Risk[] = [
+    { kind: 'list_removes_entries', message: `the list of ${owner.phrase} ${why}: applying it may remove any ${k.noun.one} the account has` },
+  ];
+  if (k.opensParent && owner.username === null) {
+    out.push({ kind: 'parent_access_opened', message: `${newcomers} may use the parent account's proxies without credentials` });
+  }
+  return out;
+}
+
+/**
+ * The risks of a list whose entries the plan marks sensitive: read the worst way, as a list known
+ * only after apply is, and what the provider plans to remove (`removed_entries`, not sensitive
+ * itself) named whenever the plan shows it. Destroying it removes every entry, whatever they are.
+ */
+function hiddenListRisks(k: AccessKind, c: ChangeView, owner: Owner): Risk[] {
+  const why = 'has entries the plan marks sensitive, which this review does not show';
+  if (c.kind === 'delete')
+    return [
+      {
+        kind: 'list_removes_entries',
+        message: `the list of ${owner.phrase} is destroyed: it removes every ${k.noun.one} it holds, which the plan marks sensitive`,
+      },
+    ];
+  if (c.kind === 'import') return [];
+  const removed = plannedRemovals(c) ?? [];
+  return [
+    ...(removed.length > 0 ? [{ kind: 'list_removes_entries' as const, message: `the list of ${owner.phrase} removes ${counted(k.noun, removed)}` }] : []),
+    ...worstReading(k, owner, why, `${k.noun.many} the plan marks sensitive`),
+  ];
 }
 
 function userAttribute(a: LiveAccountView): Array<readonly [string, ExportValue]> {
@@ -207,6 +256,10 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
     describeChange: (c) => {
       if (c.kind === 'import') return `${noun} list imported`;
       if (c.kind === 'delete') return `${noun} list no longer managed (destroying it removes every entry)`;
+      if (listHidden(k, c) && c.kind !== 'forget') {
+        const removed = plannedRemovals(c) ?? [];
+        return `${noun} list ${verb(c.kind)} (its entries are marked sensitive: not shown)${removed.length > 0 ? `, −${counted(k.noun, removed)}` : ''}`;
+      }
       const d = listDelta(k, c);
       if (d === undefined) return `${noun} list ${verb(c.kind)}`;
       const parts = [...(d.added.length > 0 ? [`+${counted(k.noun, d.added)}`] : []), ...(d.removed.length > 0 ? [`−${counted(k.noun, d.removed)}`] : [])];
@@ -219,6 +272,7 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
     risks: (c, owner: Owner) => {
       if (c.kind === 'forget')
         return [forgetRisk(`the ${noun} list of ${owner.phrase}`, `its entries stay authorized, and drift runs report them as unmanaged`)];
+      if (listHidden(k, c)) return hiddenListRisks(k, c, owner);
       const out: Risk[] = [];
       const d = listDelta(k, c);
       if (d !== undefined && d.removed.length > 0)
@@ -226,16 +280,7 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       if (k.opensParent && owner.username === null && d !== undefined && d.added.length > 0) {
         out.push({ kind: 'parent_access_opened', message: `${counted(k.noun, d.added)} may use the parent account's proxies without credentials` });
       }
-      if (listUnknown(k, c)) {
-        // What the plan cannot show is read the worst way: any entry may go, any may come.
-        out.push({
-          kind: 'list_removes_entries',
-          message: `the list of ${owner.phrase} is known only after apply: applying it may remove any ${noun} the account has`,
-        });
-        if (k.opensParent && owner.username === null) {
-          out.push({ kind: 'parent_access_opened', message: `${k.noun.many} known only after apply may use the parent account's proxies without credentials` });
-        }
-      }
+      if (listUnknown(k, c)) out.push(...worstReading(k, owner, 'is known only after apply', `${k.noun.many} known only after apply`));
       return out;
     },
     export: {

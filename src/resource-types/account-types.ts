@@ -2,13 +2,15 @@
 import { isEphemeralTokenLabel, LEFTOVER_NOT_ADOPTED } from './ephemeral-tokens';
 import { entryIdFormat, SUB_ACCOUNT_ID } from './import-ids';
 import type { ChangeView, ExportValue, Owner, ResourceTypeDescriptor, Risk } from './types';
-import { accountPhrase, forgetRisk, gb, str, subjectValues, verb } from './words';
+import { accountPhrase, activeChange, activeNotShown, activeRisks, forgetRisk, gb, str, subjectValues, verb } from './words';
 
 function describeSubAccount(c: ChangeView): string {
   const { kind, before, after } = c;
   if (kind === 'create') {
     const parts = [`monthly limit ${gb(after.monthly_limit)}`, `total limit ${gb(after.total_limit)}`];
-    if (after.active === false) parts.push('inactive');
+    if (c.unknown.has('active')) parts.push(activeNotShown('unknown'));
+    else if (c.hidden.has('active')) parts.push(activeNotShown('hidden'));
+    else if (after.active === false) parts.push('inactive');
     return `sub-account created (${parts.join(', ')})`;
   }
   if (kind === 'delete') return 'sub-account deleted';
@@ -22,7 +24,8 @@ function describeSubAccount(c: ChangeView): string {
   ] as const) {
     if (before[attr] !== after[attr]) parts.push(`${name} ${gb(before[attr])} → ${gb(after[attr])}`);
   }
-  if (before.active !== after.active) parts.push(after.active === false ? 'deactivated' : 'activated');
+  const active = activeChange(c);
+  if (active !== undefined) parts.push(active === 'unknown' || active === 'hidden' ? activeNotShown(active) : active);
   for (const attr of ['first_name', 'last_name', 'email'] as const) {
     if (before[attr] !== after[attr]) parts.push(`${attr.replace('_', ' ')} ${str(before[attr]) ?? '(none)'} → ${str(after[attr]) ?? '(none)'}`);
   }
@@ -53,9 +56,7 @@ function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
         : '';
     out.push({ kind: 'sub_account_replaced', message: `${subject}${why}: deleted and created again, losing its usage history and credentials; ${entries}` });
   }
-  if (c.kind === 'update' && c.before.active !== false && c.after.active === false) {
-    out.push({ kind: 'deactivation', message: `${who} is deactivated: its proxy requests get 402` });
-  }
+  if (c.kind === 'update') out.push(...activeRisks(c, who, 'its proxy requests get 402', 'its credentials work again'));
   const usage = owner.usage;
   if (c.kind === 'update' && usage !== undefined) {
     for (const [attr, used, name] of [
@@ -129,9 +130,9 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
     const v = subjectValues(c);
     const name = `token '${str(v.label) ?? str(c.before.label) ?? '(no label)'}'`;
     if (c.kind === 'update') {
-      if (c.before.active === true && c.after.active === false) return `${name} deactivated`;
-      if (c.before.active === false && c.after.active === true) return `${name} activated`;
-      return `${name} changed`;
+      const active = activeChange(c);
+      if (active === 'unknown' || active === 'hidden') return `${name}: ${activeNotShown(active)}`;
+      return `${name} ${active ?? 'changed'}`;
     }
     if (c.kind === 'create') return `${name} created${typeof v.expires_at === 'string' ? ` (expires ${v.expires_at})` : ''}`;
     return `${name} ${verb(c.kind)}`;
@@ -157,10 +158,7 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
       }
       return [{ kind: 'token_replaced', message: `${name} is replaced by a new token: clients using it must be given the new one` }];
     }
-    if (c.kind === 'update' && c.before.active === true && c.after.active === false) {
-      return [{ kind: 'deactivation', message: `${name} is deactivated: clients using it stop working` }];
-    }
-    return [];
+    return c.kind === 'update' ? activeRisks(c, name, 'clients using it stop working', 'clients holding it can use the proxies again') : [];
   },
   export: {
     lists: 'any',

@@ -19,6 +19,11 @@ export interface ChangeView {
   readonly secretsChanged: ReadonlySet<string>;
   /** Attributes known only after apply (absent from `after`). */
   readonly unknown: ReadonlySet<string>;
+  /**
+   * Attributes the plan marks sensitive, before or after, wholly or in part ('*': the whole object):
+   * absent from `before` and `after`, so what they hold, and whether it changes, is not shown.
+   */
+  readonly hidden: ReadonlySet<string>;
   /** Top-level attributes whose change forces a replacement (names only; empty when the plan gives none). */
   readonly replacedBy: ReadonlySet<string>;
 }
@@ -44,8 +49,10 @@ export interface Risk {
     | 'parent_access_opened'
     | 'limit_below_usage'
     | 'deactivation'
+    | 'activation'
     | 'no_longer_managed'
-    | 'account_not_shown';
+    | 'account_not_shown'
+    | 'change_deferred';
   readonly message: string;
 }
 

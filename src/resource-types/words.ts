@@ -38,6 +38,45 @@ export function verb(kind: ChangeKind): string {
   return kind === 'create' ? 'created' : kind === 'delete' ? 'deleted' : kind === 'replace' ? 'replaced' : kind === 'import' ? 'imported' : 'changed';
 }
 
+/**
+ * What a change does to `active` (a sub-account's or a token's): what the plan shows, or that it
+ * does not show it (`unknown`: known only after apply; `hidden`: marked sensitive, and changed or
+ * possibly changed); undefined when it does not change.
+ */
+export function activeChange(c: ChangeView): 'activated' | 'deactivated' | 'unknown' | 'hidden' | undefined {
+  if (c.unknown.has('active') || c.unknown.has('*')) return 'unknown';
+  // The plan reader compares hidden values without copying them out: an unchanged one is no change.
+  if (c.hidden.has('*') || (c.hidden.has('active') && c.secretsChanged.has('active'))) return 'hidden';
+  if (c.hidden.has('active')) return undefined;
+  if (c.before.active !== false && c.after.active === false) return 'deactivated';
+  if (c.before.active === false && c.after.active === true) return 'activated';
+  return undefined;
+}
+
+/** How a change of `active` the plan does not show is described: "active known only after apply". */
+export function activeNotShown(change: 'unknown' | 'hidden'): string {
+  return change === 'unknown' ? 'active known only after apply' : 'active hidden (marked sensitive)';
+}
+
+/**
+ * The risks of an update of `active`, read the worst way when the plan does not show it: it may
+ * deactivate (`stops`: what then fails) and it may activate (`starts`: what then works again).
+ * Known only after apply, the value it leaves is still known: only the other one can come. Hidden,
+ * neither is known.
+ */
+export function activeRisks(c: ChangeView, who: string, stops: string, starts: string): Risk[] {
+  const change = activeChange(c);
+  if (change === undefined) return [];
+  if (change === 'deactivated') return [{ kind: 'deactivation', message: `${who} is deactivated: ${stops}` }];
+  if (change === 'activated') return [{ kind: 'activation', message: `${who} is activated: ${starts}` }];
+  const why = change === 'unknown' ? 'its active flag is known only after apply' : 'its active flag is marked sensitive, and changes';
+  const was = change === 'unknown' ? c.before.active : undefined;
+  return [
+    ...(was !== false ? [{ kind: 'deactivation' as const, message: `${who} may be deactivated (${why}): ${stops}` }] : []),
+    ...(was !== true ? [{ kind: 'activation' as const, message: `${who} may be activated (${why}): ${starts}` }] : []),
+  ];
+}
+
 /** The values a change is about: before for a delete or a forget (no after), after otherwise. */
 export function subjectValues(c: ChangeView): Values {
   return c.kind === 'delete' || c.kind === 'forget' ? c.before : c.after;

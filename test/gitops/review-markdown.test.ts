@@ -1,0 +1,141 @@
+// The review's Markdown: text from the plan (addresses, which hold whatever a for_each key holds;
+// usernames, labels, hostnames) never shapes the comment nor mentions anyone, and a review too
+// long for one comment is cut at the first line that does not fit, with what is not shown
+// counted: attention items apart from change lines, and in the attention heading too.
+import { parsePlanJson } from '../../src/gitops/plan-json';
+import { type Review, reviewPlan } from '../../src/gitops/review';
+import { reviewMarkdown } from '../../src/gitops/review-render';
+
+function ip(name: string, after: Record<string, unknown>): unknown {
+  return {
+    address: name.includes('.') ? name : `proxyaccount_authorized_ip.${name}`,
+    mode: 'managed',
+    type: 'proxyaccount_authorized_ip',
+    provider_name: 'registry.terraform.io/proxyaccount/proxyaccount',
+    change: { actions: ['create'], before: null, after: { label: null, username: null, ...after }, after_unknown: { id: true } },
+  };
+}
+
+function review(...changes: unknown[]): Review {
+  return reviewPlan(parsePlanJson({ format_version: '1.2', resource_changes: changes }));
+}
+
+/**
+ * A line's code spans and the text outside them, by CommonMark's rule: a run of N backticks opens
+ * a span that only the next run of exactly N backticks closes; one space is stripped from each end
+ * of content that begins and ends with one.
+ */
+function codeSpans(line: string): { spans: string[]; text: string } {
+  const spans: string[] = [];
+  let text = '';
+  let i = 0;
+  while (i < line.length) {
+    const open = /^`+/.exec(line.slice(i));
+    if (open === null || line[i - 1] === '\\') {
+      text += line[i];
+      i++;
+      continue;
+    }
+    const n = open[0].length;
+    const close = new RegExp(`(?<!\`)\`{${n}}(?!\`)`, 'g');
+    close.lastIndex = i + n;
+    const end = close.exec(line);
+    if (end === null) {
+      text += open[0];
+      i += n;
+      continue;
+    }
+    const content = line.slice(i + n, end.index);
+    spans.push(/^ .*[^ ].* $/.test(content) ? content.slice(1, -1) : content);
+    i = end.index + n;
+  }
+  return { spans, text };
+}
+
+describe('text from the plan in the Markdown', () => {
+  // The key of the review that found it: the backtick closed a single-backtick code span, and the
+  // raw <details> collapsed the risk behind a summary the pull request's author chose.
+  const address = 'proxyaccount_authorized_ip.x["` <details><summary>approved by @security-team</summary> `"]';
+
+  it('an address is shown literally, in a code span its backticks cannot close, with no HTML or mention outside it', () => {
+    const md = reviewMarkdown(review(ip(address, { ip: '203.0.113.66' })));
+    const lines = md.split('\n').filter((l) => l.includes('approved by'));
+    expect(lines).toHaveLength(2); // the attention item and the change line
+    for (const line of lines) {
+      const { spans, text } = codeSpans(line);
+      expect(spans).toContain(address);
+      expect(text).not.toMatch(/<details>|<summary>|@security-team/);
+    }
+    expect(lines[0]).toMatch(/^- \*\*parent_access_opened\*\* `{2}.*`{2}: IP 203\.0\.113\.66 may use the parent account's proxies without credentials$/);
+  });
+
+  it('an address that starts or ends with a backtick keeps it', () => {
+    const odd = 'proxyaccount_authorized_ip.y["a"]`';
+    const md = reviewMarkdown(review(ip(odd, { ip: '203.0.113.67' })));
+    const line = md.split('\n').find((l) => l.startsWith('- **parent_access_opened**'))!;
+    expect(codeSpans(line).spans).toEqual([odd]);
+  });
+
+  it('labels, usernames and hostnames: no mention, no reference, no HTML, no new line', () => {
+    const label = '@octocat see #12 <img src=x onerror=alert(1)> & *bold*\n# Approved';
+    const r = review(ip('a', { ip: '198.51.100.1', label, username: 'team@example' }));
+    const md = reviewMarkdown(r);
+    const { text } = codeSpans(md);
+    expect(text).not.toMatch(/@[a-z0-9]/i); // GitHub links @name (and notifies) only right after the sign
+    expect(text).not.toMatch(/#\d/); // nor #12 as a cross-reference
+    expect(text).not.toContain('<img');
+    expect(text).not.toMatch(/^# Approved/m);
+    expect(md).toContain('@\u200boctocat see #\u200b12 &lt;img src=x onerror=alert(1)&gt; &amp; \\*bold\\*\\\\n# Approved');
+    expect(md).toContain('### team@\u200bexample — 1 change');
+  });
+
+  it('a collapsed account names it in HTML, escaped as HTML (Markdown escapes would show there as written)', () => {
+    const many = Array.from({ length: 9 }, (_, i) => ip(`m${i}`, { ip: `192.0.2.${i}`, username: 'a_b<i>@x' }));
+    const md = reviewMarkdown(review(...many));
+    expect(md).toContain('<details><summary><b>a_b&lt;i&gt;@\u200bx — 9 changes</b></summary>');
+  });
+});
+
+describe('a review too long for one comment', () => {
+  // 100 IPs opening the parent: 100 attention items and 100 change lines.
+  const r = review(...Array.from({ length: 100 }, (_, i) => ip(`ip${i}`, { ip: `10.0.0.${i}`, label: 'l'.repeat(40) })));
+
+  it('counts the attention items it leaves out, in the heading and in the note, apart from the change lines', () => {
+    const md = reviewMarkdown(r, 6000);
+    expect(md.length).toBeLessThanOrEqual(6000);
+    const shown = md.split('\n').filter((l) => l.startsWith('- **parent_access_opened**')).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(100);
+    expect(md).toContain(`### ⚠️ Needs attention (${100 - shown} of 100 not shown: cut to fit one comment)`);
+    expect(md).toContain(`_Cut to fit one comment: ${100 - shown} of 100 items needing attention and 100 of 100 changes are not shown.`);
+    expect(md).toContain('`--format json` output (never cut)');
+  });
+
+  it('stops at the first line that does not fit: a later, shorter one is not shown out of order', () => {
+    const long = ip('long', { ip: '10.1.0.1', label: 'x'.repeat(400) });
+    const short = ip('short', { ip: '10.1.0.2' });
+    const fill = Array.from({ length: 20 }, (_, i) => ip(`f${i}`, { ip: `10.2.0.${i}`, label: 'l'.repeat(40) }));
+    const full = reviewMarkdown(review(...fill, long, short));
+    // A limit at which the long item does not fit, and the short one after it would.
+    const upToLong = full.indexOf('proxyaccount_authorized_ip.long');
+    const limit = upToLong + 250 + 300;
+    const md = reviewMarkdown(review(...fill, long, short), limit);
+    expect(md).not.toContain('proxyaccount_authorized_ip.long');
+    expect(md).not.toContain('proxyaccount_authorized_ip.short');
+    expect(md).toContain('### ⚠️ Needs attention (2 of 22 not shown: cut to fit one comment)');
+  });
+
+  it('with every attention item shown, the heading reads as complete and the note counts the changes', () => {
+    const full = reviewMarkdown(r);
+    const md = reviewMarkdown(r, full.indexOf('<details>') + 2000);
+    expect(md).toContain('### ⚠️ Needs attention\n');
+    expect(md).toMatch(/_Cut to fit one comment: \d+ of 100 changes are not shown\./);
+    expect(md).not.toContain('items needing attention');
+  });
+
+  it('whole when it fits: no note', () => {
+    const md = reviewMarkdown(r);
+    expect(md).not.toContain('Cut to fit');
+    expect(md.split('\n').filter((l) => l.startsWith('- ')).length).toBe(200);
+  });
+});
