@@ -162,6 +162,8 @@ async function run(flags: EmulatorFlags): Promise<void> {
   process.stderr.write(`emulator: serving ${server.url} (redirect from ${server.httpUrl}); state ${flags.state ?? 'in memory'}\n`);
   if (flags.printEnv === true) {
     // The accounts file was read and checked by startEmulator; its first account is the one to use.
+    // Its password is the one the emulator serves: with --state, startEmulator refuses to start
+    // when the state holds the account with another one.
     const account = (flags.accounts === undefined ? DEFAULT_ACCOUNTS : loadAccountsFile(flags.accounts))[0]!;
     process.stdout.write(
       exportLines({

@@ -1,6 +1,7 @@
 // Authentication of API requests (Basic or Bearer, parent or sub-account) and the ban that four
 // failures from one client address within 15 minutes earn (docs/emulator.md).
 import type { Clock } from './clock';
+import { strictUtf8 } from './http';
 import { hashToken } from './secrets';
 import { isExpired, type Account, type Store } from './store';
 
@@ -39,9 +40,9 @@ export function authenticate(header: string | undefined, store: Store, now: numb
   }
   const { scheme, value } = splitAuthorization(header);
   if (scheme === 'basic') {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (value === '' || colon === -1) return fail('malformed Basic credentials');
+    const decoded = decodeBase64Strictly(value);
+    const colon = decoded?.indexOf(':') ?? -1;
+    if (decoded === undefined || colon === -1) return fail('malformed Basic credentials');
     const account = store.accounts.byUsername(decoded.slice(0, colon));
     if (!account || !store.accounts.checkPassword(account.id, decoded.slice(colon + 1))) {
       return fail('invalid username or password');
@@ -58,6 +59,22 @@ export function authenticate(header: string | undefined, store: Store, now: numb
     return { ok: true, caller: { account, scheme: 'bearer' } };
   }
   return fail('unsupported authorization scheme (use Basic or Bearer)');
+}
+
+/** Standard base64 (RFC 4648 section 4) with its padding: no base64url alphabet, nothing else. */
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The UTF-8 text that `value` encodes, or undefined unless it is strict base64 (RFC 7617) of
+ * UTF-8. Node's decoder takes base64url, missing padding and stray characters: a client that
+ * sends those would pass here and be refused (and banned after four tries) by a strict server.
+ */
+export function decodeBase64Strictly(value: string): string | undefined {
+  if (!BASE64_RE.test(value)) return undefined;
+  const bytes = Buffer.from(value, 'base64');
+  // Padding bits that are not zero (`YR==` for `YQ==`) decode too: only the canonical form is base64.
+  if (bytes.toString('base64') !== value) return undefined;
+  return strictUtf8(bytes);
 }
 
 function fail(message: string): AuthResult {

@@ -5,10 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import type { BanList } from './auth';
 import { formatIso, MAX_CLOCK_OFFSET_SECONDS, type Clock } from './clock';
 import type { AccountSeed } from './config';
-import { parseFault } from './fault-spec';
+import { FAULT_KEYS, parseFault } from './fault-spec';
 import type { FaultList } from './faults';
-import { HttpError, readBody, type Reply } from './http';
+import { bodyText, HttpError, readBody, type Reply } from './http';
 import { isPlanName, PLAN_NAMES, PLANS } from './plans';
+import type { Router } from './router';
 import { accountDetails } from './routes/subaccounts';
 import { snapshot } from './snapshot';
 import type { Store } from './store';
@@ -21,6 +22,8 @@ export interface ControlDeps {
   readonly clock: Clock;
   readonly bans: BanList;
   readonly faults: FaultList;
+  /** The API's routes: a fault must name one of them. */
+  readonly router: Router;
   /** Reads the accounts file again (or returns the defaults). */
   readonly loadSeeds: () => readonly AccountSeed[];
   /** The exit IPs of the emulated proxies. @default none (no proxies) */
@@ -34,23 +37,33 @@ export const MAX_USAGE_GB = 1_000_000;
 type Handler = (body: Body, deps: ControlDeps) => Reply;
 type Method = 'GET' | 'POST' | 'DELETE';
 
-const HANDLERS: Readonly<Record<string, Partial<Record<Method, Handler>>>> = {
-  '/_emulator/clock': { POST: advanceClock },
-  '/_emulator/usage': { POST: recordUsage },
-  '/_emulator/plan': { POST: changePlan },
+/** One control endpoint: its handler and the keys its body may have. */
+interface Endpoint {
+  readonly handle: Handler;
+  /** Any other key is a 400 naming it: a typo must not set nothing without a word. */
+  readonly keys: readonly string[];
+}
+
+const HANDLERS: Readonly<Record<string, Partial<Record<Method, Endpoint>>>> = {
+  '/_emulator/clock': { POST: { handle: advanceClock, keys: ['advanceSeconds'] } },
+  '/_emulator/usage': { POST: { handle: recordUsage, keys: ['username', 'gb'] } },
+  '/_emulator/plan': { POST: { handle: changePlan, keys: ['username', 'plan'] } },
   '/_emulator/faults': {
-    POST: addFault,
-    GET: (_b, d) => ({ status: 200, json: { faults: d.faults.snapshot() } }),
-    DELETE: (_b, d) => {
-      d.faults.clear();
-      return { status: 200, json: { faults: [] } };
+    POST: { handle: addFault, keys: FAULT_KEYS },
+    GET: { handle: (_b, d) => ({ status: 200, json: { faults: d.faults.snapshot() } }), keys: [] },
+    DELETE: {
+      handle: (_b, d) => {
+        d.faults.clear();
+        return { status: 200, json: { faults: [] } };
+      },
+      keys: [],
     },
   },
-  '/_emulator/limits': { POST: setLimits },
-  '/_emulator/exits/retire': { POST: retireExit },
-  '/_emulator/reset': { POST: reset },
+  '/_emulator/limits': { POST: { handle: setLimits, keys: ['username', 'monthlyLimit', 'totalLimit'] } },
+  '/_emulator/exits/retire': { POST: { handle: retireExit, keys: ['ip'] } },
+  '/_emulator/reset': { POST: { handle: reset, keys: [] } },
   '/_emulator/state': {
-    GET: (_b, d) => ({ status: 200, json: snapshot(d.store, d.bans, d.faults, d.clock.now(), d.clock.offsetMs()) }),
+    GET: { handle: (_b, d) => ({ status: 200, json: snapshot(d.store, d.bans, d.faults, d.clock.now(), d.clock.offsetMs()) }), keys: [] },
   },
 };
 
@@ -61,13 +74,14 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
     const entry = Object.hasOwn(HANDLERS, path) ? HANDLERS[path] : undefined;
     if (!entry) throw new HttpError(404, `unknown control endpoint; try ${Object.keys(HANDLERS).join(', ')}`);
     const method = (req.method ?? 'GET') as Method;
-    const handle = Object.hasOwn(entry, method) ? entry[method] : undefined;
-    if (!handle) {
+    const endpoint = Object.hasOwn(entry, method) ? entry[method] : undefined;
+    if (!endpoint) {
       const allow = Object.keys(entry).join(', ');
       throw new HttpError(405, `use ${allow}`, { Allow: allow });
     }
-    const text = await readBody(req);
-    return handle(parseJsonBody(text), deps);
+    const body = parseJsonBody(bodyText(await readBody(req), 'body'));
+    checkKeys(body, endpoint.keys, `${method} ${path}`);
+    return endpoint.handle(body, deps);
   } catch (err) {
     if (err instanceof HttpError) return { status: err.status, json: { error: err.message }, headers: err.headers };
     throw err;
@@ -92,6 +106,13 @@ function parseJsonBody(text: string): Body {
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new HttpError(400, 'body must be a JSON object');
   return data as Body;
+}
+
+function checkKeys(body: Body, keys: readonly string[], where: string): void {
+  const unknown = Object.keys(body).find((key) => !keys.includes(key));
+  if (unknown === undefined) return;
+  const known = keys.length === 0 ? 'it takes none' : `known keys: ${keys.join(', ')}`;
+  throw new HttpError(400, `unknown key ${JSON.stringify(unknown)} in ${where}; ${known}`);
 }
 
 function num(body: Body, key: string, min: number): number {
@@ -184,7 +205,7 @@ function retireExit(body: Body, deps: ControlDeps): Reply {
 }
 
 function addFault(body: Body, deps: ControlDeps): Reply {
-  deps.faults.add(parseFault(body));
+  deps.faults.add(parseFault(body, deps.router.list()));
   return { status: 200, json: { faults: deps.faults.snapshot() } };
 }
 

@@ -1,6 +1,7 @@
 // Injected faults for tests: the next `count` API requests matching a path (and optionally a
 // method) fail with a status, are delayed, have their connection dropped before they are served,
-// or are served and then answered late or not at all (the "lost answer" of a proxy or timeout).
+// or are served and then answered late or not at all (the "lost answer" of a proxy or timeout),
+// or pass untouched so that the faults after them hit later requests.
 
 /** One fault, as given to `POST /_emulator/faults`. */
 export interface Fault {
@@ -25,6 +26,8 @@ export interface Fault {
    * gateway's 502 or 504 after the server behind it did the work.
    */
   readonly statusAfterServing?: number;
+  /** Serve the request untouched: it takes its turn, so the faults after it hit later requests. */
+  readonly pass?: boolean;
   /** How many matching requests remain to be affected. */
   remaining: number;
 }
@@ -70,5 +73,10 @@ export function actsAfterServing(fault: Fault): boolean {
 
 function matches(fault: Fault, method: string, path: string): boolean {
   if (fault.method !== undefined && fault.method !== method) return false;
-  return fault.path.endsWith('*') ? path.startsWith(fault.path.slice(0, -1)) : path === fault.path;
+  return faultPathMatches(fault.path, path);
+}
+
+/** True when a fault's `path` (exact, or a prefix ending with `*`) matches a request path. */
+export function faultPathMatches(faultPath: string, path: string): boolean {
+  return faultPath.endsWith('*') ? path.startsWith(faultPath.slice(0, -1)) : path === faultPath;
 }

@@ -5,12 +5,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type BanList, type Caller } from './auth';
 import { handleControl, type ControlDeps } from './control';
 import { actsAfterServing, replacesRequest, type Fault, type FaultList } from './faults';
-import { decodeFormBody, HttpError, httpDate, parseForm, readBody, sendReply, sendText, splitUrl, type Reply } from './http';
-import type { ApiSettings, Route, Router } from './router';
+import { decodeFormBody, forbidsContent, HttpError, httpDate, parseForm, readBody, sendEmpty, sendReply, sendText, splitUrl, type Reply } from './http';
+import type { ApiSettings, Route } from './router';
 
 /** Everything the pipeline needs. */
 export interface HandlerDeps extends ControlDeps {
-  readonly router: Router;
   readonly settings: ApiSettings;
   readonly bans: BanList;
   readonly faults: FaultList;
@@ -84,7 +83,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
 }
 
 /** Ban, route, form, authentication and the endpoint itself; throws {@link HttpError}. */
-function answerRequest(req: IncomingMessage, method: string, path: string, query: string, body: string, deps: HandlerDeps): Reply {
+function answerRequest(req: IncomingMessage, method: string, path: string, query: string, body: Buffer, deps: HandlerDeps): Reply {
   const address = clientAddress(req);
   const banLeft = deps.bans.banSecondsLeft(address);
   if (banLeft !== undefined) {
@@ -111,7 +110,8 @@ async function replaceWithFault(fault: Fault, req: IncomingMessage, res: ServerR
   const status = fault.status ?? 500;
   const text = status === 503 ? 'subscription plan lookup failed; retry after a few minutes' : 'injected fault';
   const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(fault.retryAfterSeconds) };
-  sendText(res, status, text, headers);
+  if (forbidsContent(status)) sendEmpty(res, status, headers);
+  else sendText(res, status, text, headers);
 }
 
 /** Authenticates the request and applies the route's policy (401, 403). */

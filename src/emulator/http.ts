@@ -24,12 +24,16 @@ export type Reply =
   | { readonly status: number; readonly text: string }
   | { readonly status: 200 | 204; readonly empty: true };
 
-/** Decoded name/value pairs of a query string or form body; the last of repeated names wins. */
+/** Decoded name/value pairs of a query string or form body; each name appears once. */
 export type Params = ReadonlyMap<string, string>;
+
+/** Field names quoted in messages as they are; any other name could carry control characters. */
+const PLAIN_NAME_RE = /^[A-Za-z0-9_]{1,64}$/;
 
 /**
  * Decodes `application/x-www-form-urlencoded` text. Unlike URLSearchParams it rejects malformed
- * percent-encoding instead of passing it through.
+ * percent-encoding instead of passing it through, and a name given twice: which of its values
+ * counts is a guess (`username=alice&username=` must not quietly act on the caller).
  * @param what names the source in error messages ("request body", "query string")
  */
 export function parseForm(text: string, what: string): Params {
@@ -38,19 +42,47 @@ export function parseForm(text: string, what: string): Params {
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    const rawName = eq === -1 ? pair : pair.slice(0, eq);
-    const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
-    try {
-      params.set(decodeURIComponent(rawName.replace(/\+/g, ' ')), decodeURIComponent(rawValue.replace(/\+/g, ' ')));
-    } catch {
-      throw new HttpError(400, `malformed percent-encoding in ${what}`);
+    const name = decodeFormPart(eq === -1 ? pair : pair.slice(0, eq), what);
+    const value = decodeFormPart(eq === -1 ? '' : pair.slice(eq + 1), what);
+    if (params.has(name)) {
+      throw new HttpError(400, `${PLAIN_NAME_RE.test(name) ? name : 'a field'}: given more than once in ${what}`);
     }
+    params.set(name, value);
   }
   return params;
 }
 
+function decodeFormPart(raw: string, what: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw new HttpError(400, `malformed percent-encoding in ${what}`);
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The bytes as UTF-8 text, or undefined when they are not valid UTF-8 (a replacement character
+ * would stand for whatever the client meant, and be stored or compared).
+ */
+export function strictUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request body as UTF-8 text; 400 when it is not valid UTF-8. */
+export function bodyText(body: Buffer, what = 'request body'): string {
+  const text = strictUtf8(body);
+  if (text === undefined) throw new HttpError(400, `${what} is not valid UTF-8`);
+  return text;
+}
+
 /** Reads the whole request body, refusing (413) anything over {@link MAX_BODY_BYTES}. */
-export async function readBody(req: IncomingMessage): Promise<string> {
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
@@ -66,7 +98,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
     // The client went away mid-body: nothing to serve, and not an emulator bug.
     throw new HttpError(400, 'request body incomplete', { Connection: 'close' });
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(): HttpError {
@@ -75,15 +107,21 @@ function tooLarge(): HttpError {
 }
 
 /**
- * Checks that a POST body is form-encoded (JSON and other types get 400, docs/emulator.md) and
- * decodes it. A missing Content-Type is fine only with an empty body.
+ * Checks that a POST body is form-encoded (JSON and other types get 400, docs/emulator.md) in
+ * UTF-8, and decodes it. A missing Content-Type is fine only with an empty body.
  */
-export function decodeFormBody(contentType: string | undefined, body: string): Params {
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/x-www-form-urlencoded' || (type === '' && body === '')) {
-    return parseForm(body, 'request body');
+export function decodeFormBody(contentType: string | undefined, body: Buffer): Params {
+  const [type, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
+  if (type !== 'application/x-www-form-urlencoded' && !(type === '' && body.length === 0)) {
+    throw new HttpError(400, 'request body must be application/x-www-form-urlencoded');
   }
-  throw new HttpError(400, 'request body must be application/x-www-form-urlencoded');
+  // Percent-escapes are read as UTF-8 whatever the label says: a Latin-1 client's é would become
+  // another character, so another charset is refused rather than misread.
+  const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length);
+  if (charset !== undefined && !['utf-8', 'utf8', '"utf-8"', '"utf8"'].includes(charset)) {
+    throw new HttpError(400, 'request body must be UTF-8: a charset other than utf-8 is not supported');
+  }
+  return parseForm(bodyText(body), 'request body');
 }
 
 /** An HTTP `Date` header value (IMF-fixdate) for the time `ms`. */
@@ -103,13 +141,23 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
     res.end(body);
   } else if ('text' in reply) {
     sendText(res, reply.status, reply.text);
-  } else if (reply.status === 204) {
-    res.writeHead(204);
-    res.end();
   } else {
-    res.writeHead(reply.status, { 'Content-Length': 0 });
-    res.end();
+    sendEmpty(res, reply.status);
   }
+}
+
+/** True for the statuses whose answer HTTP forbids content (RFC 9110): 204, 205 and 304. */
+export function forbidsContent(status: number): boolean {
+  return status === 204 || status === 205 || status === 304;
+}
+
+/**
+ * Writes an answer without a body: with `Content-Length: 0`, except for 204 and 304, which must
+ * not carry one (a client would wait for, or count, bytes that never come).
+ */
+export function sendEmpty(res: ServerResponse, status: number, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, status === 204 || status === 304 ? headers : { ...headers, 'Content-Length': 0 });
+  res.end();
 }
 
 /** Writes a plain-text response (the API's error format). */

@@ -40,7 +40,7 @@ export interface Route {
 export class Router {
   private readonly byPath = new Map<string, Map<string, Route>>();
 
-  constructor(routes: readonly Route[]) {
+  constructor(private readonly routes: readonly Route[]) {
     for (const route of routes) {
       const methods = this.byPath.get(route.path) ?? new Map<string, Route>();
       if (methods.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
@@ -62,5 +62,10 @@ export class Router {
       throw new HttpError(405, `method ${method} not allowed here; use ${allow}`, { Allow: allow });
     }
     return route;
+  }
+
+  /** Every route's method and path (what a fault may name). */
+  list(): ReadonlyArray<{ readonly method: string; readonly path: string }> {
+    return this.routes.map(({ method, path }) => ({ method, path }));
   }
 }

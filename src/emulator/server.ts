@@ -1,15 +1,16 @@
 // Starts and stops the emulator: the HTTPS API server, the plain-HTTP server that redirects to
 // it, the store and the certificate file.
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { BanList } from './auth';
 import { DEFAULT_PROXY_DOMAIN } from './catalogue';
 import { createClock, type Clock } from './clock';
 import { DEFAULT_ACCOUNTS, loadAccountsFile, type AccountSeed } from './config';
 import { FaultList } from './faults';
 import { createRequestHandler } from './handler';
-import { sendText } from './http';
+import { httpDate, sendText } from './http';
 import { Router } from './router';
 import { apiRoutes } from './routes';
 import { Store } from './store';
@@ -146,14 +147,16 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
       log,
     });
     const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...REQUEST_TIMEOUTS }, handler);
+    answerClientErrors(https, clock);
     cleanups.push(() => stopServer(https));
     const httpsPort = await listen(https, options.port ?? 8443, host, 'https');
     const url = `https://${urlHost(host)}:${httpsPort}`;
 
     const http = createHttpServer(REQUEST_TIMEOUTS, (req, res) => {
       res.on('close', () => log(`${req.method ?? '-'} ${(req.url ?? '/').split('?')[0]} ${res.statusCode} (http redirect)`));
-      sendText(res, 302, `use HTTPS: ${url}${req.url ?? '/'}`, { Location: `${url}${req.url ?? '/'}` });
+      sendText(res, 302, `use HTTPS: ${url}${req.url ?? '/'}`, { Location: `${url}${req.url ?? '/'}`, Date: httpDate(clock.now()) });
     });
+    answerClientErrors(http, clock);
     cleanups.push(() => stopServer(http));
     const httpPort = await listen(http, options.httpPort ?? 8080, host, 'http');
     let proxies: Readonly<Record<string, string>> = {};
@@ -190,6 +193,42 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     await close();
     throw err;
   }
+}
+
+/** What Node's HTTP parser refuses, as Node answers it: error code → status line and why. */
+const CLIENT_ERRORS: Readonly<Record<string, readonly [string, string]>> = {
+  HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'request headers too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: ['413 Payload Too Large', 'chunk extensions too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['408 Request Timeout', 'request not received whole within 5 s'],
+};
+
+/**
+ * Answers what Node's HTTP parser refuses (a malformed request, headers too large, a request not
+ * whole in time) as Node would, but dated by the emulator clock, like every other answer, and with
+ * a line saying why. Nothing is written once an answer on the connection has begun: that would
+ * corrupt it, so the connection is only closed.
+ */
+function answerClientErrors(server: HttpServer | HttpsServer, clock: Clock): void {
+  const answers = new WeakMap<Duplex, Set<ServerResponse>>();
+  server.on('request', (req, res: ServerResponse) => {
+    const open = answers.get(req.socket) ?? new Set<ServerResponse>();
+    answers.set(req.socket, open.add(res));
+    res.once('close', () => open.delete(res));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const begun = [...(answers.get(socket) ?? [])].some((res) => res.headersSent);
+    if (!socket.writable || begun) {
+      socket.destroy();
+      return;
+    }
+    const [status, why] = CLIENT_ERRORS[err.code ?? ''] ?? ['400 Bad Request', 'malformed HTTP request'];
+    const body = `${why}\n`;
+    socket.end(
+      `HTTP/1.1 ${status}\r\nDate: ${httpDate(clock.now())}\r\nConnection: close\r\n` +
+        `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      () => socket.destroy(),
+    );
+  });
 }
 
 /** Where the self-signed key and certificate are kept next to a state file. */

@@ -7,6 +7,12 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const IPV4_OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const IPV4_RE = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);
 const HOST_LABEL_RE = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/**
+ * A label the resolver reads as a number (decimal, octal, or hex with 0x). Every IPv4 form of
+ * inet_aton ends with one: `127.1`, `0x7f000001` and `127.0.0.0x1` all resolve to 127.0.0.1
+ * without asking DNS, so a name ending so would authorize an address outside the IP list.
+ */
+const NUMERIC_LABEL_RE = /^([0-9]+|0x[0-9a-f]*)$/i;
 const DATE_RE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
 /** Longest label accepted for an authorized IP (the API contract leaves it open; docs/emulator.md). */
@@ -80,15 +86,19 @@ export function checkLimit(value: string, field: string): number {
 
 /** Checks an IPv4 address in strict dotted-quad form (no leading zeros, no spaces). */
 export function checkIpv4(value: string, field = 'ip'): string {
+  checkSafeText(value, field);
   if (!IPV4_RE.test(value)) throw invalid(field, 'must be an IPv4 address in dotted-quad form, e.g. 203.0.113.7');
   return value;
 }
 
-/** Checks a host name: dot-separated labels of letters, digits and inner hyphens, not an IP. */
+/**
+ * Checks a host name: dot-separated labels of letters, digits and inner hyphens, the last one not
+ * a number, so that no IPv4 address in any form the resolver reads passes as a name.
+ */
 export function checkHostname(value: string, field = 'domain'): string {
   checkSafeText(value, field);
   const labels = value.split('.');
-  const ok = value.length <= 253 && labels.every((label) => HOST_LABEL_RE.test(label)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
+  const ok = value.length <= 253 && labels.every((label) => HOST_LABEL_RE.test(label)) && !NUMERIC_LABEL_RE.test(labels[labels.length - 1]!);
   if (!ok) throw invalid(field, 'must be a host name such as app.example.com');
   return value;
 }

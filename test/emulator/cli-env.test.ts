@@ -198,6 +198,42 @@ describe('--ca-out and --state', () => {
   });
 });
 
+describe('--state with an accounts file whose password changed', () => {
+  it('refuses to start, naming the account and the way out, and never a password', async () => {
+    const stateFile = join(dir, 'rotated.db');
+    const accounts = join(dir, 'rotated.json');
+    const write = (password: string): void => writeFileSync(accounts, JSON.stringify({ accounts: [{ username: 'acme', password, plan: 'plan20' }] }));
+    const args = ['--port', '0', '--http-port', '0', '--no-proxies', '--state', stateFile, '--accounts', accounts, '--print-env'];
+    write('First-Secret-1');
+    const first = spawnCli(args);
+    await envOutput(first);
+    await stop(first);
+
+    write('Second-Secret-2');
+    const { code, stdout, stderr } = await runCli(args);
+    expect(code).toBe(1);
+    expect(stdout).toBe(''); // no exports holding a password the emulator would refuse
+    expect(stderr).toContain(`state file ${stateFile} holds account "acme" with a password other than the one the accounts file gives it`);
+    expect(stderr).toContain(`or remove ${stateFile} to create the accounts afresh from the file`);
+    expect(stderr).not.toMatch(/First-Secret|Second-Secret/);
+
+    // With the password put back, it starts, and the exports work.
+    write('First-Secret-1');
+    const again = spawnCli(args);
+    try {
+      const env = sourced(await envOutput(again));
+      expect(env['PROXYACCOUNT_PASSWORD']).toBe('First-Secret-1');
+      const dispatcher = new Agent({ connect: { ca: readFileSync(env['PROXYACCOUNT_CA_CERT_FILE']!, 'utf8') } });
+      const auth = Buffer.from(`acme:${env['PROXYACCOUNT_PASSWORD']}`).toString('base64');
+      const res = await request(`${env['PROXYACCOUNT_BASE_URL']}/api/ips/`, { dispatcher, headers: { authorization: `Basic ${auth}` } });
+      expect([res.statusCode, await res.body.text()]).toEqual([200, '{"ips":[]}']);
+      await dispatcher.close();
+    } finally {
+      await stop(again);
+    }
+  });
+});
+
 describe('state file permissions', () => {
   it('creates the --state file owner-only (0600)', async () => {
     const stateFile = join(dir, 'new.db');

@@ -1,11 +1,15 @@
-// The emulator's clock dates every answer (the `Date` header), and the control API refuses clock
+// The emulator's clock dates every answer (the `Date` header: API and control, the plain-HTTP 302,
+// and the 400 or 408 for what Node's HTTP parser refuses), and the control API refuses clock
 // moves and usage that would break it: a clock 1e13 s ahead made every token create answer 500,
 // even after a restart with --state, and usage of 1e308 GB made bandwidth null. Each refusal is a
 // 400 naming the limit, and a state file holding such a value from before starts on real time.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect as netConnect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import Database from 'better-sqlite3';
+import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 import { api, createSub, createToken, DEMO, emulatorState, type SubDetails } from './api';
 
@@ -33,6 +37,44 @@ describe('the Date header', () => {
       expect(skew).toBeGreaterThan(10 * 86_400_000 - 60_000);
       expect(skew).toBeLessThan(10 * 86_400_000 + 60_000);
     }
+  });
+});
+
+describe('the Date header outside the API pipeline', () => {
+  const expectTenDaysAhead = (date: string | undefined): void => {
+    const skew = Date.parse(date ?? '') - Date.now();
+    expect(skew).toBeGreaterThan(10 * 86_400_000 - 60_000);
+    expect(skew).toBeLessThan(10 * 86_400_000 + 60_000);
+  };
+
+  /** Sends `bytes` over a new connection to `url` (TLS for https) and returns all it answers. */
+  function raw(url: string, bytes: string): Promise<string> {
+    const { protocol, hostname, port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = protocol === 'https:' ? tlsConnect({ host: hostname, port: Number(port), ca: em.caPem }) : netConnect(Number(port), hostname);
+      socket.once(protocol === 'https:' ? 'secureConnect' : 'connect', () => socket.write(bytes));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+  }
+
+  it('the plain-HTTP 302 follows the emulator clock', async () => {
+    await em.control.advanceClock(10 * 86_400);
+    const res = await request(`${em.httpUrl}/api/ips/`);
+    await res.body.text();
+    expect(res.statusCode).toBe(302);
+    expectTenDaysAhead(String(res.headers.date));
+  });
+
+  it.each(['url', 'httpUrl'] as const)("a request Node's parser refuses (%s): 400 dated by the emulator clock, saying why", async (which) => {
+    await em.control.advanceClock(10 * 86_400);
+    const answer = await raw(em[which], 'GARBAGE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toMatch(/\r\n\r\nmalformed HTTP request\n$/);
+    expectTenDaysAhead(/\r\nDate: ([^\r]+)\r\n/.exec(answer)?.[1]);
   });
 });
 

@@ -1,5 +1,5 @@
 // The control API: its own authentication, injected faults (status, delay, dropped connection),
-// reset, plan and usage validation, and the state dump.
+// reset, plan and usage validation (unknown keys refused on every endpoint), and the state dump.
 import { errors } from 'undici';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 import { api, createSub, createToken, DEMO, emulatorState } from './api';
@@ -46,6 +46,30 @@ describe('control API access', () => {
     expect((await post('/_emulator/faults', { path: '/api/ips/' })).status).toBe(400);
     expect((await post('/_emulator/faults', { path: 'api/ips/', status: 500 })).status).toBe(400);
     expect((await emulatorState(em)).faults).toEqual([]);
+  });
+
+  it.each([
+    ['POST', 'limits', { username: 'alice', monthlyLimit: 3, total_limit: 5 }, '"total_limit"', 'username, monthlyLimit, totalLimit'],
+    ['POST', 'usage', { username: 'alice', gb: 1, GB: 5 }, '"GB"', 'username, gb'],
+    ['POST', 'plan', { username: 'demo', plan: 'plan10', subAccountLimit: 3 }, '"subAccountLimit"', 'username, plan'],
+    ['POST', 'clock', { advanceSeconds: 60, advance_seconds: 3600 }, '"advance_seconds"', 'advanceSeconds'],
+    ['POST', 'exits/retire', { ip: '2001:db8:5553::1', ips: [] }, '"ips"', 'ip'],
+    ['POST', 'reset', { keepClock: true }, '"keepClock"', 'it takes none'],
+    ['GET', 'state', { verbose: true }, '"verbose"', 'it takes none'],
+    ['GET', 'faults', { path: '/api/ips/' }, '"path"', 'it takes none'],
+    ['DELETE', 'faults', { path: '/api/ips/' }, '"path"', 'it takes none'],
+  ])('%s /_emulator/%s refuses an unknown key with 400 naming it, and changes nothing', async (method, path, body, key, known) => {
+    await createSub(em, 'alice');
+    await em.control.advanceClock(1);
+    await em.control.fault({ path: '/api/ips/', status: 503 });
+    const before = await emulatorState(em);
+    const res = await api(em, method, `/_emulator/${path}`, { auth: admin(), body: JSON.stringify(body), contentType: 'application/json' });
+    expect(res.status).toBe(400);
+    const { error } = res.json<{ error: string }>();
+    expect(error).toContain(`unknown key ${key} in ${method} /_emulator/${path}`);
+    expect(error).toContain(known);
+    const after = await emulatorState(em);
+    expect({ ...after, now: before.now }).toEqual(before);
   });
 
   it('advances the clock by the given seconds', async () => {

@@ -1,6 +1,7 @@
 // Faults for chaos tests: lost answers (the change is made, the answer never comes), late
-// answers, Retry-After on injected statuses, strict fault definitions, clearing faults, and the
-// server's own request timeout for bodies that never arrive.
+// answers, Retry-After on injected statuses, statuses without content, strict fault definitions
+// (none that could never fire or would do nothing), faults that let requests pass, clearing
+// faults, and the server's own request timeout for bodies that never arrive.
 import { connect } from 'node:tls';
 import { errors } from 'undici';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
@@ -123,6 +124,25 @@ describe('fault definitions are checked', () => {
     [{ path: '/api/ips/', retryAfterSeconds: 5, delayMs: 10 }, 'retryAfterSeconds needs a status'],
     [{ path: '/api/ips/', status: 503, retryAfterSeconds: 1.5 }, 'retryAfterSeconds'],
     [{ path: '/api/ips/', status: 503, count: 0 }, 'count'],
+    [{ path: '/api/ips/', status: 100 }, 'status must be an integer from 200 to 599'],
+    [{ path: '/api/ips/', status: 101 }, 'status must be an integer from 200 to 599'],
+    [{ path: '/api/ips/', status: 199 }, 'status must be an integer from 200 to 599'],
+    [{ path: '/api/ips', status: 503 }, 'path /api/ips matches no API route (did you mean /api/ips/?)'],
+    [{ path: '/api/ipz/', status: 503 }, 'path /api/ipz/ matches no API route'],
+    [{ path: '/api/ipz*', status: 503 }, 'path /api/ipz* matches no API route'],
+    [{ path: '/_emulator/state', status: 503 }, "path /_emulator/state is the control API's"],
+    [{ path: '/_emulator/*', status: 503 }, "is the control API's"],
+    [{ path: '/api/ips/', method: 'FETCH', status: 503 }, 'method must be GET or POST'],
+    [{ path: '/api/ips/', method: 'HEAD', status: 503 }, 'method must be GET or POST'],
+    [{ path: '/api/ip/add/', method: 'GET', status: 503 }, 'method GET matches no API route of path /api/ip/add/ (it takes POST)'],
+    [{ path: '/api/geoips/*', method: 'post', status: 503 }, 'method POST matches no API route of path /api/geoips/* (they take GET)'],
+    [{ path: '/api/ips/', delayMs: 0 }, 'a delay of 0 ms alone does nothing'],
+    [{ path: '/api/ips/', delayAfterMs: 0 }, 'a delay of 0 ms alone does nothing'],
+    [{ path: '/api/ips/', delayMs: 0, delayAfterMs: 0, reset: false }, 'a delay of 0 ms alone does nothing'],
+    [{ path: '/api/ips/', pass: true, status: 503 }, '"pass": true lets requests through untouched'],
+    [{ path: '/api/ips/', pass: true, delayMs: 0 }, '"pass": true lets requests through untouched'],
+    [{ path: '/api/ips/', pass: 'yes' }, 'pass must be true or false'],
+    [{ path: '/api/ips/', pass: false }, 'give status'],
   ])('refuses %j with 400 naming the problem', async (spec, expected) => {
     const res = await addFault(spec);
     expect(res.status).toBe(400);
@@ -134,6 +154,48 @@ describe('fault definitions are checked', () => {
     const res = await addFault({ path: '/api/ips/', delayMs: 600_000 });
     expect(res.status).toBe(200);
     expect(res.json<{ faults: Array<{ delayMs: number }> }>().faults).toEqual([expect.objectContaining({ delayMs: 600_000 })]);
+  });
+});
+
+describe('what a fault may name', () => {
+  it('any method of a route, lower-case too, and a prefix that matches routes', async () => {
+    for (const spec of [
+      { path: '/api/ips/', method: 'get', status: 503 },
+      { path: '/api/sub/*', method: 'POST', status: 500 },
+      { path: '/*', delayMs: 1 },
+    ]) {
+      expect((await addFault(spec)).status).toBe(200);
+    }
+    expect((await emulatorState(em)).faults).toHaveLength(3);
+  });
+});
+
+describe('statuses without content', () => {
+  it.each([204, 304])('%i is answered without a body or Content-Length, and nothing is changed', async (status) => {
+    await fault({ path: '/api/ip/add/', status });
+    const res = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.30' } });
+    expect([res.status, res.text, res.headers['content-length'], res.headers['content-type']]).toEqual([status, '', undefined, undefined]);
+    expect((await emulatorState(em)).accounts[0]!.ips).toEqual([]);
+    // The connection is still good for the next request.
+    expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(200);
+  });
+
+  it('205 with Content-Length: 0', async () => {
+    await fault({ path: '/api/ips/', status: 205 });
+    const res = await api(em, 'GET', '/api/ips/', { auth: DEMO });
+    expect([res.status, res.text, res.headers['content-length']]).toEqual([205, '', '0']);
+  });
+});
+
+describe('pass', () => {
+  it('lets `count` matching requests through untouched, so the next fault hits the request after them', async () => {
+    await fault({ path: '/api/ips/', method: 'GET', pass: true, count: 2 });
+    await fault({ path: '/api/ips/', status: 503 });
+    expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(200);
+    expect((await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.31' } })).status).toBe(200);
+    expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).json()).toEqual({ ips: ['192.0.2.31'] });
+    expect((await api(em, 'GET', '/api/ips/', { auth: DEMO })).status).toBe(503);
+    expect((await emulatorState(em)).faults).toEqual([]);
   });
 });
 
@@ -165,7 +227,8 @@ describe('listing and clearing faults', () => {
 });
 
 describe('request timeout', () => {
-  it('answers 408 to a body shorter than its Content-Length instead of hanging', async () => {
+  it('answers 408, dated by the emulator clock, to a body shorter than its Content-Length instead of hanging', async () => {
+    await em.control.advanceClock(10 * 86_400);
     const { hostname, port } = new URL(em.url);
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect({ host: hostname, port: Number(port), ca: em.caPem }, () => {
@@ -182,6 +245,10 @@ describe('request timeout', () => {
       socket.on('error', reject);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toMatch(/\r\n\r\nrequest not received whole within 5 s\n$/);
+    const skew = Date.parse(/\r\nDate: ([^\r]+)\r\n/.exec(answer)?.[1] ?? '') - Date.now();
+    expect(skew).toBeGreaterThan(10 * 86_400_000 - 60_000);
+    expect(skew).toBeLessThan(10 * 86_400_000 + 60_000);
     expect((await emulatorState(em)).accounts[0]!.ips).toEqual([]);
   }, 15_000);
 });

@@ -34,6 +34,8 @@ export interface RunningEmulator extends EmulatorInfo {
       status?: number;
       count?: number;
       delayMs?: number;
+      /** Serve the request untouched, taking its turn (so that the next fault meets the next request). */
+      pass?: boolean;
       reset?: boolean;
       method?: string;
       dropResponse?: boolean;

@@ -72,7 +72,7 @@ async function read(state: State, priv: Uint8Array | undefined) {
  * listing that reads back after it fails.
  */
 async function loseCreateAndReadBack(made: boolean): Promise<void> {
-  await p.emu.control.fault({ path: '/api/tokens/', method: 'GET', delayMs: 0, count: 1 });
+  await p.emu.control.fault({ path: '/api/tokens/', method: 'GET', pass: true, count: 1 });
   await p.emu.control.fault({ path: '/api/token/create/', method: 'POST', ...(made ? { dropResponse: true } : { reset: true }), count: 1 });
   await p.emu.control.fault({ path: '/api/tokens/', method: 'GET', status: 503, count: 1 });
 }

@@ -6,13 +6,14 @@ import type { Account, Store } from '../store';
 import { checkUsername } from '../validation';
 
 /**
- * The account an IP, hostname or token request acts on. Without `username` (or with an empty
- * one) it is the caller. With it, the caller must be a parent (else 403), the account must exist
- * (else 404) and be one of the caller's sub-accounts (else 403).
+ * The account an IP, hostname or token request acts on. Without `username` it is the caller.
+ * With it, the caller must be a parent (else 403), the name must be one (else 400: an empty one
+ * too, since a script whose variable came out empty must not act on the parent), the account must
+ * exist (else 404) and be one of the caller's sub-accounts (else 403).
  */
 export function targetAccount(ctx: RouteContext): Account {
   const username = ctx.params.get('username');
-  if (username === undefined || username === '') return ctx.caller.account;
+  if (username === undefined) return ctx.caller.account;
   if (ctx.caller.account.parentId !== null) {
     throw new HttpError(403, 'username may only be passed when authenticated as the parent account');
   }

@@ -38,7 +38,8 @@ export class Store {
 
   /**
    * Opens the state (a file path, or undefined for memory), restores the clock offset saved in it
-   * and creates the seed accounts that do not exist yet. Existing accounts are left as they are.
+   * and creates the seed accounts that do not exist yet. Existing accounts are left as they are;
+   * one whose password is not the seed's is refused (see {@link Store.seed}).
    */
   static open(path: string | undefined, clock: Clock, seeds: readonly AccountSeed[]): Store {
     const db = openDb(path);
@@ -49,7 +50,7 @@ export class Store {
       // every date: start on real time instead, and save that.
       if (saved !== undefined && isClockOffsetMs(Number(saved))) clock.setOffsetMs(Number(saved));
       else if (saved !== undefined) store.saveClock();
-      store.seed(seeds);
+      store.seed(seeds, path);
       return store;
     } catch (err) {
       db.close();
@@ -93,7 +94,15 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 
-  private seed(seeds: readonly AccountSeed[]): void {
+  /**
+   * Creates the seed accounts the state does not hold. One it holds keeps its plan and limits (the
+   * state wins), but not a password other than the seed's: every client given the accounts file's
+   * password (`--print-env` exports it) would be refused, and banned after four tries, so start-up
+   * fails instead, naming the account and the way out.
+   * @param statePath the state file, named in messages
+   */
+  private seed(seeds: readonly AccountSeed[], statePath?: string): void {
+    const stateFile = statePath === undefined ? 'the state' : `state file ${statePath}`;
     this.transaction(() => {
       const now = this.clock.now();
       for (const seed of seeds) {
@@ -103,6 +112,12 @@ export class Store {
           this.accounts.update(parent.id, { monthlyLimit: seed.monthlyLimit ?? 0, totalLimit: seed.totalLimit ?? 0 });
         } else if (existing.parentId !== null) {
           throw new Error(`accounts file names "${seed.username}", which is a sub-account in the state file`);
+        } else if (!this.accounts.checkPassword(existing.id, seed.password)) {
+          throw new Error(
+            `${stateFile} holds account "${seed.username}" with a password other than the one the accounts file gives it; an ` +
+              "account already in the state keeps its own, so clients given the file's password would be refused. Put back the " +
+              `password the account was created with, or remove ${statePath ?? 'the state'} to create the accounts afresh from the file`,
+          );
         }
       }
     });
