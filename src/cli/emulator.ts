@@ -3,6 +3,7 @@
 // exitIpHeader}), or with --print-env shell `export` lines for the provider's variables (and the
 // proxies' addresses and header names); logs go to stderr.
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 
 interface EmulatorFlags {
@@ -131,7 +132,9 @@ async function run(flags: EmulatorFlags): Promise<void> {
     adminToken: adminToken ?? randomSecret(),
     proxyDomain: flags.proxyDomain,
     tokenPrefix: flags.tokenPrefix,
-    caOutPath: flags.caOut,
+    // Absolute, so that the path it prints (--print-env, caFile) still names the file after the
+    // shell that sourced it changes directory.
+    caOutPath: flags.caOut === undefined ? undefined : resolve(flags.caOut),
     proxies: flags.proxies
       ? { firstPort: flags.proxyPort, operator: flags.operator, bytesPerGb: flags.bytesPerGb, allowAnyTarget: flags.proxyAllowAnyTarget === true }
       : false,

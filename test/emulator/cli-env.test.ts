@@ -122,6 +122,17 @@ describe('--print-env', () => {
     }
   });
 
+  it('exports --ca-out as an absolute path, which still names the file from another directory', async () => {
+    const cli = spawnCli(['--port', '0', '--http-port', '0', '--no-proxies', '--ca-out', 'relative-ca.pem', '--print-env'], { cwd: dir });
+    try {
+      const caFile = sourced(await envOutput(cli))['PROXYACCOUNT_CA_CERT_FILE'];
+      expect(caFile).toBe(join(dir, 'relative-ca.pem'));
+      expect(readFileSync(caFile!, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    } finally {
+      await stop(cli);
+    }
+  });
+
   it('names no proxies with --no-proxies', async () => {
     const cli = spawnCli(['--port', '0', '--http-port', '0', '--no-proxies', '--print-env']);
     try {

@@ -18,9 +18,9 @@ export interface CliProcess {
 }
 
 /** Spawns `node bin/proxyaccount.js emulator ...args`. */
-export function spawnCli(args: string[]): CliProcess {
+export function spawnCli(args: string[], opts: { cwd?: string } = {}): CliProcess {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'proxyaccount.js'), 'emulator', ...args], {
-    cwd: REPO_ROOT,
+    cwd: opts.cwd ?? REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
