@@ -2,6 +2,7 @@
 // directory with a given environment, the output kept, and a failure that carries terraform's
 // diagnostics whole (from the first "Error:" on), so that the line naming the cause is never cut.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 
 /** How a child process ended, with its whole output. */
 export interface RunResult {
@@ -138,6 +139,13 @@ export interface TerraformOptions {
   readonly launcher?: Launcher;
 }
 
+/** Why `dir` cannot be a working directory, else undefined. */
+function missingDirectory(dir: string): string | undefined {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (stat === undefined) return `the directory ${dir} does not exist`;
+  return stat.isDirectory() ? undefined : `${dir} is not a directory`;
+}
+
 /** Runs terraform commands in one working directory. */
 export class Terraform {
   readonly bin: string;
@@ -167,7 +175,12 @@ export class Terraform {
     try {
       result = await (this.opts.launcher ?? launch)(this.bin, args, { cwd: this.opts.cwd, env, ...(onStdoutLine !== undefined ? { onStdoutLine } : {}) });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${this.bin} was not found: install Terraform 1.5 or later`);
+      // spawn says ENOENT for a working directory that is missing as for a missing executable
+      // (and ENOTDIR for one that is a file).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new Error(missingDirectory(this.opts.cwd) ?? `${this.bin} was not found: install Terraform 1.5 or later`);
+      }
       throw err;
     }
     if (result.code === null || !ok.includes(result.code)) throw new TerraformError(args, result, undefined, opts);

@@ -105,3 +105,24 @@ describe('the plan JSON never reaches a message', () => {
     expect(err.message).not.toContain(PASSWORD);
   });
 });
+
+describe('a working directory that cannot be used', () => {
+  // spawn reports a missing working directory as ENOENT, as it does a missing executable.
+  it('is named as such, not taken for a missing terraform', async () => {
+    const bin = process.execPath; // an executable that exists
+    await expect(new Terraform({ cwd: '/nonexistent/workspace', bin }).run(['version'])).rejects.toThrow('the directory /nonexistent/workspace does not exist');
+    const file = path.join(os.tmpdir(), `proxyaccount-not-a-dir-${process.pid}`);
+    fs.writeFileSync(file, '');
+    try {
+      await expect(new Terraform({ cwd: file, bin }).run(['version'])).rejects.toThrow(`${file} is not a directory`);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  it('a missing executable in a directory that exists still says what to install', async () => {
+    await expect(new Terraform({ cwd: os.tmpdir(), bin: '/nonexistent/terraform' }).run(['version'])).rejects.toThrow(
+      '/nonexistent/terraform was not found: install Terraform',
+    );
+  });
+});
