@@ -45,6 +45,40 @@ export function checkNamesResource(v: Violations, path: string, value: unknown, 
   }
 }
 
+/**
+ * True when `list` as a whole is a token (a list known only at apply, such as a
+ * `TerraformVariable`'s `listValue`): its entries cannot be checked here, and only an AUTHORITATIVE
+ * list resource can hold it, since in ADDITIVE mode each entry is its own resource, named after it.
+ */
+export function isListToken(v: Violations, path: string, list: unknown, mode: AccessListMode | undefined): boolean {
+  if (!isUnresolved(list)) return false;
+  if (mode !== AccessListMode.AUTHORITATIVE) {
+    v.add(path, 'a list token (a list known only at apply) is not supported in ADDITIVE mode, since each entry is its own ' +
+      'resource, named after it: pass a list of values, or use AUTHORITATIVE, whose list resource takes a list known only at apply');
+  }
+  return true;
+}
+
+/** Why a helper cannot add an entry to a list that was given as a list token. */
+export function listTokenTakesNoEntry(what: string): string {
+  return `the ${what} list was given as a list token (known only at apply), and a single ${what} cannot be added to it here: put it in that list`;
+}
+
+/**
+ * Checks the `ips` and `hostnames` props of an account's construct: lists of values, each entry
+ * checked, or in AUTHORITATIVE mode list tokens, which Terraform and the provider check at apply.
+ */
+export function checkAccessEntries(v: Violations, ips: IpEntry[] | undefined, hostnames: string[] | undefined, mode: AccessListMode | undefined): void {
+  if (!isListToken(v, 'ips', ips, mode)) {
+    checkIpEntries(v, 'ips', ips ?? []);
+    (ips ?? []).forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, mode));
+  }
+  if (!isListToken(v, 'hostnames', hostnames, mode)) {
+    checkHostnames(v, 'hostnames', hostnames ?? []);
+    (hostnames ?? []).forEach((d, i) => checkNamesResource(v, `hostnames[${i}]`, d, mode));
+  }
+}
+
 /** Checks a list of IP entries: each address and label, at most 100, no address twice. */
 export function checkIpEntries(v: Violations, path: string, entries: readonly IpEntry[]): void {
   entries.forEach((e, i) => checkNewIp(v, `${path}[${i}]`, e, []));

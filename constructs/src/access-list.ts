@@ -3,6 +3,7 @@ import { TerraformProvider, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { authorizedHostname, authorizedHostnames, authorizedIp, authorizedIps } from './gen';
 import { entryImportId, listImportId } from './import-ids';
+import { isUnresolved } from './validation';
 
 // Generated from the provider's resource-type catalogue (scripts/generate-import-ids.js).
 export { entryImportId, listImportId } from './import-ids';
@@ -15,9 +16,11 @@ export enum AccessListMode {
    */
   ADDITIVE = 'additive',
   /**
-   * One list resource per account (`proxyaccount_authorized_ips`, `..._hostnames`,
-   * `..._proxies`) that owns the whole list: entries not declared are removed, and an
-   * out-of-band addition shows up as drift.
+   * One list resource per account (`proxyaccount_authorized_ips`, `..._hostnames`, and for the
+   * parent `..._proxies`) that owns the whole list: entries not declared are removed, and an
+   * out-of-band addition shows up as drift. The IP and hostname lists are owned even when empty;
+   * the parent's proxy list only when ParentAccess's `proxies` is given (even empty) or
+   * `allowProxy` adds one.
    */
   AUTHORITATIVE = 'authoritative',
 }
@@ -53,6 +56,9 @@ export interface AccessListOptions {
 export class AccessList {
   private readonly ipEntries: IpEntry[] = [];
   private readonly domains: string[] = [];
+  // A prop given as a list token (AUTHORITATIVE only): the list resource holds it as it is.
+  private ipToken?: IpEntry[];
+  private hostnameToken?: string[];
   private ipList?: authorizedIps.AuthorizedIps;
   private hostnameList?: authorizedHostnames.AuthorizedHostnames;
 
@@ -85,14 +91,42 @@ export class AccessList {
     return this.options.mode;
   }
 
-  /** The IP entries declared so far, in order. */
+  /** The IP entries declared so far, in order, or the list token they were given as. */
   public get ips(): IpEntry[] {
-    return this.ipEntries.map((e) => ({ ...e }));
+    return this.ipToken ?? this.ipEntries.map((e) => ({ ...e }));
   }
 
-  /** The hostnames declared so far, in order. */
+  /** The hostnames declared so far, in order, or the list token they were given as. */
   public get hostnames(): string[] {
-    return [...this.domains];
+    return this.hostnameToken ?? [...this.domains];
+  }
+
+  /** Which list, if any, was given as a list token: one entry cannot be added to it. */
+  public listToken(list: 'ips' | 'hostnames'): boolean {
+    return (list === 'ips' ? this.ipToken : this.hostnameToken) !== undefined;
+  }
+
+  /**
+   * Adds the entries of an `ips` prop: each one, or a list token (checked to be AUTHORITATIVE
+   * already), which the account's list resource holds as it is.
+   */
+  public addIps(entries: IpEntry[]): void {
+    if (this.ipList && isUnresolved(entries)) {
+      this.ipToken = entries;
+      this.ipList.putEntries(entries);
+      return;
+    }
+    for (const entry of entries) this.addIp(entry);
+  }
+
+  /** Adds the entries of a `hostnames` prop, as `addIps` does. */
+  public addHostnames(domains: string[]): void {
+    if (this.hostnameList && isUnresolved(domains)) {
+      this.hostnameToken = domains;
+      this.hostnameList.domains = domains;
+      return;
+    }
+    for (const domain of domains) this.addHostname(domain);
   }
 
   /** Adds an IP; returns the resource that carries it (its own, or the account's list). */

@@ -4,7 +4,7 @@
 import { TerraformProvider, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { AccessList, IpEntry } from './access-list';
-import { checkNamesResource, checkNewHostname, checkNewIp, checkTokenSpec } from './access-checks';
+import { checkNamesResource, checkNewHostname, checkNewIp, checkTokenSpec, listTokenTakesNoEntry } from './access-checks';
 import { bearerToken } from './gen';
 import { Violations, show } from './validation';
 
@@ -80,7 +80,8 @@ export abstract class AccessListOwner extends Construct {
   public allowIp(ip: string, label?: string): TerraformResource {
     const list = this.accessList();
     const v = new Violations();
-    checkNewIp(v, 'ip', { ip, label }, list.ips);
+    if (list.listToken('ips')) v.add('ip', listTokenTakesNoEntry('IP'));
+    else checkNewIp(v, 'ip', { ip, label }, list.ips);
     checkNamesResource(v, 'ip', ip, list.mode);
     v.throwIfAny(`${this.node.path}.allowIp(${show(ip)})`);
     return list.addIp({ ip, label });
@@ -93,7 +94,8 @@ export abstract class AccessListOwner extends Construct {
   public allowHostname(domain: string): TerraformResource {
     const list = this.accessList();
     const v = new Violations();
-    checkNewHostname(v, 'domain', domain, list.hostnames);
+    if (list.listToken('hostnames')) v.add('domain', listTokenTakesNoEntry('hostname'));
+    else checkNewHostname(v, 'domain', domain, list.hostnames);
     checkNamesResource(v, 'domain', domain, list.mode);
     v.throwIfAny(`${this.node.path}.allowHostname(${show(domain)})`);
     return list.addHostname(domain);

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { RosterDefinition, readRoster } from './roster-data';
 import { ParentAccess } from './parent-access';
 import { SubAccount } from './sub-account';
-import { Violations, isUnresolved, show } from './validation';
+import { Violations, checkPassword, show } from './validation';
 
 /** How roster data is read, by an AccountRoster and by `AccountRoster.validate`. */
 export interface RosterOptions {
@@ -23,13 +23,17 @@ export interface RosterOptions {
 export interface AccountRosterProps extends RosterOptions {
   /**
    * The roster: teams with defaults and members, usually parsed from a reviewed JSON or YAML file.
-   * It is checked as untyped data, so a parsed file may be passed as it is. Its strings are taken
-   * literally, never as Terraform expressions, and hold no references unless `allowReferences` is set.
+   * It is checked as untyped data, so in TypeScript and JavaScript a parsed file may be passed as it
+   * is; in the other jsii languages it is this struct, built with their own key names (see the
+   * README). Its strings are taken literally, never as Terraform expressions, and hold no
+   * references unless `allowReferences` is set.
    */
   readonly roster: RosterDefinition;
   /**
    * Passwords by username, kept out of the reviewed file (from sensitive variables, say); each key
-   * must be a member of the roster.
+   * must be a member of the roster. Each is sent exactly as given, as SubAccount's `password`:
+   * never read as a Terraform template (`${`, `%{`, `$${` are plain characters), at most 128
+   * characters counted as given; a reference (a token) stays a reference.
    * @default - no passwords: members authenticate with their tokens
    */
   readonly passwords?: { [username: string]: string };
@@ -81,9 +85,8 @@ export class AccountRoster extends Construct {
     const usernames = new Set(members.map((m) => m.username));
     for (const [username, password] of Object.entries(passwords)) {
       if (!usernames.has(username)) v.add(`passwords[${show(username)}]`, 'names no member of the roster');
-      else if (typeof password !== 'string' || (!isUnresolved(password) && (password.length === 0 || password.length > 128))) {
-        v.add(`passwords[${show(username)}]`, 'must be a string of 1 to 128 characters');
-      }
+      else if (password === undefined || password === null) v.add(`passwords[${show(username)}]`, 'must be a string of 1 to 128 characters');
+      else checkPassword(v, `passwords[${show(username)}]`, password);
     }
     v.throwIfAny(`AccountRoster '${this.node.path}' (${props.source ?? 'roster'})`);
 

@@ -1,39 +1,42 @@
 // ParentAccess: the authenticated (parent) account's own IPs, hostnames, authorized proxies and tokens.
-import { TerraformProvider, TerraformResource, TerraformStack } from 'cdktf';
+import { TerraformProvider, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry, entryImportId, listImportId } from './access-list';
 import { authorizedProxies, authorizedProxy } from './gen';
-import { checkAccessListMode, checkHostnames, checkIpEntries, checkNamesResource, checkTokenSpec } from './access-checks';
+import { checkAccessEntries, checkAccessListMode, checkNamesResource, checkTokenSpec, isListToken, listTokenTakesNoEntry } from './access-checks';
+import { declare, declaredBy, providerPhrase } from './stack-registry';
 import { SAME_PROXY, Violations, checkBoolean, checkProxy, checkUnique, isUnresolved, show } from './validation';
-
-// The ParentAccess of each provider configuration (by alias, '' for the default one) in each stack.
-// A second one would manage the same live lists beside the first, each checking only its own
-// entries: both would take one proxy (in two spellings) or one IP, and removing it from either
-// would delete the entry the other still declares.
-const DECLARED = new WeakMap<TerraformStack, Map<string, ParentAccess>>();
 
 /** Properties of a ParentAccess. */
 export interface ParentAccessProps {
   /**
-   * IPv4 addresses allowed to use the proxies with the parent account (at most 100).
+   * IPv4 addresses allowed to use the proxies with the parent account (at most 100). In
+   * AUTHORITATIVE mode it may be a list token (a list known only at apply).
    * @default - none; add more with `allowIp`
    */
   readonly ips?: IpEntry[];
   /**
-   * Hostnames allowed to use the proxies with the parent account.
+   * Hostnames allowed to use the proxies with the parent account. In AUTHORITATIVE mode it may be
+   * a list token (a list known only at apply).
    * @default - none; add more with `allowHostname`
    */
   readonly hostnames?: string[];
   /**
    * Proxies the parent account may use: a bare host (`us-ny`), a full domain, or `domain:port`;
    * each proxy once, in one spelling (`us-ny` and `us-ny.proxy.example.net` are one proxy).
-   * @default - none; add more with `allowProxy`
+   * In AUTHORITATIVE mode, giving it (even empty, `[]`) makes this construct own the parent's
+   * whole proxy list: proxies authorized elsewhere show as drift and are removed on apply; it may
+   * then be a list token (a list known only at apply).
+   * @default - none; add more with `allowProxy`. In AUTHORITATIVE mode the proxy list is not
+   *   managed (proxies authorized elsewhere are left alone) until `allowProxy` adds one
    */
   readonly proxies?: string[];
   /**
    * Whether this construct owns the parent account's whole IP, hostname and proxy lists
-   * (AUTHORITATIVE) or only its own entries (ADDITIVE).
+   * (AUTHORITATIVE) or only its own entries (ADDITIVE). AUTHORITATIVE always owns the IP and
+   * hostname lists, even empty; it owns the proxy list when `proxies` is given (even `[]`) or
+   * `allowProxy` is called, and otherwise leaves the parent's proxies alone.
    * @default AccessListMode.ADDITIVE
    */
   readonly accessList?: AccessListMode;
@@ -70,17 +73,17 @@ export class ParentAccess extends AccessListOwner {
 
   private proxyList?: authorizedProxies.AuthorizedProxies;
   private readonly proxyEntries: string[] = [];
+  // `proxies` given as a list token (AUTHORITATIVE only): the list resource holds it as it is.
+  private proxyToken?: string[];
   private readonly provider?: TerraformProvider;
 
   public constructor(scope: Construct, id: string, props: ParentAccessProps = {}) {
     super(scope, id);
     const v = new Violations();
     checkAccessListMode(v, 'accessList', props.accessList);
-    checkIpEntries(v, 'ips', props.ips ?? []);
-    (props.ips ?? []).forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, props.accessList));
-    checkHostnames(v, 'hostnames', props.hostnames ?? []);
-    (props.hostnames ?? []).forEach((d, i) => checkNamesResource(v, `hostnames[${i}]`, d, props.accessList));
-    const proxies = props.proxies ?? [];
+    checkAccessEntries(v, props.ips, props.hostnames, props.accessList);
+    const proxyToken = isListToken(v, 'proxies', props.proxies, props.accessList);
+    const proxies = proxyToken ? [] : props.proxies ?? [];
     proxies.forEach((p, i) => {
       checkProxy(v, `proxies[${i}]`, p);
       checkNamesResource(v, `proxies[${i}]`, p, props.accessList);
@@ -89,31 +92,32 @@ export class ParentAccess extends AccessListOwner {
     checkBoolean(v, 'importExisting', props.importExisting);
     const tokens = props.tokens ?? [];
     tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, tokens.slice(0, i).map((p) => p.label)));
-    const declared = declaredIn(TerraformStack.of(this));
-    const providerKey = props.provider?.alias ?? '';
-    checkFirstOfProvider(v, declared.get(providerKey), providerKey);
+    // A second one would manage the same live lists beside the first, each checking only its own
+    // entries: both would take one proxy (in two spellings) or one IP, and removing it from either
+    // would delete the entry the other still declares.
+    checkFirstOfProvider(v, declaredBy(this, { provider: props.provider }), props.provider);
     v.throwIfAny(`ParentAccess '${this.node.path}'`);
-    declared.set(providerKey, this);
+    declare(this, { provider: props.provider });
 
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
     this.provider = props.provider;
     this._access = new AccessList(this, { mode: this.accessListMode, provider: props.provider, importAccount: props.importExisting ? '' : undefined });
     this._tokenTarget = { importPrefix: '', provider: props.provider };
-    const access = this._access;
-    for (const entry of props.ips ?? []) access.addIp(entry);
-    for (const domain of props.hostnames ?? []) access.addHostname(domain);
+    this._access.addIps(props.ips ?? []);
+    this._access.addHostnames(props.hostnames ?? []);
+    // Given, even empty, `proxies` says what the whole list is: an AUTHORITATIVE construct owns it.
+    if (props.proxies !== undefined && this.accessListMode === AccessListMode.AUTHORITATIVE) {
+      this.proxyToken = proxyToken ? props.proxies : undefined;
+      this.ownProxyList(this.proxyToken ?? []);
+    }
     for (const proxy of proxies) this.addProxy(proxy);
     for (const token of tokens) this._createToken(token.label, token);
   }
 
-
-
-  /** The proxies declared so far, as given. */
+  /** The proxies declared so far, as given (or the list token they were given as). */
   public get proxies(): string[] {
-    return [...this.proxyEntries];
+    return this.proxyToken ?? [...this.proxyEntries];
   }
-
-
 
   /**
    * Authorizes a proxy for the parent account: a bare host, a full domain, or `domain:port`.
@@ -122,6 +126,7 @@ export class ParentAccess extends AccessListOwner {
    */
   public allowProxy(proxy: string): TerraformResource {
     const v = new Violations();
+    if (this.proxyToken !== undefined) v.add('proxy', listTokenTakesNoEntry('proxy'));
     checkProxy(v, 'proxy', proxy);
     checkNamesResource(v, 'proxy', proxy, this.accessListMode);
     const allowed = isUnresolved(proxy) ? undefined : this.proxyEntries.find((p) => !isUnresolved(p) && SAME_PROXY.same(p, proxy));
@@ -133,12 +138,9 @@ export class ParentAccess extends AccessListOwner {
 
   private addProxy(proxy: string): TerraformResource {
     this.proxyEntries.push(proxy);
-    // The authoritative proxies list exists only once a proxy is declared: a ParentAccess meant
-    // for IPs must not take over (and empty) the parent's proxies.
-    if (this.accessListMode === AccessListMode.AUTHORITATIVE && this.proxyList === undefined) {
-      this.proxyList = new authorizedProxies.AuthorizedProxies(this, 'AuthorizedProxies', { proxies: [], provider: this.provider });
-      this._access?.adopt(this.proxyList, listImportId(''));
-    }
+    // Without `proxies`, the authoritative proxies list exists only once a proxy is declared: a
+    // ParentAccess meant for IPs must not take over (and empty) the parent's proxies.
+    if (this.accessListMode === AccessListMode.AUTHORITATIVE && this.proxyList === undefined) this.ownProxyList([]);
     if (this.proxyList) {
       this.proxyList.proxies = [...this.proxyEntries];
       return this.proxyList;
@@ -147,22 +149,18 @@ export class ParentAccess extends AccessListOwner {
     this._access?.adopt(resource, entryImportId('', proxy));
     return resource;
   }
-}
 
-function declaredIn(stack: TerraformStack): Map<string, ParentAccess> {
-  let declared = DECLARED.get(stack);
-  if (declared === undefined) {
-    declared = new Map();
-    DECLARED.set(stack, declared);
+  /** Declares the parent's authoritative proxies list, holding `proxies`. */
+  private ownProxyList(proxies: string[]): void {
+    this.proxyList = new authorizedProxies.AuthorizedProxies(this, 'AuthorizedProxies', { proxies, provider: this.provider });
+    this._access?.adopt(this.proxyList, listImportId(''));
   }
-  return declared;
 }
 
 /** Refuses a second ParentAccess for one provider configuration of a stack, naming the first. */
-function checkFirstOfProvider(v: Violations, first: ParentAccess | undefined, alias: string): void {
+function checkFirstOfProvider(v: Violations, first: Construct | undefined, provider: TerraformProvider | undefined): void {
   if (first === undefined) return;
-  const provider = alias === '' ? "the stack's default proxyaccount provider" : `the provider alias ${show(alias)}`;
-  v.add('provider', `ParentAccess '${first.node.path}' already declares the parent account's access for ${provider}: ` +
+  v.add('provider', `ParentAccess '${first.node.path}' already declares the parent account's access for ${providerPhrase(provider)}: ` +
     'declare at most one per account, since two would each take their own spelling of one proxy (or the same IP) ' +
     'and removing it from either would delete the live entry the other still declares; add these entries to that one');
 }

@@ -2,9 +2,11 @@
 import { AccessListMode, IpEntry } from './access-list';
 import { checkAccessListMode, checkHostnames, checkIpEntries, checkTokenSpec } from './access-checks';
 import { TokenSpec } from './access-owner';
+import { literal } from './terraform-literal';
 import { checkNoTokenMarkers } from './token-markers';
 import {
-  SAME_PROXY, Violations, checkBoolean, checkEmail, checkLimit, checkProxy, checkText, checkUnique, checkUsername, show,
+  SAME_PROXY, Violations, checkBoolean, checkEmail, checkLimit, checkProxy, checkText, checkUnique, checkUsername, isUnresolved,
+  show,
 } from './validation';
 
 /** Settings every member of a team gets unless the member sets its own. */
@@ -121,8 +123,10 @@ export interface RosterParent {
    */
   readonly hostnames?: string[];
   /**
-   * Proxies the parent account may use.
-   * @default - none
+   * Proxies the parent account may use. With an authoritative `accessList`, writing the key (even
+   * `proxies: []`) makes the roster own the parent's whole proxy list: proxies authorized elsewhere
+   * show as drift and are removed on apply.
+   * @default - none; the parent's proxy list is not managed
    */
   readonly proxies?: string[];
   /**
@@ -189,7 +193,8 @@ export interface ResolvedParent {
   readonly accessList: AccessListMode;
   readonly ips: IpEntry[];
   readonly hostnames: string[];
-  readonly proxies: string[];
+  /** Undefined when the section has no `proxies` key: the parent's proxy list is then not managed. */
+  readonly proxies?: string[];
   readonly tokens: TokenSpec[];
   readonly importExisting: boolean;
 }
@@ -212,7 +217,7 @@ const TAKEN_IDS: readonly string[] = Object.getOwnPropertyNames(Object.prototype
 /**
  * Checks untyped roster data (parsed JSON or YAML) and applies the team defaults. Every violation
  * is listed with its path in the data, e.g. `teams[1].members[0].username`. The values are checked
- * as the text written (lengths included) and handed on as Terraform literals (see `literal`).
+ * as the text written (lengths included) and handed on as Terraform literals (terraform-literal.ts).
  * @param allowReferences whether code may have put references (tokens) into the data; without it,
  *   any value holding a token marker is refused, since a file that spells one would otherwise
  *   refer to another resource
@@ -298,14 +303,15 @@ function readParent(v: Violations, data: unknown, rosterMode: AccessListMode): R
   if (!parent) return undefined;
   checkAccessListMode(v, 'parent.accessList', parent.accessList as AccessListMode | undefined);
   checkBoolean(v, 'parent.importExisting', parent.importExisting as boolean | undefined);
-  const proxies = expectArray(v, 'parent.proxies', parent.proxies, false) as string[];
+  const proxies = expectList(v, 'parent.proxies', parent.proxies) as string[];
   proxies.forEach((p, i) => checkProxy(v, `parent.proxies[${i}]`, p));
   checkUnique(v, 'parent.proxies', proxies, 'proxy', SAME_PROXY);
   return {
     accessList: (parent.accessList as AccessListMode | undefined) ?? rosterMode,
     ips: readIps(v, 'parent.ips', parent.ips),
     hostnames: readHostnames(v, 'parent.hostnames', parent.hostnames),
-    proxies,
+    // Written, even empty, the key says what the whole list is (an authoritative parent owns it).
+    proxies: parent.proxies === undefined ? undefined : proxies,
     tokens: readTokens(v, 'parent.tokens', parent.tokens),
     importExisting: parent.importExisting === true,
   };
@@ -321,7 +327,7 @@ function checkSettings(v: Violations, path: string, data: Data): void {
 
 function readIps(v: Violations, path: string, value: unknown): IpEntry[] {
   const entries: IpEntry[] = [];
-  expectArray(v, path, value, false).forEach((item, i) => {
+  expectList(v, path, value).forEach((item, i) => {
     const entry = expectObject(v, `${path}[${i}]`, item, IP_KEYS, 'an IP entry ({ ip, label })');
     if (entry) entries.push({ ip: entry.ip as string, label: entry.label as string | undefined });
   });
@@ -330,14 +336,14 @@ function readIps(v: Violations, path: string, value: unknown): IpEntry[] {
 }
 
 function readHostnames(v: Violations, path: string, value: unknown): string[] {
-  const hostnames = expectArray(v, path, value, false) as string[];
+  const hostnames = expectList(v, path, value) as string[];
   checkHostnames(v, path, hostnames);
   return hostnames;
 }
 
 function readTokens(v: Violations, path: string, value: unknown): TokenSpec[] {
   const tokens: TokenSpec[] = [];
-  expectArray(v, path, value, false).forEach((item, i) => {
+  expectList(v, path, value).forEach((item, i) => {
     const token = expectObject(v, `${path}[${i}]`, item, TOKEN_KEYS, 'a token ({ label, expiresAt, active })');
     if (!token) return;
     const spec: TokenSpec = {
@@ -363,25 +369,6 @@ function mergeHostnames(team: string[], own: string[]): string[] {
   return [...team.filter((d) => !ownNames.has(String(d).toLowerCase())), ...own];
 }
 
-// cdktf's marker of a string token, `${TfToken[TOKEN.12]}` (lib/tokens/private/encoding.js, the
-// same in cdktn): a reference that code put into the roster data with allowReferences (without
-// it, readRoster refuses data holding any marker, and nothing is built from it).
-const TOKEN_MARKER = /(\$\{TfToken\[[a-zA-Z0-9:._-]+\]\})/;
-
-/**
- * `value` as a Terraform literal. Terraform reads every string of the synthesized JSON as a
- * template, so a `${...}` or `%{...}` written in a roster file would be evaluated at plan time: a
- * label `${file("/proc/self/environ")}` would read the runner's secrets into the plan and send a
- * value nobody wrote. `$${` and `%%{` are Terraform's escapes for them. Tokens that code put into
- * the data (allowed only with allowReferences) are references, meant to be evaluated, and kept as
- * they are.
- */
-function literal<T>(value: T): T {
-  if (typeof value !== 'string') return value;
-  const parts = value.split(TOKEN_MARKER);
-  return parts.map((part, i) => (i % 2 === 1 ? part : part.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{'))).join('') as T;
-}
-
 function literalIps(entries: IpEntry[]): IpEntry[] {
   return entries.map((e) => ({ ip: literal(e.ip), label: literal(e.label) }));
 }
@@ -404,7 +391,7 @@ function literalMember(m: ResolvedMember): ResolvedMember {
 }
 
 function literalParent(p: ResolvedParent): ResolvedParent {
-  return { ...p, ips: literalIps(p.ips), hostnames: p.hostnames.map(literal), proxies: p.proxies.map(literal), tokens: literalTokens(p.tokens) };
+  return { ...p, ips: literalIps(p.ips), hostnames: p.hostnames.map(literal), proxies: p.proxies?.map(literal), tokens: literalTokens(p.tokens) };
 }
 
 /** YAML 1.1 parsers (js-yaml) turn `2027-06-30` into a Date: accept it as the date it was written as. */
@@ -422,6 +409,19 @@ function expectObject(v: Violations, path: string, value: unknown, keys: readonl
     if (!keys.includes(key)) v.add(path, `unknown key ${show(key)} (allowed: ${keys.join(', ')})`);
   }
   return value as Data;
+}
+
+/**
+ * An optional list of entries. A list token (a list known only at apply, which code could put in
+ * with allowReferences) cannot be merged with a team's entries or checked: its values must be listed.
+ */
+function expectList(v: Violations, path: string, value: unknown): unknown[] {
+  if (isUnresolved(value)) {
+    v.add(path, 'is a list token (a list known only at apply), which a roster does not take: list the values (with ' +
+      'allowReferences each may be a reference), or declare the account in code with a SubAccount or ParentAccess');
+    return [];
+  }
+  return expectArray(v, path, value, false);
 }
 
 function expectArray(v: Violations, path: string, value: unknown, required: boolean): unknown[] {

@@ -4,19 +4,27 @@ import { Construct } from 'constructs';
 import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry } from './access-list';
 import { subAccount } from './gen';
+import { SAME_TOKEN_LABEL, checkAccessEntries, checkAccessListMode, checkTokenSpec } from './access-checks';
+import { declare, declaredBy, providerPhrase } from './stack-registry';
+import { literal } from './terraform-literal';
 import {
-  SAME_TOKEN_LABEL, checkAccessListMode, checkHostnames, checkIpEntries, checkNamesResource, checkTokenSpec,
-} from './access-checks';
-import {
-  Violations, checkBoolean, checkEmail, checkLimit, checkText, checkUnique, checkUsername, isUnresolved,
+  Violations, checkBoolean, checkEmail, checkLimit, checkPassword, checkText, checkUnique, checkUsername, checkWholeNumber,
+  isUnresolved, show,
 } from './validation';
 
 /** Properties of a SubAccount. */
 export interface SubAccountProps {
-  /** Username of the sub-account: 1 to 30 letters, digits, `.`, `@`, `+` or `-`; globally unique. */
+  /**
+   * Username of the sub-account: 1 to 30 letters, digits, `.`, `@`, `+` or `-`; globally unique.
+   * A stack declares each sub-account once per provider configuration (a roster member counts).
+   */
   readonly username: string;
   /**
-   * Password of the sub-account (at most 128 characters).
+   * Password of the sub-account (at most 128 characters, counted as given). It is sent exactly as
+   * given, never read as a Terraform template: `${` and `%{` are plain characters here (the
+   * construct writes Terraform's escapes for them), and `$${` reaches the account as those three
+   * characters. A reference (a token, such as a sensitive `TerraformVariable`'s `stringValue`)
+   * stays a reference.
    * @default - no password: the sub-account authenticates with its tokens
    */
   readonly password?: string;
@@ -58,12 +66,14 @@ export interface SubAccountProps {
    */
   readonly active?: boolean;
   /**
-   * IPv4 addresses allowed to use the proxies with this sub-account (at most 100).
+   * IPv4 addresses allowed to use the proxies with this sub-account (at most 100). In
+   * AUTHORITATIVE mode it may be a list token (a list known only at apply).
    * @default - none; add more with `allowIp`
    */
   readonly ips?: IpEntry[];
   /**
-   * Hostnames allowed to use the proxies with this sub-account.
+   * Hostnames allowed to use the proxies with this sub-account. In AUTHORITATIVE mode it may be a
+   * list token (a list known only at apply).
    * @default - none; add more with `allowHostname`
    */
   readonly hostnames?: string[];
@@ -113,16 +123,28 @@ export class SubAccount extends AccessListOwner {
     super(scope, id);
     const v = new Violations();
     validateSubAccountProps(v, props);
+    // Two constructs for one sub-account would each manage it: both creates cannot succeed, and
+    // AUTHORITATIVE lists would take away, on every apply, what the other one grants.
+    const literalName = typeof props.username === 'string' && !isUnresolved(props.username);
+    const account = literalName ? { provider: props.provider, username: props.username } : undefined;
+    const first = account && declaredBy(this, account);
+    if (first !== undefined) {
+      v.add('username', `SubAccount '${first.node.path}' already declares the sub-account ${show(props.username)} for ` +
+        `${providerPhrase(props.provider)}: declare each sub-account once, since two would each manage it (their creates ` +
+        'collide, and in AUTHORITATIVE mode each apply would remove what the other grants); put these settings in that one');
+    }
     v.throwIfAny(`SubAccount '${this.node.path}'`);
+    if (account) declare(this, account);
 
     this.username = props.username;
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
     const importAccount = props.importExisting ? props.username : undefined;
     const writeOnly = props.password !== undefined && props.passwordVersion !== undefined;
+    const password = literal(props.password);
     this.resource = new subAccount.SubAccount(this, 'Resource', {
       username: props.username,
-      password: writeOnly ? undefined : props.password,
-      passwordWo: writeOnly ? props.password : undefined,
+      password: writeOnly ? undefined : password,
+      passwordWo: writeOnly ? password : undefined,
       passwordWoVersion: writeOnly ? props.passwordVersion : undefined,
       firstName: props.firstName,
       lastName: props.lastName,
@@ -140,9 +162,8 @@ export class SubAccount extends AccessListOwner {
       importAccount,
     });
     this._tokenTarget = { username: this.resource.username, importPrefix: `${props.username}/`, provider: props.provider };
-    const access = this._access;
-    for (const entry of props.ips ?? []) access.addIp(entry);
-    for (const domain of props.hostnames ?? []) access.addHostname(domain);
+    this._access.addIps(props.ips ?? []);
+    this._access.addHostnames(props.hostnames ?? []);
     for (const token of props.tokens ?? []) this._createToken(token.label, token);
   }
 }
@@ -150,11 +171,11 @@ export class SubAccount extends AccessListOwner {
 /** Checks every SubAccount prop; paths are prop names (`ips[1].ip`). Shared with the roster. */
 export function validateSubAccountProps(v: Violations, props: SubAccountProps): void {
   checkUsername(v, 'username', props.username);
-  checkText(v, 'password', props.password, 128, true);
+  checkPassword(v, 'password', props.password);
   if (props.passwordVersion !== undefined && props.password === undefined) {
     v.add('passwordVersion', 'is only meaningful together with password');
   }
-  checkLimit(v, 'passwordVersion', props.passwordVersion);
+  checkWholeNumber(v, 'passwordVersion', props.passwordVersion);
   checkText(v, 'firstName', props.firstName, 20);
   checkText(v, 'lastName', props.lastName, 20);
   checkEmail(v, 'email', props.email);
@@ -169,10 +190,7 @@ export function validateSubAccountProps(v: Violations, props: SubAccountProps): 
   if (isUnresolved(props.username) && (props.tokens ?? []).some((t) => t.importId !== undefined)) {
     v.add('tokens', 'a token importId needs a plain username: it is part of the import ID');
   }
-  checkIpEntries(v, 'ips', props.ips ?? []);
-  (props.ips ?? []).forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, props.accessList));
-  checkHostnames(v, 'hostnames', props.hostnames ?? []);
-  (props.hostnames ?? []).forEach((d, i) => checkNamesResource(v, `hostnames[${i}]`, d, props.accessList));
+  checkAccessEntries(v, props.ips, props.hostnames, props.accessList);
   const tokens = props.tokens ?? [];
   tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, []));
   checkUnique(v, 'tokens', tokens.map((t) => t.label), 'token label', SAME_TOKEN_LABEL);

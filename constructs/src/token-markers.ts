@@ -8,8 +8,13 @@ import { Violations, show } from './validation';
 // each one it finds, wherever it is in a string, by what its token stands for.
 const STRING_MARKERS = /[$#&]\{TfToken\[[a-zA-Z0-9:._-]+\]\}/;
 // A number token is a double with a marker in its top bits; the synth also finds one written out
-// inside a string (`-1.8881545897087626e+289`), by this pattern of encoding.js.
-const WRITTEN_NUMBERS = /[-|\d|.+]+(e[-|\d|.|e|E|+]+)/g;
+// inside a string (`-1.8881545897087626e+289`), by encoding.js's pattern
+// `/[-|\d|.+]+(e[-|\d|.|e|E|+]+)/g`. That one is tried from every position of a run of digits that
+// no `e` ends, each try reading to the run's end: a long run takes time quadratic in its length
+// (a 100 KB value in a roster file stalled the check for seconds before any length rule ran). The
+// same matches, starting only where a run starts, take linear time: a try from inside a run meets
+// the same end of run, and fails as the try from its start did.
+const WRITTEN_NUMBERS = /(?<![-|\d.+])[-|\d.+]+e[-|\d.eE+]+/g;
 
 /** True when the synth would read `n` as a number token (or a number list's). */
 function isTokenNumber(n: number): boolean {

@@ -84,16 +84,16 @@ export function checkUsername(v: Violations, path: string, value: string): void 
   }
 }
 
-/** Optional strings with a maximum length; `secret` keeps the value itself out of the message. */
-export function checkText(v: Violations, path: string, value: string | undefined, max: number, secret = false): void {
+/** Optional strings with a maximum length (passwords have their own check, which never shows them). */
+export function checkText(v: Violations, path: string, value: string | undefined, max: number): void {
   if (value === undefined || isUnresolved(value)) return;
   if (typeof value !== 'string') {
-    v.add(path, `must be a string (got ${secret ? typeof value : show(value)})`);
+    v.add(path, `must be a string (got ${show(value)})`);
   } else if (value.length === 0) {
     v.add(path, 'must not be empty when set');
   } else if (v.lengthOf(value) > max) {
-    v.add(path, `must be at most ${max} characters (got ${v.lengthOf(value)}${secret ? '' : `: ${show(value)}`})`);
-  } else if (!secret && UNSAFE_TEXT.test(value)) {
+    v.add(path, `must be at most ${max} characters (got ${v.lengthOf(value)}: ${show(value)})`);
+  } else if (UNSAFE_TEXT.test(value)) {
     v.add(path, `must not contain control or bidi-override characters (got ${show(value)})`);
   }
 }
@@ -106,11 +106,37 @@ export function checkEmail(v: Violations, path: string, value: string | undefine
   }
 }
 
-/** Optional traffic limits in GB: whole numbers >= 0, 0 meaning unlimited. */
+/** The largest traffic limit the provider takes (15 digits, which a number holds exactly). */
+export const MAX_LIMIT_GB = 999_999_999_999_999;
+
+/** Optional traffic limits in GB: whole numbers from 0 to MAX_LIMIT_GB, 0 meaning unlimited. */
 export function checkLimit(v: Violations, path: string, value: number | undefined): void {
   if (value === undefined || isUnresolved(value)) return;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_LIMIT_GB) {
+    v.add(path, `must be a whole number of GB from 0 to ${MAX_LIMIT_GB}, 0 meaning unlimited (got ${show(value)})`);
+  }
+}
+
+/** Optional whole numbers >= 0 that count something other than GB (a password's version). */
+export function checkWholeNumber(v: Violations, path: string, value: number | undefined): void {
+  if (value === undefined || isUnresolved(value)) return;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    v.add(path, `must be a whole number of GB >= 0, 0 meaning unlimited (got ${show(value)})`);
+    v.add(path, `must be a whole number >= 0 (got ${show(value)})`);
+  }
+}
+
+/**
+ * Optional passwords: 1 to 128 characters (code points) counted as given, since a password is
+ * literal text, never a Terraform template (see terraform-literal.ts); the value is never echoed.
+ */
+export function checkPassword(v: Violations, path: string, value: string | undefined): void {
+  if (value === undefined || isUnresolved(value)) return;
+  if (typeof value !== 'string') {
+    v.add(path, `must be a string (got ${typeof value})`);
+  } else if (value.length === 0) {
+    v.add(path, 'must not be empty when set');
+  } else if (Array.from(value).length > 128) {
+    v.add(path, `must be at most 128 characters (got ${Array.from(value).length})`);
   }
 }
 

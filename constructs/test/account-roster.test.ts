@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { parse as parseYaml } from 'yaml';
 import { AccessListMode, AccountRoster, RosterDefinition, SubAccount, l1 } from '../src';
-import { bodies, synth, thrown, violationLines } from './helpers';
+import { bodies, synth, templateLiteral, thrown, violationLines } from './helpers';
 
 const fixture = (name: string): string => fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 const yamlRoster = (): RosterDefinition => parseYaml(fixture('roster.yaml')) as RosterDefinition;
@@ -77,6 +77,19 @@ describe('AccountRoster', () => {
     const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: jsonRoster(), passwords: { 'bob.data': 's3cret-pass' } }));
     expect(out.raw).toHaveResourceWithProperties(l1.subAccount.SubAccount, { username: 'bob.data', password: 's3cret-pass' });
     expect(bodies(out, 'proxyaccount_sub_account').filter((b) => 'password' in b)).toHaveLength(1);
+  });
+
+  test('passwords are literal text, sent exactly as given, their length counted as given', () => {
+    const passwords = { 'alice.data': 'S3cr%{et-Pass', 'bob.data': 'Pa$${ss-word1' };
+    const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster: jsonRoster(), passwords }));
+    const password = (username: string): string => bodies(out, 'proxyaccount_sub_account').find((b) => b.username === username)?.password as string;
+    expect(templateLiteral(password('alice.data'))).toBe('S3cr%{et-Pass');
+    expect(templateLiteral(password('bob.data'))).toBe('Pa$${ss-word1');
+    // 128 characters as given pass (UTF-16 would count 256); 129 do not, and are never shown.
+    synth((scope) => new AccountRoster(scope, 'Roster', { roster: jsonRoster(), passwords: { 'bob.data': '🔑'.repeat(128) } }));
+    const err = thrown(() => Testing.synthScope((scope) => new AccountRoster(scope, 'Roster', { roster: jsonRoster(), passwords: { 'bob.data': `$\${${'s'.repeat(126)}` } })));
+    expect(violationLines(err)).toEqual(['passwords["bob.data"]: must be at most 128 characters (got 129)']);
+    expect(err.message).not.toContain('ssss');
   });
 
   test('lists every violation with its path in the data, from YAML', () => {
@@ -187,6 +200,8 @@ describe('AccountRoster', () => {
   describe('roster data holds no reference unless code allows it (allowReferences)', () => {
     const WHY = "which the synth would replace by another resource's value (a bearer token's, say): roster data is " +
       'literal, so references must come from code, with the AccountRoster prop allowReferences, or be declared in code';
+    const LIST_TOKEN = 'is a list token (a list known only at apply), which a roster does not take: list the values (with ' +
+      'allowReferences each may be a reference), or declare the account in code with a SubAccount or ParentAccess';
 
     /** A stack where ada has a bearer token, and the markers cdktf gives its value and two variables. */
     function stackWithSecrets(): { stack: TerraformStack; secret: string; limit: number; hosts: string[] } {
@@ -223,15 +238,24 @@ describe('AccountRoster', () => {
         `teams[0].members[0].ips[1].ip: holds a token marker (got ${show(secret)}), ${WHY}`,
         `teams[0].members[0].ips[2].label: holds a token marker (got ${show(`office ${limit}`)}), ${WHY}`,
         `teams[0].members[0].hostnames[0]: holds a token marker (got ${show(hosts[0])}), ${WHY}`,
-        // The checks of each value still run: a token label names a resource, a list marker is no hostname.
+        // The checks of each value still run: a token label names a resource, and a list token is
+        // refused as a list (judging its marker as a hostname would say nothing useful).
         'parent.tokens[0].label: must be a plain string: it names the token resource',
-        expect.stringMatching(/^teams\[0\]\.members\[0\]\.hostnames\[0\]: must be a hostname such as build\.example\.com: .*\(got "#\{TfToken\[TOKEN\.\d+\]\}"\)$/),
+        `teams[0].members[0].hostnames: ${LIST_TOKEN}`,
       ];
       expect(AccountRoster.validate(data)).toEqual(expected);
       const err = thrown(() => new AccountRoster(stack, 'Roster', { roster: data as RosterDefinition, source: 'roster.json' }));
       expect(err.message).toMatch(/^AccountRoster 'stack\/Roster' \(roster\.json\) is invalid \(8 problems\):/);
       expect(violationLines(err)).toEqual(expected);
       expect(stack.node.findAll().filter((c) => c instanceof SubAccount).map((c) => c.node.path)).toEqual(['stack/Ada']);
+    });
+
+    test('a list token is refused as a list, even with allowReferences: its values cannot be merged or checked', () => {
+      const { stack, hosts } = stackWithSecrets();
+      const roster: RosterDefinition = { parent: { proxies: hosts }, teams: [{ name: 't', defaults: { hostnames: hosts }, members: [{ username: 'bob', hostnames: hosts }] }] };
+      const expected = [`parent.proxies: ${LIST_TOKEN}`, `teams[0].defaults.hostnames: ${LIST_TOKEN}`, `teams[0].members[0].hostnames: ${LIST_TOKEN}`];
+      expect(AccountRoster.validate(roster, { allowReferences: true })).toEqual(expected);
+      expect(violationLines(thrown(() => new AccountRoster(stack, 'Roster', { roster, allowReferences: true })))).toEqual(expected);
     });
 
     test('references put in by code are refused too, unless allowReferences is set', () => {
@@ -247,13 +271,70 @@ describe('AccountRoster', () => {
 
     test('text that only looks like a marker, or a large number, is no reference', () => {
       const roster = { teams: [{ name: 't', members: [{
-        username: 'ada', firstName: '{TfToken[x]}', lastName: '$${TfToken}', monthlyLimitGb: 1e15,
+        username: 'ada', firstName: '{TfToken[x]}', lastName: '$${TfToken}', monthlyLimitGb: 999_999_999_999_999,
         ips: [{ ip: '203.0.113.7', label: 'x 1e5 -2.5e+300' }],
       }] }] };
       expect(AccountRoster.validate(roster)).toEqual([]);
       const out = synth((scope) => new AccountRoster(scope, 'Roster', { roster }));
       expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe('x 1e5 -2.5e+300');
       expect(bodies(out, 'proxyaccount_sub_account')[0]).toMatchObject({ first_name: '{TfToken[x]}', last_name: '$$${TfToken}' });
+    });
+  });
+
+  describe("the parent's proxy list", () => {
+    const proxyLists = (roster: RosterDefinition): unknown[] =>
+      bodies(synth((scope) => new AccountRoster(scope, 'Roster', { roster })), 'proxyaccount_authorized_proxies');
+
+    test('authoritative, `proxies` written (even empty): owned, so proxies authorized elsewhere are drift and removed; not written: left alone', () => {
+      expect(proxyLists({ accessList: AccessListMode.AUTHORITATIVE, parent: { proxies: ['us-ny'] }, teams: [] })).toEqual([{ proxies: ['us-ny'] }]);
+      // A roster that removes its last proxy but keeps the key keeps the list, now empty: the
+      // same resource (no destroy), and a proxy added on the dashboard is still seen.
+      expect(proxyLists({ accessList: AccessListMode.AUTHORITATIVE, parent: { proxies: [] }, teams: [] })).toEqual([{ proxies: [] }]);
+      expect(proxyLists({ accessList: AccessListMode.AUTHORITATIVE, parent: { ips: [{ ip: '198.51.100.9' }] }, teams: [] })).toEqual([]);
+      expect(proxyLists({ parent: { accessList: AccessListMode.AUTHORITATIVE, proxies: [] }, teams: [] })).toEqual([{ proxies: [] }]);
+      expect(proxyLists({ accessList: AccessListMode.ADDITIVE, parent: { proxies: [] }, teams: [] })).toEqual([]);
+    });
+
+    test('the list keeps its address when its last proxy goes', () => {
+      const address = (proxies: string[]): string[] => Object.keys(synth((scope) => new AccountRoster(scope, 'Roster', {
+        roster: { accessList: AccessListMode.AUTHORITATIVE, parent: { proxies }, teams: [] },
+      })).resource.proxyaccount_authorized_proxies ?? {});
+      expect(address([])).toEqual(address(['us-ny']));
+      expect(address([])).toHaveLength(1);
+    });
+  });
+
+  test("limits above the provider's maximum are refused by validate() and the synth, naming it", () => {
+    const data = { teams: [{ name: 't', defaults: { totalLimitGb: 1e15 }, members: [{ username: 'big', monthlyLimitGb: 1_000_000_000_000_000 }, { username: 'max', monthlyLimitGb: 999_999_999_999_999 }] }] };
+    const expected = [
+      'teams[0].defaults.totalLimitGb: must be a whole number of GB from 0 to 999999999999999, 0 meaning unlimited (got 1000000000000000)',
+      'teams[0].members[0].monthlyLimitGb: must be a whole number of GB from 0 to 999999999999999, 0 meaning unlimited (got 1000000000000000)',
+    ];
+    expect(AccountRoster.validate(data)).toEqual(expected);
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    expect(violationLines(thrown(() => new AccountRoster(stack, 'Roster', { roster: data as unknown as RosterDefinition })))).toEqual(expected);
+  });
+
+  describe('a huge value in a file', () => {
+    // The check for written-out number tokens used cdktf's own pattern, which takes time quadratic
+    // in a run of digits: 100 KB took 15 s, 1 MB tens of minutes, before any length rule ran.
+    const MB = 1_000_000;
+    const shown = (text: string): string => `${JSON.stringify(text).slice(0, 57)}...`;
+
+    test('1 MB of digits in a name gets its length error at once', () => {
+      const firstName = '1'.repeat(MB);
+      expect(AccountRoster.validate({ teams: [{ name: 't', members: [{ username: 'ada', firstName }] }] })).toEqual([
+        `teams[0].members[0].firstName: must be at most 20 characters (got ${MB}: ${shown(firstName)})`,
+      ]);
+    });
+
+    test('1 MB of digits, signs and dots with no `e` after them, where no length rule applies (a team name), is read as it is', () => {
+      const name = `${'-1.+|'.repeat(MB / 5)}x e`;
+      expect(AccountRoster.validate({ teams: [{ name, members: [] }] })).toEqual([]);
+      const label = `${'9'.repeat(MB)} ${'-1.8881545897087626e+289'}`;
+      expect(AccountRoster.validate({ teams: [{ name: label, members: [] }] })).toEqual([
+        expect.stringMatching(/^teams\[0\]\.name: holds a token marker \(got "9{56}\.\.\.\), which the synth would replace/),
+      ]);
     });
   });
 

@@ -37,3 +37,25 @@ export function thrown(fn: () => unknown): Error {
 export function violationLines(err: Error): string[] {
   return err.message.split('\n').filter((l) => l.startsWith('  - ')).map((l) => l.slice(4));
 }
+
+/**
+ * The text a string of the synthesized JSON stands for, by Terraform's template rules: `$${` and
+ * `%%{` are escapes for a literal `${` and `%{`, read from the left; any other `${` or `%{` starts
+ * an interpolation or a directive, so the string is no literal, and this throws.
+ */
+export function templateLiteral(json: string): string {
+  let text = '';
+  for (let i = 0; i < json.length; ) {
+    const escape = json.startsWith('$${', i) || json.startsWith('%%{', i);
+    if (escape) {
+      text += `${json[i]}{`;
+      i += 3;
+    } else if (json.startsWith('${', i) || json.startsWith('%{', i)) {
+      throw new Error(`${JSON.stringify(json)} is a template, not a literal: it has ${json.slice(i, i + 2)} at ${i}`);
+    } else {
+      text += json[i];
+      i += 1;
+    }
+  }
+  return text;
+}

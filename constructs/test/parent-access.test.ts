@@ -1,5 +1,5 @@
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { AccessListMode, AccountRoster, ParentAccess, l1 } from '../src';
+import { AccessListMode, AccountRoster, IpEntry, ParentAccess, l1 } from '../src';
 import { bodies, synth, thrown, violationLines } from './helpers';
 
 describe('ParentAccess', () => {
@@ -48,12 +48,46 @@ describe('ParentAccess', () => {
     expect(out.resource.proxyaccount_authorized_proxy).toBeUndefined();
   });
 
-  test('authoritative with only IPs manages no proxies list: the parent\'s proxies are left alone', () => {
-    const out = synth((scope) => {
-      new ParentAccess(scope, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip: '203.0.113.10' }] });
+  describe('authoritative: the proxy list is owned whenever `proxies` is given, even empty', () => {
+    // This test once read "authoritative with only IPs manages no proxies list" and passed
+    // `proxies: []` the same way as no `proxies`: the list resource was made only for a first
+    // proxy, so `proxies: []` could not be said, and a proxy authorized on the dashboard stayed,
+    // unseen, although the construct said the parent's list was authoritative and empty. Given,
+    // the prop says what the whole list is; absent, the list is somebody else's.
+    test('`proxies: []`: an empty list resource, so proxies authorized elsewhere are drift, removed on apply', () => {
+      const out = synth((scope) => {
+        new ParentAccess(scope, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip: '203.0.113.10' }], proxies: [] });
+      });
+      expect(bodies(out, 'proxyaccount_authorized_proxies')).toEqual([{ proxies: [] }]);
+      expect(out.resource.proxyaccount_authorized_proxy).toBeUndefined();
     });
-    expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ entries: [{ ip: '203.0.113.10' }] }]);
-    expect(out.resource.proxyaccount_authorized_proxies).toBeUndefined();
+
+    test('no `proxies`: no proxies list, the parent\'s proxies are left alone (a ParentAccess meant for IPs)', () => {
+      const out = synth((scope) => {
+        new ParentAccess(scope, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip: '203.0.113.10' }] });
+      });
+      expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ entries: [{ ip: '203.0.113.10' }] }]);
+      expect(out.resource.proxyaccount_authorized_proxies).toBeUndefined();
+    });
+
+    test('allowProxy appends to the list `proxies: []` made, and importExisting imports it', () => {
+      const out = synth((scope) => {
+        const parent = new ParentAccess(scope, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, proxies: [], importExisting: true });
+        expect(parent.allowProxy('us-ny')).toBeInstanceOf(l1.authorizedProxies.AuthorizedProxies);
+        expect(parent.proxies).toEqual(['us-ny']);
+      });
+      expect(bodies(out, 'proxyaccount_authorized_proxies')).toEqual([{ proxies: ['us-ny'] }]);
+      const imports = (JSON.parse(out.raw) as { import: Array<{ to: string; id: string }> }).import;
+      expect(imports.filter((i) => i.to.startsWith('proxyaccount_authorized_proxies.'))).toEqual([
+        { to: expect.stringMatching(/^proxyaccount_authorized_proxies\.Parent_AuthorizedProxies_[0-9A-F]{8}$/), id: '_self' },
+      ]);
+    });
+
+    test('additive: `proxies: []` declares nothing, since entries made elsewhere are left alone there', () => {
+      const out = synth((scope) => new ParentAccess(scope, 'Parent', { proxies: [] }));
+      expect(out.resource.proxyaccount_authorized_proxies).toBeUndefined();
+      expect(out.resource.proxyaccount_authorized_proxy).toBeUndefined();
+    });
   });
 
   test('refuses the hostnames the provider refuses: wildcards and IP addresses', () => {
@@ -139,6 +173,38 @@ describe('ParentAccess', () => {
       expect(violationLines(thrown(() => parent.allowIp(ip)))).toEqual([`ip: ${why}`]);
       expect(violationLines(thrown(() => parent.allowHostname(host)))).toEqual([`domain: ${why}`]);
       expect(violationLines(thrown(() => parent.allowProxy(proxy)))).toEqual([`proxy: ${why}`]);
+    });
+
+    test('a list token (a list known only at apply): held whole by AUTHORITATIVE lists, refused in ADDITIVE mode', () => {
+      const out = synth((scope) => {
+        const ips = new TerraformVariable(scope, 'ips', { type: 'list(object({ ip = string, label = optional(string) }))' }).value as IpEntry[];
+        const hosts = new TerraformVariable(scope, 'hosts', { type: 'list(string)' }).listValue;
+        const proxies = new TerraformVariable(scope, 'proxies', { type: 'list(string)' }).listValue;
+        const parent = new ParentAccess(scope, 'Parent', { accessList: AccessListMode.AUTHORITATIVE, ips, hostnames: hosts, proxies });
+        expect(parent.proxies).toBe(proxies);
+        expect(parent.hostnames).toBe(hosts);
+        // One entry cannot be added to a list that is known only at apply.
+        expect(violationLines(thrown(() => parent.allowProxy('us-ny')))).toEqual([
+          'proxy: the proxy list was given as a list token (known only at apply), and a single proxy cannot be added to it here: put it in that list',
+        ]);
+        expect(violationLines(thrown(() => parent.allowIp('203.0.113.7')))).toEqual([
+          'ip: the IP list was given as a list token (known only at apply), and a single IP cannot be added to it here: put it in that list',
+        ]);
+        expect(violationLines(thrown(() => parent.allowHostname('a.example.com')))).toEqual([
+          'domain: the hostname list was given as a list token (known only at apply), and a single hostname cannot be added to it here: put it in that list',
+        ]);
+      });
+      expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ entries: '${var.ips}' }]);
+      expect(bodies(out, 'proxyaccount_authorized_hostnames')).toEqual([{ domains: '${var.hosts}' }]);
+      expect(bodies(out, 'proxyaccount_authorized_proxies')).toEqual([{ proxies: '${var.proxies}' }]);
+
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      const list = new TerraformVariable(stack, 'list', { type: 'list(string)' }).listValue;
+      const why = 'a list token (a list known only at apply) is not supported in ADDITIVE mode, since each entry is its own ' +
+        'resource, named after it: pass a list of values, or use AUTHORITATIVE, whose list resource takes a list known only at apply';
+      expect(violationLines(thrown(() => new ParentAccess(stack, 'Parent', { hostnames: list, proxies: list })))).toEqual([
+        `hostnames: ${why}`, `proxies: ${why}`,
+      ]);
     });
 
     test('authoritative: the list resources hold them', () => {

@@ -1,6 +1,6 @@
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { AccessListMode, SubAccount, l1 } from '../src';
-import { bodies, synth, thrown, violationLines } from './helpers';
+import { AccessListMode, AccountRoster, ParentAccess, SubAccount, SubAccountProps, l1 } from '../src';
+import { bodies, synth, templateLiteral, thrown, violationLines } from './helpers';
 
 describe('SubAccount', () => {
   test('creates its proxyaccount_sub_account as the child "Resource" with the props mapped', () => {
@@ -40,6 +40,104 @@ describe('SubAccount', () => {
     const [a, b] = bodies(out, 'proxyaccount_sub_account');
     expect(a).toEqual({ username: 'a', password: 'stored-secret' });
     expect(b).toEqual({ username: 'b', password_wo: 'wo-secret', password_wo_version: 2 });
+  });
+
+  describe('a password is literal text, never a Terraform template', () => {
+    // Terraform reads every string of the JSON as a template: unescaped, `S3cr%{et` fails the
+    // plan with the password in Terraform's error, and `Pa$${ss` reaches the account as `Pa${ss`.
+    const PASSWORDS = ['S3cr%{et-Pass', 'Pa${ss}-word1', 'Pa$${ss-word1', 'x%%{ if true }y', '$$$${%%%{}', '${', '%{'];
+
+    test("the synthesized JSON decodes, by Terraform's template rules, to the exact password, stored or write-only", () => {
+      const out = synth((scope) => PASSWORDS.forEach((password, i) => {
+        new SubAccount(scope, `S${i}`, { username: `s${i}`, password });
+        new SubAccount(scope, `W${i}`, { username: `w${i}`, password, passwordVersion: 1 });
+      }));
+      const body = (username: string): Record<string, unknown> | undefined => bodies(out, 'proxyaccount_sub_account').find((b) => b.username === username);
+      PASSWORDS.forEach((password, i) => {
+        expect(templateLiteral(body(`s${i}`)?.password as string)).toBe(password);
+        expect(templateLiteral(body(`w${i}`)?.password_wo as string)).toBe(password);
+      });
+    });
+
+    test('a reference stays a reference, and the text around it is literal', () => {
+      const out = synth((scope) => {
+        const secret = new TerraformVariable(scope, 'secret', { type: 'string', sensitive: true }).stringValue;
+        new SubAccount(scope, 'A', { username: 'a', password: secret });
+        new SubAccount(scope, 'B', { username: 'b', password: `%{x}${secret}` });
+      });
+      expect(bodies(out, 'proxyaccount_sub_account')).toEqual([
+        { username: 'a', password: '${var.secret}' },
+        { username: 'b', password: '%%{x}${var.secret}' },
+      ]);
+    });
+
+    test('its length is counted as given (a `$${` is three characters), and it is never shown', () => {
+      const at128 = `$\${${'p'.repeat(125)}`;
+      const at129 = `%%{${'q'.repeat(126)}`;
+      synth((scope) => new SubAccount(scope, 'A', { username: 'a', password: at128 }));
+      const err = thrown(() => Testing.synthScope((scope) => new SubAccount(scope, 'B', { username: 'b', password: at129 })));
+      expect(violationLines(err)).toEqual(['password: must be at most 128 characters (got 129)']);
+      expect(err.message).not.toContain('qqqq');
+    });
+  });
+
+  describe('one construct per sub-account and provider configuration in a stack', () => {
+    const why = 'declare each sub-account once, since two would each manage it (their creates collide, and in ' +
+      'AUTHORITATIVE mode each apply would remove what the other grants); put these settings in that one';
+
+    test('a second SubAccount for one username is refused, naming both; a roster member counts either way round', () => {
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      new SubAccount(stack, 'Dave', { username: 'dave', accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip: '203.0.113.5' }] });
+      const err = thrown(() => new SubAccount(stack, 'Dave2', { username: 'dave', accessList: AccessListMode.AUTHORITATIVE, ips: [{ ip: '203.0.113.77' }] }));
+      expect(err.message.split('\n')[0]).toBe("SubAccount 'stack/Dave2' is invalid (1 problem):");
+      expect(violationLines(err)).toEqual([
+        `username: SubAccount 'stack/Dave' already declares the sub-account "dave" for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      expect(violationLines(thrown(() => new AccountRoster(stack, 'Roster', { roster: { teams: [{ name: 't', members: [{ username: 'dave' }] }] } })))).toEqual([
+        `username: SubAccount 'stack/Dave' already declares the sub-account "dave" for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      new AccountRoster(stack, 'Team', { roster: { teams: [{ name: 't', members: [{ username: 'erin' }] }] } });
+      expect(violationLines(thrown(() => new SubAccount(stack, 'Erin', { username: 'erin' })))).toEqual([
+        `username: SubAccount 'stack/Team/erin' already declares the sub-account "erin" for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      expect(violationLines(thrown(() => new AccountRoster(stack, 'Again', { roster: { teams: [{ name: 't', members: [{ username: 'erin' }] }] } })))).toEqual([
+        `username: SubAccount 'stack/Team/erin' already declares the sub-account "erin" for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      const usernames = Object.values((JSON.parse(Testing.synth(stack)) as {
+        resource: Record<string, Record<string, { username: string }>>;
+      }).resource.proxyaccount_sub_account).map((b) => b.username);
+      expect(usernames.sort()).toEqual(['dave', 'erin']);
+    });
+
+    test('the default provider passed explicitly is the same configuration; another alias, another stack or a username known only at apply is not', () => {
+      const app = Testing.app();
+      const stack = new TerraformStack(app, 'stack');
+      const main = new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+      const west = new l1.provider.ProxyaccountProvider(stack, 'west', { alias: 'west' });
+      new SubAccount(stack, 'Main', { username: 'alice' });
+      expect(violationLines(thrown(() => new SubAccount(stack, 'Explicit', { username: 'alice', provider: main })))).toEqual([
+        `username: SubAccount 'stack/Main' already declares the sub-account "alice" for the stack's default proxyaccount provider: ${why}`,
+      ]);
+      new SubAccount(stack, 'West', { username: 'alice', provider: west });
+      expect(violationLines(thrown(() => new SubAccount(stack, 'West2', { username: 'alice', provider: west })))).toEqual([
+        `username: SubAccount 'stack/West' already declares the sub-account "alice" for the provider alias "west": ${why}`,
+      ]);
+      new SubAccount(new TerraformStack(app, 'elsewhere'), 'Main', { username: 'alice' });
+      const name = new TerraformVariable(stack, 'name', { type: 'string' }).stringValue;
+      new SubAccount(stack, 'FromVar', { username: name });
+      new SubAccount(stack, 'FromVar2', { username: name });
+    });
+
+    test('one refused for its own props does not count as declared; a missing username is no duplicate of the parent', () => {
+      synth((scope) => {
+        expect(() => new SubAccount(scope, 'Bad', { username: 'alice', monthlyLimitGb: -1 })).toThrow(/monthlyLimitGb/);
+        new SubAccount(scope, 'Good', { username: 'alice' });
+        new ParentAccess(scope, 'Parent');
+        expect(violationLines(thrown(() => new SubAccount(scope, 'NoName', {} as SubAccountProps)))).toEqual([
+          "username: is required: 1 to 30 letters, digits, '.', '@', '+' or '-'",
+        ]);
+      });
+    });
   });
 
   describe('additive access lists (the default)', () => {
@@ -137,7 +235,7 @@ describe('SubAccount', () => {
         'password: must be at most 128 characters (got 129)',
         expect.stringMatching(/^firstName: must be at most 20 characters/),
         expect.stringMatching(/^email: must be an e-mail address/),
-        expect.stringMatching(/^monthlyLimitGb: must be a whole number of GB >= 0.*\(got -1\)$/),
+        expect.stringMatching(/^monthlyLimitGb: must be a whole number of GB from 0 to 999999999999999.*\(got -1\)$/),
         expect.stringMatching(/^totalLimitGb: .*\(got 1\.5\)$/),
         expect.stringMatching(/^ips\[0\]\.ip: must be an IPv4 address/),
         'ips[1].label: must not be empty when set',
@@ -147,6 +245,39 @@ describe('SubAccount', () => {
         'tokens: token label "ci" is listed more than once',
       ]);
       expect(err.message).not.toContain('xxxxxxxx');
+    });
+
+    test("limits: whole numbers up to the provider's maximum, 999999999999999; above it, refused naming it", () => {
+      const out = synth((scope) => new SubAccount(scope, 'Max', { username: 'max', monthlyLimitGb: 999_999_999_999_999, totalLimitGb: 0 }));
+      expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: 'max', monthly_limit: 999_999_999_999_999, total_limit: 0 }]);
+      const err = thrown(() => Testing.synthScope((scope) => new SubAccount(scope, 'Big', {
+        username: 'big', monthlyLimitGb: 1_000_000_000_000_000, totalLimitGb: Number.MAX_SAFE_INTEGER,
+      })));
+      expect(violationLines(err)).toEqual([
+        'monthlyLimitGb: must be a whole number of GB from 0 to 999999999999999, 0 meaning unlimited (got 1000000000000000)',
+        'totalLimitGb: must be a whole number of GB from 0 to 999999999999999, 0 meaning unlimited (got 9007199254740991)',
+      ]);
+    });
+
+    test('a list token as ips or hostnames: held whole by the AUTHORITATIVE lists, refused in ADDITIVE mode saying so', () => {
+      const out = synth((scope) => {
+        const hosts = new TerraformVariable(scope, 'hosts', { type: 'list(string)' }).listValue;
+        const sub = new SubAccount(scope, 'A', { username: 'a', accessList: AccessListMode.AUTHORITATIVE, hostnames: hosts, ips: [{ ip: '203.0.113.7' }] });
+        expect(sub.hostnames).toBe(hosts);
+        expect(violationLines(thrown(() => sub.allowHostname('b.example.com')))).toEqual([
+          'domain: the hostname list was given as a list token (known only at apply), and a single hostname cannot be added to it here: put it in that list',
+        ]);
+        sub.allowIp('203.0.113.8');
+      });
+      expect(bodies(out, 'proxyaccount_authorized_hostnames')).toEqual([{ username: expect.any(String), domains: '${var.hosts}' }]);
+      expect(bodies(out, 'proxyaccount_authorized_ips')).toEqual([{ username: expect.any(String), entries: [{ ip: '203.0.113.7' }, { ip: '203.0.113.8' }] }]);
+
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      const hosts = new TerraformVariable(stack, 'hosts', { type: 'list(string)' }).listValue;
+      expect(violationLines(thrown(() => new SubAccount(stack, 'B', { username: 'b', hostnames: hosts })))).toEqual([
+        'hostnames: a list token (a list known only at apply) is not supported in ADDITIVE mode, since each entry is its own resource, ' +
+          'named after it: pass a list of values, or use AUTHORITATIVE, whose list resource takes a list known only at apply',
+      ]);
     });
 
     test('skips unresolved tokens', () => {

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
-import { AccessListMode, AccountRoster, ParentAccess, l1 } from '../src';
+import { AccessListMode, AccountRoster, ParentAccess, SubAccount, l1 } from '../src';
 import './helpers';
 
 const REPO = path.join(__dirname, '..', '..');
@@ -136,6 +136,38 @@ describe('synthesized stack with the real terraform CLI', () => {
       const labels = (type: string): Array<string | undefined> => plan.resource_changes.filter((r) => r.type === type).map((r) => r.change.after.label);
       expect(labels('proxyaccount_authorized_ip')).toEqual([written]);
       expect(labels('proxyaccount_bearer_token')).toEqual([written]);
+    } finally {
+      await emulator.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a password with `${`, `%{`, `$${` or `%%{` validates, and Terraform plans it exactly as given', async () => {
+    // Unescaped, `%{` failed `terraform validate` with the password in Terraform's error, and `$${`
+    // reached the account as `${`.
+    const passwords: Record<string, string> = {
+      ada: 'S3cr%{et-Pass',
+      bob: 'Pa$${ss-word1',
+      cy: 'Pa${upper("x")}ss',
+      dee: 'x%%{ if true }y%{ endif }',
+      eve: '$$$${%%%{}',
+    };
+    const stack = new TerraformStack(Testing.app(), 'passwords');
+    new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+    for (const [username, password] of Object.entries(passwords)) new SubAccount(stack, username, { username, password });
+    const dir = Testing.fullSynth(stack);
+    const emulator = await startEmulator();
+    try {
+      const opts = { cwd: path.join(dir, 'stacks', 'passwords'), env: { ...process.env, ...emulator.env, CHECKPOINT_DISABLE: '1' }, stdio: 'pipe' as const };
+      execFileSync('terraform', ['init', '-input=false', '-no-color'], opts);
+      execFileSync('terraform', ['validate', '-no-color'], opts);
+      execFileSync('terraform', ['plan', '-input=false', '-no-color', '-out=plan.bin'], opts);
+      // The JSON form of a plan holds sensitive values as they are.
+      const plan = JSON.parse(execFileSync('terraform', ['show', '-json', 'plan.bin'], opts).toString()) as {
+        resource_changes: Array<{ type: string; change: { after: { username: string; password?: string } } }>;
+      };
+      const planned = plan.resource_changes.filter((r) => r.type === 'proxyaccount_sub_account').map((r) => [r.change.after.username, r.change.after.password]);
+      expect(Object.fromEntries(planned)).toEqual(passwords);
     } finally {
       await emulator.stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -173,8 +173,9 @@ function rosterMembers(accounts: readonly AccountExport[], skipped: string[]): A
 }
 
 /** Drops empty lists, so the file holds only what the account has. */
-function compact<T extends Record<string, unknown>>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => !(Array.isArray(v) && v.length === 0) && v !== undefined)) as T;
+/** `o` without its undefined values and empty lists, except the lists named in `keepEmpty`. */
+function compact<T extends Record<string, unknown>>(o: T, keepEmpty: readonly (keyof T)[] = []): T {
+  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && (!(Array.isArray(v) && v.length === 0) || keepEmpty.includes(k)))) as T;
 }
 
 const HEADER = [
@@ -233,10 +234,16 @@ export function toRoster(live: LiveAccount, lists: ListStyle): RosterExport {
   const hostnames = rosterList('hostname', owner, parent?.hostnames ?? [], hostnameProblem, IGNORING_CASE, listed);
   const proxySkips: string[] = [];
   const proxies = rosterList('proxy', owner, live.proxies, proxyProblem, SAME_PROXY, proxySkips);
-  // The construct declares the parent's authoritative proxies list only once a proxy is written
-  // (it never empties a list it was given nothing for): without one, those left out are in no list.
-  (proxies.length > 0 ? listed : skipped).push(...proxySkips);
-  const parentSection = compact({ importExisting: true, ips, hostnames, proxies, tokens: rosterTokens(owner, parent?.tokens ?? [], skipped) });
+  // The construct owns the parent's authoritative proxies list once the `proxies` key is written,
+  // even empty. An account with no proxy gets `proxies: []`, so that a proxy authorized later
+  // elsewhere shows in the plan; one whose proxies a roster cannot hold gets no key (writing `[]`
+  // would delete them), and those left out are in no list.
+  const ownsProxies = proxies.length > 0 || (lists === 'authoritative' && proxySkips.length === 0);
+  (ownsProxies ? listed : skipped).push(...proxySkips);
+  const parentSection = compact(
+    { importExisting: true, ips, hostnames, proxies, tokens: rosterTokens(owner, parent?.tokens ?? [], skipped) },
+    ownsProxies ? ['proxies'] : [],
+  );
   // A member left out declares no list: what it holds is named with it, in either style.
   const members = rosterMembers(
     live.accounts.filter((a) => a.username !== null && a.details !== undefined),

@@ -65,9 +65,12 @@ export function emailProblem(email: string): string | undefined {
   return markerProblem(email);
 }
 
-/** A traffic limit: a whole number of GB. */
+/** The largest traffic limit the reader (and the provider) takes, in GB. */
+export const MAX_LIMIT_GB = 999_999_999_999_999;
+
+/** A traffic limit: a whole number of GB from 0 to MAX_LIMIT_GB. */
 export function limitProblem(gb: number): string | undefined {
-  return Number.isSafeInteger(gb) && gb >= 0 ? undefined : 'it is not a whole number of GB';
+  return Number.isSafeInteger(gb) && gb >= 0 && gb <= MAX_LIMIT_GB ? undefined : `it is not a whole number of GB from 0 to ${MAX_LIMIT_GB}`;
 }
 
 /** An IPv4 address, dotted quad without leading zeros. */

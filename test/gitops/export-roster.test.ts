@@ -104,6 +104,21 @@ describe('toRoster', () => {
     for (const line of roster.skipped) expect(roster['roster.yaml']).toContain(`# - ${line}\n`);
   });
 
+  it("leaves out, naming why, a member whose limit the reader refuses: above 999999999999999 GB, the provider's maximum", () => {
+    const account: LiveAccount = {
+      accounts: [member('big', {}, { monthlyBandwidthLimit: 1e15 }), member('max', {}, { totalBandwidthLimit: 999_999_999_999_999 })],
+      proxies: [],
+    };
+    const roster = toRoster(account, 'per-entry');
+    expect(roster.skipped).toEqual([
+      "sub-account 'big': its monthly limit cannot be in a roster: it is not a whole number of GB from 0 to 999999999999999; " +
+        'its 0 IPs, 0 hostnames and 0 tokens are left out with it',
+    ]);
+    const data = parse(roster['roster.yaml']);
+    expect(readRoster(data).violations).toEqual([]);
+    expect(data.teams[0].members.map((m: { username: string; totalLimitGb: number }) => [m.username, m.totalLimitGb])).toEqual([['max', 999_999_999_999_999]]);
+  });
+
   it('leaves nothing out silently: each live token and member is in the roster or named', () => {
     const account = live();
     const roster = toRoster(account, 'per-entry');
@@ -188,6 +203,18 @@ describe('toRoster', () => {
     expect(roster['roster.yaml']).toContain(
       '# Left out, each with why; nothing in this file manages or removes them, so they stay on the account as they are:\n',
     );
+  });
+
+  it('with authoritative lists, an account with no proxy gets `proxies: []`, so the roster owns the list and a proxy added elsewhere shows', () => {
+    const account: LiveAccount = {
+      accounts: [{ username: null, details: undefined, ips: [{ ip: '198.51.100.9', label: 'vpn' }], hostnames: [], tokens: [] }],
+      proxies: [],
+    };
+    const data = parse(toRoster(account, 'authoritative')['roster.yaml']);
+    expect(data.parent).toEqual({ importExisting: true, ips: [{ ip: '198.51.100.9', label: 'vpn' }], proxies: [] });
+    expect(readRoster(data).violations).toEqual([]);
+    // Per entry, nothing owns a list: no key is written for none.
+    expect(parse(toRoster(account, 'per-entry')['roster.yaml']).parent).toEqual({ importExisting: true, ips: [{ ip: '198.51.100.9', label: 'vpn' }] });
   });
 
   it('escapes the characters YAML 1.1 takes for line breaks, so every reader reads the label back as it is', () => {
