@@ -23,8 +23,15 @@ export interface Service {
   readonly artifacts: string;
   /** Variables every job gets (runner- or organisation-level settings, e.g. a CA file). */
   readonly runnerEnv: Readonly<Record<string, string>>;
-  /** Repository / project secrets by name. */
+  /** Repository / project secrets by name: every job gets them. */
   readonly secrets: Readonly<Record<string, string>>;
+  /**
+   * Secrets of each environment by its name, given only to a job that names the environment
+   * (GitHub environment secrets; GitLab variables scoped to the environment). @default none
+   */
+  readonly environments?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** GitLab's protected variables: only a pipeline whose CI_COMMIT_REF_PROTECTED is "true" gets them. @default none */
+  readonly protectedSecrets?: Readonly<Record<string, string>>;
   /** The checked-out repository (copied into each job's workspace). */
   readonly repository: string;
   /** Where the npm stand-in writes the environment each install saw. */

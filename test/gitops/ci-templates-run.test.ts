@@ -1,6 +1,9 @@
 // The CI templates run as written on fresh runners (ci-runner.ts: bash, a new HOME per job, the
 // emulator, no Docker), with the install step pointed at this build: review, apply of the
-// reviewed plan, drift, on GitHub Actions and on GitLab. No merged change goes unseen: an apply
+// reviewed plan, drift, on GitHub Actions and on GitLab. The credentials are where the templates
+// ask for them, never repository-wide: GitHub environments' secrets, GitLab protected variables
+// and variables of the review's environment; a review that gets none stops before anything runs.
+// A failed review marks the last one out of date. No merged change goes unseen: an apply
 // that leaves the account short of the merged code fails naming what is left, drift reports a
 // change whose apply never ran, an apply that did not succeed fails the run, and GitLab applies
 // only a plan reviewed at the merged head. And the ban budget holds on runners that
@@ -25,6 +28,10 @@ const PARENT = { username: 'ci-parent', password: 'ci-parent-password' };
 const GH = 'examples/ci/github-actions';
 /** The closed-and-merged pull request's event, as apply.yml reads it. */
 const MERGED = { pull_request: { number: 5, merged: true, merge_commit_sha: '5e1f0c0a9d7b2e3f4a5b6c7d8e9f0a1b2c3d4e5f' } };
+/** The pull request's event as pull-request.yml reads it: its head, a branch of this repository. */
+const OPENED = { pull_request: { number: 5, head: { sha: '4d3c2b1a0f9e8d7c6b5a4d3c2b1a0f9e8d7c6b5a', repo: { full_name: 'owner/repo' } } } };
+/** The environments whose secrets the GitHub jobs read, and the job that reads each. */
+const GITHUB_ENVIRONMENTS = ['proxyaccount-review', 'proxyaccount-apply', 'proxyaccount-drift'];
 
 const MAIN_TF = `terraform {
   required_providers {
@@ -84,8 +91,11 @@ let override: Record<string, string>;
 let apiLines: string[] = [];
 let stopListening: () => void;
 
-/** A service (caches, artifacts, secrets) shared by the runs of one scenario. */
-function service(name: string, secrets: Record<string, string>): Service {
+/**
+ * A service (caches, artifacts, secrets) shared by the runs of one scenario. `secrets` are the
+ * repository's (every job gets them); `more` adds environments' secrets and protected variables.
+ */
+function service(name: string, secrets: Record<string, string>, more: Pick<Service, 'environments' | 'protectedSecrets'> = {}): Service {
   const dir = path.join(base, name);
   const s: Service = {
     caches: path.join(dir, 'caches'),
@@ -94,6 +104,7 @@ function service(name: string, secrets: Record<string, string>): Service {
     shims: path.join(dir, 'shims'),
     repository: path.join(base, 'repository'),
     secrets,
+    ...more,
     runnerEnv: { PROXYACCOUNT_CA_CERT_FILE: em.caFile, CHECKPOINT_DISABLE: '1' },
   };
   fs.mkdirSync(s.caches, { recursive: true });
@@ -102,8 +113,12 @@ function service(name: string, secrets: Record<string, string>): Service {
   return s;
 }
 
-function githubSecrets(password: string, state: string): Record<string, string> {
-  return {
+/**
+ * A GitHub service whose credentials are secrets of the templates' environments only, none of the
+ * repository: a job gets them only by naming its environment.
+ */
+function githubService(name: string, password: string, state: string): Service {
+  const secrets = {
     PROXYACCOUNT_BASE_URL: em.url,
     PROXYACCOUNT_USERNAME: PARENT.username,
     PROXYACCOUNT_PASSWORD: password,
@@ -111,6 +126,7 @@ function githubSecrets(password: string, state: string): Record<string, string> 
     TF_HTTP_USERNAME: 'state-user',
     TF_HTTP_PASSWORD: 'state-password',
   };
+  return service(name, {}, { environments: Object.fromEntries(GITHUB_ENVIRONMENTS.map((e) => [e, secrets])) });
 }
 
 function take(): string[] {
@@ -156,20 +172,104 @@ afterAll(async () => {
 describe('GitHub Actions templates on fresh runners', () => {
   let gh: Service;
   beforeAll(() => {
-    gh = service('github', githubSecrets(PARENT.password, 'github'));
+    gh = githubService('github', PARENT.password, 'github');
   });
 
-  it('pull request: plans, reviews, keeps the plan; the install step never saw a secret', async () => {
-    const r = await runGithubJob({ file: `${GH}/pull-request.yml`, job: 'review', service: gh, base, override });
+  it('pull request: plans with the credentials of its environment, reviews, keeps the plan, updates only its own comment; the install step never saw a secret', async () => {
+    // The pull request's author wrote the marker into a comment of theirs; the bot's review is the
+    // other one. With FAIL_ON_ATTENTION the parent's new IP (it opens the parent) fails only the
+    // attention gate: the review job succeeds and keeps its plan, which the merge below applies.
+    const calls: GithubCall[] = [];
+    const githubAnswers = [
+      {
+        method: 'rest.issues.listComments',
+        data: [
+          { id: 101, user: { login: 'pr-author', type: 'User' }, body: 'LGTM <!-- proxyaccount-review -->' },
+          { id: 102, user: { login: 'github-actions[bot]', type: 'Bot' }, body: '<!-- proxyaccount-review -->\n## proxyaccount plan review\n(older)' },
+        ],
+      },
+    ];
+    const r = await runGithubJob({
+      file: `${GH}/pull-request.yml`,
+      job: 'review',
+      service: gh,
+      base,
+      override,
+      event: OPENED,
+      vars: { FAIL_ON_ATTENTION: 'true' },
+      githubCalls: calls,
+      githubAnswers,
+    });
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    expect(r.outputs).toEqual({ code: '3' });
     expect(fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-plan', 'review.md'), 'utf8')).toContain('<!-- proxyaccount-review -->');
     expect(fs.existsSync(path.join(gh.artifacts, 'proxyaccount-plan', 'plan.tfplan'))).toBe(true);
+    const written = calls.filter((c) => /Comment$/.test(c.method));
+    expect(written.map((c) => [c.method, c.args.comment_id])).toEqual([['rest.issues.updateComment', 102]]);
+    expect(String(written[0]!.args.body)).toMatch(new RegExp(`^<!-- proxyaccount-review -->\n_The plan of ${OPENED.pull_request.head.sha} \\(\\[run\\]`));
+    expect(String(written[0]!.args.body)).toContain('parent_access_opened');
     // A plan only: nothing in the remote state yet, nothing created.
     expect(forge.states.get('/state/github')).toBeUndefined();
     const seen = installs(gh);
     expect(seen).toHaveLength(1);
     for (const name of ['PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_USERNAME', 'PROXYACCOUNT_BASE_URL', 'TF_HTTP_PASSWORD'])
       expect(seen[0]!.env).not.toContain(name);
+    // The attention gate is a check of its own, failing for this commit.
+    const gate = await runGithubJob({
+      file: `${GH}/pull-request.yml`,
+      job: 'attention',
+      service: gh,
+      base,
+      override,
+      event: OPENED,
+      vars: { FAIL_ON_ATTENTION: 'true' },
+      needs: { review: 'success' },
+      needsOutputs: { review: r.outputs! },
+    });
+    expect(gate.ok).toBe(false);
+    expect(gate.log).toMatch(/::error::The plan holds changes that need attention/);
+  });
+
+  it("pull request whose plan fails: the bot's last review is marked out of date, naming the commit", async () => {
+    const calls: GithubCall[] = [];
+    const broken = {
+      ...gh,
+      artifacts: path.join(base, 'github-broken-artifacts'),
+      repository: repository('repository-broken', { 'main.tf': `${MAIN_TF}\nresource "proxyaccount_authorized_ip" {\n` }),
+    };
+    fs.mkdirSync(broken.artifacts, { recursive: true });
+    const r = await runGithubJob({
+      file: `${GH}/pull-request.yml`,
+      job: 'review',
+      service: broken,
+      base,
+      override,
+      event: OPENED,
+      githubCalls: calls,
+      githubAnswers: [
+        {
+          method: 'rest.issues.listComments',
+          data: [
+            { id: 101, user: { login: 'pr-author' }, body: '<!-- proxyaccount-review -->\nNo changes.' },
+            {
+              id: 102,
+              user: { login: 'github-actions[bot]' },
+              body: '<!-- proxyaccount-review -->\n_The plan of 0ld ([run](u))._\n## proxyaccount plan review\n\nNo changes.\n',
+            },
+          ],
+        },
+      ],
+    });
+    expect(r.ok).toBe(false);
+    expect(r.log).toMatch(/-- ran \(1\): Plan/);
+    expect(r.log).toMatch(/-- skipped: Post or update the sticky comment/);
+    const written = calls.filter((c) => /Comment$/.test(c.method));
+    expect(written.map((c) => [c.method, c.args.comment_id])).toEqual([['rest.issues.updateComment', 102]]);
+    const body = String(written[0]!.args.body);
+    expect(body).toContain(`**The review failed for ${OPENED.pull_request.head.sha}**`);
+    expect(body).toContain('this review is out of date; what follows is the review of an earlier commit.');
+    expect(body).toContain('_The plan of 0ld ([run](u))._\n## proxyaccount plan review');
+    expect(fs.existsSync(path.join(broken.artifacts, 'proxyaccount-plan'))).toBe(false);
   });
 
   it('merge: applies the reviewed plan on another fresh runner, into the remote state', async () => {
@@ -196,7 +296,7 @@ describe('GitHub Actions templates on fresh runners', () => {
   it('merged code the reviewed plan does not cover: the apply fails after applying, naming what is left', async () => {
     // The pull request reviewed main as it was (nothing to change); main now also holds the lab
     // IP, from a merge whose apply never ran.
-    const review = await runGithubJob({ file: `${GH}/pull-request.yml`, job: 'review', service: gh, base, override });
+    const review = await runGithubJob({ file: `${GH}/pull-request.yml`, job: 'review', service: gh, base, override, event: OPENED });
     expect({ ok: review.ok, log: review.ok ? '' : review.log }).toEqual({ ok: true, log: '' });
     const withLab = { ...gh, repository: repository('repository-lab', { 'main.tf': MAIN_TF_WITH_LAB }) };
     const r = await runGithubJob({ file: `${GH}/apply.yml`, job: 'apply', service: withLab, base, override, event: MERGED });
@@ -285,7 +385,7 @@ describe('GitHub Actions templates on fresh runners', () => {
   });
 
   it('six drift runs with a wrong password, each on a fresh runner with only the cache, send one request and leave the address unbanned', async () => {
-    const wrong = service('github-wrong', githubSecrets('rotated-wrong-password', 'github'));
+    const wrong = githubService('github-wrong', 'rotated-wrong-password', 'github');
     take();
     const results = [];
     for (let i = 0; i < 6; i++) results.push(await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: wrong, base, override }));
@@ -307,7 +407,7 @@ describe('GitHub Actions templates on fresh runners', () => {
     const results = [];
     take();
     for (const password of ['wrong-1-aaaa', 'wrong-2-bbbb', 'wrong-3-cccc', 'wrong-4-dddd']) {
-      const s = service(`github-four-${password}`, githubSecrets(password, 'github'));
+      const s = githubService(`github-four-${password}`, password, 'github');
       // One machine: the same HOME and workspace (and so the same memory) for all four.
       results.push(await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: s, base, override, runner }));
     }
@@ -350,14 +450,14 @@ describe('GitHub Actions: the check after the apply, and what not-applied says',
   /** Review the pull request of `code`, then merge it: the apply job's result. */
   async function reviewThenMerge(name: string, code: string, beforeMerge: () => Promise<void> = async () => {}) {
     const s = { ...svc, repository: repository(name, { 'main.tf': code }) };
-    const review = await runGithubJob({ file: `${GH}/pull-request.yml`, job: 'review', service: s, base, override });
+    const review = await runGithubJob({ file: `${GH}/pull-request.yml`, job: 'review', service: s, base, override, event: OPENED });
     expect({ ok: review.ok, log: review.ok ? '' : review.log }).toEqual({ ok: true, log: '' });
     await beforeMerge();
     return runGithubJob({ file: `${GH}/apply.yml`, job: 'apply', service: s, base, override, event: MERGED });
   }
 
   beforeAll(async () => {
-    svc = service('github-usage', githubSecrets(PARENT.password, 'github-usage'));
+    svc = githubService('github-usage', PARENT.password, 'github-usage');
     const first = await reviewThenMerge('repository-usage', VERSIONS_TF + USAGE_TF);
     expect({ ok: first.ok, log: first.ok ? '' : first.log }).toEqual({ ok: true, log: '' });
   });
@@ -440,6 +540,12 @@ describe('the GitLab template on fresh runners', () => {
   const VPN = { 'vpn.tf': ipTf('vpn', '203.0.113.12') };
   let gl: Service;
   let predefined: Record<string, string>;
+  const GITLAB_CREDENTIALS = (): Record<string, string> => ({
+    PROXYACCOUNT_BASE_URL: em.url,
+    PROXYACCOUNT_USERNAME: PARENT.username,
+    PROXYACCOUNT_PASSWORD: PARENT.password,
+    GITLAB_TOKEN: 'glpat-test',
+  });
   let history: History;
   /** main's first commit: no resource yet, and a plan file committed to the repository (apply must never use it). */
   let root: string;
@@ -466,14 +572,13 @@ describe('the GitLab template on fresh runners', () => {
     merge4 = history.commit('Merge !4', [merge3, head4], LAB);
     head5 = history.commit('!5', [merge3], VPN);
     merge5 = history.commit('Merge !5', [merge4, head5], VPN);
-    gl = service('gitlab', {
-      PROXYACCOUNT_BASE_URL: em.url,
-      PROXYACCOUNT_USERNAME: PARENT.username,
-      PROXYACCOUNT_PASSWORD: PARENT.password,
-      GITLAB_TOKEN: 'glpat-test',
-    });
+    // As the template asks: protected variables (the default branch's pipelines: apply, drift),
+    // and the same scoped to the review's environment, none of them for every pipeline.
+    gl = service('gitlab', {}, { protectedSecrets: GITLAB_CREDENTIALS(), environments: { 'proxyaccount-review': GITLAB_CREDENTIALS() } });
     gl = { ...gl, repository: path.join(base, 'repository-gitlab') };
     predefined = {
+      // A pipeline of the default branch, which is protected.
+      CI_COMMIT_REF_PROTECTED: 'true',
       CI_API_V4_URL: `${forge.url}/api/v4`,
       CI_PROJECT_ID: '7',
       CI_DEFAULT_BRANCH: 'main',
@@ -488,6 +593,8 @@ describe('the GitLab template on fresh runners', () => {
   function mergeRequestPipeline(iid: number, sha: string, head?: string): Record<string, string> {
     return {
       ...predefined,
+      // A merge request pipeline of an unprotected branch: no protected variable.
+      CI_COMMIT_REF_PROTECTED: 'false',
       CI_MERGE_REQUEST_IID: String(iid),
       CI_COMMIT_SHA: sha,
       ...(head !== undefined ? { CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: head } : {}),
@@ -543,6 +650,22 @@ describe('the GitLab template on fresh runners', () => {
       'CI_REPOSITORY_URL',
     ])
       expect(seen[0]!.env).not.toContain(name);
+  });
+
+  it('review in a pipeline that got no credentials (none for its environment, none protected): stops before anything runs, saying why', async () => {
+    // Only GITLAB_TOKEN is scoped to the environment here, so the failure is said on the merge request.
+    const bare = { ...gl, environments: { 'proxyaccount-review': { GITLAB_TOKEN: 'glpat-test' } }, artifacts: path.join(base, 'gitlab-bare-artifacts') };
+    fs.mkdirSync(bare.artifacts, { recursive: true });
+    take();
+    const calls = forge.calls.length;
+    const r = await runGitlabJob({ job: 'review', service: bare, base, predefined: mergeRequestPipeline(8, head3), override });
+    expect(r.ok).toBe(false);
+    expect(r.log.replace(/\s+/g, ' ')).toContain('Not reviewed: this job got no account credentials or no GITLAB_TOKEN.');
+    expect(r.log).not.toMatch(/Initializing/);
+    expect(take()).toEqual([]);
+    // No review note: only the after_script's note that the review failed.
+    expect(forge.calls.slice(calls)).toEqual(['POST /api/v4/projects/7/merge_requests/8/notes']);
+    expect(fs.existsSync(path.join(bare.artifacts, 'review'))).toBe(false);
   });
 
   it('apply on main refuses a plan reviewed at an older commit than the merged head, and applies nothing', async () => {
@@ -620,7 +743,7 @@ describe('the GitLab template on fresh runners', () => {
   });
 
   it('drift with a wrong password on fresh runners: the cache is saved on failure, one request in all', async () => {
-    const wrong = service('gitlab-wrong', { ...gl.secrets, PROXYACCOUNT_PASSWORD: 'gitlab-wrong-password' });
+    const wrong = service('gitlab-wrong', {}, { protectedSecrets: { ...GITLAB_CREDENTIALS(), PROXYACCOUNT_PASSWORD: 'gitlab-wrong-password' } });
     take();
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await runGitlabJob({ job: 'drift', service: wrong, base, predefined, override }));

@@ -1,9 +1,11 @@
 // The CI templates under examples/ci cannot rot: every file parses as YAML, has the jobs it
 // promises, and every `proxyaccount` command it runs exists with the flags it passes (checked
 // against the CLI's own help; test/e2e/gitops.test.ts runs the same commands against the emulator).
-// And they keep their promises where a full run cannot show it: no apply a newer run can cancel,
-// one Terraform version, a pinned install without credentials, and only the exit codes that mean
-// something passing (their shell steps run here with stand-in commands).
+// And they keep their promises where a full run cannot show it: the pull request's code planned
+// with credentials only where someone chose to let it (an environment's, never a fork's), no apply
+// a newer run can cancel, one Terraform version, a pinned install without credentials, bodies cut
+// to the forge's limit, and only the exit codes that mean something passing (their shell steps
+// run here with stand-in commands).
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -179,6 +181,7 @@ type GithubStep = Step;
 
 interface GithubJob {
   readonly if?: string;
+  readonly environment?: string | { name: string };
   readonly needs?: string | string[];
   readonly env?: Record<string, unknown>;
   readonly concurrency?: string | { group: string; queue?: string; 'cancel-in-progress'?: unknown };
@@ -195,7 +198,13 @@ interface GithubWorkflow {
 interface GitlabPipeline {
   readonly workflow?: { auto_cancel?: { on_new_commit?: string } };
   readonly default: { cache: { when: string; paths: string[] }; before_script: string[] };
-  readonly review: { script: string[]; artifacts: { paths: string[] } };
+  readonly review: {
+    script: string[];
+    after_script?: string[];
+    artifacts: { paths: string[] };
+    environment?: unknown;
+    rules?: Array<{ if?: string; when?: string }>;
+  };
   readonly apply: { script: string[]; dependencies?: string[]; resource_group?: string };
   readonly drift: { script: string[] };
 }
@@ -221,11 +230,12 @@ function step(file: string, job: string, name: string): GithubStep {
 
 /**
  * Runs a template's shell script as the runner would (bash -eo pipefail) with stand-ins for
- * `proxyaccount` (exits with $STUB_DRIFT or $STUB_REVIEW, writing its --out file), `terraform`
- * (exits with $STUB_TERRAFORM, else 0) and `curl` (records its arguments and the files it would
- * send, `name@file`); returns the exit code and what curl was asked.
+ * `proxyaccount` (exits with $STUB_DRIFT or $STUB_REVIEW, writing its --out file: a copy of
+ * $STUB_REPORT when set, else one line), `terraform` (exits with $STUB_TERRAFORM, else 0) and
+ * `curl` (records its arguments and the files it would send, `name@file`); returns the exit code,
+ * its output, what curl was asked and which stand-ins ran.
  */
-function runWithStubs(script: string, env: Record<string, string>): { code: number; output: string; curl: string } {
+function runWithStubs(script: string, env: Record<string, string>): { code: number; output: string; curl: string; ran: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-step-'));
   try {
     const bin = path.join(dir, 'bin');
@@ -236,10 +246,11 @@ function runWithStubs(script: string, env: Record<string, string>): { code: numb
       'proxyaccount',
       `cmd=$1; out=
 while [ $# -gt 0 ]; do if [ "$1" = --out ]; then out=$2; fi; shift; done
-if [ -n "$out" ]; then echo "stub $cmd report" > "$out"; fi
+echo "proxyaccount $cmd" >> "${path.join(dir, 'ran.log')}"
+if [ -n "$out" ]; then if [ -n "$STUB_REPORT" ]; then cp "$STUB_REPORT" "$out"; else echo "stub $cmd report" > "$out"; fi; fi
 case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}" ;; esac`,
     );
-    stub('terraform', `exit "\${STUB_TERRAFORM:-0}"`);
+    stub('terraform', `echo "terraform $1" >> "${path.join(dir, 'ran.log')}"\nexit "\${STUB_TERRAFORM:-0}"`);
     const curlLog = path.join(dir, 'curl.log');
     stub('curl', `echo "$*" >> "${curlLog}"\nfor a in "$@"; do case "$a" in *@*) f=\${a#*@}; if [ -f "$f" ]; then cat "$f" >> "${curlLog}"; fi ;; esac; done`);
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
@@ -247,8 +258,8 @@ case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}
       encoding: 'utf8',
       env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, GITHUB_OUTPUT: path.join(dir, 'output'), ...env },
     });
-    const curl = fs.existsSync(path.join(dir, 'curl.log')) ? fs.readFileSync(path.join(dir, 'curl.log'), 'utf8') : '';
-    return { code: r.status ?? 1, output: r.stdout + r.stderr, curl };
+    const read = (f: string): string => (fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f), 'utf8') : '');
+    return { code: r.status ?? 1, output: r.stdout + r.stderr, curl: read('curl.log'), ran: read('ran.log') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -418,5 +429,110 @@ describe('only the exit codes that mean something pass', () => {
   ])('GitLab drift: drift %i and pending changes %i pass, opening an issue: %s', (drift, pending, issue) => {
     const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(drift), STUB_REVIEW: String(pending) });
     expect({ code: r.code, issue: r.curl.includes('/issues') }).toEqual({ code: 0, issue });
+  });
+});
+
+describe('who the review job trusts', () => {
+  it.each(TEMPLATES.slice(0, 3))(
+    "%s: never pull_request_target or workflow_run, which would run code of a pull request with the base repository's secrets",
+    (file) => {
+      const on = github(file).on;
+      expect(Object.keys(on)).not.toContain('pull_request_target');
+      expect(Object.keys(on)).not.toContain('workflow_run');
+    },
+  );
+
+  it('GitHub: every job that reads a secret names the environment that holds it, the review its own', () => {
+    const expected: Record<string, string> = {
+      'pull-request.yml/review': 'proxyaccount-review',
+      'apply.yml/apply': 'proxyaccount-apply',
+      'drift.yml/drift': 'proxyaccount-drift',
+    };
+    const found: Record<string, unknown> = {};
+    for (const file of TEMPLATES.slice(0, 3)) {
+      for (const [name, job] of Object.entries(github(file).jobs))
+        if (strings(job).some((v) => /secrets\./.test(v))) found[`${path.basename(file)}/${name}`] = job.environment;
+    }
+    expect(found).toEqual(expected);
+  });
+
+  it('GitHub: pull requests from forks are never planned, and are told so', () => {
+    const jobs = github(TEMPLATES[0]!).jobs;
+    expect(jobs.review?.if).toBe('github.event.pull_request.head.repo.full_name == github.repository');
+    expect(jobs.fork?.if).toBe('github.event.pull_request.head.repo.full_name != github.repository');
+    const r = runWithStubs(jobs.fork!.steps[0]!.run!, {});
+    expect(r.code).toBe(1);
+    expect(r.output).toMatch(/^::error::Pull requests from forks are not reviewed here: their runs get no credentials/);
+  });
+
+  it('GitLab: the review runs in the proxyaccount-review environment, started by hand, in merge request pipelines only', () => {
+    const review = gitlab().review;
+    expect(review.environment).toEqual({ name: 'proxyaccount-review', action: 'prepare' });
+    expect(review.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"', when: 'manual' }]);
+  });
+
+  it.each([
+    ['no credential at all', {}],
+    ['GITLAB_TOKEN only', { GITLAB_TOKEN: 'glpat' }],
+    ['account credentials without GITLAB_TOKEN', { PROXYACCOUNT_USERNAME: 'u', PROXYACCOUNT_PASSWORD: 'p' }],
+  ])('GitLab: a review job with %s stops before terraform or the CLI runs, saying why', (_, env) => {
+    const r = runWithStubs(gitlab().review.script.join('\n'), env);
+    expect(r.code).toBe(1);
+    expect(r.output).toContain('Not reviewed: this job got no account credentials or no GITLAB_TOKEN.');
+    expect({ ran: r.ran, curl: r.curl }).toEqual({ ran: '', curl: '' });
+  });
+
+  it('GitLab: a review that failed says so on the merge request, when it holds the token to', () => {
+    const after = gitlab().review.after_script?.join('\n') ?? '';
+    const sha = {
+      CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: 'abc123',
+      CI_MERGE_REQUEST_IID: '8',
+      CI_API_V4_URL: 'https://gl/api/v4',
+      CI_PROJECT_ID: '7',
+      CI_JOB_URL: 'https://gl/job/1',
+    };
+    const failed = runWithStubs(after, { ...sha, CI_JOB_STATUS: 'failed', GITLAB_TOKEN: 'glpat' });
+    expect(failed.code).toBe(0);
+    expect(failed.curl).toContain('https://gl/api/v4/projects/7/merge_requests/8/notes');
+    expect(failed.curl).toContain(
+      '<!-- proxyaccount-review -->\n**The review failed for abc123** ([job](https://gl/job/1)): the review notes above are of earlier commits and out of date.',
+    );
+    expect(runWithStubs(after, { ...sha, CI_JOB_STATUS: 'success', GITLAB_TOKEN: 'glpat' }).curl).toBe('');
+    expect(runWithStubs(after, { ...sha, CI_JOB_STATUS: 'failed' }).curl).toBe('');
+  });
+});
+
+describe("GitLab: the drift issue fits GitLab's limit", () => {
+  it("a drift report over 1,000,000 characters is filed cut to that, with a count and the job's artifact named", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-report-'));
+    try {
+      const report = path.join(dir, 'drift.md');
+      const lines = ['## proxyaccount drift', ''];
+      for (let i = 0, size = 0; size <= 1_100_000; i++) {
+        lines.push(`- (parent) IP 198.51.100.${i % 250} (added-by-hand-${i})`);
+        size += lines.at(-1)!.length + 1;
+      }
+      fs.writeFileSync(report, `${lines.join('\n')}\n`);
+      const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '2', STUB_REVIEW: '0', STUB_REPORT: report, CI_JOB_URL: 'https://gl/job/9' });
+      expect(r.code).toBe(0);
+      const sent = r.curl.slice(r.curl.indexOf('\n') + 1);
+      // Small values compared, never the million characters themselves.
+      expect({ fits: sent.length <= 1_000_000, head: sent.slice(0, 22), tail: sent.slice(-200) }).toEqual({
+        fits: true,
+        head: '## proxyaccount drift\n',
+        tail: expect.stringMatching(
+          /\n\n_Cut to fit: \d+ more lines \(\d+ characters\) are not shown here\. The whole text: drift\.md in the artifacts of \[this job\]\(https:\/\/gl\/job\/9\)\._\n$/,
+        ),
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a drift report within the limit is filed as it is', () => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '2', STUB_REVIEW: '0' });
+    expect(r.code).toBe(0);
+    expect(r.curl).toContain('description@drift-issue.md');
+    expect(r.curl.slice(r.curl.indexOf('\n') + 1)).toBe('stub drift report\n');
   });
 });

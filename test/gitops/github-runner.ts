@@ -4,8 +4,10 @@
 // GITHUB_OUTPUT / GITHUB_PATH, and the actions whose effect matters here (checkout, cache
 // restore/save, artifact upload/download). An expression, event field or action it does not know
 // fails the run, so a template cannot silently depend on something this test does not model.
-// Concurrency groups are not modelled. `runGithubScript` runs one actions/github-script step's
-// script against a stand-in GitHub API that records what it was asked.
+// A job's `environment` gives it that environment's secrets besides the repository's; protection
+// rules (required reviewers, deployment branches) and concurrency groups are not modelled.
+// `runGithubScript` runs one actions/github-script step's script against a stand-in GitHub API
+// that records what it was asked and answers as the test says.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -28,7 +30,13 @@ interface Workflow {
   readonly env?: Record<string, unknown>;
   readonly jobs: Record<
     string,
-    { readonly if?: string; readonly env?: Record<string, unknown>; readonly outputs?: Record<string, string>; readonly steps: Step[] }
+    {
+      readonly if?: string;
+      readonly environment?: string | { readonly name: string };
+      readonly env?: Record<string, unknown>;
+      readonly outputs?: Record<string, string>;
+      readonly steps: Step[];
+    }
   >;
 }
 
@@ -55,7 +63,16 @@ export interface GithubRunOptions {
    * of GitHub's API is appended here. @default the steps are skipped
    */
   readonly githubCalls?: GithubCall[];
+  /** How the stand-in GitHub API answers those steps (see `GithubAnswers`). @default no data */
+  readonly githubAnswers?: GithubAnswers;
 }
+
+/**
+ * How the stand-in API answers: a call of `method` (e.g. `rest.issues.listComments`; a
+ * `github.paginate(fn, args)` is asked as fn's method) whose argument has every field of `where`
+ * gets `data` (for paginate, the items) from the first answer that fits; any other, no data.
+ */
+export type GithubAnswers = ReadonlyArray<{ readonly method: string; readonly where?: Readonly<Record<string, unknown>>; readonly data: unknown }>;
 
 /** One call a github-script step made of GitHub's API, e.g. `rest.issues.create` and its argument. */
 export interface GithubCall {
@@ -76,12 +93,14 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
   const outputs = new Map<string, Record<string, string>>();
   const outcomes = new Map<string, string>();
   const env: Record<string, string> = { ...baseEnv(o.service, runner), GITHUB_WORKSPACE: ws, RUNNER_TEMP: runner.temp };
+  // An environment's secrets over the repository's, as GitHub gives them to a job naming it.
+  const environment = typeof job.environment === 'string' ? job.environment : job.environment?.name;
   const ctx: ExprContext = {
     ws,
     temp: runner.temp,
     id,
     vars: o.vars ?? {},
-    secrets: o.service.secrets,
+    secrets: { ...o.service.secrets, ...(environment === undefined ? {} : o.service.environments?.[environment]) },
     outputs,
     outcomes,
     event: o.event ?? {},
@@ -107,8 +126,15 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
     if (step.uses?.startsWith('actions/github-script@') && o.githubCalls !== undefined) {
       const stepEnv: Record<string, string> = { ...env };
       for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = expand(String(v), ctx);
-      const r = await runGithubScript(expand(String(step.with?.script ?? ''), ctx), { cwd: ws, env: stepEnv, event: ctx.event, runId: id });
+      const r = await runGithubScript(expand(String(step.with?.script ?? ''), ctx), {
+        cwd: ws,
+        env: stepEnv,
+        event: ctx.event,
+        runId: id,
+        ...(o.githubAnswers ? { answers: o.githubAnswers } : {}),
+      });
       o.githubCalls.push(...r.calls);
+      if (step.id !== undefined) outputs.set(step.id, r.outputs);
       log += `-- ran github-script (${r.code}): ${label}\n${r.output}`;
       if (step.id !== undefined) outcomes.set(step.id, r.code === 0 ? 'success' : 'failure');
       if (r.code !== 0) failed = true;
@@ -163,6 +189,7 @@ function value(expr: string, c: ExprContext): string {
   if (e === 'github.run_id') return c.id;
   if (e === 'github.run_attempt') return '1';
   if (e === 'github.token') return 'test-github-token';
+  if (e === 'github.repository') return 'owner/repo';
   const secret = /^secrets\.(\w+)$/.exec(e);
   if (secret) return c.secrets[secret[1]!] ?? '';
   const variable = /^vars\.(\w+)$/.exec(e);
@@ -204,7 +231,8 @@ function expand(text: string, c: ExprContext): string {
 /**
  * An `if:` condition of the forms the templates use: atoms joined by `&&` and `||`, grouped with
  * parentheses, each a status function (`always()`, `success()`, `failure()`, `cancelled()`) or
- * `X == 'v'`, `X != 'v'`, `X == true`. Without a status function GitHub adds `success()`.
+ * `X == 'v'`, `X != 'v'`, `X == true`, `X == Y` (two values). Without a status function GitHub
+ * adds `success()`.
  * Nothing is ever cancelled here.
  */
 function shouldRun(cond: string | undefined, failed: boolean, c: ExprContext): boolean {
@@ -216,9 +244,9 @@ function shouldRun(cond: string | undefined, failed: boolean, c: ExprContext): b
     if (t === 'success()') return !failed;
     if (t === 'failure()') return failed;
     if (t === 'cancelled()') return false;
-    const m = /^([\w.-]+) (==|!=) (?:'([^']*)'|(true|false))$/.exec(t);
+    const m = /^([\w.-]+) (==|!=) (?:'([^']*)'|(true|false)|([a-z][\w.-]*))$/.exec(t);
     if (!m) throw new Error(`the test's runner does not know the condition ${t}`);
-    const equal = value(m[1]!, c) === (m[3] ?? m[4]);
+    const equal = value(m[1]!, c) === (m[3] ?? m[4] ?? value(m[5]!, c));
     return m[2] === '==' ? equal : !equal;
   };
   const result = evaluate(tokens(e), atom, e);
@@ -272,22 +300,38 @@ function evaluate(ts: string[], atom: (t: string) => boolean, source: string): b
 /**
  * Runs an actions/github-script script as the action does (an async function of `require`,
  * `github`, `context` and `core`) in a node process in `cwd`, against a stand-in GitHub API that
- * records each call and answers it with no data (`{ data: [] }`; `paginate` with `[]`).
+ * records each call (a `github.paginate(fn, args)` as fn's method) and answers it with what
+ * `answers` gives (default: no data, `{ data: [] }`; `paginate` with `[]`). Returns what
+ * `core.setOutput` was given as `outputs`.
  */
 export async function runGithubScript(
   script: string,
-  o: { cwd: string; env: Readonly<Record<string, string>>; event: Readonly<Record<string, unknown>>; runId?: string },
-): Promise<{ code: number; output: string; calls: GithubCall[] }> {
+  o: {
+    cwd: string;
+    env: Readonly<Record<string, string>>;
+    event: Readonly<Record<string, unknown>>;
+    runId?: string;
+    answers?: GithubAnswers;
+  },
+): Promise<{ code: number; output: string; calls: GithubCall[]; outputs: Record<string, string> }> {
   const callsFile = path.join(fs.mkdtempSync(path.join(path.dirname(o.cwd), 'github-script-')), 'calls.json');
   const harness = `
 const fs = require('node:fs');
 const calls = [];
+const outputs = {};
+const table = JSON.parse(process.env.GITHUB_SCRIPT_ANSWERS);
+const answers = (method, args) =>
+  table.find((a) => a.method === method && Object.entries(a.where ?? {}).every(([k, v]) => JSON.stringify(args[k]) === JSON.stringify(v)))?.data;
+const METHOD = Symbol('method');
 const api = (names) => new Proxy(() => {}, {
-  get: (_, key) => api([...names, String(key)]),
+  get: (_, key) => (key === METHOD ? names.join('.') : api([...names, String(key)])),
   apply: (_, __, args) => {
-    const method = names.join('.');
-    calls.push({ method, args: (method === 'paginate' ? args[1] : args[0]) ?? {} });
-    return Promise.resolve(method === 'paginate' ? [] : { data: [] });
+    const paginated = names.join('.') === 'paginate';
+    const method = paginated ? args[0][METHOD] : names.join('.');
+    const given = (paginated ? args[1] : args[0]) ?? {};
+    calls.push({ method, args: given });
+    const data = answers(method, given);
+    return Promise.resolve(paginated ? (data ?? []) : { data: data ?? [] });
   },
 });
 const event = JSON.parse(process.env.GITHUB_SCRIPT_EVENT);
@@ -298,11 +342,15 @@ const context = {
   payload: event,
   issue: { number: event.pull_request?.number },
 };
-const core = { setOutput: () => {}, setFailed: (m) => { console.error(m); process.exitCode = 1; }, info: (m) => console.log(m) };
+const core = {
+  setOutput: (k, v) => { outputs[k] = String(v); },
+  setFailed: (m) => { console.error(m); process.exitCode = 1; },
+  info: (m) => console.log(m),
+};
 const AsyncFunction = (async () => {}).constructor;
 new AsyncFunction('require', 'github', 'context', 'core', process.env.GITHUB_SCRIPT)(require, api([]), context, core)
   .catch((e) => { console.error(e); process.exitCode = 1; })
-  .finally(() => fs.writeFileSync(process.env.GITHUB_SCRIPT_CALLS, JSON.stringify(calls)));
+  .finally(() => fs.writeFileSync(process.env.GITHUB_SCRIPT_CALLS, JSON.stringify({ calls, outputs })));
 `;
   const env = {
     ...o.env,
@@ -310,6 +358,7 @@ new AsyncFunction('require', 'github', 'context', 'core', process.env.GITHUB_SCR
     GITHUB_SCRIPT_EVENT: JSON.stringify(o.event),
     GITHUB_SCRIPT_RUN_ID: o.runId ?? '1',
     GITHUB_SCRIPT_CALLS: callsFile,
+    GITHUB_SCRIPT_ANSWERS: JSON.stringify(o.answers ?? []),
   };
   const r = await new Promise<{ code: number; output: string }>((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', harness], { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -319,8 +368,10 @@ new AsyncFunction('require', 'github', 'context', 'core', process.env.GITHUB_SCR
     child.once('error', reject);
     child.once('close', (code) => resolve({ code: code ?? 1, output }));
   });
-  const calls = fs.existsSync(callsFile) ? (JSON.parse(fs.readFileSync(callsFile, 'utf8')) as GithubCall[]) : [];
-  return { ...r, calls };
+  const recorded = fs.existsSync(callsFile)
+    ? (JSON.parse(fs.readFileSync(callsFile, 'utf8')) as { calls: GithubCall[]; outputs: Record<string, string> })
+    : { calls: [], outputs: {} };
+  return { ...r, ...recorded };
 }
 
 function parseOutputs(text: string): Record<string, string> {

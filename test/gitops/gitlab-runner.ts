@@ -1,9 +1,12 @@
 // One GitLab CI job of the template, run as a fresh runner would (see ci-runner.ts): the
 // repository cloned and CI_COMMIT_SHA checked out when it is a git repository (else its files
-// copied), global `variables` (expanded as GitLab expands them), `default` before_script and
-// cache, the job's script in one bash session, the cache restored before and saved after
-// (`when: always`: also after a failure), artifacts of earlier jobs present (only those of the
-// jobs `dependencies` names, when it names any) and this job's kept.
+// copied), global `variables` (expanded as GitLab expands them), the project's variables (the
+// protected ones only when CI_COMMIT_REF_PROTECTED is "true", those scoped to an environment
+// only in a job naming it), `default` before_script and cache, the job's script in one bash
+// session, then its after_script in another (with CI_JOB_STATUS), the cache restored before and
+// saved after (`when: always`: also after a failure), artifacts of earlier jobs present (only
+// those of the jobs `dependencies` names, when it names any) and this job's kept. `rules` are not
+// read: the test runs the job it names, as if started by hand where it is manual.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,6 +22,8 @@ interface Cache {
 interface Job {
   readonly script: string[];
   readonly before_script?: string[];
+  readonly after_script?: string[];
+  readonly environment?: string | { readonly name: string };
   readonly artifacts?: { readonly paths: string[]; readonly when?: string };
   readonly cache?: Cache;
   readonly dependencies?: string[];
@@ -51,7 +56,16 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   const runner = freshRunner(o.base);
   const dir = runner.workspace;
   checkout(o.service.repository, dir, o.predefined.CI_COMMIT_SHA);
-  const env: Record<string, string> = { ...baseEnv(o.service, runner), ...o.predefined, CI_PROJECT_DIR: dir, ...o.service.secrets };
+  const environment = typeof job.environment === 'string' ? job.environment : job.environment?.name;
+  const env: Record<string, string> = {
+    ...baseEnv(o.service, runner),
+    ...o.predefined,
+    CI_PROJECT_DIR: dir,
+    ...o.service.secrets,
+    ...(o.predefined.CI_COMMIT_REF_PROTECTED === 'true' ? o.service.protectedSecrets : {}),
+    // A variable scoped to the job's environment wins over one of every environment.
+    ...(environment === undefined ? {} : o.service.environments?.[environment]),
+  };
   for (const [k, v] of Object.entries(doc.variables ?? {})) env[k] = o.override?.[k] ?? expandVars(String(v), env);
 
   // Artifacts of earlier jobs of the pipeline, as GitLab passes them to later stages.
@@ -66,6 +80,7 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   const lines = [...(job.before_script ?? doc.default?.before_script ?? []), ...job.script];
   const r = await bash(lines.join('\n'), dir, env);
   const ok = r.code === 0;
+  const after = job.after_script === undefined ? undefined : await bash(job.after_script.join('\n'), dir, { ...env, CI_JOB_STATUS: ok ? 'success' : 'failed' });
 
   if (cache !== undefined && cacheDir !== undefined && (ok || cache.when === 'always')) {
     for (const p of cache.paths) if (fs.existsSync(path.join(dir, p))) copy(path.join(dir, p), path.join(cacheDir, p));
@@ -73,7 +88,7 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   if (job.artifacts !== undefined && (ok || job.artifacts.when === 'always')) {
     for (const p of job.artifacts.paths) if (fs.existsSync(path.join(dir, p))) copy(path.join(dir, p), path.join(o.service.artifacts, o.job, p));
   }
-  return { ok, log: r.output, workspace: dir };
+  return { ok, log: r.output + (after?.output ?? ''), workspace: dir };
 }
 
 /** The pipeline's commit of a git repository, as GitLab's runner fetches it; else a copy of the files. */
