@@ -1,27 +1,67 @@
-// `proxyaccount drift`: the scheduled drift run. A refresh-only plan (or a given plan) for drift
-// of managed objects, then a scan of the live account for objects nobody manages.
-// Exit codes: 0 no drift, 2 drift, 1 an error.
+// `proxyaccount drift`: the scheduled drift run. A plan of the code (or a given plan) for drift of
+// managed objects and changes not applied yet, then a scan of the live account for objects nobody
+// manages.
+// Exit codes: 0 no drift, 2 drift, 3 no drift found but the check was incomplete, 1 an error.
 import { writeFileSync } from 'node:fs';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DRIFT_MARKDOWN_LIMIT, MIN_DRIFT_MARKDOWN_LIMIT } from '../gitops/drift-render';
 
 interface DriftFlags {
-  dir: string;
+  dir?: string;
   plan?: string;
+  provider?: string;
   format: 'markdown' | 'json';
   out?: string;
+  maxChars?: number;
   scan: boolean;
   terraform: string;
+}
+
+/**
+ * A value option given once: commander keeps the last of a repeated option silently, and a second
+ * `--dir` would scan one state while the user meant two (one scan reads one state).
+ */
+function once(flag: string, hint = '') {
+  return (value: string, previous: string | undefined): string => {
+    if (previous !== undefined) throw new InvalidArgumentError(`${flag} is given more than once; give it once${hint}.`);
+    return value;
+  };
+}
+
+/** `--max-chars`: a whole number, at least the Markdown's minimum. */
+function maxChars(min: number) {
+  return (value: string, previous: number | undefined): number => {
+    if (previous !== undefined) throw new InvalidArgumentError('--max-chars is given more than once; give it once.');
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min)
+      throw new InvalidArgumentError(`it must be a whole number of characters, at least ${min}.`);
+    return n;
+  };
 }
 
 /** Adds the `drift` subcommand to the program. */
 export function register(program: Command): void {
   program
     .command('drift')
-    .description('Report drift of the managed objects and every object of the account no resource manages (see docs/gitops.md)')
-    .option('--dir <dir>', 'the Terraform working directory', '.')
-    .option('--plan <file>', 'use this refresh-only plan (saved, or its `terraform show -json` output) instead of running terraform')
+    .description('Report drift of the managed objects, changes not applied, and every object of the account no resource manages (see docs/gitops.md)')
+    .option(
+      '--dir <dir>',
+      'the Terraform working directory (default: ".")',
+      once('--dir', ': one run reads one state; run drift once per working directory, and see docs/gitops.md for an account several states manage'),
+    )
+    .option('--plan <file>', 'use this plan (saved, or its `terraform show -json` output) instead of running terraform', once('--plan'))
+    .option(
+      '--provider <config>',
+      'the provider configuration whose account PROXYACCOUNT_* names, e.g. proxyaccount.other (default: the default, unaliased one)',
+      once('--provider', ': one run scans one account'),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json']).default('markdown'))
-    .option('--out <file>', 'write the report to this file instead of standard output')
+    .option('--out <file>', 'write the report to this file instead of standard output', once('--out'))
+    .option(
+      '--max-chars <n>',
+      `the most characters the Markdown report may have, at least ${MIN_DRIFT_MARKDOWN_LIMIT} (default: ${DRIFT_MARKDOWN_LIMIT}, GitHub's limit on an issue body)`,
+      maxChars(MIN_DRIFT_MARKDOWN_LIMIT),
+    )
     .option('--no-scan', 'skip the scan for objects no resource manages (needs no API credentials)')
     .option('--terraform <path>', 'the terraform executable', 'terraform')
     .action(async (flags: DriftFlags) => {
@@ -31,15 +71,16 @@ export function register(program: Command): void {
         import('../gitops/progress'),
       ]);
       const report = await runDrift({
-        dir: flags.dir,
+        dir: flags.dir ?? '.',
         ...(flags.plan !== undefined ? { plan: flags.plan } : {}),
+        ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
         scan: flags.scan,
         terraform: flags.terraform,
         progress: progressReporter(),
       });
-      const text = flags.format === 'json' ? render.driftJson(report) : render.driftMarkdown(report);
+      const text = flags.format === 'json' ? render.driftJson(report) : render.driftMarkdown(report, flags.maxChars ?? DRIFT_MARKDOWN_LIMIT);
       if (flags.out !== undefined) writeFileSync(flags.out, text);
       else process.stdout.write(text);
-      process.exitCode = report.drifted ? 2 : 0;
+      process.exitCode = report.drifted ? 2 : report.complete ? 0 : 3;
     });
 }

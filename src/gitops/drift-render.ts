@@ -1,5 +1,17 @@
-// A drift report as Markdown (for an issue or a chat message) or JSON.
-import type { DriftReport, UnmanagedObject } from './drift';
+// A drift report as Markdown (for an issue or a chat message) or JSON. The Markdown fits a size
+// limit (GitHub takes at most 65,536 characters in an issue's body), whatever the account holds:
+// each section's title keeps its count, and a list that does not fit is cut with how many more
+// there are and where they are (the JSON report is never cut).
+import type { DriftReport, NotScanned, PendingChange, UnmanagedObject } from './drift';
+
+/** The Markdown report's default size limit: GitHub's limit on an issue's or a comment's body. */
+export const DRIFT_MARKDOWN_LIMIT = 65_536;
+/** The smallest limit the Markdown accepts: room for the verdict and every section's title and count. */
+export const MIN_DRIFT_MARKDOWN_LIMIT = 4_000;
+/** The marker a CI job finds its own issue by. */
+export const DRIFT_MARKER = '<!-- proxyaccount-drift -->';
+/** Items each section shows before any section gets more, so that a long list does not crowd the others out. */
+const FIRST_ITEMS = 10;
 
 /** The report as stable, documented JSON. */
 export function driftJson(r: DriftReport): string {
@@ -32,26 +44,133 @@ function object(o: UnmanagedObject): string {
   return `- ${o.account}: ${o.kind} ${show(o.value)}${o.label === '' ? '' : ` (label ${show(o.label)})`}`;
 }
 
-/** The report as Markdown. */
-export function driftMarkdown(r: DriftReport): string {
-  const out = ['<!-- proxyaccount-drift -->', '## proxyaccount drift report', ''];
-  out.push(r.drifted ? '**The account differs from the code.**' : '**No drift: the account matches the code.**', '');
-  if (r.changed.length > 0)
-    out.push('### Changed outside Terraform', '', ...r.changed.map((c) => `- \`${c.address}\`: ${c.attribute} ${difference(c.recorded, c.live)}`), '');
-  if (r.deleted.length > 0) out.push('### Deleted outside Terraform', '', ...r.deleted.map((d) => `- \`${d.address}\``), '');
-  if (r.unmanaged.length > 0) out.push('### Not managed by any resource', '', ...r.unmanaged.map(object), '');
-  if (r.ephemeral_leftovers.length > 0) {
-    out.push('### Leftover ephemeral tokens', '', ...r.ephemeral_leftovers.map(object), '', 'Delete them with `proxyaccount tokens prune`.', '');
+/** Keeps Markdown and HTML in a description (labels, names) from changing the report's structure. */
+function escapeMarkdown(s: string): string {
+  return s.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/([\\`*_[\]])/g, '\\$1');
+}
+
+function pendingLine(p: PendingChange, drifted: ReadonlySet<string>): string {
+  const notes = [...(p.deferred ? ['deferred to a later plan'] : []), ...(drifted.has(p.address) ? ['puts back the change outside Terraform above'] : [])];
+  return `- \`${p.address}\`: ${escapeMarkdown(p.description)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+}
+
+function notScannedLine(n: NotScanned): string {
+  const count = `${n.resources} resource${n.resources === 1 ? '' : 's'}`;
+  if (n.provider === null)
+    return `- ${count} of the state no longer in the code: not counted as managed, so their objects show as not managed by any resource.`;
+  return (
+    `- ${count} of provider configuration ${show(n.provider)}: its account was not scanned for objects no resource manages (their drift and pending changes are above). ` +
+    `Scan it with \`proxyaccount drift --plan PLAN --provider ${n.provider}\` and that account's credentials in PROXYACCOUNT_*.`
+  );
+}
+
+/** The verdict: drift, or what "no drift" was checked against, and never more than that. */
+function verdict(r: DriftReport): string {
+  if (r.drifted) return r.compared_with === 'code' ? 'The account differs from the code.' : 'The account differs from the Terraform state.';
+  if (!r.complete) return 'No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.';
+  const stateOnly = r.compared_with === 'state' ? ' Changes of the code not yet applied were not checked.' : '';
+  const against = r.compared_with === 'code' ? 'the code' : 'the Terraform state';
+  if (r.scanned_provider === null) {
+    return `No drift: the managed objects match ${against}.${stateOnly} The account was not scanned for objects no resource manages (--no-scan).`;
   }
-  if (r.expired_tokens.length > 0) {
-    out.push(
-      '### Expired tokens (a state, not drift)',
-      '',
-      ...r.expired_tokens.map((t) => `- ${t.account}: token ${t.token_id} ${show(t.label)} expired ${t.expired_at}${t.managed ? '' : ' (not managed)'}`),
-      '',
-    );
-    out.push('Rotate a managed one by setting a later `expires_at`.', '');
+  if (r.account_confirmed === false) {
+    return `No drift found, but the scanned account could not be confirmed to be the one provider configuration ${show(r.scanned_provider)} uses (see "Limits").${stateOnly}`;
   }
-  out.push('### Limits', '', ...r.limits.map((l) => `- ${l}`), '');
-  return `${out.join('\n')}\n`;
+  const others = r.not_scanned.some((n) => n.provider !== null);
+  return `No drift: ${others ? `the account of provider configuration ${show(r.scanned_provider)}` : 'the account'} matches ${against}.${stateOnly}`;
+}
+
+/** One section of the Markdown: its title (with the count), its items, and lines after them. */
+interface Section {
+  readonly title: string;
+  readonly items: readonly string[];
+  readonly after: readonly string[];
+}
+
+function moreLine(n: number): string {
+  return `- _… ${n} more, see the JSON report (\`--format json\`)._`;
+}
+
+function sectionLines(s: Section, shown: number): string[] {
+  const hidden = s.items.length - shown;
+  return [`### ${s.title}`, '', ...s.items.slice(0, shown), ...(hidden > 0 ? [moreLine(hidden)] : []), ...(s.after.length > 0 ? ['', ...s.after] : []), ''];
+}
+
+function sectionsOf(r: DriftReport): Section[] {
+  const drifted = new Set([...r.changed.map((c) => c.address), ...r.deleted.map((d) => d.address)]);
+  const expired = r.expired_tokens.map(
+    (t) => `- ${t.account}: token ${t.token_id} ${show(t.label)} expired ${t.expired_at}${t.managed ? '' : ' (not managed)'}`,
+  );
+  const all: Section[] = [
+    {
+      title: `Changed outside Terraform (${r.changed.length})`,
+      items: r.changed.map((c) => `- \`${c.address}\`: ${c.attribute} ${difference(c.recorded, c.live)}`),
+      after: [],
+    },
+    {
+      title: `Deleted outside Terraform (${r.deleted.length})`,
+      items: r.deleted.map((d) => `- \`${d.address}\`${d.reason === undefined ? '' : `: ${d.reason}`}`),
+      after: [],
+    },
+    {
+      title: `Not applied: the code differs from the account (${r.pending.length} change${r.pending.length === 1 ? '' : 's'})`,
+      items: r.pending.map((p) => pendingLine(p, drifted)),
+      after: ['`terraform plan` shows them in full; applying the code makes them.'],
+    },
+    { title: `Not managed by any resource (${r.unmanaged.length})`, items: r.unmanaged.map(object), after: [] },
+    {
+      title: `Leftover ephemeral tokens (${r.ephemeral_leftovers.length})`,
+      items: r.ephemeral_leftovers.map(object),
+      after: ['Delete them with `proxyaccount tokens prune`.'],
+    },
+    { title: `Expired tokens, a state, not drift (${expired.length})`, items: expired, after: ['Rotate a managed one by setting a later `expires_at`.'] },
+    {
+      title: `Not checked (${r.incomplete.length + r.not_scanned.length})`,
+      items: [...r.incomplete.map((i) => `- ${i}`), ...r.not_scanned.map(notScannedLine)],
+      after: [],
+    },
+  ];
+  return [...all.filter((s) => s.items.length > 0), { title: 'Limits', items: r.limits.map((l) => `- ${l}`), after: [] }];
+}
+
+/** How many items of each section fit in `room` characters: a few of each first (what is not checked first of all), then the rest in order. */
+function itemsThatFit(sections: readonly Section[], room: number): number[] {
+  const shown = sections.map(() => 0);
+  let left = room;
+  const take = (i: number, upTo: number): void => {
+    const s = sections[i]!;
+    while (shown[i]! < Math.min(upTo, s.items.length)) {
+      const cost = s.items[shown[i]!]!.length + 1;
+      if (cost > left) return;
+      left -= cost;
+      shown[i]!++;
+    }
+  };
+  const first = [...sections.keys()].sort((a, b) => rank(sections[a]!) - rank(sections[b]!));
+  for (const i of first) take(i, FIRST_ITEMS);
+  for (const i of sections.keys()) take(i, Number.POSITIVE_INFINITY);
+  return shown;
+}
+
+/** What is not checked, and the limits, are shown before the lists: they decide how to read them. */
+function rank(s: Section): number {
+  return s.title.startsWith('Not checked') ? 0 : s.title === 'Limits' ? 1 : 2;
+}
+
+/** The report as Markdown, at most `limit` characters (at least {@link MIN_DRIFT_MARKDOWN_LIMIT}). */
+export function driftMarkdown(r: DriftReport, limit = DRIFT_MARKDOWN_LIMIT): string {
+  if (!Number.isInteger(limit) || limit < MIN_DRIFT_MARKDOWN_LIMIT) {
+    throw new RangeError(`the Markdown report's limit must be a whole number of characters, at least ${MIN_DRIFT_MARKDOWN_LIMIT} (got ${limit})`);
+  }
+  const head = [DRIFT_MARKER, '## proxyaccount drift report', '', `**${verdict(r)}**`, ''];
+  const sections = sectionsOf(r);
+  const render = (shown: readonly number[]): string => `${[...head, ...sections.flatMap((s, i) => sectionLines(s, shown[i]!))].join('\n')}\n`;
+  // With nothing shown, every "… N more" line has its largest count: showing items only shortens them.
+  const skeleton = render(sections.map(() => 0)).length;
+  const text = render(itemsThatFit(sections, limit - skeleton));
+  if (text.length <= limit) return text;
+  // Only a skeleton longer than the limit gets here (a very long verdict): cut at a line's end.
+  const note = '\n_… cut to fit, see the JSON report._\n';
+  const cut = text.lastIndexOf('\n', limit - note.length);
+  return `${text.slice(0, Math.max(cut, 0))}${note}`;
 }

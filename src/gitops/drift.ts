@@ -1,11 +1,14 @@
-// `proxyaccount drift`: what a refresh-only plan says changed or vanished outside Terraform, and
-// beyond Terraform, what the account holds that no resource in the state manages ("who added
-// this IP?"), read through the account store: each (account, collection) once. The API cannot
-// list sub-accounts, so only the parent and the sub-accounts the state names are scanned. What
-// each resource manages comes from the resource-type catalogue.
+// `proxyaccount drift`: what a plan says changed or vanished outside Terraform, what the code says
+// that is not applied yet (a normal plan's pending changes), and beyond Terraform, what the account
+// holds that no resource in the state manages ("who added this IP?"), read through the account
+// store: each (account, collection) once. The API cannot list sub-accounts, so only the parent and
+// the sub-accounts the state names are scanned. What each resource manages comes from the
+// resource-type catalogue.
 import { isEphemeralTokenLabel, type AccountStore } from '../account';
-import { type Catalogue, type Collection, describeType, RESOURCE_TYPES } from '../resource-types';
-import { isProxyAccount, kindOf, type Plan, type StateResource } from './plan-json';
+import { accountPhrase, type Catalogue, type ChangeKind, type Collection, describeType, RESOURCE_TYPES } from '../resource-types';
+import { type BearerToken, isProxyAccountError } from '../sdk';
+import { describeChange } from './describe';
+import { isProxyAccount, kindOf, type Plan, type ResourceChange, type StateResource } from './plan-json';
 
 /** One attribute that changed outside Terraform. */
 export interface AttributeDrift {
@@ -34,15 +37,55 @@ export interface ExpiredToken {
   readonly managed: boolean;
 }
 
+/** A managed object gone from the account. */
+export interface DeletedObject {
+  readonly address: string;
+  readonly type: string;
+  /** Why it counts as deleted when the plan did not say so (a sub-account the scan did not find). */
+  readonly reason?: string;
+}
+
+/** A change of the code not applied yet: a normal plan's change of this provider's resource. */
+export interface PendingChange {
+  readonly address: string;
+  readonly type: string;
+  readonly kind: ChangeKind;
+  /** The change in a reviewer's words (as `proxyaccount review` says it); a deferred change's values are not known yet. */
+  readonly description: string;
+  /** True for a change the plan defers to a later plan. */
+  readonly deferred: boolean;
+}
+
+/** Resources of this provider whose account the scan did not read. */
+export interface NotScanned {
+  /** Their provider configuration (`proxyaccount.other`); null for resources no longer in the code. */
+  readonly provider: string | null;
+  readonly resources: number;
+}
+
 /** The drift report (the JSON format of `proxyaccount drift --format json`). */
 export interface DriftReport {
+  /** Anything changed, deleted, pending, unmanaged or left over. */
   readonly drifted: boolean;
+  /** False when a part of the check could not run (`incomplete` says which): no drift found is then not a clean report. */
+  readonly complete: boolean;
+  /** `code`: a normal plan, so changes not applied yet are in `pending`; `state`: a refresh-only plan, which compares with the state alone. */
+  readonly compared_with: 'code' | 'state';
+  /** The provider configuration whose account was scanned; null when the scan did not run. */
+  readonly scanned_provider: string | null;
+  /** Whether that configuration is known to use the environment's account; null when the scan did not run. */
+  readonly account_confirmed: boolean | null;
   readonly changed: AttributeDrift[];
-  readonly deleted: Array<{ address: string; type: string }>;
+  readonly deleted: DeletedObject[];
+  readonly pending: PendingChange[];
   readonly unmanaged: UnmanagedObject[];
   readonly expired_tokens: ExpiredToken[];
   /** Tokens of the ephemeral resource whose close never ran (`proxyaccount tokens prune` removes them). */
   readonly ephemeral_leftovers: UnmanagedObject[];
+  /** Resources of other provider configurations (other accounts): their drift is above, their accounts were not scanned. */
+  readonly not_scanned: NotScanned[];
+  /** What could not be checked this time, and why. */
+  readonly incomplete: string[];
   /** What the scan cannot see, said every time. */
   readonly limits: string[];
 }
@@ -52,14 +95,16 @@ export interface ScanProgress {
   start(total: number): void;
   step(account: string, collection: string): void;
   stop(): void;
+  /** A line about what happens instead of a step (an account not found). */
+  note?(message: string): void;
 }
 
 const PARENT = '(parent)';
 
-/** Attribute drift and out-of-band deletions of a refresh-only plan. */
-export function planDrift(plan: Plan): { changed: AttributeDrift[]; deleted: Array<{ address: string; type: string }> } {
+/** Attribute drift and out-of-band deletions of a plan (refresh-only or normal: both carry `resource_drift`). */
+export function planDrift(plan: Plan): { changed: AttributeDrift[]; deleted: DeletedObject[] } {
   const changed: AttributeDrift[] = [];
-  const deleted: Array<{ address: string; type: string }> = [];
+  const deleted: DeletedObject[] = [];
   for (const d of plan.drift) {
     if (d.mode !== 'managed') continue;
     const kind = kindOf(d);
@@ -76,6 +121,60 @@ export function planDrift(plan: Plan): { changed: AttributeDrift[]; deleted: Arr
     for (const attr of d.secretsChanged) changed.push({ address: d.address, attribute: attr, recorded: '(sensitive)', live: '(sensitive)' });
   }
   return { changed, deleted };
+}
+
+/**
+ * Whether a plan compares the account with the code: a normal plan lists every resource of the
+ * state and of the code in `resource_changes` (`no-op` included); a refresh-only plan lists none.
+ */
+export function comparesWithCode(plan: Plan): boolean {
+  return plan.changes.length > 0 || plan.deferred.length > 0;
+}
+
+/** The changes of this provider's resources a normal plan would make: the code not applied yet. */
+export function pendingChanges(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): PendingChange[] {
+  const of = (c: ResourceChange, deferred: boolean): PendingChange[] => {
+    if (c.mode !== 'managed' || !isProxyAccount(c.type)) return [];
+    const kind = kindOf(c);
+    if (kind === 'no-op' || kind === 'read') return [];
+    return [{ address: c.address, type: c.type, kind, description: deferred ? `${c.type} ${kind}` : describeChange(c, catalogue), deferred }];
+  };
+  return [...plan.changes.flatMap((c) => of(c, false)), ...plan.deferred.flatMap((c) => of(c, true))];
+}
+
+/** The sub-accounts the plan's own drift reports deleted (by username). */
+export function subAccountsDeletedInPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Set<string> {
+  const out = new Set<string>();
+  for (const d of plan.drift) {
+    const desc = d.mode === 'managed' && isProxyAccount(d.type) ? catalogue.get(d.type) : undefined;
+    if (desc?.shape === 'account' && kindOf(d) === 'delete') for (const name of desc.managedKeys(d.before)) out.add(name);
+  }
+  return out;
+}
+
+/**
+ * The state's resources of sub-accounts the refreshed state holds but the API no longer has (the
+ * sub-account itself first, then everything of its account), as deleted objects: deleted after
+ * the plan, or a 404 given by mistake. Either way their objects were not scanned, so they never
+ * pass silently. The first entry of each says why; the others name the sub-account.
+ */
+export function missingAsDeleted(missing: readonly string[], state: readonly StateResource[], catalogue: Catalogue = RESOURCE_TYPES): DeletedObject[] {
+  const out: DeletedObject[] = [];
+  for (const username of missing) {
+    const own: StateResource[] = [];
+    const inside: StateResource[] = [];
+    for (const r of state) {
+      if (r.mode !== 'managed' || !isProxyAccount(r.type)) continue;
+      const d = describeType(catalogue, r.type);
+      if (d.shape === 'account' ? d.managedKeys(r.values).includes(username) : r.values[d.ownerAttribute] === username)
+        (d.shape === 'account' ? own : inside).push(r);
+    }
+    const why = `${accountPhrase(username)} was not found when the account was scanned (deleted after the plan, or a 404 given by mistake), so its objects were not scanned`;
+    for (const [i, r] of [...own, ...inside].entries()) {
+      out.push({ address: r.address, type: r.type, reason: i === 0 ? why : `in ${accountPhrase(username)}, not found when scanned` });
+    }
+  }
+  return out;
 }
 
 /** What the state manages, per account (null: the parent) and collection: the keys the scan compares live objects with. */
@@ -157,82 +256,143 @@ function proxyManaged(forms: readonly string[], listed: string): boolean {
   });
 }
 
-/** Scans every account the state manages for objects no resource manages. */
+/** What {@link scanUnmanaged} found. */
+export interface ScanResult {
+  readonly unmanaged: UnmanagedObject[];
+  readonly expired: ExpiredToken[];
+  readonly leftovers: UnmanagedObject[];
+  /** Sub-accounts the state names that the API did not find: not scanned. */
+  readonly missing: string[];
+  /** Parts of the scan that could not run, and why. */
+  readonly incomplete: string[];
+}
+
+/** The tokens of one account, or the reason they could not be listed (a plan without bearer tokens answers 402). */
+async function tokensOf(store: AccountStore, username: string | null): Promise<readonly BearerToken[] | string> {
+  try {
+    return await store.account(username).tokens.list();
+  } catch (err) {
+    if (!isProxyAccountError(err, 'ERR_PAYMENT_REQUIRED')) throw err;
+    return (
+      `the tokens of ${accountPhrase(username)} could not be listed (${err.message}): the account's plan has no bearer tokens, ` +
+      'so tokens it holds from before (a downgrade deactivates them) are not shown'
+    );
+  }
+}
+
+/**
+ * Scans every account the state manages for objects no resource manages. Token expiry is judged on
+ * the API's clock (its answers' `Date`, read after the tokens are listed) unless `now` is given.
+ */
 export async function scanUnmanaged(
   store: AccountStore,
   state: readonly StateResource[],
   progress: ScanProgress,
-  now = Date.now(),
+  now?: number,
   catalogue: Catalogue = RESOURCE_TYPES,
-): Promise<{ unmanaged: UnmanagedObject[]; expired: ExpiredToken[]; leftovers: UnmanagedObject[] }> {
+): Promise<ScanResult> {
   const managed = managedByAccount(state, catalogue);
   const spellings = managedHostnameSpellings(state, catalogue);
-  const unmanaged: UnmanagedObject[] = [];
-  const expired: ExpiredToken[] = [];
-  const leftovers: UnmanagedObject[] = [];
+  const result: ScanResult = { unmanaged: [], expired: [], leftovers: [], missing: [], incomplete: [] };
   const keys = (username: string | null, c: Collection): ReadonlySet<string> => managed.get(username)?.get(c) ?? new Set();
-  const accounts = [...managed.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
+  const named = [...managed.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
+  // Looked up first, so that the progress counts only the accounts really scanned.
+  const accounts: Array<string | null> = [];
+  for (const username of named) {
+    if (username === null || (await store.subAccounts.find(username)) !== undefined) accounts.push(username);
+    else result.missing.push(username);
+  }
+  for (const username of result.missing) progress.note?.(`${username}: not found, not scanned`);
   progress.start(accounts.length * 3 + 1);
   for (const username of accounts) {
     const name = username ?? PARENT;
     const lists = store.account(username);
-    // A sub-account deleted out of band has no lists: its deletion shows as drift already.
-    if (username !== null && (await store.subAccounts.find(username)) === undefined) {
-      for (const c of ['IPs', 'hostnames', 'tokens']) progress.step(name, c);
-      continue;
-    }
     progress.step(name, 'IPs');
     const ips = keys(username, 'ips');
-    for (const e of await lists.ips.list()) if (!ips.has(e.ip)) unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
+    for (const e of await lists.ips.list()) if (!ips.has(e.ip)) result.unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
     progress.step(name, 'hostnames');
     const live = await lists.hostnames.list();
     const isManaged = hostnameManaged(live, keys(username, 'hostnames'), spellings.get(username) ?? new Set());
-    for (const d of live) if (!isManaged(d)) unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
+    for (const d of live) if (!isManaged(d)) result.unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
     progress.step(name, 'tokens');
-    const tokens = keys(username, 'tokens');
-    for (const t of await lists.tokens.list()) {
-      const isManaged = tokens.has(String(t.id));
-      if (t.expiresAt !== null && t.expiresAt.getTime() <= now) {
-        expired.push({ account: name, token_id: t.id, label: t.label, expired_at: t.expiresAt.toISOString(), managed: isManaged });
-      }
-      if (isManaged) continue;
-      const obj: UnmanagedObject = { account: name, kind: 'token', value: String(t.id), label: t.label };
-      if (isEphemeralTokenLabel(t.label)) leftovers.push(obj);
-      else unmanaged.push(obj);
-    }
+    const tokens = await tokensOf(store, username);
+    if (typeof tokens === 'string') result.incomplete.push(tokens);
+    else sortTokens(result, name, tokens, keys(username, 'tokens'), now ?? store.now());
   }
   progress.step(PARENT, 'proxies');
   const proxies = [...keys(null, 'proxies')];
-  for (const p of await store.proxies.list()) if (!proxyManaged(proxies, p)) unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
+  for (const p of await store.proxies.list()) if (!proxyManaged(proxies, p)) result.unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
   progress.stop();
-  return { unmanaged, expired, leftovers };
+  return result;
+}
+
+/** Files one account's tokens: expired (a state), unmanaged, or an ephemeral resource's leftover. */
+function sortTokens(result: ScanResult, name: string, tokens: readonly BearerToken[], managed: ReadonlySet<string>, now: number): void {
+  for (const t of tokens) {
+    const isManaged = managed.has(String(t.id));
+    if (t.expiresAt !== null && t.expiresAt.getTime() <= now) {
+      result.expired.push({ account: name, token_id: t.id, label: t.label, expired_at: t.expiresAt.toISOString(), managed: isManaged });
+    }
+    if (isManaged) continue;
+    const obj: UnmanagedObject = { account: name, kind: 'token', value: String(t.id), label: t.label };
+    if (isEphemeralTokenLabel(t.label)) result.leftovers.push(obj);
+    else result.unmanaged.push(obj);
+  }
 }
 
 /** The limits every report states. */
 export const DRIFT_LIMITS: readonly string[] = [
   'The API cannot list sub-accounts: a sub-account created outside Terraform is found only if the state names it (a resource with its username).',
   'Passwords and raw token values cannot be read back: a password changed outside Terraform is not detected.',
+  'One state is taken to manage the account: objects another workspace (another state) manages in it are reported as not managed by any resource.',
 ];
 
-/** The whole report; drift = anything changed, deleted, unmanaged or left over. */
-export function driftReport(parts: {
-  changed: AttributeDrift[];
-  deleted: Array<{ address: string; type: string }>;
-  unmanaged: UnmanagedObject[];
-  expired: ExpiredToken[];
-  leftovers: UnmanagedObject[];
-  scanned: boolean;
-}): DriftReport {
-  const limits = parts.scanned
-    ? [...DRIFT_LIMITS]
-    : ['The unmanaged-object scan did not run (--no-scan): only drift of managed objects is reported.', ...DRIFT_LIMITS];
+/** The limit a refresh-only plan adds: it compares the account with the state alone. */
+export const STATE_ONLY_LIMIT =
+  'The plan was refresh-only: the account was compared with the Terraform state, so changes of the code not yet applied were not checked.';
+
+/** The parts {@link driftReport} puts together. */
+export interface DriftParts {
+  readonly changed: AttributeDrift[];
+  readonly deleted: DeletedObject[];
+  /** Pending changes; undefined when the plan was refresh-only (not checked). @default not checked */
+  readonly pending?: PendingChange[];
+  readonly unmanaged: UnmanagedObject[];
+  readonly expired: ExpiredToken[];
+  readonly leftovers: UnmanagedObject[];
+  readonly scanned: boolean;
+  /** The configuration whose account was scanned, and whether it is confirmed to be the environment's. @default the default, unconfirmed */
+  readonly scope?: { readonly provider: string; readonly confirmed: boolean; readonly unconfirmed?: string | undefined; readonly notScanned: NotScanned[] };
+  readonly incomplete?: string[];
+}
+
+/** The whole report; drift = anything changed, deleted, pending, unmanaged or left over. */
+export function driftReport(parts: DriftParts): DriftReport {
+  const limits = [
+    ...(parts.scanned ? [] : ['The unmanaged-object scan did not run (--no-scan): only drift of managed objects is reported.']),
+    ...(parts.pending === undefined ? [STATE_ONLY_LIMIT] : []),
+    ...DRIFT_LIMITS,
+  ];
+  const pending = parts.pending ?? [];
+  const scope = parts.scanned ? (parts.scope ?? { provider: 'proxyaccount', confirmed: false, notScanned: [] }) : undefined;
+  const unconfirmed =
+    scope !== undefined && !scope.confirmed
+      ? [`The scanned account could not be confirmed to be the one provider configuration ${scope.provider} uses: ${scope.unconfirmed ?? 'not known'}.`]
+      : [];
   return {
-    drifted: parts.changed.length + parts.deleted.length + parts.unmanaged.length + parts.leftovers.length > 0,
+    drifted: parts.changed.length + parts.deleted.length + pending.length + parts.unmanaged.length + parts.leftovers.length > 0,
+    complete: (parts.incomplete ?? []).length === 0,
+    compared_with: parts.pending === undefined ? 'state' : 'code',
+    scanned_provider: scope?.provider ?? null,
+    account_confirmed: scope?.confirmed ?? null,
     changed: parts.changed,
     deleted: parts.deleted,
+    pending,
     unmanaged: parts.unmanaged,
     expired_tokens: parts.expired,
     ephemeral_leftovers: parts.leftovers,
-    limits,
+    not_scanned: scope?.notScanned ?? [],
+    incomplete: parts.incomplete ?? [],
+    limits: [...unconfirmed, ...limits],
   };
 }

@@ -1,19 +1,30 @@
 // The GitOps use cases as functions that return data: the CLI's commands and the demo only render
 // what these return. Each reads the account through the account store it is given (or builds one
 // from PROXYACCOUNT_*, by the provider's own rules) and plans through the one terraform runner.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type AccountStore, EPHEMERAL_TOKEN_PREFIX, StoppedError } from '../account';
 import { accountPhrase, type Catalogue, RESOURCE_TYPES } from '../resource-types';
 import type { BearerToken } from '../sdk';
 import { storeFromEnv } from './credentials';
-import { type DriftReport, driftReport, planDrift, type ScanProgress, scanUnmanaged } from './drift';
+import {
+  comparesWithCode,
+  type DriftReport,
+  driftReport,
+  missingAsDeleted,
+  pendingChanges,
+  planDrift,
+  type ScanProgress,
+  scanUnmanaged,
+  subAccountsDeletedInPlan,
+} from './drift';
+import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
 import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';
 import { type Plan, parsePlanJson } from './plan-json';
 import { type Review, reviewPlan } from './review';
-import { describeFailure, Terraform } from './terraform';
+import { describeFailure, Terraform, TerraformError } from './terraform';
 
 /** Where a use case gets its account store: a given one (kept open), or one from the environment (closed after). */
 export interface StoreSource {
@@ -51,7 +62,7 @@ export const SILENT_PROGRESS: ScanProgress & { note(message: string): void } = {
 export interface DriftOptions extends StoreSource {
   /** The Terraform working directory. */
   readonly dir: string;
-  /** A refresh-only plan already made (saved, or its JSON): no terraform plan is run. @default run one */
+  /** A plan already made (saved, or its JSON): no terraform plan is run. @default run one */
   readonly plan?: string;
   /** Scan the account for objects no resource manages (needs credentials). @default true */
   readonly scan?: boolean;
@@ -59,23 +70,91 @@ export interface DriftOptions extends StoreSource {
   readonly terraform?: string;
   readonly progress?: ScanProgress & { note(message: string): void };
   readonly catalogue?: Catalogue;
-  /** The scan's clock (expired tokens). @default Date.now() */
+  /** The provider configuration whose account the environment's credentials read (`proxyaccount.other`). @default the default (unaliased) one */
+  readonly provider?: string;
+  /** The scan's clock (expired tokens). @default the API's (its answers' `Date`) */
   readonly now?: number;
 }
 
-/** A refresh-only plan of `dir` as JSON: `terraform init` when needed, then `plan -refresh-only` and `show -json`. */
-async function refreshOnlyPlan(dir: string, bin: string | undefined, progress: { note(message: string): void }): Promise<unknown> {
+/** Options of {@link driftOfPlan}. */
+export interface DriftOfPlanOptions extends StoreSource, Pick<DriftOptions, 'scan' | 'progress' | 'catalogue' | 'provider' | 'now'> {
+  /**
+   * The plan's JSON as terraform showed it, for what the parsed plan does not keep: which provider
+   * configuration manages each resource. @default not known: every resource counts, and the
+   * scanned account is reported as not confirmed
+   */
+  readonly json?: unknown;
+  /** Whether the plan compares with the code (a normal plan) rather than the state alone (refresh-only). @default told from the plan */
+  readonly comparesWithCode?: boolean;
+  /** Whether terraform planned with this very environment (drift ran it). @default false */
+  readonly plannedHere?: boolean;
+  /** What could not be checked before the scan (a normal plan that failed). @default nothing */
+  readonly incomplete?: readonly string[];
+}
+
+/** A plan of a directory: its JSON, whether it is a normal plan, and what could not be checked. */
+interface DirPlan {
+  readonly json: unknown;
+  readonly normal: boolean;
+  readonly incomplete: string[];
+}
+
+/** The working directory, refused clearly before terraform runs (spawn reports a missing one as a missing terraform). */
+function checkDir(dir: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(`--dir ${dir}: ${code === 'ENOENT' ? 'no such directory' : `cannot be read (${code ?? String(err)})`}`);
+  }
+  if (!isDir) throw new Error(`--dir ${dir}: not a directory`);
+}
+
+/** The first `Error:` line of a failed terraform run, for one line of a report. */
+function errorSummary(err: TerraformError): string {
+  const line = err.outputTail.split('\n').find((l) => /Error: /.test(l));
+  return (line ?? err.message).replace(/^│\s*/, '').trim();
+}
+
+/**
+ * A plan of `dir` as JSON: `terraform init` when needed, then a normal plan, which refreshes (its
+ * `resource_drift` is the drift) and also says what the code would still change. When the code
+ * cannot be planned (a change refused at plan time), a refresh-only plan still gives the drift,
+ * and the report says the pending changes were not checked. When both fail, the normal plan's
+ * diagnostics are the error (a refused credential's message comes from the first run).
+ */
+async function planOfDir(dir: string, bin: string | undefined, progress: { note(message: string): void }, signal?: AbortSignal): Promise<DirPlan> {
   const tf = new Terraform({ cwd: dir, ...(bin !== undefined ? { bin } : {}) });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-drift-'));
+  const file = path.join(tmp, 'drift.tfplan');
   try {
     if (!existsSync(path.join(dir, '.terraform'))) {
       progress.note(`terraform init in ${dir}`);
       await tf.run(['init', '-input=false', '-no-color']);
     }
-    progress.note('terraform plan -refresh-only');
-    const file = path.join(tmp, 'drift.tfplan');
-    await tf.run(['plan', '-refresh-only', '-input=false', '-no-color', `-out=${file}`]);
-    return await tf.showPlan(file);
+    progress.note('terraform plan');
+    let failed: TerraformError | undefined;
+    try {
+      await tf.run(['plan', '-input=false', '-no-color', `-out=${file}`]);
+    } catch (err) {
+      // A stopped run (a signal, or the caller's stop) is not retried.
+      if (!(err instanceof TerraformError) || err.result.code === null || signal?.aborted === true) throw err;
+      failed = err;
+    }
+    if (failed === undefined) return { json: await tf.showPlan(file), normal: true, incomplete: [] };
+    progress.note(
+      `${describeFailure(failed, dir).message}\nthe code could not be planned: terraform plan -refresh-only instead (changes not yet applied are not checked)`,
+    );
+    try {
+      await tf.run(['plan', '-refresh-only', '-input=false', '-no-color', `-out=${file}`]);
+    } catch (err) {
+      if (!(err instanceof TerraformError)) throw err;
+      const also = describeFailure(failed, dir);
+      throw new Error(`${also.message}\n(then \`terraform plan -refresh-only\` failed too: ${errorSummary(err)})`);
+    }
+    const why = `the code could not be planned (\`terraform plan\` failed: ${errorSummary(failed)}), so changes not yet applied were not checked; the run's log has terraform's diagnostics`;
+    return { json: await tf.showPlan(file), normal: false, incomplete: [why] };
   } catch (err) {
     throw describeFailure(err, dir);
   } finally {
@@ -83,26 +162,63 @@ async function refreshOnlyPlan(dir: string, bin: string | undefined, progress: {
   }
 }
 
-/** Drift of a parsed refresh-only plan, and unless `scan` is false, what the account holds that nobody manages. */
-export async function driftOfPlan(plan: Plan, opts: StoreSource & Pick<DriftOptions, 'scan' | 'progress' | 'catalogue' | 'now'> = {}): Promise<DriftReport> {
+/**
+ * Drift of a parsed plan (refresh-only, or normal: then its pending changes count too), and unless
+ * `scan` is false, what the account holds that nobody manages. The scan reads the environment's
+ * account and compares it with the resources of one provider configuration (`provider`); a
+ * configuration that names another account is refused before anything is read.
+ */
+export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Promise<DriftReport> {
+  const catalogue = opts.catalogue ?? RESOURCE_TYPES;
   const { changed, deleted } = planDrift(plan);
-  const scanned = opts.scan !== false;
-  const scan = scanned
-    ? await withStore(opts, (store) =>
-        scanUnmanaged(store, plan.priorState, opts.progress ?? SILENT_PROGRESS, opts.now ?? Date.now(), opts.catalogue ?? RESOURCE_TYPES),
-      )
-    : { unmanaged: [], expired: [], leftovers: [] };
-  return driftReport({ changed, deleted, unmanaged: scan.unmanaged, expired: scan.expired, leftovers: scan.leftovers, scanned });
+  const pending = (opts.comparesWithCode ?? comparesWithCode(plan)) ? pendingChanges(plan, catalogue) : undefined;
+  const incomplete = [...(opts.incomplete ?? [])];
+  if (opts.scan === false) return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], leftovers: [], scanned: false, incomplete });
+  // A given store's account is its own: the environment does not describe it.
+  const account = opts.store !== undefined && opts.env === undefined ? { username: undefined, baseUrl: undefined } : scanAccountOf(opts.env ?? process.env);
+  const scope = scanScope(plan.priorState, opts.json === undefined ? undefined : providerLayout(opts.json), {
+    ...(opts.provider !== undefined ? { provider: opts.provider } : {}),
+    account,
+    plannedHere: opts.plannedHere === true,
+  });
+  const scan = await withStore(opts, (store) => scanUnmanaged(store, scope.state, opts.progress ?? SILENT_PROGRESS, opts.now, catalogue));
+  // A sub-account the plan's own drift reports deleted is reported there already.
+  const known = subAccountsDeletedInPlan(plan, catalogue);
+  const missing = missingAsDeleted(
+    scan.missing.filter((u) => !known.has(u)),
+    scope.state,
+    catalogue,
+  );
+  return driftReport({
+    changed,
+    deleted: [...deleted, ...missing],
+    pending,
+    unmanaged: scan.unmanaged,
+    expired: scan.expired,
+    leftovers: scan.leftovers,
+    scanned: true,
+    scope: { provider: scope.provider, confirmed: scope.confirmed, unconfirmed: scope.unconfirmed, notScanned: [...scope.notScanned] },
+    incomplete: [...incomplete, ...scan.incomplete],
+  });
 }
 
 /** `proxyaccount drift`: the report of a working directory (or of a given plan). */
 export async function runDrift(opts: DriftOptions): Promise<DriftReport> {
+  checkDir(opts.dir);
   const progress = opts.progress ?? SILENT_PROGRESS;
-  const json =
-    opts.plan !== undefined
-      ? await loadPlan(opts.plan, { dir: opts.dir, ...(opts.terraform !== undefined ? { terraform: opts.terraform } : {}) })
-      : await refreshOnlyPlan(opts.dir, opts.terraform, progress);
-  return driftOfPlan(parsePlanJson(json), { ...opts, progress });
+  if (opts.plan !== undefined) {
+    const json = await loadPlan(opts.plan, { dir: opts.dir, ...(opts.terraform !== undefined ? { terraform: opts.terraform } : {}) });
+    return driftOfPlan(parsePlanJson(json), { ...opts, progress, json });
+  }
+  const made = await planOfDir(opts.dir, opts.terraform, progress, opts.signal);
+  return driftOfPlan(parsePlanJson(made.json), {
+    ...opts,
+    progress,
+    json: made.json,
+    comparesWithCode: made.normal,
+    plannedHere: true,
+    incomplete: made.incomplete,
+  });
 }
 
 /** `proxyaccount review`: the review of a saved plan, its JSON, or `-` (JSON on standard input). */

@@ -1,20 +1,77 @@
-// drift's own unit tests: attribute drift and out-of-band deletions from a refresh-only plan, the
-// scan for objects nobody manages (each account and collection read once, through the store),
-// expired tokens and ephemeral leftovers, the error for a type the catalogue lacks, and the
-// runner keeping terraform's whole diagnostic when the plan fails.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// drift's own unit tests: attribute drift and out-of-band deletions from a plan, the changes of the
+// code a normal plan still makes, the scan for objects nobody manages (each account and collection
+// read once, through the store), a sub-account the scan does not find, a token list the plan
+// refuses, expired tokens on the API's clock and ephemeral leftovers, the error for a type the
+// catalogue lacks, the working directory checked first, and the runner: a normal plan, a
+// refresh-only one when the code cannot be planned, terraform's whole diagnostic when both fail.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EPHEMERAL_TOKEN_PREFIX } from '../../src/account';
-import { managedByAccount, planDrift, scanUnmanaged } from '../../src/gitops/drift';
+import { managedByAccount, planDrift, type ScanProgress, scanUnmanaged } from '../../src/gitops/drift';
+import { driftMarkdown } from '../../src/gitops/drift-render';
 import { parsePlanJson, type StateResource } from '../../src/gitops/plan-json';
 import { driftOfPlan, runDrift, SILENT_PROGRESS } from '../../src/gitops/use-cases';
+import { NotFoundError } from '../../src/sdk';
 import { FakeAccount, token } from './fake-account';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 
 function resource(type: string, name: string, values: Record<string, unknown>): StateResource {
   return { address: `${type}.${name}`, type, mode: 'managed', values, sensitive: new Set() };
+}
+
+/** A progress that records its calls. */
+function recording(): { progress: ScanProgress & { note(message: string): void }; lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    progress: {
+      start: (n) => void lines.push(`start ${n}`),
+      step: (a, c) => void lines.push(`step ${a} ${c}`),
+      stop: () => undefined,
+      note: (m) => void lines.push(`note ${m}`),
+    },
+  };
+}
+
+/** A prior state of plan JSON holding these resources at the root. */
+function priorState(resources: StateResource[]): unknown {
+  return {
+    values: {
+      root_module: { resources: resources.map((r) => ({ address: r.address, type: r.type, name: r.address.split('.')[1], mode: r.mode, values: r.values })) },
+    },
+  };
+}
+
+/** Plan JSON of these resources, all of the default provider configuration, as `terraform show -json` gives it. */
+function planOf(resources: StateResource[], rest: Record<string, unknown> = {}): Record<string, unknown> {
+  const configured = resources.map((r) => ({
+    address: r.address,
+    mode: r.mode,
+    type: r.type,
+    name: r.address.split('.')[1],
+    provider_config_key: 'proxyaccount',
+  }));
+  return {
+    configuration: { provider_config: { proxyaccount: { name: 'proxyaccount' } }, root_module: { resources: configured } },
+    prior_state: priorState(resources),
+    ...rest,
+  };
+}
+
+/** An account whose sub-account lookup answers 404 once for `username`, as a gateway does during a deploy, while its lists answer. */
+class FlakyAccount extends FakeAccount {
+  constructor(private readonly flaky: string) {
+    super();
+  }
+
+  override lists(username: string | undefined): ReturnType<FakeAccount['lists']> {
+    if (username === this.flaky && this.requests.at(-1) === `sub-account ${username}` && !this.requests.slice(0, -1).includes(`sub-account ${username}`)) {
+      throw new NotFoundError({ method: 'GET', path: '/api/sub/get/', operation: `get sub-account '${username}'`, status: 404, responseText: 'Not Found' });
+    }
+    return super.lists(username);
+  }
 }
 
 const STATE: StateResource[] = [
@@ -40,6 +97,9 @@ function account(): FakeAccount {
   a.proxies = ['us-ny.proxy.example.net:8080', 'de-fra.proxy.example.net:8080'];
   return a;
 }
+
+/** A refresh-only plan of STATE, as JSON. */
+const planJson = planOf(STATE, { resource_drift: [] });
 
 describe('planDrift', () => {
   it('reports changed attributes, hidden ones without their values, and out-of-band deletions', () => {
@@ -108,11 +168,48 @@ describe('the unmanaged-object scan', () => {
     ]);
   });
 
-  it('skips a sub-account deleted out of band (its deletion is drift already)', async () => {
+  it('does not scan a sub-account the API does not find, and says so instead of claiming the scan', async () => {
     const fake = new FakeAccount();
-    const scan = await scanUnmanaged(fake.store(), [resource('proxyaccount_sub_account', 'gone', { username: 'gone' })], SILENT_PROGRESS, NOW);
+    const { progress, lines } = recording();
+    const scan = await scanUnmanaged(fake.store(), [resource('proxyaccount_sub_account', 'gone', { username: 'gone' })], progress, NOW);
     expect(scan.unmanaged).toEqual([]);
+    expect(scan.missing).toEqual(['gone']);
     expect(fake.requests).not.toContain('ips gone');
+    expect(lines).toEqual([
+      'note gone: not found, not scanned',
+      'start 4',
+      'step (parent) IPs',
+      'step (parent) hostnames',
+      'step (parent) tokens',
+      'step (parent) proxies',
+    ]);
+  });
+
+  it('lists the rest of the account when its plan has no bearer tokens (402), and says the tokens could not be listed', async () => {
+    const fake = new FakeAccount().planWithoutTokens();
+    fake.lists('').ips.push({ ip: '192.0.2.11', label: '' });
+    const scan = await scanUnmanaged(fake.store(), [], SILENT_PROGRESS, NOW);
+    expect(scan.unmanaged).toEqual([{ account: '(parent)', kind: 'ip', value: '192.0.2.11', label: '' }]);
+    expect(scan.incomplete).toEqual([
+      expect.stringMatching(/^the tokens of the parent account could not be listed \(.*402 Payment Required.*\): .*plan has no bearer tokens/),
+    ]);
+    expect(fake.requests).toContain('ips (parent)');
+  });
+
+  it('judges expiry on the API clock, not the runner clock', async () => {
+    const now = Date.now();
+    const day = 86_400_000;
+    const fake = new FakeAccount();
+    // Expires tomorrow by the runner's clock; the API's clock is three days ahead (its answers' Date).
+    fake.lists('').tokens.push(token(1, 'soon', undefined, new Date(now + day)));
+    fake.apiNow = now + 3 * day;
+    const later = await scanUnmanaged(fake.store(), [], SILENT_PROGRESS);
+    expect(later.expired.map((t) => t.token_id)).toEqual([1]);
+    // The runner's clock ahead: a token the API still honours is not listed as expired.
+    const behind = new FakeAccount();
+    behind.lists('').tokens.push(token(2, 'working', undefined, new Date(now - day)));
+    behind.apiNow = now - 2 * day;
+    expect((await scanUnmanaged(behind.store(), [], SILENT_PROGRESS)).expired).toEqual([]);
   });
 
   it('refuses an owning account the state marks sensitive, rather than scanning the wrong account or none', async () => {
@@ -159,11 +256,6 @@ describe('the unmanaged-object scan', () => {
 });
 
 describe('driftOfPlan and runDrift', () => {
-  const planJson = {
-    resource_drift: [],
-    prior_state: { values: { root_module: { resources: STATE.map((r) => ({ address: r.address, type: r.type, mode: 'managed', values: r.values })) } } },
-  };
-
   it('reports drift when the scan finds unmanaged objects, and states its limits', async () => {
     const report = await driftOfPlan(parsePlanJson(planJson), { store: account().store(), now: NOW });
     expect(report.drifted).toBe(true);
@@ -179,38 +271,218 @@ describe('driftOfPlan and runDrift', () => {
     expect(report.limits[0]).toMatch(/scan did not run/);
   });
 
-  it('reads a given plan file without running terraform', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-test-'));
-    try {
-      writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(planJson));
-      const report = await runDrift({ dir, plan: path.join(dir, 'plan.json'), store: account().store(), now: NOW, terraform: '/nonexistent/terraform' });
-      expect(report.unmanaged.map((u) => u.value)).toContain('192.0.2.99');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('reports a sub-account the refreshed state holds but the scan does not find (a 404 given by mistake) as deleted: never a clean run', async () => {
+    const fake = new FlakyAccount('alice');
+    fake.sub('alice', { ips: [{ ip: '203.0.113.7', label: 'office' }], hostnames: ['ci.example.com', 'evil.example.com'], tokens: [token(7, 'deploy')] });
+    fake.lists('').ips.push({ ip: '198.51.100.1', label: '' });
+    fake.proxies = ['us-ny.proxy.example.net:8080'];
+    const { progress, lines } = recording();
+    const report = await driftOfPlan(parsePlanJson(planJson), { store: fake.store(), now: NOW, progress, json: planJson });
+    expect(report.drifted).toBe(true);
+    expect(report.deleted[0]).toEqual({
+      address: 'proxyaccount_sub_account.alice',
+      type: 'proxyaccount_sub_account',
+      reason: expect.stringMatching(/^sub-account 'alice' was not found when the account was scanned \(deleted after the plan, or a 404 given by mistake\)/),
+    });
+    expect(report.deleted.slice(1).map((d) => d.address)).toEqual([
+      'proxyaccount_authorized_ip.office',
+      'proxyaccount_authorized_hostnames.alice',
+      'proxyaccount_bearer_token.deploy',
+    ]);
+    // The progress never claims a scan of alice.
+    expect(lines.filter((l) => l.includes('alice'))).toEqual(['note alice: not found, not scanned']);
+    expect(driftMarkdown(report)).toContain('**The account differs from the Terraform state.**');
   });
 
-  it("keeps terraform's whole diagnostic when the plan fails: the line naming the 401 is not cut", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-test-'));
-    try {
-      // A stand-in for terraform whose plan fails with a long diagnostic, as a provider's 401 does.
-      const filler = Array.from({ length: 30 }, (_, i) => `│ advice line ${i + 1} of a long explanation that terraform wraps`).join('\n');
-      const fake = path.join(dir, 'terraform');
-      writeFileSync(
-        fake,
-        `#!/bin/sh\nmkdir -p .terraform\ncase "$1" in plan) cat >&2 <<'EOF'\n╷\n│ Error: Unable to read sub-account\n│\n│ GET /api/sub/alice/ failed with 401 Unauthorized: the credentials were refused.\n${filler}\n╵\nEOF\nexit 1;; esac\nexit 0\n`,
-      );
-      chmodSync(fake, 0o755);
-      const err = await runDrift({ dir, terraform: fake, scan: false }).then(
-        () => undefined,
-        (e: unknown) => e as Error,
-      );
-      expect(err?.message).toMatch(/`terraform plan -refresh-only .*` in .* exited 1:/);
-      expect(err?.message).toContain('│ Error: Unable to read sub-account');
-      expect(err?.message).toContain('GET /api/sub/alice/ failed with 401 Unauthorized: the credentials were refused.');
-      expect(err?.message).toContain('advice line 30 of a long explanation that terraform wraps');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it("does not repeat a sub-account whose deletion the plan's own drift reports", async () => {
+    const plan = parsePlanJson({
+      resource_drift: [
+        {
+          address: 'proxyaccount_sub_account.alice',
+          type: 'proxyaccount_sub_account',
+          mode: 'managed',
+          change: { actions: ['delete'], before: { username: 'alice' }, after: null },
+        },
+      ],
+      prior_state: priorState([resource('proxyaccount_authorized_ip', 'office', { username: 'alice', ip: '203.0.113.7' })]),
+    });
+    const report = await driftOfPlan(plan, { store: new FakeAccount().store(), now: NOW });
+    expect(report.deleted).toEqual([{ address: 'proxyaccount_sub_account.alice', type: 'proxyaccount_sub_account' }]);
+  });
+
+  it('counts the changes a normal plan still makes (the code not applied yet) as drift, in words', async () => {
+    const plan = parsePlanJson({
+      resource_changes: [
+        {
+          address: 'proxyaccount_authorized_ips.parent',
+          type: 'proxyaccount_authorized_ips',
+          mode: 'managed',
+          change: {
+            actions: ['update'],
+            before: {
+              entries: [
+                { ip: '198.51.100.1', label: null },
+                { ip: '192.0.2.77', label: 'contractor' },
+              ],
+            },
+            after: { entries: [{ ip: '198.51.100.1', label: null }] },
+          },
+        },
+        {
+          address: 'proxyaccount_authorized_proxy.ny',
+          type: 'proxyaccount_authorized_proxy',
+          mode: 'managed',
+          change: { actions: ['no-op'], before: {}, after: {} },
+        },
+        {
+          address: 'terraform_data.other',
+          type: 'terraform_data',
+          mode: 'managed',
+          change: { actions: ['update'], before: { input: 'a' }, after: { input: 'b' } },
+        },
+      ],
+      prior_state: priorState(STATE),
+    });
+    const report = await driftOfPlan(plan, { scan: false });
+    expect(report).toEqual(expect.objectContaining({ drifted: true, compared_with: 'code' }));
+    expect(report.pending).toEqual([
+      {
+        address: 'proxyaccount_authorized_ips.parent',
+        type: 'proxyaccount_authorized_ips',
+        kind: 'update',
+        description: expect.stringContaining('192.0.2.77'),
+        deferred: false,
+      },
+    ]);
+    const md = driftMarkdown(report);
+    expect(md).toContain('### Not applied: the code differs from the account (1 change)');
+    expect(md).toContain('**The account differs from the code.**');
+  });
+
+  it('says a refresh-only plan was compared with the state only, never that the account matches the code', async () => {
+    const state = [resource('proxyaccount_authorized_ip', 'office', { ip: '203.0.113.7' })];
+    const fake = new FakeAccount();
+    fake.lists('').ips.push({ ip: '203.0.113.7', label: '' });
+    const json = planOf(state, { planned_values: {} });
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), now: NOW, json });
+    expect(report).toEqual(expect.objectContaining({ drifted: false, complete: true, compared_with: 'state', pending: [] }));
+    const md = driftMarkdown(report);
+    expect(md).toContain('**No drift: the account matches the Terraform state. Changes of the code not yet applied were not checked.**');
+    expect(md).not.toContain('matches the code');
+  });
+
+  it('an incomplete scan (the tokens could not be listed) is not a clean report', async () => {
+    const state = [resource('proxyaccount_authorized_ip', 'office', { ip: '203.0.113.7' })];
+    const fake = new FakeAccount().planWithoutTokens();
+    fake.lists('').ips.push({ ip: '203.0.113.7', label: '' });
+    const report = await driftOfPlan(parsePlanJson({ resource_changes: [], prior_state: priorState(state) }), {
+      store: fake.store(),
+      now: NOW,
+      comparesWithCode: true,
+    });
+    expect(report).toEqual(expect.objectContaining({ drifted: false, complete: false }));
+    expect(report.incomplete).toEqual([expect.stringContaining('the tokens of the parent account could not be listed')]);
+    const md = driftMarkdown(report);
+    expect(md).toContain('**No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.**');
+    expect(md).toMatch(/### Not checked \(1\)\n\n- the tokens of the parent account could not be listed/);
+  });
+});
+
+describe('runDrift and terraform', () => {
+  let dir: string;
+  let bin: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'drift-test-'));
+    bin = mkdtempSync(path.join(os.tmpdir(), 'drift-test-bin-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  /** A stand-in for terraform: logs its arguments, fails `plan` of the given kinds with `error`, and shows `json` for any plan. */
+  function fakeTerraform(opts: { fails: Array<'normal' | 'refresh-only'>; error?: string; json?: unknown }): string {
+    const script = path.join(bin, 'terraform');
+    writeFileSync(path.join(bin, 'plan.json'), JSON.stringify(opts.json ?? { resource_changes: [], prior_state: priorState([]) }));
+    writeFileSync(path.join(bin, 'error.txt'), opts.error ?? '╷\n│ Error: the plan failed\n╵\n');
+    const failing = (kind: string): string => (opts.fails.includes(kind as 'normal') ? `cat '${bin}/error.txt' >&2; exit 1` : ':');
+    writeFileSync(
+      script,
+      `#!/bin/sh\necho "$@" >> '${bin}/log'\ncase "$1" in\n` +
+        'init) mkdir -p .terraform;;\n' +
+        `plan) case " $* " in *" -refresh-only "*) ${failing('refresh-only')};; *) ${failing('normal')};; esac\n` +
+        '  for a in "$@"; do case "$a" in -out=*) : > "$(echo "$a" | cut -c6-)";; esac; done;;\n' +
+        `show) cat '${bin}/plan.json';;\nesac\nexit 0\n`,
+    );
+    chmodSync(script, 0o755);
+    return script;
+  }
+
+  const calls = (): string[] => readFileSync(path.join(bin, 'log'), 'utf8').trim().split('\n');
+
+  it('reads a given plan file without running terraform', async () => {
+    writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(planJson));
+    const report = await runDrift({ dir, plan: path.join(dir, 'plan.json'), store: account().store(), now: NOW, terraform: '/nonexistent/terraform' });
+    expect(report.unmanaged.map((u) => u.value)).toContain('192.0.2.99');
+  });
+
+  it('refuses a --dir that does not exist, or is not a directory, before terraform runs', async () => {
+    const terraform = fakeTerraform({ fails: [] });
+    await expect(runDrift({ dir: path.join(dir, 'nope'), terraform, scan: false })).rejects.toThrow(/^--dir .*nope: no such directory$/);
+    writeFileSync(path.join(dir, 'main.tf'), '');
+    await expect(runDrift({ dir: path.join(dir, 'main.tf'), terraform, scan: false })).rejects.toThrow(/^--dir .*main\.tf: not a directory$/);
+    expect(existsSync(path.join(bin, 'log'))).toBe(false);
+  });
+
+  it('runs a normal plan, whose pending changes count as drift', async () => {
+    const update = {
+      address: 'proxyaccount_authorized_hostname.ci',
+      type: 'proxyaccount_authorized_hostname',
+      mode: 'managed',
+      change: { actions: ['delete'], before: { domain: 'ci.example.com' }, after: null },
+    };
+    const terraform = fakeTerraform({ fails: [], json: { resource_changes: [update], prior_state: priorState([]) } });
+    const report = await runDrift({ dir, terraform, scan: false });
+    expect(report).toEqual(expect.objectContaining({ drifted: true, compared_with: 'code', complete: true }));
+    expect(report.pending.map((p) => p.address)).toEqual(['proxyaccount_authorized_hostname.ci']);
+    expect(calls().filter((c) => c.startsWith('plan'))).toEqual([expect.stringMatching(/^plan -input=false -no-color -out=\S+$/)]);
+  });
+
+  it('falls back to a refresh-only plan when the code cannot be planned: the drift is still reported, the report incomplete', async () => {
+    const terraform = fakeTerraform({
+      fails: ['normal'],
+      error: '╷\n│ Error: Expiry date not in the future\n│\n│ expires_at 2001-01-01 is not after today\n╵\n',
+      json: planJson,
+    });
+    const report = await runDrift({ dir, terraform, store: account().store(), now: NOW });
+    expect(report).toEqual(expect.objectContaining({ drifted: true, complete: false, compared_with: 'state' }));
+    expect(report.unmanaged.map((u) => u.value)).toContain('192.0.2.99');
+    expect(report.incomplete).toEqual([
+      expect.stringMatching(/^the code could not be planned \(`terraform plan` failed: Error: Expiry date not in the future\)/),
+    ]);
+    expect(
+      calls()
+        .filter((c) => c.startsWith('plan'))
+        .map((c) => c.includes('-refresh-only')),
+    ).toEqual([false, true]);
+  });
+
+  it("keeps terraform's whole diagnostic when the plans fail: the line naming the 401 is not cut", async () => {
+    // A stand-in for terraform whose plans fail with a long diagnostic, as a provider's 401 does.
+    const filler = Array.from({ length: 30 }, (_, i) => `│ advice line ${i + 1} of a long explanation that terraform wraps`).join('\n');
+    const terraform = fakeTerraform({
+      fails: ['normal', 'refresh-only'],
+      error: `╷\n│ Error: Unable to read sub-account\n│\n│ GET /api/sub/alice/ failed with 401 Unauthorized: the credentials were refused.\n${filler}\n╵\n`,
+    });
+    const err = await runDrift({ dir, terraform, scan: false }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    // The first plan's failure (a refused credential's message comes from the first run), and that the second failed too.
+    expect(err?.message).toMatch(/^`terraform plan -input=false -no-color -out=\S+` in .* exited 1:/);
+    expect(err?.message).toContain('│ Error: Unable to read sub-account');
+    expect(err?.message).toContain('GET /api/sub/alice/ failed with 401 Unauthorized: the credentials were refused.');
+    expect(err?.message).toContain('advice line 30 of a long explanation that terraform wraps');
+    expect(err?.message).toMatch(/\(then `terraform plan -refresh-only` failed too: Error: Unable to read sub-account\)$/);
   });
 });
