@@ -68,8 +68,12 @@ const USERNAME = /^[A-Za-z0-9.@+-]{1,30}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LABEL = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?`;
-// As the provider: no wildcard, and the last label is not all digits (that would be an IP address).
+// As the provider: no wildcard, and the last label is not a number (that would be an IP address).
 const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+// A label the resolver reads as a number: decimal (octal with a leading 0), or 0x and hex digits.
+// Every IPv4 form it accepts (`127.1`, `0x7f000001`, `127.0.0.0x1`) ends with one and resolves
+// without asking DNS, so a hostname ending so would authorize an address outside the IP list.
+const NUMERIC_LABEL = /^(?:[0-9]+|0x[0-9a-f]*)$/i;
 // Control characters, DEL and bidi overrides/isolates: refused by the API and the provider too.
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 const PROXY = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)(?::(\\d{1,5}))?$`);
@@ -154,11 +158,11 @@ export function checkIpv4(v: Violations, path: string, value: string): void {
   if (!ok) v.add(path, `must be an IPv4 address such as 203.0.113.7 (got ${show(value)})`);
 }
 
-/** Hostnames: dot-separated labels of letters, digits and inner hyphens; no wildcard, not an IP address. */
+/** Hostnames: dot-separated labels of letters, digits and inner hyphens; no wildcard, not an IP address in any form. */
 export function checkHostname(v: Violations, path: string, value: string): void {
   if (isUnresolved(value)) return;
-  if (typeof value !== 'string' || value.length > 253 || !HOSTNAME.test(value) || /^[0-9]+$/.test(value.split('.').pop() ?? '')) {
-    v.add(path, `must be a hostname such as build.example.com: letters, digits and inner hyphens, no wildcard, not an IP address (got ${show(value)})`);
+  if (typeof value !== 'string' || value.length > 253 || !HOSTNAME.test(value) || NUMERIC_LABEL.test(value.split('.').pop() ?? '')) {
+    v.add(path, `must be a hostname such as build.example.com: letters, digits and inner hyphens, no wildcard, not an IP address: a numeric last label such as 7 or 0x1f makes one (got ${show(value)})`);
   }
 }
 
@@ -180,7 +184,7 @@ interface ProxyForm {
 // jsii package cannot import the provider's sources: keep the two in step.
 function parseProxy(value: string): ProxyForm | undefined {
   const match = PROXY.exec(value);
-  if (match === null || match[1].length > 253 || /^[0-9]+$/.test(match[1].split('.').pop() ?? '')) return undefined;
+  if (match === null || match[1].length > 253 || NUMERIC_LABEL.test(match[1].split('.').pop() ?? '')) return undefined;
   const port = match[2] === undefined ? undefined : Number(match[2]);
   if (port !== undefined && (port < 1 || port > 65535 || !match[1].includes('.'))) return undefined;
   return { name: match[1].toLowerCase(), port };

@@ -99,6 +99,17 @@ describe('ParentAccess', () => {
     ]);
   });
 
+  test('refuses the hostnames the resolver reads as IP addresses (a numeric last label, 0x hex too), saying why', () => {
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const err = thrown(() => new ParentAccess(stack, 'Parent', { hostnames: ['0x7f000001', '127.0.0.0x1', 'ci.0X1F', '0x7f.example.com'] }));
+    const why = 'not an IP address: a numeric last label such as 7 or 0x1f makes one';
+    expect(violationLines(err)).toEqual([
+      expect.stringMatching(new RegExp(`^hostnames\\[0\\]: must be a hostname .*${why} \\(got "0x7f000001"\\)$`)),
+      expect.stringMatching(new RegExp(`^hostnames\\[1\\]: must be a hostname .*${why} \\(got "127\\.0\\.0\\.0x1"\\)$`)),
+      expect.stringMatching(new RegExp(`^hostnames\\[2\\]: must be a hostname .*${why} \\(got "ci\\.0X1F"\\)$`)),
+    ]);
+  });
+
   test('lists every violation at once', () => {
     const stack = new TerraformStack(Testing.app(), 'stack');
     const err = thrown(() => new ParentAccess(stack, 'Parent', {

@@ -9,6 +9,8 @@ const USERNAME = /^[A-Za-z0-9.@+-]{1,30}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+// A last label the resolver reads as a number (decimal, or 0x and hex digits) makes an IP address.
+const NUMERIC_LABEL = /^(?:[0-9]+|0x[0-9a-f]*)$/i;
 const PROXY = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)(?::(\\d{1,5}))?$`);
 // Control characters, DEL and bidi overrides/isolates.
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
@@ -80,16 +82,18 @@ export function ipProblem(ip: string): string | undefined {
   return ok ? undefined : 'it is not an IPv4 address a roster accepts';
 }
 
-/** A hostname: labels of letters, digits and inner hyphens; no wildcard; not an IP address. */
+/** A hostname: labels of letters, digits and inner hyphens; no wildcard; not an IP address in any form. */
 export function hostnameProblem(hostname: string): string | undefined {
-  const ok = hostname.length <= 253 && HOSTNAME.test(hostname) && !/^[0-9]+$/.test(hostname.split('.').pop() ?? '');
-  return ok ? markerProblem(hostname) : 'it is not a hostname a roster accepts (letters, digits and inner hyphens, no wildcard, not an IP address)';
+  const ok = hostname.length <= 253 && HOSTNAME.test(hostname) && !NUMERIC_LABEL.test(hostname.split('.').pop() ?? '');
+  return ok
+    ? markerProblem(hostname)
+    : 'it is not a hostname a roster accepts (letters, digits and inner hyphens, no wildcard, not an IP address: a numeric last label such as 7 or 0x1f makes one)';
 }
 
 /** A proxy as the reader parses it: its name lower-cased, and its port. */
 function parseProxy(value: string): { name: string; port: number | undefined } | undefined {
   const match = PROXY.exec(value);
-  if (match === null || match[1]!.length > 253 || /^[0-9]+$/.test(match[1]!.split('.').pop() ?? '')) return undefined;
+  if (match === null || match[1]!.length > 253 || NUMERIC_LABEL.test(match[1]!.split('.').pop() ?? '')) return undefined;
   const port = match[2] === undefined ? undefined : Number(match[2]);
   if (port !== undefined && (port < 1 || port > 65535 || !match[1]!.includes('.'))) return undefined;
   return { name: match[1]!.toLowerCase(), port };

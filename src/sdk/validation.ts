@@ -58,6 +58,12 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
  */
 export const UNSAFE_TEXT_RE = /[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/u;
 const HOST_LABEL_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/**
+ * A label the resolver reads as a number: decimal (octal with a leading 0), or 0x and hex digits.
+ * Every IPv4 form it accepts (`127.1`, `0x7f000001`, `127.0.0.0x1`) ends with one, and resolves
+ * without asking DNS: a hostname ending so would authorize an address outside the IP list.
+ */
+const NUMERIC_LABEL_RE = /^(?:[0-9]+|0x[0-9a-f]*)$/i;
 /** Longest hostname (DNS). */
 export const HOSTNAME_MAX = 253;
 
@@ -235,19 +241,20 @@ export function checkObject(value: unknown, field: string): Record<string, unkno
 
 /**
  * A hostname for `hostnames.add`/`delete`: dot-separated labels of letters, digits and inner
- * hyphens (1–63 each), at most 253 characters, no wildcard, no trailing dot, not an IP address
- * (the last label is not all digits). The emulator, provider and constructs apply the same rule.
+ * hyphens (1–63 each), at most 253 characters, no wildcard, no trailing dot, not an IP address in
+ * any form (the last label is not a number: not all digits, not 0x and hex digits). The emulator,
+ * provider and constructs apply the same rule.
  */
 export function checkDomain(value: unknown, field = 'domain'): string {
   const s = checkSafeText(value, field);
   if (s.length === 0) throw new InvalidArgumentError(field, 'must not be empty');
   const labels = s.split('.');
   const last = labels[labels.length - 1] ?? '';
-  if (s.length > HOSTNAME_MAX || !labels.every((l) => HOST_LABEL_RE.test(l)) || /^[0-9]+$/.test(last)) {
+  if (s.length > HOSTNAME_MAX || !labels.every((l) => HOST_LABEL_RE.test(l)) || NUMERIC_LABEL_RE.test(last)) {
     throw new InvalidArgumentError(
       field,
       `${quote(s)} is not a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, ` +
-        `at most ${HOSTNAME_MAX} characters, no wildcard, not an IP address`,
+        `at most ${HOSTNAME_MAX} characters, no wildcard, not an IP address (a numeric last label such as 7 or 0x1f makes one)`,
     );
   }
   return s;

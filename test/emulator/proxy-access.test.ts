@@ -94,6 +94,67 @@ describe('credentials', () => {
   });
 });
 
+describe('Basic credentials are decoded as strictly as the API decodes them', () => {
+  // With an ip_hash chosen so that the standard form holds `/` and `+`, and padding.
+  const text = `${PARENT.username}:?>>>?~~:${PARENT.password}`;
+  const standard = Buffer.from(text).toString('base64');
+  const unpadded = Buffer.from(`${PARENT.username}:${PARENT.password}`).toString('base64');
+  const send = (value: string, header = 'Proxy-Authorization') => curl(['-x', NY(), '--proxy-header', `${header}: Basic ${value}`, target()]);
+
+  test('the standard form passes (the forms below differ from it only in how they are written)', async () => {
+    expect([standard, unpadded]).toEqual([expect.stringMatching(/[+/].*[+/].*==$/), expect.stringMatching(/[^=]=$/)]);
+    expect((await send(standard)).status).toBe(200);
+    expect((await send(unpadded)).status).toBe(200);
+  });
+
+  test.each([
+    ['base64url alphabet', () => standard.replace(/\+/g, '-').replace(/\//g, '_'), text],
+    ['base64url without padding', () => Buffer.from(text).toString('base64url'), text],
+    ['padding left out', () => unpadded.replace(/=+$/, ''), `${PARENT.username}:${PARENT.password}`],
+    ['a stray character', () => `${unpadded.slice(0, 8)}!${unpadded.slice(8)}`, `${PARENT.username}:${PARENT.password}`],
+    ['a space inside', () => `${unpadded.slice(0, 8)} ${unpadded.slice(8)}`, `${PARENT.username}:${PARENT.password}`],
+    ['padding bits not zero', () => unpadded.replace(/E=$/, 'F='), `${PARENT.username}:${PARENT.password}`],
+  ])('%s: 407 with Proxy-Authenticate, as for wrong credentials; nothing reaches the target', async (_what, value, meant) => {
+    const written = value();
+    // Node's lenient decoder reads each as the right credentials: only strict decoding refuses them.
+    expect([written === standard || written === unpadded, Buffer.from(written, 'base64').toString('utf8')]).toEqual([false, meant]);
+    const before = world().lastSeen();
+    const res = await send(written);
+    expect(res.status).toBe(407);
+    expect(headerOf(res.headers, 'Proxy-Authenticate')).toMatch(/realm=/);
+    expect(res.body).toBe('malformed Basic credentials\n');
+    expect(world().lastSeen()).toBe(before);
+  });
+
+  test('credentials that are not UTF-8 are refused, even when read leniently they would match', async () => {
+    // A lenient decoder turns the Latin-1 `é` into U+FFFD, which this password holds.
+    const created = await world().api('POST', '/api/sub/create/', { username: 'latin', password: 'caf\uFFFD' });
+    expect(created.status).toBe(200);
+    expect((await send(Buffer.from('latin:caf\uFFFD').toString('base64'))).status).toBe(200);
+    const res = await send(Buffer.from('latin:caf\u00e9', 'latin1').toString('base64'));
+    expect([res.status, res.body]).toEqual([407, 'malformed Basic credentials\n']);
+  });
+
+  test('on CONNECT too', async () => {
+    const res = await curl([
+      '-p',
+      '-x',
+      NY(),
+      '--proxy-header',
+      `Proxy-Authorization: Basic ${Buffer.from(text).toString('base64url')}`,
+      '--cacert',
+      world().targetCaFile,
+      `${world().httpsTarget}/s`,
+    ]);
+    expect(res.status).toBe(407);
+  });
+
+  test("in Authorization, base64url is not taken for proxy credentials: the header is the target's", async () => {
+    expect((await send(standard, 'Authorization')).status).toBe(200);
+    expect((await send(Buffer.from(text).toString('base64url'), 'Authorization')).status).toBe(407);
+  });
+});
+
 describe('what the proxy does with a request, beyond admitting it', () => {
   test('an ip_hash in Basic credentials follows the same rule as in a Bearer token', async () => {
     const basic = (hash: string): string[] => [

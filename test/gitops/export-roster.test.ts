@@ -217,6 +217,19 @@ describe('toRoster', () => {
     expect(parse(toRoster(account, 'per-entry')['roster.yaml']).parent).toEqual({ importExisting: true, ips: [{ ip: '198.51.100.9', label: 'vpn' }] });
   });
 
+  it('leaves out, naming why, hostnames the reader takes for IP addresses: a numeric last label, in decimal or 0x hex', () => {
+    // An API that read them as names may hold them; each resolves to an IP without asking DNS.
+    const held = ['0x7f000001', 'ci.0x1f', '127.0.0.0x1', '0x7f.example.com', 'a0x1.example.com'];
+    const account: LiveAccount = { accounts: [{ username: null, details: undefined, ips: [], hostnames: held, tokens: [] }], proxies: [] };
+    const roster = toRoster(account, 'per-entry');
+    const why =
+      'it is not a hostname a roster accepts (letters, digits and inner hyphens, no wildcard, not an IP address: a numeric last label such as 7 or 0x1f makes one)';
+    expect(roster.skipped).toEqual(['0x7f000001', 'ci.0x1f', '127.0.0.0x1'].map((h) => `hostname "${h}" of the parent account: ${why}`));
+    const data = parse(roster['roster.yaml']);
+    expect(data.parent.hostnames).toEqual(['0x7f.example.com', 'a0x1.example.com']);
+    expect(readRoster(data).violations).toEqual([]);
+  });
+
   it('escapes the characters YAML 1.1 takes for line breaks, so every reader reads the label back as it is', () => {
     const labels = ['nel\u0085here', 'ls\u2028here', 'ps\u2029here', 'all\u0085\u2028\u2029', 'slash\\\u0085'];
     const account: LiveAccount = {

@@ -120,6 +120,16 @@ describe('proxyaccount_authorized_hostname', () => {
     expect(errors(await driver.validate({ domain: 'localhost' }))).toEqual([]);
   });
 
+  it('refuses a domain the resolver reads as an IP address, saying why; the same label before a name is fine', async () => {
+    for (const domain of ['0x7f000001', '0x7f.0x1', '127.0.0.0x1', 'ci.0X1F']) {
+      const diags = errors(await driver.validate({ domain }));
+      expect(diags.map((d) => [paths([d]), d.detail])).toEqual([
+        [['domain'], expect.stringContaining('not an IP address: a numeric last label such as 7 or 0x1f makes one')],
+      ]);
+    }
+    expect(errors(await driver.validate({ domain: '0x7f.example.com' }))).toEqual([]);
+  });
+
   it('refreshes many entries of one account in parallel with one listing request', async () => {
     const domains = Array.from({ length: 20 }, (_, i) => `n${i}.bulk.example.com`);
     for (const domain of domains) await p.admin.hostnames.add({ domain, username: 'host-sub' });

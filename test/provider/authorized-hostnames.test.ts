@@ -142,6 +142,14 @@ describe('proxyaccount_authorized_hostnames', () => {
     await expectNoChanges(done, config);
   });
 
+  it('refuses each domain the resolver reads as an IP address, saying why', async () => {
+    const diags = errors(await driver.validate({ domains: ['ok.example.com', '0x7f000001', 'ci.0x1f', '0x7f.example.com'] }));
+    expect(diags.map((d) => d.detail)).toEqual([
+      expect.stringMatching(/^Attribute domains must be a host name .*not an IP address: a numeric last label such as 7 or 0x1f makes one\), got "0x7f000001"/),
+      expect.stringMatching(/^Attribute domains must be a host name .*not an IP address: a numeric last label such as 7 or 0x1f makes one\), got "ci\.0x1f"/),
+    ]);
+  });
+
   it('validates host names and duplicates that differ only in case', async () => {
     const diags = await driver.validate({ username: 'bad name', domains: ['ok.example.com', 'not a host', '-bad.example.com', '203.0.113.7'] });
     expect(paths(errors(diags)).sort()).toEqual(['domains', 'domains', 'domains', 'username']);

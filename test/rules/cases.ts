@@ -42,7 +42,10 @@ const USERNAMES: readonly RuleCase[] = [
   c('zero-width space', 'ali\u200Bce', false),
 ];
 
-/** Hostnames: DNS labels of letters, digits and inner hyphens joined by dots; not an IP; no wildcard. */
+/**
+ * Hostnames: DNS labels of letters, digits and inner hyphens joined by dots; no wildcard; not an
+ * IP address in any form the resolver reads, so the last label is not a number (decimal, or 0x hex).
+ */
 const HOSTNAMES: readonly RuleCase[] = [
   c('two labels', 'example.com', true),
   c('three labels', 'ci.example.com', true),
@@ -57,6 +60,24 @@ const HOSTNAMES: readonly RuleCase[] = [
   c('254 characters', `${'a'.repeat(61)}.${'b'.repeat(61)}.${'c'.repeat(61)}.${'d'.repeat(61)}.exampl`, false),
   c('wildcard', '*.example.com', false),
   c('IPv4 address', '203.0.113.7', false),
+  // The resolver reads every IPv4 form of inet_aton as an address without asking DNS, and each
+  // ends with a numeric label: decimal (octal with a leading 0), or 0x and hex digits (none too).
+  c('IPv4 as one decimal number', '2130706433', false),
+  c('IPv4 short form', '127.1', false),
+  c('IPv4 in octal', '0177.0.0.1', false),
+  c('IPv4 as one hex number', '0x7f000001', false),
+  c('IPv4 in hex parts', '0x7f.0x1', false),
+  c('IPv4 with a hex last part', '127.0.0.0x1', false),
+  c('upper-case hex last label', '10.0X0A', false),
+  c('hex last label after a name', 'app.0x1f', false),
+  c('0x alone as last label', 'app.0x', false),
+  c('0x alone', '0x', false),
+  c('hex labels before a name', '0x7f.example.com', true),
+  c('0x label before a name', '0x.example.com', true),
+  c('0x inside a label', 'a0x1.example.com', true),
+  c('single label with 0x inside', 'x0x1', true),
+  c('last label 0x then a non-hex letter', 'app.0xg', true),
+  c('IPv4 before a name', '127.0.0.1.nip.io', true),
   c('IPv6 address', '2001:db8::1', false),
   c('empty', '', false),
   c('leading hyphen', '-ci.example.com', false),

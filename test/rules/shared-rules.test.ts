@@ -1,5 +1,6 @@
 // Runs every copy of the syntax rules over the shared table (cases.ts): the SDK's validators,
-// the emulator's, the provider's (resource schemas and the shared helpers) and the constructs'.
+// the emulator's, the provider's (resource schemas and the shared helpers), the constructs' and
+// the roster rules `export --format roster` repeats from the constructs' reader.
 // Copies that disagree and belong to someone else are listed in KNOWN_DISAGREEMENTS; the test
 // checks those cases still disagree, so an entry must be removed once its copy is fixed.
 import {
@@ -17,6 +18,7 @@ import {
   MAX_IP_LABEL as EMULATOR_MAX_IP_LABEL,
   MAX_TOKEN_LABEL as EMULATOR_MAX_TOKEN_LABEL,
 } from '../../src/emulator/validation';
+import { hostnameProblem, ipProblem, MAX_LABEL as ROSTER_MAX_LABEL, textProblem, usernameProblem } from '../../src/gitops/roster-rules';
 import { isHostname as providerIsHostname } from '../../src/provider/access/list-syntax';
 import { isUsername as providerIsUsername } from '../../src/provider/access/usernames';
 import type { Validator } from '../../src/provider/framework';
@@ -50,6 +52,12 @@ const constructs =
     fn(v, value);
     return v.list.length === 0;
   };
+
+/** A roster rule: accepted when it names no problem. */
+const roster =
+  (problem: (value: string) => string | undefined): Check =>
+  (value) =>
+    problem(value) === undefined;
 
 /** A provider attribute's validators: accepted when none reports a diagnostic. */
 const provider =
@@ -90,6 +98,13 @@ const IMPLEMENTATIONS: Readonly<Record<string, Partial<Record<RuleName, Check>>>
     ipLabel: constructs((v, value) => constructsText(v, 'label', value, 100)),
     tokenLabel: constructs((v, value) => constructsText(v, 'label', value, 100)),
     ipv4: constructs((v, value) => constructsIpv4(v, 'ip', value)),
+  },
+  'gitops (roster rules)': {
+    username: roster(usernameProblem),
+    hostname: roster(hostnameProblem),
+    ipLabel: roster((value) => textProblem(value, ROSTER_MAX_LABEL)),
+    tokenLabel: roster((value) => textProblem(value, ROSTER_MAX_LABEL)),
+    ipv4: roster(ipProblem),
   },
 };
 

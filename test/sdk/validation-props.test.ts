@@ -87,6 +87,17 @@ describe('checkDomain', () => {
       RUNS,
     );
   });
+  it('refuses every name whose last label the resolver reads as a number (decimal, or 0x hex), not one with it before a name', () => {
+    const numeric = fc.oneof(fc.stringMatching(/^[0-9]{1,12}$/), fc.stringMatching(/^0[xX][0-9a-fA-F]{0,8}$/));
+    fc.assert(
+      fc.property(fc.array(label, { maxLength: 4 }), numeric, (labels, last) => {
+        expect(verdict(checkDomain, [...labels, last].join('.'), 'domain')).toBe(false);
+        // The same label before a name is a name: only the last one makes an address.
+        expect(verdict(checkDomain, [...labels, last, 'example'].join('.'), 'domain')).toBe(true);
+      }),
+      RUNS,
+    );
+  });
   it('refuses anything with an unsafe character, a space, a wildcard or an IPv4 shape', () => {
     fc.assert(
       fc.property(nasty, (s) => {

@@ -55,6 +55,8 @@ const BAD: Array<[string, string, Run]> = [
   // hostnames and proxies
   ['empty domain', 'domain', (c) => c.hostnames.add({ domain: '' })],
   ['domain with a space', 'domain', (c) => c.hostnames.delete({ domain: 'a example' })],
+  ['domain the resolver reads as an IP (0x7f000001)', 'domain', (c) => c.hostnames.add({ domain: '0x7f000001' })],
+  ['domain ending with a hex label', 'domain', (c) => c.hostnames.delete({ domain: 'ci.0x1f' })],
   ['empty proxy', 'proxy', (c) => c.proxies.add('')],
   ['proxy with a tab', 'proxy', (c) => c.proxies.delete('us-ny\t')],
   // tokens
@@ -86,6 +88,7 @@ const GOOD: Array<[string, Run, string]> = [
   ['zero and large safe limits', (c) => c.subAccounts.edit({ username: 'alice', monthlyLimit: 0, totalLimit: Number.MAX_SAFE_INTEGER }), 'ok'],
   ['edge IPs', (c) => c.ips.add({ ip: '255.255.255.255', label: 'l'.repeat(100) }), 'ok'],
   ['IP 0.0.0.0', (c) => c.ips.delete({ ip: '0.0.0.0' }), 'ok'],
+  ['a domain with a hex-looking label before a name', (c) => c.hostnames.add({ domain: '0x7f.example.com' }), 'ok'],
   ['100-character token label and a leap day', (c) => c.tokens.create({ label: 't'.repeat(100), expiresAt: '2032-02-29' }), 'ok'],
   ['an empty expiry', (c) => c.tokens.create({ expiresAt: '' }), 'ok'],
 ];
@@ -119,6 +122,16 @@ describe('client-side validation', () => {
     const err = await caught(() => h.client.subAccounts.create({ username: 'alice', password }));
     expect(err.message).not.toContain('secret-');
     expect(err.message).toContain('at most 128 characters (got 137)');
+    await h.done();
+  });
+
+  it('says why a domain with a numeric last label is refused: it is an IP address', async () => {
+    const h = harness();
+    const err = await caught(() => h.client.hostnames.add({ domain: '127.0.0.0x1' }));
+    expect(err.message).toBe(
+      'invalid domain: "127.0.0.0x1" is not a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, ' +
+        'at most 253 characters, no wildcard, not an IP address (a numeric last label such as 7 or 0x1f makes one)',
+    );
     await h.done();
   });
 

@@ -2,7 +2,7 @@
 // clients that can only send that), Basic `username[:ip_hash]:password` or Bearer
 // `token[:ip_hash]`. Nothing here is ever logged or echoed.
 import type { IncomingHttpHeaders } from 'node:http';
-import { splitAuthorization } from '../auth';
+import { decodeBase64Strictly, splitAuthorization } from '../auth';
 
 /** Credentials found on a proxy request. */
 export type ProxyCredentials =
@@ -49,9 +49,11 @@ export function readCredentials(headers: IncomingHttpHeaders): CredentialsResult
 function parse(header: string, name: 'proxy-authorization' | 'authorization'): CredentialsResult {
   const { scheme, value } = splitAuthorization(header);
   if (scheme === 'basic') {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (value === '' || colon <= 0) return { kind: 'malformed', reason: 'malformed Basic credentials' };
+    // Decoded as the API decodes them: a client sending base64url or junk is refused here too,
+    // not let through by the proxies and banned by the API.
+    const decoded = decodeBase64Strictly(value);
+    const colon = decoded?.indexOf(':') ?? -1;
+    if (decoded === undefined || colon <= 0) return { kind: 'malformed', reason: 'malformed Basic credentials' };
     return { kind: 'ok', credentials: { scheme: 'basic', username: decoded.slice(0, colon), rest: decoded.slice(colon + 1), header: name } };
   }
   if (scheme === 'bearer') {

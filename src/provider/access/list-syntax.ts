@@ -3,12 +3,18 @@
 import { validator, type Validator } from '../framework';
 
 const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/**
+ * A label the resolver reads as a number: decimal (octal with a leading 0), or 0x and hex digits.
+ * Every IPv4 form it accepts (`127.1`, `0x7f000001`, `127.0.0.0x1`) ends with one, and resolves
+ * without asking DNS: a hostname ending so would authorize an address outside the IP list.
+ */
+const NUMERIC_LABEL = /^(?:[0-9]+|0x[0-9a-f]*)$/i;
 
-/** True for a DNS host name: dot-separated labels of letters, digits and inner hyphens, not an IP. */
+/** True for a DNS host name: dot-separated labels of letters, digits and inner hyphens, not an IP in any form. */
 export function isHostname(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
   const labels = s.split('.');
-  return labels.every((l) => LABEL.test(l)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
+  return labels.every((l) => LABEL.test(l)) && !NUMERIC_LABEL.test(labels[labels.length - 1]!);
 }
 
 /** A host name such as `app.example.com` (at most 253 characters). */
@@ -16,7 +22,7 @@ export function hostname(): Validator<string> {
   return validator('a host name such as app.example.com', (v) =>
     isHostname(v)
       ? undefined
-      : `must be a host name such as app.example.com (letters, digits, inner hyphens and dots; not an IP address), got ${JSON.stringify(v)}`,
+      : `must be a host name such as app.example.com (letters, digits, inner hyphens and dots; not an IP address: a numeric last label such as 7 or 0x1f makes one), got ${JSON.stringify(v)}`,
   );
 }
 

@@ -4,21 +4,21 @@
 import { reportAlreadyExists } from '../access/already-exists';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { entryId, entryIdMismatch, parseImportId, validationProblem } from '../access/entry-ids';
+import { isHostname } from '../access/list-syntax';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
 import type { Resource } from '../types';
 
-const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-
-/** A DNS host name: dot-separated labels of letters, digits and inner hyphens, ≤ 253 characters. */
+/**
+ * A DNS host name: dot-separated labels of letters, digits and inner hyphens, ≤ 253 characters,
+ * not an IP address in any form (the list resource's rule, list-syntax.ts `isHostname`).
+ */
 function hostname(): Validator<string> {
-  return validator<string>('a host name such as app.example.com', (v) => {
-    const labels = v.split('.');
-    const ok = v.length <= 253 && labels.every((l) => HOST_LABEL.test(l)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
-    return ok
+  return validator<string>('a host name such as app.example.com', (v) =>
+    isHostname(v)
       ? undefined
-      : `must be a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, at most 253 characters, not an IP address (got ${JSON.stringify(v)})`;
-  });
+      : `must be a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, at most 253 characters, not an IP address: a numeric last label such as 7 or 0x1f makes one (got ${JSON.stringify(v)})`,
+  );
 }
 
 const schema = defineSchema({
