@@ -70,13 +70,27 @@ export function listTokenTakesNoEntry(what: string): string {
  */
 export function checkAccessEntries(v: Violations, ips: IpEntry[] | undefined, hostnames: string[] | undefined, mode: AccessListMode | undefined): void {
   if (!isListToken(v, 'ips', ips, mode)) {
-    checkIpEntries(v, 'ips', ips ?? []);
-    (ips ?? []).forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, mode));
+    const entries = listOf(v, 'ips', ips);
+    checkIpEntries(v, 'ips', entries);
+    entries.forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, mode));
   }
   if (!isListToken(v, 'hostnames', hostnames, mode)) {
-    checkHostnames(v, 'hostnames', hostnames ?? []);
-    (hostnames ?? []).forEach((d, i) => checkNamesResource(v, `hostnames[${i}]`, d, mode));
+    const domains = listOf(v, 'hostnames', hostnames);
+    checkHostnames(v, 'hostnames', domains);
+    domains.forEach((d, i) => checkNamesResource(v, `hostnames[${i}]`, d, mode));
   }
+}
+
+/**
+ * The entries of an optional list prop: none when it is absent. Anything else that is no list is
+ * refused, `null` included, as the roster refuses it: plain JavaScript can pass one, and taking it
+ * for an empty list would let an AUTHORITATIVE construct own (and empty) a list left out.
+ */
+export function listOf<T>(v: Violations, path: string, list: readonly T[] | undefined): readonly T[] {
+  if (list === undefined) return [];
+  if (Array.isArray(list)) return list;
+  v.add(path, `must be a list (got ${show(list)})`);
+  return [];
 }
 
 /** Checks a list of IP entries: each address and label, at most 100, no address twice. */

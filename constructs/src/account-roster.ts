@@ -33,7 +33,8 @@ export interface AccountRosterProps extends RosterOptions {
    * Passwords by username, kept out of the reviewed file (from sensitive variables, say); each key
    * must be a member of the roster. Each is sent exactly as given, as SubAccount's `password`:
    * never read as a Terraform template (`${`, `%{`, `$${` are plain characters), at most 128
-   * characters counted as given; a reference (a token) stays a reference.
+   * characters counted as given; a reference (a token) stays a reference, the text around it
+   * literal (a `$` just before it included).
    * @default - no passwords: members authenticate with their tokens
    */
   readonly passwords?: { [username: string]: string };

@@ -4,7 +4,9 @@ import { Construct } from 'constructs';
 import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry, entryImportId, listImportId } from './access-list';
 import { authorizedProxies, authorizedProxy } from './gen';
-import { checkAccessEntries, checkAccessListMode, checkNamesResource, checkTokenSpec, isListToken, listTokenTakesNoEntry } from './access-checks';
+import {
+  checkAccessEntries, checkAccessListMode, checkNamesResource, checkTokenSpec, isListToken, listOf, listTokenTakesNoEntry,
+} from './access-checks';
 import { declare, declaredBy, providerPhrase } from './stack-registry';
 import { SAME_PROXY, Violations, checkBoolean, checkProxy, checkUnique, isUnresolved, show } from './validation';
 
@@ -27,7 +29,8 @@ export interface ParentAccessProps {
    * each proxy once, in one spelling (`us-ny` and `us-ny.proxy.example.net` are one proxy).
    * In AUTHORITATIVE mode, giving it (even empty, `[]`) makes this construct own the parent's
    * whole proxy list: proxies authorized elsewhere show as drift and are removed on apply; it may
-   * then be a list token (a list known only at apply).
+   * then be a list token (a list known only at apply). `null` is refused, not taken for `[]`:
+   * leave the prop out to leave the parent's proxies alone.
    * @default - none; add more with `allowProxy`. In AUTHORITATIVE mode the proxy list is not
    *   managed (proxies authorized elsewhere are left alone) until `allowProxy` adds one
    */
@@ -83,14 +86,14 @@ export class ParentAccess extends AccessListOwner {
     checkAccessListMode(v, 'accessList', props.accessList);
     checkAccessEntries(v, props.ips, props.hostnames, props.accessList);
     const proxyToken = isListToken(v, 'proxies', props.proxies, props.accessList);
-    const proxies = proxyToken ? [] : props.proxies ?? [];
+    const proxies = proxyToken ? [] : listOf(v, 'proxies', props.proxies);
     proxies.forEach((p, i) => {
       checkProxy(v, `proxies[${i}]`, p);
       checkNamesResource(v, `proxies[${i}]`, p, props.accessList);
     });
     checkUnique(v, 'proxies', proxies, 'proxy', SAME_PROXY);
     checkBoolean(v, 'importExisting', props.importExisting);
-    const tokens = props.tokens ?? [];
+    const tokens = listOf(v, 'tokens', props.tokens);
     tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, tokens.slice(0, i).map((p) => p.label)));
     // A second one would manage the same live lists beside the first, each checking only its own
     // entries: both would take one proxy (in two spellings) or one IP, and removing it from either

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry } from './access-list';
 import { subAccount } from './gen';
-import { SAME_TOKEN_LABEL, checkAccessEntries, checkAccessListMode, checkTokenSpec } from './access-checks';
+import { SAME_TOKEN_LABEL, checkAccessEntries, checkAccessListMode, checkTokenSpec, listOf } from './access-checks';
 import { declare, declaredBy, providerPhrase } from './stack-registry';
 import { literal } from './terraform-literal';
 import {
@@ -24,7 +24,8 @@ export interface SubAccountProps {
    * given, never read as a Terraform template: `${` and `%{` are plain characters here (the
    * construct writes Terraform's escapes for them), and `$${` reaches the account as those three
    * characters. A reference (a token, such as a sensitive `TerraformVariable`'s `stringValue`)
-   * stays a reference.
+   * stays a reference, and the text around it stays literal: `'Pre$' + secret` reaches the account
+   * as `Pre$` followed by the secret.
    * @default - no password: the sub-account authenticates with its tokens
    */
   readonly password?: string;
@@ -187,11 +188,11 @@ export function validateSubAccountProps(v: Violations, props: SubAccountProps): 
   if (props.importExisting === true && isUnresolved(props.username)) {
     v.add('importExisting', 'needs a plain username: it is the import ID of the sub-account');
   }
-  if (isUnresolved(props.username) && (props.tokens ?? []).some((t) => t.importId !== undefined)) {
+  checkAccessEntries(v, props.ips, props.hostnames, props.accessList);
+  const tokens = listOf(v, 'tokens', props.tokens);
+  if (isUnresolved(props.username) && tokens.some((t) => t.importId !== undefined)) {
     v.add('tokens', 'a token importId needs a plain username: it is part of the import ID');
   }
-  checkAccessEntries(v, props.ips, props.hostnames, props.accessList);
-  const tokens = props.tokens ?? [];
   tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, []));
   checkUnique(v, 'tokens', tokens.map((t) => t.label), 'token label', SAME_TOKEN_LABEL);
 }

@@ -1,5 +1,6 @@
-// Finds the marks that cdktf and cdktn leave in a value standing for a reference (a token), in
-// data that should hold none: a roster read from a file. Internal: not exported from the package index.
+// Finds the marks that cdktf and cdktn leave in a value standing for a reference (a token): in data
+// that should hold none (a roster read from a file), and in literal text that may hold some (see
+// terraform-literal.ts). Internal: not exported from the package index.
 import { Token, Tokenization } from 'cdktf';
 import { Violations, show } from './validation';
 
@@ -7,6 +8,8 @@ import { Violations, show } from './validation';
 // a string, `#{TfToken[..]}` for a list element, `&{TfToken[..]}` for a map key. The synth replaces
 // each one it finds, wherever it is in a string, by what its token stands for.
 const STRING_MARKERS = /[$#&]\{TfToken\[[a-zA-Z0-9:._-]+\]\}/;
+// A string token's marker alone, which the synth replaces by the reference, written `${...}`.
+const STRING_TOKEN_MARKER = /(\$\{TfToken\[[a-zA-Z0-9:._-]+\]\})/;
 // A number token is a double with a marker in its top bits; the synth also finds one written out
 // inside a string (`-1.8881545897087626e+289`), by encoding.js's pattern
 // `/[-|\d|.+]+(e[-|\d|.|e|E|+]+)/g`. That one is tried from every position of a run of digits that
@@ -19,6 +22,28 @@ const WRITTEN_NUMBERS = /(?<![-|\d.+])[-|\d.+]+e[-|\d.eE+]+/g;
 /** True when the synth would read `n` as a number token (or a number list's). */
 function isTokenNumber(n: number): boolean {
   return Token.isUnresolved(n) || Token.isUnresolved([n]);
+}
+
+/**
+ * `text` cut at the references the synth will write into it: literal text and references in turn,
+ * starting and ending with text (empty where a reference starts or ends `text`). A reference is a
+ * string token's marker or a number token written out in the string; each becomes `${...}`.
+ */
+export function splitAtReferences(text: string): string[] {
+  return text.split(STRING_TOKEN_MARKER).flatMap((part, i) => (i % 2 === 1 ? [part] : splitAtNumberTokens(part)));
+}
+
+/** `text` cut at the number tokens written out in it, as splitAtReferences. */
+function splitAtNumberTokens(text: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (const match of text.matchAll(WRITTEN_NUMBERS)) {
+    if (!isTokenNumber(parseFloat(match[0]))) continue;
+    parts.push(text.slice(from, match.index), match[0]);
+    from = match.index + match[0].length;
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 /** True when the synth would take `value` (a string, number or object) for a reference, in whole or in part. */

@@ -3,6 +3,9 @@
 // a mistake fails at synth time with every problem listed, before Terraform runs.
 import { Token } from 'cdktf';
 
+// Terraform's escapes `$${` and `%%{`, and `${"$$"}`, a run of `$` written as an expression (see lengthOf).
+const TERRAFORM_ESCAPES = /\$\$\{|%%\{|\$\{"(\$+)"\}/g;
+
 /**
  * Collects violations as `path: message` lines and throws them all at once. It also knows how the
  * strings under check are written, since that decides their length (see `lengthOf`).
@@ -19,11 +22,13 @@ export class Violations {
   /**
    * The length of the string the API receives for `value`, in characters as the API counts them
    * (code points, not UTF-16 units: an emoji is one). In a Terraform string from code, `$${` and
-   * `%%{` are escapes for a literal `${` and `%{`, one character shorter each; in literal text they
-   * are the three characters written.
+   * `%%{` are escapes for a literal `${` and `%{`, one character shorter each, and `${"$"}` (how
+   * terraform-literal.ts writes the `$` before a reference, which SubAccount checks again in a
+   * roster member's strings) is the `$` it holds; in literal text they are the characters written.
    */
   public lengthOf(value: string): number {
-    const text = this.literalText ? value : value.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{');
+    // One pass from the left, as Terraform reads them: `$${"$"}` is the escape, then `"$"}`.
+    const text = this.literalText ? value : value.replace(TERRAFORM_ESCAPES, (escape, run?: string) => run ?? escape.slice(1));
     return Array.from(text).length;
   }
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { parse as parseYaml } from 'yaml';
 import { AccessListMode, AccountRoster, RosterDefinition, SubAccount, l1 } from '../src';
-import { bodies, synth, templateLiteral, thrown, violationLines } from './helpers';
+import { AROUND_REFERENCE, aroundReference, bodies, synth, templateLiteral, templateValue, thrown, violationLines } from './helpers';
 
 const fixture = (name: string): string => fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 const yamlRoster = (): RosterDefinition => parseYaml(fixture('roster.yaml')) as RosterDefinition;
@@ -184,6 +184,20 @@ describe('AccountRoster', () => {
       expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe(`$${label}`);
     });
 
+    test('a 100-character label with `$` before a number reference stays valid once written with `${"$"}`', () => {
+      // The SubAccount a member becomes checks the written label again, where `${"$"}` is the `$`.
+      const out = synth((scope) => {
+        const pin = `${new TerraformVariable(scope, 'pin', { type: 'number' }).numberValue}`;
+        const label = `${'x'.repeat(99 - pin.length)}$${pin}`;
+        expect(Array.from(label)).toHaveLength(100);
+        const roster = { teams: [{ name: 't', members: [{ username: 'ada', ips: [{ ip: '203.0.113.7', label }] }] }] };
+        new AccountRoster(scope, 'Roster', { roster, allowReferences: true });
+      });
+      const label = bodies(out, 'proxyaccount_authorized_ip')[0]?.label as string;
+      expect(label).toMatch(/\$\{"\$"\}\$\{var\.pin\}$/);
+      expect(templateValue(label, { 'var.pin': '4711' })).toMatch(/^x+\$4711$/);
+    });
+
     test('with allowReferences, references that code put into the roster data stay references; the text around them is literal', () => {
       const out = synth((scope) => {
         const office = new TerraformVariable(scope, 'office', { type: 'string' });
@@ -193,7 +207,31 @@ describe('AccountRoster', () => {
         });
       });
       expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: 'ada', first_name: '${var.office}' }]);
-      expect(bodies(out, 'proxyaccount_authorized_ip')[0]?.label).toBe('$${x} ${var.office}');
+      expect(templateValue(bodies(out, 'proxyaccount_authorized_ip')[0]?.label as string, { 'var.office': 'HQ' })).toBe('${x} HQ');
+    });
+
+    test('with allowReferences, a `$` or `%` just before a reference stays text, and the reference is still evaluated', () => {
+      // `'x$' + reference` was written `x$${var.office}`, Terraform's escape: the account got the
+      // text `x${var.office}`. And the synth reads the `${` of an escape `$${` as the start of an
+      // expression, so a reference after one lost its braces: `a${` and a reference became `a${var.office`.
+      const text = (i: number, office: string): string => aroundReference(AROUND_REFERENCE[i] ?? '', office);
+      const out = synth((scope) => {
+        const office = new TerraformVariable(scope, 'office', { type: 'string' }).stringValue;
+        const members = AROUND_REFERENCE.map((_, i) => ({
+          username: `m${i}`, firstName: text(i, office), lastName: text(i, office), email: text(i, office), ips: [{ ip: '203.0.113.7', label: text(i, office) }],
+        }));
+        const passwords = Object.fromEntries(AROUND_REFERENCE.map((_, i) => [`m${i}`, text(i, office)]));
+        new AccountRoster(scope, 'Roster', { allowReferences: true, roster: { teams: [{ name: 't', members }] }, passwords });
+      });
+      const value = (json: unknown): string => templateValue(json as string, { 'var.office': 'HQ' });
+      const accounts = bodies(out, 'proxyaccount_sub_account').map((b) => ({
+        username: b.username, firstName: value(b.first_name), lastName: value(b.last_name), email: value(b.email), password: value(b.password),
+      }));
+      const expected = AROUND_REFERENCE.map((_, i) => ({ username: `m${i}`, firstName: text(i, 'HQ'), lastName: text(i, 'HQ'), email: text(i, 'HQ'), password: text(i, 'HQ') }));
+      expect(accounts).toEqual(expect.arrayContaining(expected));
+      expect(accounts).toHaveLength(expected.length);
+      const labels = bodies(out, 'proxyaccount_authorized_ip').map((b) => value(b.label));
+      expect(labels.sort()).toEqual(AROUND_REFERENCE.map((_, i) => text(i, 'HQ')).sort());
     });
   });
 

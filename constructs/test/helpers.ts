@@ -40,22 +40,64 @@ export function violationLines(err: Error): string[] {
 
 /**
  * The text a string of the synthesized JSON stands for, by Terraform's template rules: `$${` and
- * `%%{` are escapes for a literal `${` and `%{`, read from the left; any other `${` or `%{` starts
- * an interpolation or a directive, so the string is no literal, and this throws.
+ * `%%{` are escapes for a literal `${` and `%{`, read from the left, and `${"$"}` is the quoted
+ * text it holds; any other `${` or `%{` starts an interpolation or a directive, so the string is no
+ * literal, and this throws.
  */
 export function templateLiteral(json: string): string {
+  return templateValue(json, {});
+}
+
+/**
+ * The value Terraform gives a string of the synthesized JSON, by its template rules (as
+ * templateLiteral) where the interpolations are the only ones the constructs write: a quoted
+ * string, `${"$$"}`, whose text is itself read as a template, or a reference named in `values`
+ * (`${var.pw}`), which stands for its value. Anything else (a directive, another expression, an
+ * unknown reference) throws, naming it.
+ */
+export function templateValue(json: string, values: Readonly<Record<string, string>>): string {
   let text = '';
   for (let i = 0; i < json.length; ) {
-    const escape = json.startsWith('$${', i) || json.startsWith('%%{', i);
-    if (escape) {
+    if (json.startsWith('$${', i) || json.startsWith('%%{', i)) {
       text += `${json[i]}{`;
       i += 3;
-    } else if (json.startsWith('${', i) || json.startsWith('%{', i)) {
-      throw new Error(`${JSON.stringify(json)} is a template, not a literal: it has ${json.slice(i, i + 2)} at ${i}`);
+    } else if (json.startsWith('${', i)) {
+      const end = json.indexOf('}', i);
+      if (end < 0) throw new Error(`${JSON.stringify(json)} has an unclosed \${ at ${i}`);
+      text += interpolation(json, json.slice(i + 2, end), values);
+      i = end + 1;
+    } else if (json.startsWith('%{', i)) {
+      throw new Error(`${JSON.stringify(json)} is a template, not a literal: it has a directive at ${i}`);
     } else {
       text += json[i];
       i += 1;
     }
   }
   return text;
+}
+
+/** The value of one interpolation `${expression}` of `json` (see templateValue). */
+function interpolation(json: string, expression: string, values: Readonly<Record<string, string>>): string {
+  const quoted = /^"([^"\\]*)"$/.exec(expression);
+  if (quoted) return templateValue(quoted[1], values);
+  const value = values[expression];
+  if (value === undefined) throw new Error(`${JSON.stringify(json)} interpolates \${${expression}}, which is no quoted string nor a reference given`);
+  return value;
+}
+
+/**
+ * Strings around a reference, written with `@` where the reference goes: a run of `$` or `%` just
+ * before it, with the pair at the start, in the middle and at the end, and a few mixes, a `${` of
+ * the text before it among them. Terraform reads `$${` as its escape, so a `$` written just before
+ * a reference (`${...}`) turned it into text; and cdktf read the `${` of an escape `$${` as the
+ * start of an expression, so a reference after one lost its braces.
+ */
+export const AROUND_REFERENCE: readonly string[] = [
+  ...['$', '$$', '%', '%%'].flatMap((run) => [`${run}@-tail`, `pre${run}@-post`, `pre${run}@`]),
+  '@', '@$', '$@$@$', '$$$@', 'x${$@', '%{%@', '$${@',
+];
+
+/** `pattern` (one of AROUND_REFERENCE) with each `@` replaced by `value`: a token, or its value. */
+export function aroundReference(pattern: string, value: string): string {
+  return pattern.split('@').join(value);
 }

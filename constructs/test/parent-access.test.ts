@@ -1,5 +1,5 @@
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { AccessListMode, AccountRoster, IpEntry, ParentAccess, l1 } from '../src';
+import { AccessListMode, AccountRoster, IpEntry, ParentAccess, ParentAccessProps, l1 } from '../src';
 import { bodies, synth, thrown, violationLines } from './helpers';
 
 describe('ParentAccess', () => {
@@ -83,11 +83,34 @@ describe('ParentAccess', () => {
       ]);
     });
 
+    test('`proxies: null` (plain JavaScript) is refused as a roster refuses it, never taken for an owned, empty list', () => {
+      // `null` passed the `!== undefined` test that says the list is given, and became `[]`: config
+      // code writing `proxies: cfg.proxies ?? null` took over and emptied the parent's proxy list.
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      const props = { accessList: AccessListMode.AUTHORITATIVE, proxies: null } as unknown as ParentAccessProps;
+      expect(violationLines(thrown(() => new ParentAccess(stack, 'Parent', props)))).toEqual(['proxies: must be a list (got null)']);
+      expect(AccountRoster.validate({ accessList: AccessListMode.AUTHORITATIVE, parent: { proxies: null }, teams: [] })).toEqual([
+        'parent.proxies: must be a list (got null)',
+      ]);
+      expect(JSON.parse(Testing.synth(stack)).resource).toBeUndefined();
+    });
+
     test('additive: `proxies: []` declares nothing, since entries made elsewhere are left alone there', () => {
       const out = synth((scope) => new ParentAccess(scope, 'Parent', { proxies: [] }));
       expect(out.resource.proxyaccount_authorized_proxies).toBeUndefined();
       expect(out.resource.proxyaccount_authorized_proxy).toBeUndefined();
     });
+  });
+
+  test('every list prop that is no list (plain JavaScript: null, a string, an object) is refused, saying so', () => {
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const props = { accessList: AccessListMode.AUTHORITATIVE, ips: null, hostnames: 'gw.example.com', proxies: 'us-ny', tokens: { label: 'ci' } };
+    expect(violationLines(thrown(() => new ParentAccess(stack, 'Parent', props as unknown as ParentAccessProps)))).toEqual([
+      'ips: must be a list (got null)',
+      'hostnames: must be a list (got "gw.example.com")',
+      'proxies: must be a list (got "us-ny")',
+      'tokens: must be a list (got an object)',
+    ]);
   });
 
   test('refuses the hostnames the provider refuses: wildcards and IP addresses', () => {

@@ -1,6 +1,6 @@
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AccessListMode, AccountRoster, ParentAccess, SubAccount, SubAccountProps, l1 } from '../src';
-import { bodies, synth, templateLiteral, thrown, violationLines } from './helpers';
+import { AROUND_REFERENCE, aroundReference, bodies, synth, templateLiteral, templateValue, thrown, violationLines } from './helpers';
 
 describe('SubAccount', () => {
   test('creates its proxyaccount_sub_account as the child "Resource" with the props mapped', () => {
@@ -69,6 +69,29 @@ describe('SubAccount', () => {
         { username: 'a', password: '${var.secret}' },
         { username: 'b', password: '%%{x}${var.secret}' },
       ]);
+    });
+
+    test('a `$` or `%` just before a reference stays text, and the reference is still evaluated, stored or write-only', () => {
+      // `'Pre$' + secret` was written `Pre$${var.secret}`, which Terraform reads as its escape: the
+      // account got the guessable text `Pre${var.secret}`, and the secret was never used.
+      const values = { 'var.secret': 'Secret-123', 'var.pin': '4711' };
+      const out = synth((scope) => {
+        const secret = new TerraformVariable(scope, 'secret', { type: 'string', sensitive: true }).stringValue;
+        const pin = new TerraformVariable(scope, 'pin', { type: 'number', sensitive: true }).numberValue;
+        AROUND_REFERENCE.forEach((pattern, i) => {
+          new SubAccount(scope, `S${i}`, { username: `s${i}`, password: aroundReference(pattern, secret) });
+          new SubAccount(scope, `W${i}`, { username: `w${i}`, password: aroundReference(pattern, secret), passwordVersion: 1 });
+        });
+        new SubAccount(scope, 'Pin', { username: 'pin', password: `pin$${pin}$` });
+      });
+      const body = (username: string): Record<string, unknown> | undefined => bodies(out, 'proxyaccount_sub_account').find((b) => b.username === username);
+      AROUND_REFERENCE.forEach((pattern, i) => {
+        const expected = aroundReference(pattern, 'Secret-123');
+        expect({ pattern, value: templateValue(body(`s${i}`)?.password as string, values) }).toEqual({ pattern, value: expected });
+        expect({ pattern, value: templateValue(body(`w${i}`)?.password_wo as string, values) }).toEqual({ pattern, value: expected });
+      });
+      // A number token written into the text is a reference too.
+      expect(templateValue(body('pin')?.password as string, values)).toBe('pin$4711$');
     });
 
     test('its length is counted as given (a `$${` is three characters), and it is never shown', () => {
@@ -315,6 +338,16 @@ describe('SubAccount', () => {
       })));
       expect(violationLines(err)).toEqual([
         'tokens: "deploy/ci" and "deploy--ci" are the same token label (labels compare without case, and a \'/\' becomes \'--\' in the token\'s construct id): list it once',
+      ]);
+    });
+
+    test('a list prop that is no list (plain JavaScript: null, a string, an object) is refused, saying so', () => {
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      const props = { username: 'a', accessList: AccessListMode.AUTHORITATIVE, ips: null, hostnames: { d: 'gw.example.com' }, tokens: 'ci' };
+      expect(violationLines(thrown(() => new SubAccount(stack, 'A', props as unknown as SubAccountProps)))).toEqual([
+        'ips: must be a list (got null)',
+        'hostnames: must be a list (got an object)',
+        'tokens: must be a list (got "ci")',
       ]);
     });
 

@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
+import { TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AccessListMode, AccountRoster, ParentAccess, SubAccount, l1 } from '../src';
-import './helpers';
+import { AROUND_REFERENCE, aroundReference } from './helpers';
 
 const REPO = path.join(__dirname, '..', '..');
 const PROVIDER = process.env.PROXYACCOUNT_PROVIDER_BIN ?? path.join(REPO, 'dist', 'provider', 'terraform-provider-proxyaccount');
@@ -168,6 +168,58 @@ describe('synthesized stack with the real terraform CLI', () => {
       };
       const planned = plan.resource_changes.filter((r) => r.type === 'proxyaccount_sub_account').map((r) => [r.change.after.username, r.change.after.password]);
       expect(Object.fromEntries(planned)).toEqual(passwords);
+    } finally {
+      await emulator.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a `$` or `%` just before a reference stays text, and Terraform plans the reference\'s value after it: passwords and roster strings', async () => {
+    // `'Pre$' + variable` reached Terraform as `Pre$${var.x}`, its escape: the account got the
+    // guessable text `Pre${var.x}`. A reference after a `${` of the text lost its braces.
+    const stack = new TerraformStack(Testing.app(), 'references');
+    new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+    const secret = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true, default: 'Secret-123' }).stringValue;
+    const pin = new TerraformVariable(stack, 'pin', { type: 'number', default: 4711 }).numberValue;
+    const office = new TerraformVariable(stack, 'office', { type: 'string', default: 'HQ' }).stringValue;
+    const expected: Record<string, { password: string; first_name?: string; label?: string }> = {};
+    AROUND_REFERENCE.forEach((pattern, i) => {
+      new SubAccount(stack, `S${i}`, { username: `s${i}`, password: aroundReference(pattern, secret) });
+      expected[`s${i}`] = { password: aroundReference(pattern, 'Secret-123') };
+      expected[`r${i}`] = { password: aroundReference(pattern, 'Secret-123'), first_name: aroundReference(pattern, 'HQ'), label: aroundReference(pattern, 'HQ') };
+    });
+    new SubAccount(stack, 'Pin', { username: 'pin', password: `pin$${pin}$` });
+    expected.pin = { password: 'pin$4711$' };
+    new AccountRoster(stack, 'Roster', {
+      allowReferences: true,
+      roster: {
+        teams: [{
+          name: 't',
+          members: AROUND_REFERENCE.map((pattern, i) => ({
+            username: `r${i}`, firstName: aroundReference(pattern, office), ips: [{ ip: '203.0.113.7', label: aroundReference(pattern, office) }],
+          })),
+        }],
+      },
+      passwords: Object.fromEntries(AROUND_REFERENCE.map((pattern, i) => [`r${i}`, aroundReference(pattern, secret)])),
+    });
+    const dir = Testing.fullSynth(stack);
+    const emulator = await startEmulator();
+    try {
+      const opts = { cwd: path.join(dir, 'stacks', 'references'), env: { ...process.env, ...emulator.env, CHECKPOINT_DISABLE: '1' }, stdio: 'pipe' as const };
+      execFileSync('terraform', ['init', '-input=false', '-no-color'], opts);
+      execFileSync('terraform', ['plan', '-input=false', '-no-color', '-out=plan.bin'], opts);
+      // The JSON form of a plan holds sensitive values as they are.
+      const plan = JSON.parse(execFileSync('terraform', ['show', '-json', 'plan.bin'], opts).toString()) as {
+        resource_changes: Array<{ type: string; change: { after: { username: string; password?: string; first_name?: string | null; label?: string } } }>;
+      };
+      const planned: Record<string, { password?: string; first_name?: string; label?: string }> = {};
+      for (const { type, change: { after } } of plan.resource_changes) {
+        if (type === 'proxyaccount_sub_account') {
+          planned[after.username] = { ...planned[after.username], password: after.password, first_name: after.first_name ?? undefined };
+        }
+        if (type === 'proxyaccount_authorized_ip') planned[after.username] = { ...planned[after.username], label: after.label };
+      }
+      expect(planned).toEqual(expected);
     } finally {
       await emulator.stop();
       fs.rmSync(dir, { recursive: true, force: true });
