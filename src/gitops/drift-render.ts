@@ -1,8 +1,11 @@
 // A drift report as Markdown (for an issue or a chat message) or JSON. The Markdown fits a size
 // limit (GitHub takes at most 65,536 characters in an issue's body), whatever the account holds:
 // each section's title keeps its count, and a list that does not fit is cut with how many more
-// there are and where they are (the JSON report is never cut).
+// there are and where they are (the JSON report is never cut). The drift issue is as public as a
+// review comment: text from the plan or the account (addresses, which hold whatever a for_each key
+// holds; usernames, labels, messages naming them) never shapes it, by the review's own rules.
 import type { DriftReport, NotScanned, PendingChange, UnmanagedObject } from './drift';
+import { codeSpan, escapeMarkdown } from './markdown';
 
 /** The Markdown report's default size limit: GitHub's limit on an issue's or a comment's body. */
 export const DRIFT_MARKDOWN_LIMIT = 65_536;
@@ -18,9 +21,9 @@ export function driftJson(r: DriftReport): string {
   return `${JSON.stringify(r, null, 2)}\n`;
 }
 
+/** A value from the plan or the account, shown literally (as code). */
 function show(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return `\`${s.replace(/`/g, "'")}\``;
+  return codeSpan(typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 }
 
 /** `recorded → live`; for lists and sets, what was added and removed. */
@@ -41,17 +44,12 @@ function difference(recorded: unknown, live: unknown): string {
 }
 
 function object(o: UnmanagedObject): string {
-  return `- ${o.account}: ${o.kind} ${show(o.value)}${o.label === '' ? '' : ` (label ${show(o.label)})`}`;
-}
-
-/** Keeps Markdown and HTML in a description (labels, names) from changing the report's structure. */
-function escapeMarkdown(s: string): string {
-  return s.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/([\\`*_[\]])/g, '\\$1');
+  return `- ${escapeMarkdown(o.account)}: ${o.kind} ${show(o.value)}${o.label === '' ? '' : ` (label ${show(o.label)})`}`;
 }
 
 function pendingLine(p: PendingChange, drifted: ReadonlySet<string>): string {
   const notes = [...(p.deferred ? ['deferred to a later plan'] : []), ...(drifted.has(p.address) ? ['puts back the change outside Terraform above'] : [])];
-  return `- \`${p.address}\`: ${escapeMarkdown(p.description)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+  return `- ${codeSpan(p.address)}: ${escapeMarkdown(p.description)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }
 
 function notScannedLine(n: NotScanned): string {
@@ -60,7 +58,7 @@ function notScannedLine(n: NotScanned): string {
     return `- ${count} of the state no longer in the code: not counted as managed, so their objects show as not managed by any resource.`;
   return (
     `- ${count} of provider configuration ${show(n.provider)}: its account was not scanned for objects no resource manages (their drift and pending changes are above). ` +
-    `Scan it with \`proxyaccount drift --plan PLAN --provider ${n.provider}\` and that account's credentials in PROXYACCOUNT_*.`
+    `Scan it with ${codeSpan(`proxyaccount drift --plan PLAN --provider ${n.provider}`)} and that account's credentials in PROXYACCOUNT_*.`
   );
 }
 
@@ -99,17 +97,17 @@ function sectionLines(s: Section, shown: number): string[] {
 function sectionsOf(r: DriftReport): Section[] {
   const drifted = new Set([...r.changed.map((c) => c.address), ...r.deleted.map((d) => d.address)]);
   const expired = r.expired_tokens.map(
-    (t) => `- ${t.account}: token ${t.token_id} ${show(t.label)} expired ${t.expired_at}${t.managed ? '' : ' (not managed)'}`,
+    (t) => `- ${escapeMarkdown(t.account)}: token ${t.token_id} ${show(t.label)} expired ${t.expired_at}${t.managed ? '' : ' (not managed)'}`,
   );
   const all: Section[] = [
     {
       title: `Changed outside Terraform (${r.changed.length})`,
-      items: r.changed.map((c) => `- \`${c.address}\`: ${c.attribute} ${difference(c.recorded, c.live)}`),
+      items: r.changed.map((c) => `- ${codeSpan(c.address)}: ${codeSpan(c.attribute)} ${difference(c.recorded, c.live)}`),
       after: [],
     },
     {
       title: `Deleted outside Terraform (${r.deleted.length})`,
-      items: r.deleted.map((d) => `- \`${d.address}\`${d.reason === undefined ? '' : `: ${d.reason}`}`),
+      items: r.deleted.map((d) => `- ${codeSpan(d.address)}${d.reason === undefined ? '' : `: ${escapeMarkdown(d.reason)}`}`),
       after: [],
     },
     {
@@ -126,11 +124,11 @@ function sectionsOf(r: DriftReport): Section[] {
     { title: `Expired tokens, a state, not drift (${expired.length})`, items: expired, after: ['Rotate a managed one by setting a later `expires_at`.'] },
     {
       title: `Not checked (${r.incomplete.length + r.not_scanned.length})`,
-      items: [...r.incomplete.map((i) => `- ${i}`), ...r.not_scanned.map(notScannedLine)],
+      items: [...r.incomplete.map((i) => `- ${escapeMarkdown(i)}`), ...r.not_scanned.map(notScannedLine)],
       after: [],
     },
   ];
-  return [...all.filter((s) => s.items.length > 0), { title: 'Limits', items: r.limits.map((l) => `- ${l}`), after: [] }];
+  return [...all.filter((s) => s.items.length > 0), { title: 'Limits', items: r.limits.map((l) => `- ${escapeMarkdown(l)}`), after: [] }];
 }
 
 /** How many items of each section fit in `room` characters: a few of each first (what is not checked first of all), then the rest in order. */

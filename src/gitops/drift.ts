@@ -5,7 +5,7 @@
 // the sub-accounts the state names are scanned. What each resource manages comes from the
 // resource-type catalogue.
 import { isEphemeralTokenLabel, type AccountStore } from '../account';
-import { accountPhrase, type Catalogue, type ChangeKind, type Collection, describeType, RESOURCE_TYPES } from '../resource-types';
+import { accountPhrase, type Catalogue, type ChangeKind, type Collection, describeType, RESOURCE_TYPES, type ResourceTypeDescriptor } from '../resource-types';
 import { type BearerToken, isProxyAccountError } from '../sdk';
 import { describeChange } from './describe';
 import { isProxyAccount, kindOf, type Plan, type ResourceChange, type StateResource } from './plan-json';
@@ -131,6 +131,27 @@ export function comparesWithCode(plan: Plan): boolean {
   return plan.changes.length > 0 || plan.deferred.length > 0;
 }
 
+/**
+ * What a plan Terraform marks errored or incomplete leaves unchecked: drift reports what it holds,
+ * as it does when it falls back to a refresh-only plan, and says what it could not check.
+ */
+export function planGaps(plan: Plan): string[] {
+  if (plan.errored) {
+    return [
+      'the plan is incomplete because planning failed (Terraform marks it errored): the drift and pending changes of what failed to plan, ' +
+        'and of everything that depends on it, were not checked. Fix the errors `terraform plan` reports, or run drift with --dir, ' +
+        'which falls back to a refresh-only plan when the code cannot be planned',
+    ];
+  }
+  if (plan.complete === false) {
+    return [
+      'Terraform marks the plan incomplete (made with -target, or deferring changes to a later plan): ' +
+        'resources it did not plan were not checked for drift or pending changes',
+    ];
+  }
+  return [];
+}
+
 /** The changes of this provider's resources a normal plan would make: the code not applied yet. */
 export function pendingChanges(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): PendingChange[] {
   const of = (c: ResourceChange, deferred: boolean): PendingChange[] => {
@@ -177,8 +198,18 @@ export function missingAsDeleted(missing: readonly string[], state: readonly Sta
   return out;
 }
 
-/** What the state manages, per account (null: the parent) and collection: the keys the scan compares live objects with. */
-type Managed = Map<string | null, Map<Collection, Set<string>>>;
+/** What the state manages in one collection of one account. */
+interface CollectionKeys {
+  /** The keys the scan compares live objects with. */
+  readonly keys: Set<string>;
+  /** Keys of objects whose label the state marks sensitive: a report that lists them (an expired token) does not show it. */
+  readonly labelHidden: Set<string>;
+  /** Resources whose keys the state marks sensitive: which live objects they manage cannot be read. */
+  readonly hidden: Array<{ readonly address: string; readonly type: ResourceTypeDescriptor; readonly attributes: string[] }>;
+}
+
+/** What the state manages, per account (null: the parent) and collection. */
+type Managed = Map<string | null, Map<Collection, CollectionKeys>>;
 
 /**
  * Reads the state through the catalogue; a type of this provider the catalogue lacks is an error,
@@ -204,13 +235,41 @@ export function managedByAccount(state: readonly StateResource[], catalogue: Cat
     }
     const owner = r.values[d.ownerAttribute];
     const username = typeof owner === 'string' ? owner : null;
-    const byCollection = out.get(username) ?? new Map<Collection, Set<string>>();
+    const byCollection = out.get(username) ?? new Map<Collection, CollectionKeys>();
     out.set(username, byCollection);
-    const keys = byCollection.get(d.collection) ?? new Set<string>();
-    for (const k of d.managedKeys(r.values)) keys.add(k);
-    byCollection.set(d.collection, keys);
+    const collection = byCollection.get(d.collection) ?? emptyCollection();
+    byCollection.set(d.collection, collection);
+    // A sensitive key is left out of the values (a label from a sensitive variable marks a list's
+    // whole set of entries): read as keys none, every object it manages would show as unmanaged,
+    // with the values the state hides.
+    const hidden = d.keyAttributes.filter((a) => r.sensitive.has(a));
+    if (hidden.length > 0) collection.hidden.push({ address: r.address, type: d, attributes: hidden });
+    else for (const k of d.managedKeys(r.values)) collection.keys.add(k);
+    if (hidden.length === 0 && r.sensitive.has('label')) for (const k of d.managedKeys(r.values)) collection.labelHidden.add(k);
   }
   return out;
+}
+
+function emptyCollection(): CollectionKeys {
+  return { keys: new Set(), labelHidden: new Set(), hidden: [] };
+}
+
+/**
+ * Why one collection of an account is not scanned, or undefined when it is: a resource there whose
+ * keys the state marks sensitive. Which live objects it manages cannot be told without them, and
+ * listing them all as unmanaged would be false drift showing what the state hides.
+ */
+function hiddenReason(username: string | null, collection: CollectionKeys): string | undefined {
+  if (collection.hidden.length === 0) return undefined;
+  const { type } = collection.hidden[0]!;
+  const which = collection.hidden.map((h) => `the ${h.attributes.join(' and ')} of ${h.address}`).join(', ');
+  const lists = collection.hidden.some((h) => h.type.shape === 'list')
+    ? `; an authoritative list still shows ${type.noun.many} added outside Terraform as its own drift, or as a pending change`
+    : '';
+  return (
+    `the ${type.noun.many} of ${accountPhrase(username)} were not checked for objects no resource manages: the state marks ${which} sensitive, ` +
+    `so which of the account's ${type.noun.many} ${collection.hidden.length === 1 ? 'it manages' : 'they manage'} cannot be read without showing them${lists}`
+  );
 }
 
 /** The hostnames the state manages as they are spelt, per account (the managed keys are lower-cased). */
@@ -294,7 +353,14 @@ export async function scanUnmanaged(
   const managed = managedByAccount(state, catalogue);
   const spellings = managedHostnameSpellings(state, catalogue);
   const result: ScanResult = { unmanaged: [], expired: [], leftovers: [], missing: [], incomplete: [] };
-  const keys = (username: string | null, c: Collection): ReadonlySet<string> => managed.get(username)?.get(c) ?? new Set();
+  // A collection whose keys the state hides is not listed at all: its objects are not shown.
+  const keys: KeysOf = (username, c) => {
+    const collection = managed.get(username)?.get(c) ?? emptyCollection();
+    const why = hiddenReason(username, collection);
+    if (why === undefined) return collection;
+    result.incomplete.push(why);
+    return undefined;
+  };
   const named = [...managed.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
   // Looked up first, so that the progress counts only the accounts really scanned.
   const accounts: Array<string | null> = [];
@@ -305,33 +371,57 @@ export async function scanUnmanaged(
   for (const username of result.missing) progress.note?.(`${username}: not found, not scanned`);
   progress.start(accounts.length * 3 + 1);
   for (const username of accounts) {
-    const name = username ?? PARENT;
-    const lists = store.account(username);
-    progress.step(name, 'IPs');
-    const ips = keys(username, 'ips');
-    for (const e of await lists.ips.list()) if (!ips.has(e.ip)) result.unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
-    progress.step(name, 'hostnames');
-    const live = await lists.hostnames.list();
-    const isManaged = hostnameManaged(live, keys(username, 'hostnames'), spellings.get(username) ?? new Set());
-    for (const d of live) if (!isManaged(d)) result.unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
-    progress.step(name, 'tokens');
-    const tokens = await tokensOf(store, username);
-    if (typeof tokens === 'string') result.incomplete.push(tokens);
-    else sortTokens(result, name, tokens, keys(username, 'tokens'), now ?? store.now());
+    await scanAccount(store, username, { keys, spellings: spellings.get(username) ?? new Set(), progress, result, now });
   }
   progress.step(PARENT, 'proxies');
-  const proxies = [...keys(null, 'proxies')];
-  for (const p of await store.proxies.list()) if (!proxyManaged(proxies, p)) result.unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
+  const proxies = keys(null, 'proxies');
+  if (proxies !== undefined) {
+    const forms = [...proxies.keys];
+    for (const p of await store.proxies.list()) if (!proxyManaged(forms, p)) result.unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
+  }
   progress.stop();
   return result;
 }
 
+/** The keys of one collection of one account the scan compares with, or undefined when it is not scanned. */
+type KeysOf = (username: string | null, c: Collection) => CollectionKeys | undefined;
+
+/** One account's IPs, hostnames and tokens, filed into `result`. */
+async function scanAccount(
+  store: AccountStore,
+  username: string | null,
+  s: { keys: KeysOf; spellings: ReadonlySet<string>; progress: ScanProgress; result: ScanResult; now: number | undefined },
+): Promise<void> {
+  const name = username ?? PARENT;
+  const lists = store.account(username);
+  const { result, progress } = s;
+  progress.step(name, 'IPs');
+  const ips = s.keys(username, 'ips');
+  if (ips !== undefined) {
+    for (const e of await lists.ips.list()) if (!ips.keys.has(e.ip)) result.unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
+  }
+  progress.step(name, 'hostnames');
+  const hostnames = s.keys(username, 'hostnames');
+  if (hostnames !== undefined) {
+    const live = await lists.hostnames.list();
+    const isManaged = hostnameManaged(live, hostnames.keys, s.spellings);
+    for (const d of live) if (!isManaged(d)) result.unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
+  }
+  progress.step(name, 'tokens');
+  const managedTokens = s.keys(username, 'tokens');
+  if (managedTokens === undefined) return;
+  const tokens = await tokensOf(store, username);
+  if (typeof tokens === 'string') result.incomplete.push(tokens);
+  else sortTokens(result, name, tokens, managedTokens, s.now ?? store.now());
+}
+
 /** Files one account's tokens: expired (a state), unmanaged, or an ephemeral resource's leftover. */
-function sortTokens(result: ScanResult, name: string, tokens: readonly BearerToken[], managed: ReadonlySet<string>, now: number): void {
+function sortTokens(result: ScanResult, name: string, tokens: readonly BearerToken[], managed: CollectionKeys, now: number): void {
   for (const t of tokens) {
-    const isManaged = managed.has(String(t.id));
+    const isManaged = managed.keys.has(String(t.id));
     if (t.expiresAt !== null && t.expiresAt.getTime() <= now) {
-      result.expired.push({ account: name, token_id: t.id, label: t.label, expired_at: t.expiresAt.toISOString(), managed: isManaged });
+      const label = managed.labelHidden.has(String(t.id)) ? '(sensitive)' : t.label;
+      result.expired.push({ account: name, token_id: t.id, label, expired_at: t.expiresAt.toISOString(), managed: isManaged });
     }
     if (isManaged) continue;
     const obj: UnmanagedObject = { account: name, kind: 'token', value: String(t.id), label: t.label };

@@ -55,6 +55,27 @@ export interface Plan {
   readonly deferred: readonly DeferredChange[];
   /** Resources of the prior state, every module flattened. */
   readonly priorState: readonly StateResource[];
+  /**
+   * False when Terraform marks the plan incomplete (`complete`, Terraform ≥ 1.8): made with
+   * `-target`, or deferring changes to a later plan, so applying it leaves part of the code
+   * unapplied. Undefined when the plan does not say (an older Terraform, or JSON written by hand).
+   */
+  readonly complete: boolean | undefined;
+  /**
+   * True when planning failed (`errored`): Terraform saves such a plan, without the changes that
+   * failed and what depends on them, and refuses to apply it. Only a caller that asked for errored
+   * plans ({@link PlanReading}) gets one; it is refused otherwise.
+   */
+  readonly errored: boolean;
+}
+
+/** How {@link parsePlanJson} takes a plan whose planning failed. */
+export interface PlanReading {
+  /**
+   * `refuse` (review: a plan reviewed whole or not at all), or `read` (drift, which reports what
+   * such a plan holds and says the rest was not checked). @default 'refuse'
+   */
+  readonly errored?: 'refuse' | 'read';
 }
 
 /** Attributes that hold credentials: never shown, whether or not the plan marks them sensitive. */
@@ -246,23 +267,66 @@ function checkFormatVersion(v: unknown): void {
   }
 }
 
+/** Terraform's own verdict on the plan: `errored` (Terraform ≥ 1.5), `applyable` and `complete` (≥ 1.8); absent before. */
+interface PlanStatus {
+  readonly errored: boolean;
+  readonly applyable: boolean | undefined;
+  readonly complete: boolean | undefined;
+}
+
+function planStatus(json: Record<string, unknown>): PlanStatus {
+  const flag = (key: 'errored' | 'applyable' | 'complete'): boolean | undefined => {
+    const v = json[key];
+    if (v === undefined || typeof v === 'boolean') return v;
+    throw new Error(`not a plan this reader can read: its ${key} is neither true nor false`);
+  };
+  return { errored: flag('errored') === true, applyable: flag('applyable'), complete: flag('complete') };
+}
+
+/** The refusal of a plan whose planning failed: read whole, it would review as changing less than the code does ("No changes"). */
+const ERRORED_PLAN =
+  'the plan is incomplete because planning failed: Terraform saves a plan file even when `terraform plan` fails (it marks it errored, ' +
+  'and refuses to apply it), without the changes that failed and everything that depends on them. Fix the errors `terraform plan` reported, then plan again';
+
+/**
+ * A plan Terraform marks not applyable without errors has nothing to apply (no change but no-ops):
+ * one that lists changes contradicts itself. Terraform refuses to apply such a plan, and this
+ * reader refuses to read it.
+ */
+function checkApplyable(status: PlanStatus, changes: readonly ResourceChange[]): void {
+  if (status.errored || status.applyable !== false) return;
+  const changing = changes.find((c) => c.actions.join(',') !== 'no-op');
+  if (changing === undefined) return;
+  throw new Error(
+    `cannot read the plan: it is marked not applyable (nothing to apply), yet resource_changes holds a change (${quoted(changing.address)}). ` +
+      'Terraform refuses to apply such a plan; it is refused rather than read one way or the other',
+  );
+}
+
 /**
  * Reads `terraform show -json PLANFILE` output; throws with a clear message when it is not a plan,
  * or holds what this reader cannot read (another major format version, an entry it cannot parse, an
- * action Terraform did not document): a plan is reviewed whole or not at all.
+ * action Terraform did not document, marks that contradict its changes): a plan is reviewed whole
+ * or not at all. A plan whose planning failed is refused unless `reading.errored` is `read`.
  */
-export function parsePlanJson(json: unknown): Plan {
+export function parsePlanJson(json: unknown, reading: PlanReading = {}): Plan {
   if (!isRecord(json)) throw new Error('not a Terraform plan in JSON form (expected an object from `terraform show -json PLANFILE`)');
   if (!['resource_changes', 'planned_values', 'resource_drift', 'deferred_changes'].some((key) => key in json)) {
     throw new Error('not a Terraform plan in JSON form: it has no resource_changes, resource_drift, deferred_changes or planned_values');
   }
   checkFormatVersion(json.format_version);
+  const status = planStatus(json);
+  if (status.errored && reading.errored !== 'read') throw new Error(ERRORED_PLAN);
   const prior = isRecord(json.prior_state) && isRecord(json.prior_state.values) ? stateResources(json.prior_state.values.root_module) : [];
+  const changes = entries(json, 'resource_changes', (raw) => parseChange(raw));
+  checkApplyable(status, changes);
   return {
-    changes: entries(json, 'resource_changes', (raw) => parseChange(raw)),
+    changes,
     drift: entries(json, 'resource_drift', (raw) => parseChange(raw)),
     deferred: entries(json, 'deferred_changes', parseDeferred),
     priorState: prior,
+    complete: status.complete,
+    errored: status.errored,
   };
 }
 

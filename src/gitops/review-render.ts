@@ -2,6 +2,7 @@
 // JSON. Large accounts collapse into <details>; what does not fit is cut with an honest count.
 // Text from the plan (addresses, usernames, labels, hostnames) never shapes the comment: addresses
 // are code, the rest is escaped, and neither mentions nor references anyone.
+import { codeSpan, escapeHtml, escapeMarkdown } from './markdown';
 import type { Review } from './review';
 
 /** GitHub's limit on one comment's body. */
@@ -28,6 +29,7 @@ export function reviewMarkdown(r: Review, limit = COMMENT_LIMIT): string {
       `${s.replace > 0 ? ` (${s.replace} replaced)` : ''}${s.import > 0 ? `, ${s.import} to import` : ''}` +
       `${s.forget > 0 ? `, ${s.forget} no longer managed` : ''}${deferred > 0 ? `, ${deferred} deferred to a later plan` : ''}.`,
     '',
+    ...(r.incomplete === undefined ? [] : [`**⚠️ ${escapeMarkdown(r.incomplete)}**`, '']),
   ];
   const attention = r.attention.map((a) => `- **${a.kind}** ${codeSpan(a.address)}: ${escapeMarkdown(a.message)}`);
   const sections: string[][] = r.accounts.map(({ account, changes }) => {
@@ -104,47 +106,4 @@ function fitToLimit(head: string[], attention: string[], sections: string[][], l
     out.push('', cutNote(risks, changes));
   }
   return `${out.join('\n')}\n`;
-}
-
-/** Control characters (a line break above all) as escapes: text from the plan stays on its line. */
-function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-const CONTROL_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/**
- * GitHub turns `@name` into a mention that notifies, and `#123` into a cross-reference, in text
- * but not in code: a zero-width space after the sign keeps the text as it reads, without either.
- */
-function noMentions(s: string): string {
-  return s.replace(/@/g, '@\u200b').replace(/#(?=\d)/g, '#\u200b');
-}
-
-/** Keeps Markdown and HTML in values from changing the comment's structure, or notifying anyone. */
-function escapeMarkdown(s: string): string {
-  return noMentions(
-    oneLine(s)
-      .replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'))
-      .replace(/([\\`*_[\]~|])/g, '\\$1'),
-  );
-}
-
-/** Text inside raw HTML (a `<summary>`), where Markdown escapes would show as written. */
-function escapeHtml(s: string): string {
-  return noMentions(oneLine(s).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!));
-}
-
-/**
- * Text shown literally, as code: an address holds whatever its for_each key holds, backticks and
- * HTML included. CommonMark ends a code span only at a run of backticks as long as its opening
- * one, so the fence is one longer than the longest run inside, and a space pads an end that is a
- * backtick (or a space, which CommonMark strips in pairs). Mentions in code do not notify.
- */
-function codeSpan(s: string): string {
-  const text = oneLine(s);
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = /^[` ]|[` ]$/.test(text) ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
 }

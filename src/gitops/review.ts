@@ -39,6 +39,11 @@ export interface Review {
   readonly accounts: Array<{ account: string; changes: ReviewChange[] }>;
   readonly attention: Attention[];
   readonly other_resources: string[];
+  /**
+   * Present only when Terraform marks the plan incomplete (`complete: false`): why applying it
+   * leaves part of the code for a later plan. Its changes are all listed above it all the same.
+   */
+  readonly incomplete?: string;
 }
 
 /** Builds the review of a plan; each type's words and risks come from the catalogue. */
@@ -92,7 +97,20 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     accounts: order.map((account) => ({ account, changes: accounts.get(account)! })),
     attention,
     other_resources: other.sort(),
+    ...(plan.complete === false ? { incomplete: incompleteReason(plan) } : {}),
   };
+}
+
+/**
+ * Why Terraform marks a plan incomplete: it defers changes (listed, with attention), or it was
+ * made with `-target` (the only other reason Terraform has), which plans the targets alone.
+ */
+function incompleteReason(plan: Plan): string {
+  const why =
+    plan.deferred.length > 0
+      ? 'it defers changes to a later plan (listed below)'
+      : 'it was made with -target, so it plans only the targeted resources and what they depend on';
+  return `Terraform marks this plan incomplete: ${why}. Applying it leaves the rest of the code for a later plan, which needs a review of its own.`;
 }
 
 /** Usage figures the plan knows: from the usage data sources in the prior state. */

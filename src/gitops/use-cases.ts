@@ -15,6 +15,7 @@ import {
   missingAsDeleted,
   pendingChanges,
   planDrift,
+  planGaps,
   type ScanProgress,
   scanUnmanaged,
   subAccountsDeletedInPlan,
@@ -22,7 +23,7 @@ import {
 import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
 import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';
-import { type Plan, parsePlanJson } from './plan-json';
+import { type Plan, type PlanReading, parsePlanJson } from './plan-json';
 import { type Review, reviewPlan } from './review';
 import { describeFailure, Terraform, TerraformError } from './terraform';
 
@@ -172,7 +173,7 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
   const catalogue = opts.catalogue ?? RESOURCE_TYPES;
   const { changed, deleted } = planDrift(plan);
   const pending = (opts.comparesWithCode ?? comparesWithCode(plan)) ? pendingChanges(plan, catalogue) : undefined;
-  const incomplete = [...(opts.incomplete ?? [])];
+  const incomplete = [...(opts.incomplete ?? []), ...planGaps(plan)];
   if (opts.scan === false) return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], leftovers: [], scanned: false, incomplete });
   // A given store's account is its own: the environment does not describe it.
   const account = opts.store !== undefined && opts.env === undefined ? { username: undefined, baseUrl: undefined } : scanAccountOf(opts.env ?? process.env);
@@ -202,16 +203,19 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
   });
 }
 
+/** Drift reads a plan whose planning failed, reports what it holds, and says the rest was not checked (see planGaps). */
+const DRIFT_READING: PlanReading = { errored: 'read' };
+
 /** `proxyaccount drift`: the report of a working directory (or of a given plan). */
 export async function runDrift(opts: DriftOptions): Promise<DriftReport> {
   checkDir(opts.dir);
   const progress = opts.progress ?? SILENT_PROGRESS;
   if (opts.plan !== undefined) {
     const json = await loadPlan(opts.plan, { dir: opts.dir, ...(opts.terraform !== undefined ? { terraform: opts.terraform } : {}) });
-    return driftOfPlan(parsePlanJson(json), { ...opts, progress, json });
+    return driftOfPlan(parsePlanJson(json, DRIFT_READING), { ...opts, progress, json });
   }
   const made = await planOfDir(opts.dir, opts.terraform, progress, opts.signal);
-  return driftOfPlan(parsePlanJson(made.json), {
+  return driftOfPlan(parsePlanJson(made.json, DRIFT_READING), {
     ...opts,
     progress,
     json: made.json,

@@ -16,6 +16,8 @@ interface AccessKind {
   key(v: unknown): string | undefined;
   /** The key an entry resource manages, from its values. */
   entryKey(v: Values): string | undefined;
+  /** The attributes {@link entryKey} reads. */
+  readonly entryKeyAttributes: readonly string[];
   /** An entry resource's values as a reviewer reads them. */
   entryShown(v: Values): string | undefined;
   /** The live entries of one account, as list elements for export. */
@@ -42,6 +44,7 @@ const IPS: AccessKind = {
   show: ipEntry,
   key: (v) => (typeof v === 'object' && v !== null ? str((v as { ip?: unknown }).ip) : str(v)),
   entryKey: (v) => str(v.ip),
+  entryKeyAttributes: ['ip'],
   entryShown: (v) => ipEntry({ ip: v.ip, label: v.label }),
   live: (a) => a.ips.map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label })),
   liveKey: (e) => (e as { ip: string }).ip,
@@ -65,6 +68,7 @@ const HOSTNAMES: AccessKind = {
   show: (v) => String(v),
   key: (v) => str(v)?.toLowerCase(),
   entryKey: (v) => str(v.domain)?.toLowerCase(),
+  entryKeyAttributes: ['domain'],
   entryShown: (v) => str(v.domain),
   live: (a) => [...a.hostnames],
   liveKey: String,
@@ -82,6 +86,7 @@ const PROXIES: AccessKind = {
   key: (v) => str(v),
   // A proxy is matched by its configured form; `domain` (the listing's) when the provider resolved it.
   entryKey: (v) => str(v.domain) ?? str(v.proxy),
+  entryKeyAttributes: ['domain', 'proxy'],
   entryShown: (v) => str(v.proxy),
   live: (a) => [...a.proxies],
   liveKey: String,
@@ -133,6 +138,20 @@ function listUnknown(k: AccessKind, c: ChangeView): boolean {
  */
 function listHidden(k: AccessKind, c: ChangeView): boolean {
   return c.hidden.has(k.listAttribute) || c.hidden.has('*');
+}
+
+/**
+ * True when an update of a hidden list changes only whether its entries are marked sensitive
+ * (Terraform: "The value is unchanged"): the plan reader compares hidden values without copying
+ * them out, and neither the entries nor what the list removes change. Read as no change, as an
+ * unchanged hidden `active` is.
+ */
+function onlyMarkingChanges(k: AccessKind, c: ChangeView): boolean {
+  if (c.kind !== 'update' || c.hidden.has('*') || c.unknown.has(k.listAttribute) || c.unknown.has('removed_entries')) return false;
+  if (c.secretsChanged.has(k.listAttribute) || c.secretsChanged.has('removed_entries')) return false;
+  // An update whose entries do not change keeps the prior removed_entries (the last change's).
+  const after = c.after.removed_entries;
+  return (Array.isArray(after) && after.length === 0) || JSON.stringify(c.before.removed_entries ?? null) === JSON.stringify(after ?? null);
 }
 
 function shortList(items: readonly string[], empty: string): string {
@@ -213,6 +232,7 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
       const key = k.entryKey(v);
       return key === undefined ? [] : [key];
     },
+    keyAttributes: k.entryKeyAttributes,
     describeChange: (c) =>
       `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : c.kind === 'forget' ? ` ${verb(c.kind)}` : ''}`,
     summarize: (v) => k.entryShown(v) ?? '',
@@ -252,11 +272,13 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       const raw = v[k.listAttribute];
       return Array.isArray(raw) ? raw.map((e) => k.key(e)).filter((x): x is string => x !== undefined) : [];
     },
+    keyAttributes: [k.listAttribute],
     entries: (v) => listEntries(k, v),
     describeChange: (c) => {
       if (c.kind === 'import') return `${noun} list imported`;
       if (c.kind === 'delete') return `${noun} list no longer managed (destroying it removes every entry)`;
       if (listHidden(k, c) && c.kind !== 'forget') {
+        if (onlyMarkingChanges(k, c)) return `${noun} list changed (only whether its entries are marked sensitive: they are unchanged, and not shown)`;
         const removed = plannedRemovals(c) ?? [];
         return `${noun} list ${verb(c.kind)} (its entries are marked sensitive: not shown)${removed.length > 0 ? `, −${counted(k.noun, removed)}` : ''}`;
       }
@@ -272,7 +294,7 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
     risks: (c, owner: Owner) => {
       if (c.kind === 'forget')
         return [forgetRisk(`the ${noun} list of ${owner.phrase}`, `its entries stay authorized, and drift runs report them as unmanaged`)];
-      if (listHidden(k, c)) return hiddenListRisks(k, c, owner);
+      if (listHidden(k, c)) return onlyMarkingChanges(k, c) ? [] : hiddenListRisks(k, c, owner);
       const out: Risk[] = [];
       const d = listDelta(k, c);
       if (d !== undefined && d.removed.length > 0)

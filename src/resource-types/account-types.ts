@@ -83,6 +83,7 @@ const SUB_ACCOUNT: ResourceTypeDescriptor = {
   ownerAttribute: 'username',
   importId: SUB_ACCOUNT_ID,
   managedKeys: (v) => (typeof v.username === 'string' ? [v.username] : []),
+  keyAttributes: ['username'],
   describeChange: describeSubAccount,
   summarize: (v) => {
     const parts = [`monthly ${gb(v.monthly_limit)}`, `total ${gb(v.total_limit)}`];
@@ -126,6 +127,7 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   ownerAttribute: 'username',
   importId: TOKEN_ID,
   managedKeys: (v) => (typeof v.token_id === 'number' ? [String(v.token_id)] : []),
+  keyAttributes: ['token_id'],
   describeChange: (c) => {
     const v = subjectValues(c);
     const name = `token '${str(v.label) ?? str(c.before.label) ?? '(no label)'}'`;

@@ -130,6 +130,11 @@ export interface ResourceTypeDescriptor {
   readonly importId: ImportIdFormat;
   /** The keys of its collection the resource manages: IPs, hostnames, proxy forms, token IDs. */
   managedKeys(values: Values): string[];
+  /**
+   * The attributes {@link managedKeys} reads. One the state marks sensitive is left out of the
+   * values a reader gets, so which objects the resource manages cannot be told from them.
+   */
+  readonly keyAttributes: readonly string[];
   /** For a list: its entries as a reviewer reads them; undefined for other shapes or when unknown. */
   entries?(values: Values): string[] | undefined;
   /** The change in a reviewer's words, without the account (the section carries it). */

@@ -140,6 +140,13 @@ describe('proxyaccount demo on the embedded emulator', () => {
       .filter((l) => /^\s+~ /.test(l));
     expect(drifted).toHaveLength(changes.length);
     expect(step7).toMatch(new RegExp(`Plan: 0 to add, ${changes.length} to change, 0 to destroy\\.`));
+    // The scheduled job's view of it: drift reads the plan's JSON too, so the account it scanned is
+    // the provider configuration's (no limit saying it could not be confirmed), and the changes that
+    // put the account back are listed as not applied.
+    const report = step7.slice(step7.indexOf('$ proxyaccount drift --plan drift.tfplan'));
+    expect(report).toContain('**The account differs from the code.**');
+    expect(report).toMatch(new RegExp(`### Not applied: the code differs from the account \\(${changes.length} changes?\\)`));
+    expect(report).not.toContain('could not be confirmed');
 
     expect(run.stdout).toMatch(/Apply complete! Resources: 0 added, [1-9]\d* changed, 0 destroyed\./);
     expect(run.stdout).toContain('exit code 0: converged');

@@ -125,6 +125,29 @@ describe('proxyaccount review', () => {
     const fromJson = await cli(['review', path.join(ws.dir, 'plan.json'), '--format', 'json'], ws.env);
     expect(fromJson.stdout).not.toContain(ALICE_PASSWORD);
   });
+
+  it('refuses a plan whose planning failed (terraform saves it all the same) with exit 1; drift --plan reports it incomplete (exit 3)', async () => {
+    // The only change fails its precondition: the saved plan holds no-ops alone, which read whole was "No changes".
+    const failing =
+      'resource "proxyaccount_authorized_ip" "gated" {\n  ip = "203.0.113.99"\n  lifecycle {\n    precondition {\n' +
+      '      condition     = proxyaccount_sub_account.alice.monthly_limit > 1000\n      error_message = "gated"\n    }\n  }\n}\n';
+    ws.config(configV1(), failing);
+    const erroredPlan = path.join(ws.dir, 'errored.tfplan');
+    const planned = await ws.expect(['plan', '-no-color', '-input=false', `-out=${erroredPlan}`], [1]);
+    expect(planned.stderr).toContain('Resource precondition failed');
+    expect(fs.existsSync(erroredPlan)).toBe(true);
+    const review = await cli(['review', erroredPlan, '--dir', ws.dir], ws.env);
+    expect(review.code).toBe(1);
+    expect(review.stdout).toBe('');
+    expect(review.stderr).toMatch(
+      /^proxyaccount: the plan is incomplete because planning failed: .*Fix the errors `terraform plan` reported, then plan again\n$/,
+    );
+    const drift = await cli(['drift', '--dir', ws.dir, '--plan', erroredPlan, '--no-scan', '--format', 'json'], ws.env);
+    expect(drift.code).toBe(3);
+    const report = JSON.parse(drift.stdout) as { drifted: boolean; complete: boolean; incomplete: string[] };
+    expect(report).toEqual(expect.objectContaining({ drifted: false, complete: false }));
+    expect(report.incomplete).toEqual([expect.stringMatching(/^the plan is incomplete because planning failed/)]);
+  });
 });
 
 describe('proxyaccount drift', () => {

@@ -1,9 +1,11 @@
 // The Markdown drift report fits a size limit whatever the account holds (GitHub refuses an issue
 // body over 65,536 characters, and the CI template files the report as one): each section keeps
 // its count, a list that does not fit ends with how many more there are, what was not checked and
-// the limits are shown first, and a caller can ask for less.
+// the limits are shown first, and a caller can ask for less. The report is filed as a public
+// issue: text from the plan or the account never shapes it nor mentions anyone.
 import { driftReport, type UnmanagedObject } from '../../src/gitops/drift';
 import { DRIFT_MARKDOWN_LIMIT, driftMarkdown, MIN_DRIFT_MARKDOWN_LIMIT } from '../../src/gitops/drift-render';
+import { codeSpans, GITHUB_LINKS } from './code-spans';
 
 /** `n` unmanaged IPs in each of `accounts` sub-accounts, each with a 100-character label. */
 function ips(accounts: number, n: number): UnmanagedObject[] {
@@ -94,5 +96,53 @@ describe('the Markdown drift report', () => {
   it('refuses a limit too small to hold the verdict and the section titles', () => {
     expect(() => driftMarkdown(big, MIN_DRIFT_MARKDOWN_LIMIT - 1)).toThrow(RangeError);
     expect(() => driftMarkdown(big, 5_000.5)).toThrow(/a whole number of characters, at least 4000/);
+  });
+});
+
+describe('text from the plan or the account in the drift report', () => {
+  // The key of the review that found it, in a drift report: a single-backtick code span closed by
+  // the key's backtick, and the raw <details> collapsed the entry behind a summary of the key's choosing.
+  const key = (type: string): string => `${type}.odd["\` <details><summary>approved by @security-team</summary> \`"]`;
+  const user = '@security-team\n## Approved';
+  const report = driftReport({
+    changed: [{ address: key('proxyaccount_sub_account'), attribute: 'first_name', recorded: 'Ann', live: 'line\n# one `x` @ops' }],
+    deleted: [{ address: key('proxyaccount_authorized_ip'), type: 'proxyaccount_authorized_ip', reason: `sub-account '${user}' was not found` }],
+    pending: [
+      {
+        address: key('proxyaccount_authorized_hostname'),
+        type: 'proxyaccount_authorized_hostname',
+        kind: 'create',
+        description: '+hostname #12',
+        deferred: false,
+      },
+    ],
+    unmanaged: [{ account: user, kind: 'ip', value: '192.0.2.9', label: '<img src=x> @octocat #7' }],
+    expired: [{ account: user, token_id: 3, label: 'deploy', expired_at: '2026-01-01T00:00:00.000Z', managed: true }],
+    leftovers: [],
+    scanned: true,
+    scope: { provider: 'proxyaccount', confirmed: true, notScanned: [] },
+    incomplete: [`the tokens of sub-account '${user}' could not be listed`],
+  });
+  const md = driftMarkdown(report);
+  const items = md.split('\n').filter((l) => l.startsWith('- '));
+
+  it('addresses are shown literally, in code spans their backticks cannot close', () => {
+    for (const type of ['proxyaccount_sub_account', 'proxyaccount_authorized_ip', 'proxyaccount_authorized_hostname']) {
+      const line = items.find((l) => l.includes(`${type}.odd`));
+      expect(line).toBeDefined();
+      expect(codeSpans(line!).spans).toContain(key(type));
+    }
+  });
+
+  it('no HTML, heading, mention or reference outside code, and every item on its own line', () => {
+    const { text } = codeSpans(md);
+    expect(text).not.toMatch(/<details>|<summary>|<img/);
+    expect(text).not.toMatch(GITHUB_LINKS);
+    expect(md).not.toMatch(/^#{1,2} (Approved|one)/m);
+    // The username, in each of its four items, and the changed value stay on their item's line.
+    const shown = '@\u200bsecurity-team\\\\n## Approved'; // the line break as the two characters \n, escaped
+    expect(items.filter((l) => l.includes(shown))).toHaveLength(4);
+    expect(items).toContain(`- ${shown}: ip \`192.0.2.9\` (label \`<img src=x> @octocat #7\`)`);
+    expect(items.find((l) => l.includes('first'))).toMatch(/: `first_name` `Ann` → ``line\\n# one `x` @ops``$/);
   });
 });

@@ -9,8 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { EPHEMERAL_TOKEN_PREFIX } from '../../src/account';
 import { managedByAccount, planDrift, type ScanProgress, scanUnmanaged } from '../../src/gitops/drift';
-import { driftMarkdown } from '../../src/gitops/drift-render';
 import { parsePlanJson, type StateResource } from '../../src/gitops/plan-json';
+import { driftJson, driftMarkdown } from '../../src/gitops/drift-render';
 import { driftOfPlan, runDrift, SILENT_PROGRESS } from '../../src/gitops/use-cases';
 import { NotFoundError } from '../../src/sdk';
 import { FakeAccount, token } from './fake-account';
@@ -212,6 +212,20 @@ describe('the unmanaged-object scan', () => {
     expect((await scanUnmanaged(behind.store(), [], SILENT_PROGRESS)).expired).toEqual([]);
   });
 
+  it('lists an expired managed token whose label the state marks sensitive without its label', async () => {
+    // `label = var.name` with a sensitive variable: the label is left out of the values, and marked.
+    const state: StateResource[] = [{ ...resource('proxyaccount_bearer_token', 'ci', { token_id: 5 }), sensitive: new Set(['label']) }];
+    const fake = new FakeAccount();
+    fake
+      .lists('')
+      .tokens.push(token(5, 'secret-label', undefined, new Date('2026-05-01T00:00:00Z')), token(6, 'other', undefined, new Date('2026-05-01T00:00:00Z')));
+    const scan = await scanUnmanaged(fake.store(), state, SILENT_PROGRESS, NOW);
+    expect(scan.expired.map((t) => [t.token_id, t.label, t.managed])).toEqual([
+      [5, '(sensitive)', true],
+      [6, 'other', false],
+    ]);
+  });
+
   it('refuses an owning account the state marks sensitive, rather than scanning the wrong account or none', async () => {
     // `username = var.member` with a sensitive variable: the state's JSON carries the name with `sensitive_values` marking it.
     const plan = parsePlanJson({
@@ -369,6 +383,69 @@ describe('driftOfPlan and runDrift', () => {
     const md = driftMarkdown(report);
     expect(md).toContain('**No drift: the account matches the Terraform state. Changes of the code not yet applied were not checked.**');
     expect(md).not.toContain('matches the code');
+  });
+
+  it("a list whose entries the state marks sensitive: its account's collection is not listed (no false drift, no hidden value shown), and the report says so", async () => {
+    // `entries = [{ ip = "198.51.100.24", label = var.note }]` with a sensitive variable: the state's
+    // JSON (terraform 1.11.4) carries the entries in clear and marks the whole set sensitive.
+    const list = {
+      address: 'proxyaccount_authorized_ips.parent',
+      mode: 'managed',
+      type: 'proxyaccount_authorized_ips',
+      name: 'parent',
+      values: {
+        entries: [
+          { ip: '198.51.100.24', label: 'secret-note' },
+          { ip: '203.0.113.7', label: 'office' },
+        ],
+        id: '_self',
+        removed_entries: ['192.0.2.77 (oob)'],
+        username: null,
+      },
+      sensitive_values: { entries: true, removed_entries: [false] },
+    };
+    const hostnames = {
+      address: 'proxyaccount_authorized_hostname.ci',
+      mode: 'managed',
+      type: 'proxyaccount_authorized_hostname',
+      name: 'ci',
+      values: { domain: 'ci.example.com' },
+    };
+    const json = { resource_changes: [], prior_state: { values: { root_module: { resources: [list, hostnames] } } } };
+    const fake = new FakeAccount();
+    fake.lists('').ips.push({ ip: '198.51.100.24', label: 'secret-note' }, { ip: '203.0.113.7', label: 'office' });
+    fake.lists('').hostnames.push('ci.example.com', 'stray.example.com');
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), now: NOW });
+    // The other collections are scanned as ever.
+    expect(report.unmanaged).toEqual([{ account: '(parent)', kind: 'hostname', value: 'stray.example.com', label: '' }]);
+    expect(report.complete).toBe(false);
+    expect(report.incomplete).toEqual([
+      'the IPs of the parent account were not checked for objects no resource manages: the state marks the entries of proxyaccount_authorized_ips.parent sensitive, ' +
+        "so which of the account's IPs it manages cannot be read without showing them; an authoritative list still shows IPs added outside Terraform as its own drift, or as a pending change",
+    ]);
+    for (const out of [driftJson(report), driftMarkdown(report)]) expect(out).not.toMatch(/secret-note|198\.51\.100\.24/);
+    expect(fake.requests).not.toContain('ips (parent)');
+  });
+
+  it('a plan whose planning failed (given with --plan) is reported for what it holds, and incomplete: never a clean report', async () => {
+    // Real: a new IP's precondition failed; terraform saved the plan, marked errored, without it.
+    const file = path.join(__dirname, 'fixtures', 'errored.plan.json');
+    const report = await runDrift({ dir: __dirname, plan: file, scan: false });
+    expect(report).toEqual(expect.objectContaining({ drifted: false, complete: false, compared_with: 'code' }));
+    expect(report.incomplete).toEqual([
+      expect.stringMatching(/^the plan is incomplete because planning failed \(Terraform marks it errored\).*run drift with --dir/),
+    ]);
+    expect(driftMarkdown(report)).toContain('**No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.**');
+  });
+
+  it('a plan Terraform marks incomplete (-target) leaves the rest unchecked, and says so', async () => {
+    const file = path.join(__dirname, 'fixtures', 'target.plan.json');
+    const report = await runDrift({ dir: __dirname, plan: file, scan: false });
+    expect(report.pending.map((p) => p.address)).toEqual(['proxyaccount_authorized_ip.newone']);
+    expect(report.complete).toBe(false);
+    expect(report.incomplete).toEqual([
+      expect.stringMatching(/^Terraform marks the plan incomplete \(made with -target, or deferring changes to a later plan\)/),
+    ]);
   });
 
   it('an incomplete scan (the tokens could not be listed) is not a clean report', async () => {

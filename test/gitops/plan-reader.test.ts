@@ -2,7 +2,11 @@
 // an entry that cannot be read, or another major format version stops the reading with a message
 // naming the entry (exit 1 in the CLI), where a reader that skipped them would review the plan as
 // "No changes" (exit 0, which CI reads as nothing to apply). Deferred changes (Terraform's
-// `deferred_changes`) are reviewed as such, never dropped.
+// `deferred_changes`) are reviewed as such, never dropped. So is Terraform's own verdict on the
+// plan: a plan whose planning failed (`errored`, which Terraform saves all the same) is refused, a
+// `complete: false` one is said to be incomplete, and `applyable` must agree with the changes.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { kindOf, parsePlanJson } from '../../src/gitops/plan-json';
 import { failsOn, hasChanges, reviewPlan } from '../../src/gitops/review';
 import { reviewMarkdown } from '../../src/gitops/review-render';
@@ -155,5 +159,78 @@ describe('deferred changes (deferred_changes)', () => {
     expect(plan({ deferred_changes: [deferred('x', { ...list, change: { ...list.change, actions: ['defer'] } })] })).toThrow(
       /deferred_changes\[0\] \("proxyaccount_authorized_ips\.parent"\): its actions "defer"/,
     );
+  });
+});
+
+/** A real plan's JSON (terraform 1.11.4 against the emulator), from fixtures/. */
+function fixture(name: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', `${name}.plan.json`), 'utf8')) as Record<string, unknown>;
+}
+
+describe("Terraform's verdict on the plan (errored, applyable, complete)", () => {
+  // `terraform plan -out` exited 1 (a new IP's precondition failed) and still wrote the plan file:
+  // the IP is missing from resource_changes, every other entry is a no-op.
+  const errored = fixture('errored');
+
+  it('a plan whose planning failed is refused as incomplete, never reviewed as "No changes"', () => {
+    expect(errored).toEqual(expect.objectContaining({ errored: true, applyable: false, complete: false }));
+    // What the review made of it before: nothing to apply.
+    expect(hasChanges(reviewPlan(parsePlanJson({ ...errored, errored: undefined, applyable: undefined })))).toBe(false);
+    let message = '';
+    try {
+      parsePlanJson(errored);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^the plan is incomplete because planning failed: .*marks it errored.*Fix the errors `terraform plan` reported, then plan again$/);
+    // Nothing of the plan's values: its sensitive variable, its tokens.
+    expect(message).not.toMatch(/secret-note|pxa_/);
+  });
+
+  it('is read only for a caller that asks for it (drift), which then knows it is errored and incomplete', () => {
+    const p = parsePlanJson(errored, { errored: 'read' });
+    expect(p).toEqual(expect.objectContaining({ errored: true, complete: false }));
+    expect(p.changes.length).toBeGreaterThan(0);
+  });
+
+  it('flags that are not true or false are refused', () => {
+    for (const key of ['errored', 'applyable', 'complete']) {
+      expect(plan({ resource_changes: [], [key]: 'false' })).toThrow(new RegExp(`^not a plan this reader can read: its ${key} is neither true nor false$`));
+    }
+  });
+
+  it('a plan marked not applyable (nothing to apply) that lists a change contradicts itself: refused, as Terraform refuses to apply it', () => {
+    expect(plan({ applyable: false, errored: false, resource_changes: [entry('proxyaccount_authorized_ip.x', ['update'])] })).toThrow(
+      /^cannot read the plan: it is marked not applyable \(nothing to apply\), yet resource_changes holds a change \("proxyaccount_authorized_ip\.x"\)/,
+    );
+    // Not applyable and no change but no-ops: Terraform's "No changes", which the review agrees with.
+    const r = reviewPlan(parsePlanJson({ format_version: '1.2', applyable: false, errored: false, resource_changes: [entry('a.b', ['no-op'])] }));
+    expect(hasChanges(r)).toBe(false);
+  });
+
+  it('a plan made with -target (complete: false, nothing deferred) says it plans the targets only', () => {
+    const r = reviewPlan(parsePlanJson(fixture('target')));
+    expect(r.incomplete).toBe(
+      'Terraform marks this plan incomplete: it was made with -target, so it plans only the targeted resources and what they depend on. ' +
+        'Applying it leaves the rest of the code for a later plan, which needs a review of its own.',
+    );
+    expect(r.summary.add).toBe(1);
+    expect(reviewMarkdown(r)).toContain(`\n**⚠️ ${r.incomplete}**\n`);
+    // A complete plan says nothing of the kind.
+    const whole = reviewPlan(parsePlanJson({ ...fixture('target'), complete: true }));
+    expect(whole.incomplete).toBeUndefined();
+    expect(reviewMarkdown(whole)).not.toContain('incomplete');
+  });
+
+  it('a plan incomplete because it defers changes says so, the changes listed with attention', () => {
+    const list = {
+      address: 'proxyaccount_authorized_ips.parent',
+      mode: 'managed',
+      type: 'proxyaccount_authorized_ips',
+      change: { actions: ['create'], before: null, after: null, after_unknown: true },
+    };
+    const r = reviewPlan(parsePlanJson({ complete: false, resource_changes: [], deferred_changes: [{ reason: 'deferred_prereq', resource_change: list }] }));
+    expect(r.incomplete).toMatch(/^Terraform marks this plan incomplete: it defers changes to a later plan \(listed below\)\./);
+    expect(r.attention.map((a) => a.kind)).toEqual(['change_deferred']);
   });
 });

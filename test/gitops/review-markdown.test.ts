@@ -5,6 +5,7 @@
 import { parsePlanJson } from '../../src/gitops/plan-json';
 import { type Review, reviewPlan } from '../../src/gitops/review';
 import { reviewMarkdown } from '../../src/gitops/review-render';
+import { codeSpans, GITHUB_LINKS } from './code-spans';
 
 function ip(name: string, after: Record<string, unknown>): unknown {
   return {
@@ -18,38 +19,6 @@ function ip(name: string, after: Record<string, unknown>): unknown {
 
 function review(...changes: unknown[]): Review {
   return reviewPlan(parsePlanJson({ format_version: '1.2', resource_changes: changes }));
-}
-
-/**
- * A line's code spans and the text outside them, by CommonMark's rule: a run of N backticks opens
- * a span that only the next run of exactly N backticks closes; one space is stripped from each end
- * of content that begins and ends with one.
- */
-function codeSpans(line: string): { spans: string[]; text: string } {
-  const spans: string[] = [];
-  let text = '';
-  let i = 0;
-  while (i < line.length) {
-    const open = /^`+/.exec(line.slice(i));
-    if (open === null || line[i - 1] === '\\') {
-      text += line[i];
-      i++;
-      continue;
-    }
-    const n = open[0].length;
-    const close = new RegExp(`(?<!\`)\`{${n}}(?!\`)`, 'g');
-    close.lastIndex = i + n;
-    const end = close.exec(line);
-    if (end === null) {
-      text += open[0];
-      i += n;
-      continue;
-    }
-    const content = line.slice(i + n, end.index);
-    spans.push(/^ .*[^ ].* $/.test(content) ? content.slice(1, -1) : content);
-    i = end.index + n;
-  }
-  return { spans, text };
 }
 
 describe('text from the plan in the Markdown', () => {
@@ -81,12 +50,22 @@ describe('text from the plan in the Markdown', () => {
     const r = review(ip('a', { ip: '198.51.100.1', label, username: 'team@example' }));
     const md = reviewMarkdown(r);
     const { text } = codeSpans(md);
-    expect(text).not.toMatch(/@[a-z0-9]/i); // GitHub links @name (and notifies) only right after the sign
-    expect(text).not.toMatch(/#\d/); // nor #12 as a cross-reference
+    expect(text).not.toMatch(GITHUB_LINKS); // GitHub links @name (and notifies) only right after the sign, nor #12 as a cross-reference
     expect(text).not.toContain('<img');
     expect(text).not.toMatch(/^# Approved/m);
     expect(md).toContain('@\u200boctocat see #\u200b12 &lt;img src=x onerror=alert(1)&gt; &amp; \\*bold\\*\\\\n# Approved');
-    expect(md).toContain('### team@\u200bexample — 1 change');
+    // An @ inside a word is no mention: the username copies as it reads.
+    expect(md).toContain('### team@example — 1 change');
+  });
+
+  it('a zero-width space only where GitHub would see a mention or a reference: usernames and emails copy as they read', () => {
+    const label = 'ops@example.com, first.last@x.io, a_b@c, (@ops) x.@team -@dev @@lead, order#12 #7, see acme/infra#3, a@b#4';
+    const md = reviewMarkdown(review(ip('a', { ip: '198.51.100.2', label, username: 'team.a@x' })));
+    expect(codeSpans(md).text).not.toMatch(GITHUB_LINKS);
+    expect(md).toContain('### team.a@x — 1 change');
+    expect(md).toContain(
+      '(ops@example.com, first.last@x.io, a\\_b@c, (@\u200bops) x.@\u200bteam -@\u200bdev @\u200b@\u200blead, order#12 #\u200b7, see acme/infra#\u200b3, a@b#4)',
+    );
   });
 
   it('a collapsed account names it in HTML, escaped as HTML (Markdown escapes would show there as written)', () => {

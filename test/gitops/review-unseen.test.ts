@@ -4,6 +4,8 @@
 // the shape of `terraform show -json` (Terraform 1.11), as the real plans of the review that found
 // these: `after_sensitive: { entries: true }` with the entries in clear, `removed_entries` not
 // sensitive; an unknown value absent from `after` and true in `after_unknown`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { parsePlanJson } from '../../src/gitops/plan-json';
 import { failsOn, reviewPlan } from '../../src/gitops/review';
 import { reviewJson, reviewMarkdown } from '../../src/gitops/review-render';
@@ -102,6 +104,21 @@ describe.each(LISTS)('a $type list whose entries the plan marks sensitive', (lis
     for (const out of [reviewJson(r), reviewMarkdown(r)]) expect(out).not.toContain(secretText);
   });
 
+  it('only marked sensitive, its entries unchanged (Terraform: "The value is unchanged"): no change to read, as for `active`', () => {
+    // An update whose entries do not change keeps the removed_entries of the list's last change.
+    const values = { id: list.owner ?? '_self', ...who, [list.attr]: [list.hidden, list.kept], removed_entries: ['192.0.2.77 (old)'] };
+    const marks = { before_sensitive: { [list.attr]: [{}, {}], removed_entries: [false] }, after_sensitive: { [list.attr]: true, removed_entries: [false] } };
+    const r = review(change(list.type, 'l', ['update'], values, values, { ...marks, after_unknown: {} }));
+    expect(r.attention).toEqual([]);
+    expect(r.accounts[0]!.changes[0]!.description).toBe(
+      `${list.noun} list changed (only whether its entries are marked sensitive: they are unchanged, and not shown)`,
+    );
+    for (const out of [reviewJson(r), reviewMarkdown(r)]) expect(out).not.toContain(secretText);
+    // Marked and changed, it is read the worst way again.
+    const changed = review(change(list.type, 'l', ['update'], values, { ...values, [list.attr]: [list.hidden] }, { ...marks, after_unknown: {} }));
+    expect(changed.attention.map((a) => a.kind)).toEqual(['list_removes_entries', ...worst]);
+  });
+
   it('destroyed: it removes every entry, whatever the plan hides', () => {
     const r = review(
       change(list.type, 'l', ['delete'], { id: list.owner ?? '_self', ...who, [list.attr]: [list.hidden], removed_entries: [] }, null, {
@@ -111,6 +128,21 @@ describe.each(LISTS)('a $type list whose entries the plan marks sensitive', (lis
     expect(r.attention.map((a) => a.kind)).toEqual(['list_removes_entries']);
     expect(r.attention[0]!.message).toMatch(/is destroyed: it removes every .* it holds, which the plan marks sensitive/);
   });
+});
+
+it('a real plan that only marks list entries sensitive raises nothing (terraform 1.11.4: "The value is unchanged")', () => {
+  // `entries = [{ ip = "198.51.100.30", label = sensitive("ci runner") }]` for sub-account ci-runners, and
+  // `domains = [sensitive("office.example.com"), "vpn-1.example.com"]` for the parent, both as they were.
+  const json = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'marked-sensitive.plan.json'), 'utf8')) as unknown;
+  const r = reviewPlan(parsePlanJson(json));
+  expect(r.summary).toEqual(expect.objectContaining({ add: 0, change: 2, destroy: 0 }));
+  expect(r.attention).toEqual([]);
+  expect(failsOn(r, 'attention')).toBe(false);
+  expect(r.accounts.flatMap((a) => a.changes.map((c) => c.description))).toEqual([
+    'hostname list changed (only whether its entries are marked sensitive: they are unchanged, and not shown)',
+    'IP list changed (only whether its entries are marked sensitive: they are unchanged, and not shown)',
+  ]);
+  for (const out of [reviewJson(r), reviewMarkdown(r)]) expect(out).not.toMatch(/ci runner|office\.example\.com/);
 });
 
 describe('an `active` flag the plan does not show', () => {

@@ -262,7 +262,8 @@ class DemoRun {
     const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=drift.tfplan'];
     const run = await tf.run(args, [0, 2], this.echo);
     if (run.code !== 2) throw new TerraformError(args, run, 'drift NOT detected after the out-of-band changes');
-    const drift = parsePlanJson(await tf.showPlan('drift.tfplan'));
+    const json = await tf.showPlan('drift.tfplan');
+    const drift = parsePlanJson(json);
     this.progress.line('exit code 2: drift detected. Changed outside Terraform:');
     this.progress.lines(describeDrift(drift).map((l) => `  ${l}`));
     this.progress.line('To put back:');
@@ -270,7 +271,8 @@ class DemoRun {
     this.progress.line(planLine(run.stdout, drift));
     // The scheduled job's view of the same moment: drift of managed objects, and what nobody manages.
     this.progress.command(['proxyaccount drift --plan drift.tfplan']);
-    const report = await driftOfPlan(drift, { store: target.openStore(this.interrupts.signal), scan: target.basicAuth });
+    // The plan's JSON says which provider configuration manages each resource: without it, the scan could not confirm its account.
+    const report = await driftOfPlan(drift, { store: target.openStore(this.interrupts.signal), scan: target.basicAuth, json });
     this.progress.lines(withoutMarkers(driftMarkdown(report)));
   }
 

@@ -1,0 +1,48 @@
+// Text from a plan or an account inside Markdown that GitHub renders (the review's pull-request
+// comment, the drift issue): addresses are code, the rest is escaped, and nothing in it mentions a
+// person or team or links an issue. Review and drift share these, so neither can fall behind.
+
+/** Control characters (a line break above all) as escapes: text from the plan stays on its line. */
+export function oneLine(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const CONTROL_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * GitHub turns `@name` into a mention that notifies, and `#123` (or `owner/repo#123`) into a
+ * cross-reference, in text but not in code: a zero-width space after the sign keeps the text as
+ * it reads, without either. Only where GitHub would see one: an `@` or a `#` at the start or after
+ * a character that is not a letter, a digit or `_` (GitHub's word characters), and a `#` after
+ * `owner/repo`. An `@` inside a word (`team.a@x`, `ops@example.com`) is no mention, and keeps
+ * copying as it reads.
+ */
+export function noMentions(s: string): string {
+  return s.replace(/(?<![A-Za-z0-9_])@/g, '@\u200b').replace(/(?<![A-Za-z0-9_])#(?=\d)|(?<=\/[A-Za-z0-9_.-]+)#(?=\d)/g, '#\u200b');
+}
+
+/** Keeps Markdown and HTML in values from changing the document's structure, or notifying anyone. */
+export function escapeMarkdown(s: string): string {
+  return noMentions(oneLine(s))
+    .replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'))
+    .replace(/([\\`*_[\]~|])/g, '\\$1');
+}
+
+/** Text inside raw HTML (a `<summary>`), where Markdown escapes would show as written. */
+export function escapeHtml(s: string): string {
+  return noMentions(oneLine(s)).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+}
+
+/**
+ * Text shown literally, as code: an address holds whatever its for_each key holds, backticks and
+ * HTML included. CommonMark ends a code span only at a run of backticks as long as its opening
+ * one, so the fence is one longer than the longest run inside, and a space pads an end that is a
+ * backtick (or a space, which CommonMark strips in pairs). Mentions in code do not notify.
+ */
+export function codeSpan(s: string): string {
+  const text = oneLine(s);
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(text) ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

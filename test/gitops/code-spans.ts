@@ -1,0 +1,41 @@
+// How GitHub reads a line of Markdown, for the tests of text from the plan or the account: which
+// parts are code spans (shown literally, never a mention) and which are text.
+
+/**
+ * A line's code spans and the text outside them, by CommonMark's rule: a run of N backticks opens
+ * a span that only the next run of exactly N backticks closes; one space is stripped from each end
+ * of content that begins and ends with one.
+ */
+export function codeSpans(line: string): { spans: string[]; text: string } {
+  const spans: string[] = [];
+  let text = '';
+  let i = 0;
+  while (i < line.length) {
+    const open = /^`+/.exec(line.slice(i));
+    if (open === null || line[i - 1] === '\\') {
+      text += line[i];
+      i++;
+      continue;
+    }
+    const n = open[0].length;
+    const close = new RegExp(`(?<!\`)\`{${n}}(?!\`)`, 'g');
+    close.lastIndex = i + n;
+    const end = close.exec(line);
+    if (end === null) {
+      text += open[0];
+      i += n;
+      continue;
+    }
+    const content = line.slice(i + n, end.index);
+    spans.push(/^ .*[^ ].* $/.test(content) ? content.slice(1, -1) : content);
+    i = end.index + n;
+  }
+  return { spans, text };
+}
+
+/**
+ * Text GitHub makes a mention of (`@name`, which notifies) or a cross-reference of (`#12`,
+ * `owner/repo#12`): the sign at the start or after a character that is not a word character
+ * (a letter, a digit or `_`), right before the name or number. `ops@example.com` is neither.
+ */
+export const GITHUB_LINKS = /(?<![A-Za-z0-9_])@[A-Za-z0-9]|(?<![A-Za-z0-9_])#\d|\/[A-Za-z0-9_.-]+#\d/;
