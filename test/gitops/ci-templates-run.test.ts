@@ -5,8 +5,9 @@
 // and variables of the review's environment; a review that gets none stops before anything runs.
 // A failed review marks the last one out of date. No merged change goes unseen: an apply
 // that leaves the account short of the merged code fails naming what is left, drift reports a
-// change whose apply never ran, an apply that did not succeed fails the run, and GitLab applies
-// only a plan reviewed at the merged head. And the ban budget holds on runners that
+// change whose apply never ran (once, with what needs attention before it is applied), a drift
+// check that could not run whole fails the run and says why in the drift issue, an apply that did not
+// succeed fails the run, and GitLab applies only a plan reviewed at the merged head. And the ban budget holds on runners that
 // keep nothing but what the template caches: six drift runs with a wrong password, each on a
 // fresh machine, and four different wrong passwords on one machine, leave the emulator unbanned.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -25,6 +26,8 @@ import { runGitlabJob } from './gitlab-runner';
 jest.setTimeout(600_000);
 
 const PARENT = { username: 'ci-parent', password: 'ci-parent-password' };
+/** An account whose plan has no bearer tokens: the API answers 402 to a list of its tokens. */
+const TRIAL = { username: 'ci-trial', password: 'ci-trial-password' };
 const GH = 'examples/ci/github-actions';
 /** The closed-and-merged pull request's event, as apply.yml reads it. */
 const MERGED = { pull_request: { number: 5, merged: true, merge_commit_sha: '5e1f0c0a9d7b2e3f4a5b6c7d8e9f0a1b2c3d4e5f' } };
@@ -117,10 +120,10 @@ function service(name: string, secrets: Record<string, string>, more: Pick<Servi
  * A GitHub service whose credentials are secrets of the templates' environments only, none of the
  * repository: a job gets them only by naming its environment.
  */
-function githubService(name: string, password: string, state: string): Service {
+function githubService(name: string, password: string, state: string, username = PARENT.username): Service {
   const secrets = {
     PROXYACCOUNT_BASE_URL: em.url,
-    PROXYACCOUNT_USERNAME: PARENT.username,
+    PROXYACCOUNT_USERNAME: username,
     PROXYACCOUNT_PASSWORD: password,
     TF_HTTP_ADDRESS: `${forge.url}/state/${state}`,
     TF_HTTP_USERNAME: 'state-user',
@@ -151,7 +154,14 @@ beforeAll(async () => {
   }
   if (!fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-proxyaccount'))) throw new Error('run `npm run build` first');
   base = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-run-'));
-  em = await startEmulator({ accounts: { accounts: [{ ...PARENT, plan: 'plan50' }] } });
+  em = await startEmulator({
+    accounts: {
+      accounts: [
+        { ...PARENT, plan: 'plan50' },
+        { ...TRIAL, plan: 'trial' },
+      ],
+    },
+  });
   stopListening = em.onStderrLine((l) => apiLines.push(l));
   forge = await startFakeForge();
   const tarball = packThisBuild(path.join(base, 'pack'));
@@ -286,10 +296,10 @@ describe('GitHub Actions templates on fresh runners', () => {
     await client.close();
   });
 
-  it('nightly: the drift job finds no drift on a third fresh runner', async () => {
+  it("nightly: the drift job finds no drift on a third fresh runner, with one plan of the code (drift's own)", async () => {
     const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: gh, base, override });
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
-    expect(r.log).toMatch(/-- ran \(0\): Changes the code makes that the account does not have yet/);
+    expect(r.log).toMatch(/-- skipped: What needs attention before the pending changes are applied/);
     expect(r.log).toMatch(/-- skipped: Open or update the drift issue/);
   });
 
@@ -318,20 +328,32 @@ describe('GitHub Actions templates on fresh runners', () => {
     expect(String(calls.find((c) => c.method === 'rest.issues.createComment')?.args.body)).toMatch(/was applied[\s\S]*new pull request/);
   });
 
-  it('nightly: a merged change whose apply never ran is reported as drift, with what is pending, and the reports are kept', async () => {
+  it("nightly: a merged change whose apply never ran is reported once, in drift's report, with what needs attention before it is applied; the reports are kept", async () => {
     const withLab = { ...gh, repository: path.join(base, 'repository-lab') };
     const calls: GithubCall[] = [];
     const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: withLab, base, override, githubCalls: calls });
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
-    expect(fs.readFileSync(path.join(r.workspace, 'pending.md'), 'utf8')).toContain('203.0.113.11');
-    expect(fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-drift', 'pending.md'), 'utf8')).toContain('203.0.113.11');
+    const kept = path.join(withLab.artifacts, 'proxyaccount-drift');
+    expect(fs.readFileSync(path.join(kept, 'drift.md'), 'utf8')).toMatch(
+      /### Not applied: the code differs from the account \(1 change\)\n\n- `proxyaccount_authorized_ip\.lab`: .*203\.0\.113\.11/,
+    );
+    expect(fs.readFileSync(path.join(kept, 'review.md'), 'utf8')).toContain('parent_access_opened');
     const issue = calls.find((c) => c.method === 'rest.issues.create');
-    expect(String(issue?.args.body)).toMatch(/## Changes the code makes that the account does not have yet\n\n[\s\S]*203\.0\.113\.11/);
+    const body = String(issue?.args.body);
+    expect(issue?.args.title).toBe('proxyaccount: the account differs from the code');
+    // drift's report, then the review's attention items alone: the change is listed once.
+    const [report, attention] = body.split('\n## Before the pending changes are applied\n\n');
+    expect(report).toBe(fs.readFileSync(path.join(kept, 'drift.md'), 'utf8'));
+    expect(attention).toMatch(
+      /^_What `proxyaccount review` of a plan of the code[^\n]*_\n\n### ⚠️ Needs attention\n\n- \*\*parent_access_opened\*\* `proxyaccount_authorized_ip\.lab`: IP 203\.0\.113\.11 [^\n]*\n$/,
+    );
+    expect(body).not.toContain('## proxyaccount plan review');
   });
 
-  it('nightly: drift found and then a full plan that fails: the drift issue is still filed, saying what is not known, and drift.md is kept', async () => {
-    // Drift: an IP added by hand. The full plan fails: a new token whose expiry has passed is
-    // refused at plan time, which drift's refresh-only plan never reaches.
+  it('nightly: drift found and code that cannot be planned: drift reports what it found and what it could not check, the drift issue says what is not known, and the run fails', async () => {
+    // Drift: an IP added by hand. The code cannot be planned: a new token whose expiry has passed
+    // is refused at plan time. drift falls back to a refresh-only plan and says so; the review's
+    // plan fails.
     const client = new ProxyAccountClient({ baseUrl: em.url, auth: PARENT, dispatcher: em.dispatcher, authFailureCache: false });
     await client.ips.add({ ip: '203.0.113.99', label: 'by-hand' });
     const failing = {
@@ -344,16 +366,47 @@ describe('GitHub Actions templates on fresh runners', () => {
     try {
       const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: failing, base, override, githubCalls: calls });
       expect(r.ok).toBe(false);
-      expect(r.log).toMatch(/-- ran \(1\): Changes the code makes that the account does not have yet/);
+      expect(r.log).toMatch(/-- ran \(0\): Drift/);
+      expect(r.log).toMatch(/-- ran \(1\): What needs attention before the pending changes are applied/);
       expect(r.log).toMatch(/Expiry date not in the future/);
-      expect(fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-drift', 'drift.md'), 'utf8')).toContain('203.0.113.99');
-      const issue = calls.find((c) => c.method === 'rest.issues.create');
-      expect(String(issue?.args.body)).toContain('203.0.113.99');
-      expect(String(issue?.args.body)).toMatch(/Not known: the full plan of the code ended `failure` in this run/);
+      const drift = fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-drift', 'drift.md'), 'utf8');
+      expect(drift).toContain('203.0.113.99');
+      expect(drift).toMatch(/### Not checked \(1\)\n\n- the code could not be planned/);
+      const body = String(calls.find((c) => c.method === 'rest.issues.create')?.args.body);
+      expect(body).toContain('203.0.113.99');
+      expect(body).toMatch(/## Before the pending changes are applied\n\nNot known: the review of a plan of the code ended `failure` in this run/);
     } finally {
       await client.ips.delete({ ip: '203.0.113.99' });
       await client.close();
     }
+  });
+
+  it('nightly: an account whose tokens cannot be listed (its plan has none): no drift, but the check is incomplete: the drift issue says so and why, and the run fails', async () => {
+    const trial = {
+      ...githubService('github-trial', TRIAL.password, 'github-trial', TRIAL.username),
+      repository: repository('repository-trial', { 'main.tf': VERSIONS_TF }),
+    };
+    const calls: GithubCall[] = [];
+    const r = await runGithubJob({
+      file: `${GH}/drift.yml`,
+      job: 'drift',
+      service: trial,
+      base,
+      override,
+      githubCalls: calls,
+      githubAnswers: [{ method: 'rest.issues.listForRepo', data: [{ number: 4 }] }],
+    });
+    expect(r.ok).toBe(false);
+    expect(r.log).toMatch(/-- ran \(1\): Drift/);
+    expect(r.log).toContain('::error::proxyaccount drift could not check everything (exit 3)');
+    expect(r.log).toMatch(/-- skipped: What needs attention before the pending changes are applied/);
+    const update = calls.find((c) => c.method === 'rest.issues.update');
+    expect(update?.args).toMatchObject({ issue_number: 4, title: 'proxyaccount: the drift check was incomplete' });
+    const body = String(update?.args.body);
+    expect(body).toMatch(/^\*\*The drift check was incomplete\*\* \(\[run\]\(https:\/\/github\.com\/owner\/repo\/actions\/runs\/\d+\)\)/);
+    expect(body).toContain('**No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.**');
+    expect(body).toMatch(/- the tokens of the parent account could not be listed \(.*402 Payment Required/);
+    expect(fs.existsSync(path.join(trial.artifacts, 'proxyaccount-drift', 'drift.md'))).toBe(true);
   });
 
   it('an apply that did not succeed (here cancelled before it started) fails the run, telling to re-run; a successful one does not', async () => {

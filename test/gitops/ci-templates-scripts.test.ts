@@ -1,8 +1,10 @@
 // What the GitHub templates' scripts do with GitHub, run against a stand-in API
 // (github-runner.ts, `runGithubScript`): the sticky review comment is only ever the bot's own, a
 // failed review marks it out of date, every body they post fits GitHub's 65,536 characters with
-// a count of what was cut and where the whole is, the attention gate is a check of its own, and
-// apply takes the review run that kept its plan, whatever the gate said. No network, no emulator.
+// a count of what was cut and where the whole is (one cut per workflow file), the drift issue
+// holds drift's report and only the review's attention items, and says when the check was
+// incomplete, the attention gate is a check of its own, and apply takes the review run that kept
+// its plan, whatever the gate said. No network, no emulator.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -74,7 +76,7 @@ const written = (calls: GithubCall[]) =>
 
 /** A review.md of exactly `size` characters, as proxyaccount review writes one (its marker first). */
 function reviewOf(size: number): string {
-  const lines = [MARKER, '## proxyaccount plan review', '', '**Plan:** 9999 to add, 0 to change, 0 to destroy.', ''];
+  const lines = [MARKER, '## proxyaccount plan review', '', '**Plan:** 9999 to add, 0 to change, 0 to destroy.', '', '### ⚠️ Needs attention', ''];
   let length = lines.join('\n').length;
   for (let i = 0; length < size; i++) {
     lines.push(`- **parent_access_opened** \`proxyaccount_authorized_ip.ip${i}\`: IP 10.0.${i >> 8}.${i & 255} may use the parent account's proxies`);
@@ -152,6 +154,14 @@ describe("pull-request.yml: the sticky comment is the bot's own", () => {
     );
     expect(body.startsWith(`${MARKER}\n_The plan of ${SHA} `)).toBe(true);
   });
+
+  it('a cut inside a collapsed section closes it, so that the count is not hidden in it', async () => {
+    const collapsed = `${MARKER}\n## proxyaccount plan review\n\n<details><summary><b>gg-alice — 3000 changes</b></summary>\n\n${reviewOf(LIMIT).slice(MARKER.length + 1)}`;
+    const r = await run('pull-request.yml', 'review', POST, { cwd: workspace({ 'infra/review.md': collapsed }), env, answers: comments([]) });
+    const body = written(r.calls)[0]!.body;
+    expect(body.length).toBeLessThanOrEqual(LIMIT);
+    expect(body).toMatch(/\n<\/details>\n\n_Cut to GitHub's limit/);
+  });
 });
 
 describe('pull-request.yml: a failed review marks the last one out of date', () => {
@@ -200,98 +210,178 @@ describe('pull-request.yml: a failed review marks the last one out of date', () 
     expect(w[0]!.body).toContain('no commit of this pull request has a review yet.');
   });
 
-  it("a last review of GitHub's full size still fits under the banner", async () => {
-    const full = reviewOf(LIMIT);
+  it('the largest review the sticky comment step posts is kept whole under the banner: that step left room for it', async () => {
+    const posted = await run('pull-request.yml', 'review', 'Post or update the sticky comment', {
+      cwd: workspace({ 'infra/review.md': reviewOf(LIMIT) }),
+      env,
+      answers: comments([]),
+    });
+    const last = written(posted.calls)[0]!.body;
+    expect(last).toMatch(/_Cut to GitHub's limit: \d+ more lines/);
+    const r = await run('pull-request.yml', 'review', STALE, { cwd: workspace(), env, answers: comments([{ id: 102, login: BOT, body: last }]) });
+    const body = written(r.calls)[0]!.body;
+    expect(body.length).toBeLessThanOrEqual(LIMIT);
+    expect(body.endsWith(last.slice(MARKER.length + 1))).toBe(true);
+  });
+
+  it("a last review of GitHub's full size (an earlier workflow's) keeps its first line under the banner, and says where the rest is", async () => {
+    const full = `${MARKER}\n_The plan of 0ld ([run](https://github.com/owner/repo/actions/runs/1))._\n${reviewOf(LIMIT).slice(MARKER.length + 1)}`.slice(
+      0,
+      LIMIT,
+    );
     const r = await run('pull-request.yml', 'review', STALE, { cwd: workspace(), env, answers: comments([{ id: 102, login: BOT, body: full }]) });
     const body = written(r.calls)[0]!.body;
     expect(body.length).toBeLessThanOrEqual(LIMIT);
-    expect(body).toMatch(/_Cut to GitHub's limit: \d+ more lines/);
+    expect(body).toContain(`**The review failed for ${SHA}**`);
+    expect(body).toMatch(
+      /\n\n_The plan of 0ld \(\[run\]\(https:\/\/github\.com\/owner\/repo\/actions\/runs\/1\)\)\._\n\n_The rest of this review is too long to keep under this banner: it is `review\.md` in the `proxyaccount-plan` artifact of the run named above\._\n$/,
+    );
   });
 });
 
-describe("drift.yml: the drift issue fits GitHub's limit", () => {
+describe("drift.yml: the drift issue holds drift's report, then only the review's attention items", () => {
   const ISSUE = 'Open or update the drift issue';
   const runUrl = 'https://github.com/owner/repo/actions/runs/42';
+  const REVIEW = fs.readFileSync(path.join(ROOT, 'test', 'gitops', 'goldens', 'update.review.md'), 'utf8');
+  const HEADING = '\n## Before the pending changes are applied\n\n';
+  const FROM =
+    '_What `proxyaccount review` of a plan of the code, made after the drift report above, says needs attention. The changes themselves are listed once, in the report\'s "Not applied"._\n\n';
+  /** The env of the drift issue step after drift exited `drift` and the attention step ended `outcome` with `code`. */
+  const stepsEnded = (drift: string, outcome = 'skipped', code = '') => ({ DRIFT: drift, ATTENTION_OUTCOME: outcome, ATTENTION: code });
 
-  /** drift.md of the finding's size: 11 unmanaged IPs, 782 characters. */
+  /** drift.md of `lines` unmanaged IPs, as drift writes it (its marker first). */
   function driftOf(lines: number): string {
-    const out = ['## proxyaccount drift', '', '### Unmanaged objects', ''];
-    for (let i = 0; i < lines; i++) out.push(`- (parent) IP 198.51.100.${i % 250} (added-by-hand-${String(i).padStart(4, '0')})`);
+    const out = [
+      '<!-- proxyaccount-drift -->',
+      '## proxyaccount drift report',
+      '',
+      '**The account differs from the code.**',
+      '',
+      `### Not managed by any resource (${lines})`,
+      '',
+    ];
+    for (let i = 0; i < lines; i++) out.push(`- (parent): IP \`198.51.100.${i % 250}\` (label \`added-by-hand-${String(i).padStart(4, '0')}\`)`);
     return `${out.join('\n')}\n`;
+  }
+
+  /** The --max-chars the Drift step gives drift. */
+  function maxChars(): number {
+    const m = /proxyaccount drift [^\n]*--max-chars (\d+)/.exec(step('drift.yml', 'drift', 'Drift').run ?? '');
+    if (m === null) throw new Error('the Drift step gives drift no --max-chars');
+    return Number(m[1]);
   }
 
   const issue = (calls: GithubCall[]) => calls.find((c) => c.method === 'rest.issues.create' || c.method === 'rest.issues.update');
 
-  it("drift.md and a pending.md of the finding's sizes (782 + 65,327 characters): the drift issue is filed, cut with a count and the artifact named", async () => {
-    const drift = driftOf(11).padEnd(782, ' ');
-    const pending = reviewOf(65_327);
-    expect([drift.length, pending.length]).toEqual([782, 65_327]);
+  it("drift found and pending changes that need attention: drift's report whole, then the review's attention section alone, under a heading of its own", async () => {
+    const drift = driftOf(3);
     const r = await run('drift.yml', 'drift', ISSUE, {
-      cwd: workspace({ 'drift.md': drift, 'pending.md': pending }),
-      env: { PENDING: '2', PENDING_OUTCOME: 'success' },
+      cwd: workspace({ 'drift.md': drift, 'review.md': REVIEW }),
+      env: stepsEnded('2', 'success', '2'),
       event: {},
     });
     expect({ code: r.code, output: r.output }).toEqual({ code: 0, output: '' });
-    const body = String(issue(r.calls)?.args.body);
-    expect(issue(r.calls)?.method).toBe('rest.issues.create');
+    const call = issue(r.calls);
+    const attention = REVIEW.slice(REVIEW.indexOf('### ⚠️ Needs attention'), REVIEW.indexOf('\n\n###', REVIEW.indexOf('### ⚠️ Needs attention') + 1) + 1);
+    expect(attention).toMatch(/^### ⚠️ Needs attention\n\n- \*\*parent_access_opened\*\* [^\n]+\n$/);
+    expect(call?.args).toEqual({
+      owner: 'owner',
+      repo: 'repo',
+      title: 'proxyaccount: the account differs from the code',
+      body: drift + HEADING + FROM + attention,
+      labels: ['proxyaccount-drift'],
+    });
+    // The review's own list of changes repeats drift's "Not applied": never in the drift issue.
+    expect(String(call?.args.body)).not.toContain('### (parent)');
+  });
+
+  it('pending changes none of which needs attention: the drift issue says so', async () => {
+    const review =
+      '<!-- proxyaccount-review -->\n## proxyaccount plan review\n\n**Plan:** 1 to add.\n\nNo change needs particular attention.\n\n### gg-alice — 1 change\n\n- +IP 192.0.2.1\n';
+    const r = await run('drift.yml', 'drift', ISSUE, {
+      cwd: workspace({ 'drift.md': driftOf(1), 'review.md': review }),
+      env: stepsEnded('2', 'success', '2'),
+      event: {},
+    });
+    expect(String(issue(r.calls)?.args.body)).toBe(`${driftOf(1)}${HEADING}${FROM}No pending change needs particular attention.\n`);
+  });
+
+  it("drift found and nothing pending (the review's plan has no change): drift's report alone, as it is", async () => {
+    const r = await run('drift.yml', 'drift', ISSUE, {
+      cwd: workspace({ 'drift.md': driftOf(11), 'review.md': REVIEW }),
+      env: stepsEnded('2', 'success', '0'),
+      event: {},
+    });
+    expect(String(issue(r.calls)?.args.body)).toBe(driftOf(11));
+  });
+
+  it('a review that failed: the drift issue says what is not known, below the report', async () => {
+    const r = await run('drift.yml', 'drift', ISSUE, { cwd: workspace({ 'drift.md': driftOf(1) }), env: stepsEnded('2', 'failure'), event: {} });
+    expect(String(issue(r.calls)?.args.body)).toBe(
+      `${driftOf(1)}${HEADING}Not known: the review of a plan of the code ended \`failure\` in this run ([run](${runUrl})), so what needs attention among the pending changes is not said here. The report above still lists them.\n`,
+    );
+  });
+
+  it('an incomplete check (exit 3): the drift issue is titled so, says it first, and holds the report; the open one is updated, title and all', async () => {
+    const drift =
+      '<!-- proxyaccount-drift -->\n## proxyaccount drift report\n\n**No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.**\n\n### Not checked (1)\n\n- the tokens of the parent account could not be listed (402 Payment Required)\n';
+    const r = await run('drift.yml', 'drift', ISSUE, {
+      cwd: workspace({ 'drift.md': drift }),
+      env: stepsEnded('3'),
+      event: {},
+      answers: [{ method: 'rest.issues.listForRepo', where: { labels: 'proxyaccount-drift' }, data: [{ number: 12 }] }],
+    });
+    expect({ code: r.code, output: r.output }).toEqual({ code: 0, output: '' });
+    expect(issue(r.calls)?.args).toEqual({
+      owner: 'owner',
+      repo: 'repo',
+      issue_number: 12,
+      title: 'proxyaccount: the drift check was incomplete',
+      body: `**The drift check was incomplete** ([run](${runUrl})): no drift was found in what could be checked, but "Not checked" below says what could not be, and why. The run failed: this is not a clean report.\n\n${drift}`,
+    });
+  });
+
+  it("drift's report at its --max-chars and a review of GitHub's full size: the report is kept whole, the attention items cut with a count and the artifact named", async () => {
+    const room = maxChars();
+    expect(room).toBeLessThan(LIMIT);
+    const drift = driftOf(1_000)
+      .slice(0, room - 1)
+      .concat('\n');
+    expect(drift.length).toBe(room);
+    const review = reviewOf(LIMIT);
+    const r = await run('drift.yml', 'drift', ISSUE, { cwd: workspace({ 'drift.md': drift, 'review.md': review }), env: stepsEnded('3'), event: {} });
+    const incomplete = String(issue(r.calls)?.args.body);
+    expect(incomplete.length).toBeLessThanOrEqual(LIMIT);
+    expect(incomplete.endsWith(drift)).toBe(true);
+    const withAttention = await run('drift.yml', 'drift', ISSUE, {
+      cwd: workspace({ 'drift.md': drift, 'review.md': review }),
+      env: stepsEnded('2', 'success', '2'),
+      event: {},
+    });
+    const body = String(issue(withAttention.calls)?.args.body);
     expect(body.length).toBeLessThanOrEqual(LIMIT);
-    expect(body.startsWith(drift)).toBe(true);
-    expect(body).toContain('## Changes the code makes that the account does not have yet');
+    expect(body.startsWith(`${drift}${HEADING}${FROM}### ⚠️ Needs attention\n\n- **parent_access_opened**`)).toBe(true);
     const cut =
-      /_Cut to GitHub's limit: (\d+) more lines \((\d+) characters\) are not shown here\. The whole text: `drift\.md` and `pending\.md` in the `proxyaccount-drift` artifact of \[this run\]\((.*?)\)\._\n$/.exec(
+      /_Cut to GitHub's limit: (\d+) more lines \((\d+) characters\) are not shown here\. The whole text: `drift\.md` and `review\.md` in the `proxyaccount-drift` artifact of \[this run\]\((.*?)\)\._\n$/.exec(
         body,
       );
     expect(cut?.[3]).toBe(runUrl);
     // The count is of what the drift issue leaves out.
-    const whole = `${drift}\n\n## Changes the code makes that the account does not have yet\n\n${pending}`;
-    expect(Number(cut?.[2])).toBe(whole.length - body.slice(0, body.indexOf('\n\n_Cut to')).length);
-    expect(Number(cut?.[1])).toBe(whole.split('\n').length - body.slice(0, body.indexOf('\n\n_Cut to')).split('\n').length);
-  });
-
-  it('a drift alone larger than the limit updates the open issue, cut the same way', async () => {
-    const drift = driftOf(2_000);
-    expect(drift.length).toBeGreaterThan(LIMIT);
-    const r = await run('drift.yml', 'drift', ISSUE, {
-      cwd: workspace({ 'drift.md': drift }),
-      env: { PENDING: '0', PENDING_OUTCOME: 'success' },
-      event: {},
-      answers: [{ method: 'rest.issues.listForRepo', data: [{ number: 12 }] }],
-    });
-    const call = issue(r.calls);
-    expect({ method: call?.method, issue: call?.args.issue_number }).toEqual({ method: 'rest.issues.update', issue: 12 });
-    expect(String(call?.args.body).length).toBeLessThanOrEqual(LIMIT);
-    expect(String(call?.args.body)).toMatch(/_Cut to GitHub's limit: \d+ more lines/);
-  });
-
-  it('a cut inside a collapsed section closes it, so that the count is not hidden in it', async () => {
-    const open = `## drift\n\n<details><summary>many</summary>\n\n${driftOf(2_000)}`;
-    const r = await run('drift.yml', 'drift', ISSUE, { cwd: workspace({ 'drift.md': open }), env: { PENDING: '0', PENDING_OUTCOME: 'success' }, event: {} });
-    const body = String(issue(r.calls)?.args.body);
-    expect(body.length).toBeLessThanOrEqual(LIMIT);
-    expect(body).toMatch(/\n<\/details>\n\n_Cut to GitHub's limit/);
-  });
-
-  it('a body within the limit is posted as it is', async () => {
-    const drift = driftOf(11);
-    const r = await run('drift.yml', 'drift', ISSUE, { cwd: workspace({ 'drift.md': drift }), env: { PENDING: '0', PENDING_OUTCOME: 'success' }, event: {} });
-    expect(String(issue(r.calls)?.args.body)).toBe(drift);
+    const whole = `${drift}${HEADING}${FROM}${review.slice(review.indexOf('### ⚠️ Needs attention'), -1)}\n`;
+    const shown = body.slice(0, body.indexOf('\n\n_Cut to'));
+    expect(Number(cut?.[2])).toBe(whole.length - shown.length);
+    expect(Number(cut?.[1])).toBe(whole.split('\n').length - shown.split('\n').length);
   });
 });
 
 describe('every body the GitHub templates post is cut the same way', () => {
-  it('the steps that post a comment or an issue all carry one and the same cut', () => {
-    const posting: Array<[string, string, string]> = [
-      ['pull-request.yml', 'review', 'Post or update the sticky comment'],
-      ['pull-request.yml', 'review', 'Mark the last review out of date'],
-      ['drift.yml', 'drift', 'Open or update the drift issue'],
-    ];
-    const cuts = posting.map(([file, job, name]) => {
-      const script = String(step(file, job, name).with?.script);
-      const from = script.indexOf('function fit(');
-      return from < 0 ? undefined : script.slice(from, script.indexOf('\n}\n', from) + 2);
+  it('one cut per workflow file that posts a body it reads, the same in each', () => {
+    const cuts = ['pull-request.yml', 'drift.yml', 'apply.yml'].map((file) => {
+      const text = fs.readFileSync(path.join(ROOT, GH, file), 'utf8');
+      return [...text.matchAll(/^( *)function fit\(.*?\n\1\}\n/gms)].map((m) => m[0].replace(new RegExp(`^${m[1]}`, 'gm'), ''));
     });
-    expect(cuts[0]).toBeDefined();
-    expect(cuts).toEqual(posting.map(() => cuts[0]));
+    expect(cuts.map((c) => c.length)).toEqual([1, 1, 0]);
+    expect(cuts[1]).toEqual(cuts[0]);
   });
 
   it('what apply.yml posts is short by construction: a fixed message and a link', () => {

@@ -231,11 +231,12 @@ function step(file: string, job: string, name: string): GithubStep {
 /**
  * Runs a template's shell script as the runner would (bash -eo pipefail) with stand-ins for
  * `proxyaccount` (exits with $STUB_DRIFT or $STUB_REVIEW, writing its --out file: a copy of
- * $STUB_REPORT when set, else one line), `terraform` (exits with $STUB_TERRAFORM, else 0) and
- * `curl` (records its arguments and the files it would send, `name@file`); returns the exit code,
- * its output, what curl was asked and which stand-ins ran.
+ * $STUB_DRIFT_REPORT or $STUB_REVIEW_REPORT when set, else one line), `terraform` (exits with
+ * $STUB_TERRAFORM, else 0) and `curl` (records its arguments and the files it would send,
+ * `name@file`); returns the exit code, its output, what curl was asked, which stand-ins ran (with
+ * their arguments) and what the script wrote to GITHUB_OUTPUT.
  */
-function runWithStubs(script: string, env: Record<string, string>): { code: number; output: string; curl: string; ran: string } {
+function runWithStubs(script: string, env: Record<string, string>): { code: number; output: string; curl: string; ran: string; outputs: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-step-'));
   try {
     const bin = path.join(dir, 'bin');
@@ -244,10 +245,10 @@ function runWithStubs(script: string, env: Record<string, string>): { code: numb
     const stub = (name: string, body: string): void => fs.writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
     stub(
       'proxyaccount',
-      `cmd=$1; out=
+      `cmd=$1; out=; echo "proxyaccount $*" >> "${path.join(dir, 'ran.log')}"
 while [ $# -gt 0 ]; do if [ "$1" = --out ]; then out=$2; fi; shift; done
-echo "proxyaccount $cmd" >> "${path.join(dir, 'ran.log')}"
-if [ -n "$out" ]; then if [ -n "$STUB_REPORT" ]; then cp "$STUB_REPORT" "$out"; else echo "stub $cmd report" > "$out"; fi; fi
+case $cmd in drift) report=$STUB_DRIFT_REPORT ;; review) report=$STUB_REVIEW_REPORT ;; esac
+if [ -n "$out" ]; then if [ -n "$report" ]; then cp "$report" "$out"; else echo "stub $cmd report" > "$out"; fi; fi
 case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}" ;; esac`,
     );
     stub('terraform', `echo "terraform $1" >> "${path.join(dir, 'ran.log')}"\nexit "\${STUB_TERRAFORM:-0}"`);
@@ -256,10 +257,11 @@ case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
       cwd: dir,
       encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
       env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, GITHUB_OUTPUT: path.join(dir, 'output'), ...env },
     });
     const read = (f: string): string => (fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f), 'utf8') : '');
-    return { code: r.status ?? 1, output: r.stdout + r.stderr, curl: read('curl.log'), ran: read('ran.log') };
+    return { code: r.status ?? 1, output: r.stdout + r.stderr, curl: read('curl.log'), ran: read('ran.log'), outputs: read('output') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -322,12 +324,14 @@ describe('no merged change is skipped unseen', () => {
     for (const file of TEMPLATES.slice(0, 2)) expect({ file, branches: github(file).on.pull_request?.branches }).toEqual({ file, branches: ['main'] });
   });
 
-  it('GitHub drift: the reports are kept and the drift issue filed even when a step after the drift found failed', () => {
+  it('GitHub drift: the reports are kept, and the drift issue filed for drift and for an incomplete check, even when a later step failed', () => {
     const steps = github(TEMPLATES[2]!).jobs.drift!.steps;
     const keep = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(keep?.if).toBe('always()');
-    expect(String(keep?.with?.path)).toContain('drift.md');
-    expect(steps.find((s) => s.name === 'Open or update the drift issue')?.if).toMatch(/^always\(\) && /);
+    expect(String(keep?.with?.path).trim().split('\n')).toEqual(['drift.md', 'review.md']);
+    expect(steps.find((s) => s.name === 'Open or update the drift issue')?.if).toBe(
+      "always() && (steps.drift.outputs.code == '2' || steps.drift.outputs.code == '3')",
+    );
   });
 });
 
@@ -373,10 +377,20 @@ describe('a pinned install that sees no credential', () => {
 describe('only the exit codes that mean something pass', () => {
   // 1: an error; 127: not found; 134: aborted; 137: killed. None may read as "nothing found".
   const FAILURES = [1, 127, 134, 137];
+  const ATTENTION = 'What needs attention before the pending changes are applied';
 
   it.each([0, 2])('GitHub drift: proxyaccount drift exiting %i passes and is kept as the step output', (code) => {
     const r = runWithStubs(step(TEMPLATES[2]!, 'drift', 'Drift').run!, { STUB_DRIFT: String(code) });
-    expect(r.code).toBe(0);
+    expect({ code: r.code, outputs: r.outputs }).toEqual({ code: 0, outputs: `code=${code}\n` });
+  });
+
+  it('GitHub drift: exit 3 (an incomplete check) fails the step, printing the report, and is kept for the drift issue step', () => {
+    const r = runWithStubs(step(TEMPLATES[2]!, 'drift', 'Drift').run!, { STUB_DRIFT: '3' });
+    expect({ code: r.code, outputs: r.outputs }).toEqual({ code: 1, outputs: 'code=3\n' });
+    expect(r.output).toContain('stub drift report');
+    expect(r.output).toContain(
+      '::error::proxyaccount drift could not check everything (exit 3): it found no drift in what it checked, but this is not a clean run.',
+    );
   });
 
   it.each(FAILURES)('GitHub drift: proxyaccount drift exiting %i fails the job', (code) => {
@@ -384,10 +398,19 @@ describe('only the exit codes that mean something pass', () => {
     expect({ code: r.code, output: r.output.trim() }).toEqual({ code: 1, output: `::error::proxyaccount drift failed (exit ${code}): see its output above.` });
   });
 
-  it.each([[0, 0], [2, 0], ...FAILURES.map((c) => [c, 1])])('GitHub drift: the review of the full plan exiting %i ends the step with %i', (code, expected) => {
-    const r = runWithStubs(step(TEMPLATES[2]!, 'drift', 'Changes the code makes that the account does not have yet').run!, { STUB_REVIEW: String(code) });
-    expect(r.code).toBe(expected);
+  it('GitHub drift: drift plans the code itself; no other step plans it unless drift found drift', () => {
+    const steps = github(TEMPLATES[2]!).jobs.drift!.steps;
+    const planning = steps.filter((s) => /terraform plan/.test(s.run ?? ''));
+    expect(planning.map((s) => [s.name, s.if])).toEqual([[ATTENTION, "steps.drift.outputs.code == '2'"]]);
   });
+
+  it.each([[0, 0], [2, 0], ...FAILURES.map((c) => [c, 1])])(
+    'GitHub drift: the review of the plan for attention exiting %i ends the step with %i',
+    (code, expected) => {
+      const r = runWithStubs(step(TEMPLATES[2]!, 'drift', ATTENTION).run!, { STUB_REVIEW: String(code) });
+      expect(r.code).toBe(expected);
+    },
+  );
 
   it.each([[0, 0], [2, 0], [3, 0], ...FAILURES.map((c) => [c, 1])])(
     'GitHub pull request: proxyaccount review exiting %i ends the step with %i',
@@ -397,37 +420,48 @@ describe('only the exit codes that mean something pass', () => {
     },
   );
 
-  it.each(FAILURES)('GitLab drift: proxyaccount drift exiting %i fails the job before any issue', (code) => {
+  it.each(FAILURES)('GitLab drift: proxyaccount drift exiting %i fails the job before any plan or issue', (code) => {
     const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(code) });
     expect(r.code).not.toBe(0);
     expect(r.output).toContain(`proxyaccount drift failed (exit ${code})`);
-    expect(r.curl).toBe('');
+    expect({ curl: r.curl, terraform: r.ran.includes('terraform') }).toEqual({ curl: '', terraform: false });
   });
 
-  it.each(FAILURES)('GitLab drift: the review of the full plan exiting %i fails the job', (code) => {
-    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_REVIEW: String(code) });
-    expect(r.code).not.toBe(0);
-    expect(r.curl).toBe('');
+  it.each([0, 3])('GitLab drift: with drift exiting %i nothing else plans the code', (code) => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(code) });
+    expect(r.ran).toMatch(/^proxyaccount drift --dir infra --max-chars \d+ --out drift\.md\n$/);
+  });
+
+  it('GitLab drift: exit 3 files the drift issue, titled and opened as an incomplete check with the report below, then fails the job', () => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '3', CI_JOB_URL: 'https://gl/job/3' });
+    expect(r.code).toBe(1);
+    expect(r.curl).toContain('title=proxyaccount: the drift check was incomplete');
+    expect(r.curl.slice(r.curl.indexOf('\n') + 1)).toBe(
+      '**The drift check was incomplete** ([job](https://gl/job/3)): no drift was found in what could be checked, but "Not checked" below says what could not be, and why. The job failed: this is not a clean report.\n\nstub drift report\n',
+    );
+    expect(r.output).toContain('stub drift report');
+    expect(r.output).toContain('proxyaccount drift could not check everything (exit 3)');
   });
 
   it.each([
-    ['the review of the full plan', { STUB_REVIEW: '1' }, 'proxyaccount review of the full plan failed (exit 1)'],
+    ['the review of the plan', { STUB_REVIEW: '1' }, 'proxyaccount review of the plan of the code failed (exit 1)'],
     ['terraform plan', { STUB_TERRAFORM: '1' }, 'terraform plan of the code failed (exit 1)'],
   ])('GitLab drift: drift found and then %s failing: the drift issue is still opened, saying what is not known, and the job fails', (_, env, message) => {
     const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '2', ...env });
     expect(r.code).not.toBe(0);
     expect(r.output).toContain(message);
     expect(r.curl).toContain('/issues');
+    expect(r.curl).toContain('title=proxyaccount: the account differs from the code');
     expect(r.curl).toContain('stub drift report');
-    expect(r.curl).toContain('Not known: the full plan of the code failed in this pipeline');
+    expect(r.curl).toContain(`## Before the pending changes are applied\n\nNot known: ${message} in this pipeline`);
   });
 
   it.each([
     [0, 0, false],
     [2, 0, true],
-    [0, 2, true],
-  ])('GitLab drift: drift %i and pending changes %i pass, opening an issue: %s', (drift, pending, issue) => {
-    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(drift), STUB_REVIEW: String(pending) });
+    [2, 2, true],
+  ])('GitLab drift: drift %i and the review %i pass, opening an issue: %s', (drift, review, issue) => {
+    const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(drift), STUB_REVIEW: String(review) });
     expect({ code: r.code, issue: r.curl.includes('/issues') }).toEqual({ code: 0, issue });
   });
 });
@@ -502,34 +536,96 @@ describe('who the review job trusts', () => {
   });
 });
 
-describe("GitLab: the drift issue fits GitLab's limit", () => {
-  it("a drift report over 1,000,000 characters is filed cut to that, with a count and the job's artifact named", () => {
+describe("GitLab: the drift issue holds drift's report, then only what the review says needs attention", () => {
+  const REVIEW = path.join(ROOT, 'test', 'gitops', 'goldens', 'update.review.md');
+
+  function withReports(files: Record<string, string>, run: (paths: Record<string, string>) => void): void {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-report-'));
     try {
-      const report = path.join(dir, 'drift.md');
-      const lines = ['## proxyaccount drift', ''];
-      for (let i = 0, size = 0; size <= 1_100_000; i++) {
-        lines.push(`- (parent) IP 198.51.100.${i % 250} (added-by-hand-${i})`);
-        size += lines.at(-1)!.length + 1;
+      const paths: Record<string, string> = {};
+      for (const [name, text] of Object.entries(files)) {
+        paths[name] = path.join(dir, name);
+        fs.writeFileSync(paths[name]!, text);
       }
-      fs.writeFileSync(report, `${lines.join('\n')}\n`);
-      const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '2', STUB_REVIEW: '0', STUB_REPORT: report, CI_JOB_URL: 'https://gl/job/9' });
-      expect(r.code).toBe(0);
-      const sent = r.curl.slice(r.curl.indexOf('\n') + 1);
-      // Small values compared, never the million characters themselves.
-      expect({ fits: sent.length <= 1_000_000, head: sent.slice(0, 22), tail: sent.slice(-200) }).toEqual({
-        fits: true,
-        head: '## proxyaccount drift\n',
-        tail: expect.stringMatching(
-          /\n\n_Cut to fit: \d+ more lines \(\d+ characters\) are not shown here\. The whole text: drift\.md in the artifacts of \[this job\]\(https:\/\/gl\/job\/9\)\._\n$/,
-        ),
-      });
+      run(paths);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it("the review's attention items under their own heading, never its list of changes (drift's report has them)", () => {
+    const review = fs.readFileSync(REVIEW, 'utf8');
+    const attention = review.slice(review.indexOf('### ⚠️ Needs attention'), review.indexOf('\n\n###', review.indexOf('### ⚠️ Needs attention') + 1) + 1);
+    expect(attention).toMatch(/^### ⚠️ Needs attention\n\n- \*\*parent_access_opened\*\* [^\n]+\n$/);
+    expect(review).toContain('### (parent) — 1 change');
+    withReports({ 'drift.md': '## proxyaccount drift report\n\n- the pending IP\n' }, (p) => {
+      const r = runWithStubs(gitlab().drift.script.join('\n'), {
+        STUB_DRIFT: '2',
+        STUB_REVIEW: '2',
+        STUB_DRIFT_REPORT: p['drift.md']!,
+        STUB_REVIEW_REPORT: REVIEW,
+      });
+      expect(r.code).toBe(0);
+      expect(r.curl.slice(r.curl.indexOf('\n') + 1)).toBe(
+        '## proxyaccount drift report\n\n- the pending IP\n' +
+          '\n## Before the pending changes are applied\n\n' +
+          '_What `proxyaccount review` of a plan of the code, made after the drift report above, says needs attention. The changes themselves are listed once, in the report\'s "Not applied"._\n\n' +
+          attention,
+      );
+    });
   });
 
-  it('a drift report within the limit is filed as it is', () => {
+  it('a review of pending changes none of which needs attention says so', () => {
+    withReports(
+      {
+        'review.md':
+          '<!-- proxyaccount-review -->\n## proxyaccount plan review\n\nNo change needs particular attention.\n\n### (parent) — 1 change\n\n- +IP 192.0.2.1\n',
+      },
+      (p) => {
+        const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '2', STUB_REVIEW: '2', STUB_REVIEW_REPORT: p['review.md']! });
+        expect(r.code).toBe(0);
+        expect(r.curl).toMatch(/_\n\nNo pending change needs particular attention\.\n$/);
+        expect(r.curl).not.toContain('+IP 192.0.2.1');
+      },
+    );
+  });
+
+  it("drift's --max-chars leaves room: a report of that size and a review of its own limit, all attention items, are filed whole below 1,000,000 characters", () => {
+    const maxChars = Number(/proxyaccount drift [^\n]*--max-chars (\d+)/.exec(gitlab().drift.script.join('\n'))?.[1]);
+    expect(maxChars).toBeGreaterThanOrEqual(65_536);
+    const items = ['<!-- proxyaccount-review -->', '## proxyaccount plan review', '', '**Plan:** 9999 to add.', '', '### ⚠️ Needs attention', ''];
+    for (let i = 0; items.join('\n').length < 65_536 - 200; i++)
+      items.push(`- **parent_access_opened** \`proxyaccount_authorized_ip.ip${i}\`: IP 10.0.${i >> 8}.${i & 255} may use the parent account's proxies`);
+    const review = `${items.join('\n')}\n`;
+    const line = '- (parent): IP `198.51.100.1` (label `added-by-hand`)\n';
+    const drift = `## proxyaccount drift report\n\n${line.repeat(maxChars / line.length)}`.slice(0, maxChars - 1).concat('\n');
+    withReports({ 'drift.md': drift, 'review.md': review }, (p) => {
+      const r = runWithStubs(gitlab().drift.script.join('\n'), {
+        STUB_DRIFT: '3',
+        STUB_DRIFT_REPORT: p['drift.md']!,
+        CI_JOB_URL: 'https://gl/job/9',
+      });
+      const sent = r.curl.slice(r.curl.indexOf('\n') + 1);
+      expect({ size: sent.length <= 1_000_000, drift: sent.includes(drift) }).toEqual({ size: true, drift: true });
+      const withAttention = runWithStubs(gitlab().drift.script.join('\n'), {
+        STUB_DRIFT: '2',
+        STUB_REVIEW: '2',
+        STUB_DRIFT_REPORT: p['drift.md']!,
+        STUB_REVIEW_REPORT: p['review.md']!,
+        CI_JOB_URL: 'https://gl/job/9',
+      });
+      const body = withAttention.curl.slice(withAttention.curl.indexOf('\n') + 1);
+      // Small values compared, never the million characters themselves.
+      expect({ code: withAttention.code, size: body.length <= 1_000_000, drift: body.startsWith(drift), tail: body.slice(-60) }).toEqual({
+        code: 0,
+        size: true,
+        drift: true,
+        tail: review.slice(-60),
+      });
+    });
+  });
+
+  it('a drift report alone is filed as it is', () => {
     const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: '2', STUB_REVIEW: '0' });
     expect(r.code).toBe(0);
     expect(r.curl).toContain('description@drift-issue.md');
