@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { isProxyDomain, PROXY_DOMAIN_RULE } from '../emulator/validation';
 
 interface EmulatorFlags {
   host: string;
@@ -26,8 +27,6 @@ interface EmulatorFlags {
   proxyAllowAnyTarget?: boolean;
 }
 
-const HOSTNAME_RE = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
 function parsePort(value: string): number {
   if (!/^[0-9]{1,5}$/.test(value) || Number(value) > 65535) {
     throw new InvalidArgumentError('must be an integer from 0 to 65535 (0 = any free port)');
@@ -36,7 +35,8 @@ function parsePort(value: string): number {
 }
 
 function parseProxyDomain(value: string): string {
-  if (!HOSTNAME_RE.test(value)) throw new InvalidArgumentError('must be a domain name such as proxy.example.net');
+  // The emulator's own hostname rule, so that no catalogue name is an IPv4 address in disguise.
+  if (!isProxyDomain(value)) throw new InvalidArgumentError(PROXY_DOMAIN_RULE);
   return value.toLowerCase();
 }
 

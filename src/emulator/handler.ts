@@ -5,8 +5,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type BanList, type Caller } from './auth';
 import { handleControl, type ControlDeps } from './control';
 import { actsAfterServing, replacesRequest, type Fault, type FaultList } from './faults';
-import { decodeFormBody, forbidsContent, HttpError, httpDate, parseForm, readBody, sendEmpty, sendReply, sendText, splitUrl, type Reply } from './http';
-import type { ApiSettings, Route } from './router';
+import {
+  decodeFormBody,
+  forbidsContent,
+  HttpError,
+  httpDate,
+  parseForm,
+  readBody,
+  sendEmpty,
+  sendReply,
+  sendText,
+  splitUrl,
+  type Params,
+  type Reply,
+} from './http';
+import { type ApiSettings, refuseUnknownFields, type Route } from './router';
 
 /** Everything the pipeline needs. */
 export interface HandlerDeps extends ControlDeps {
@@ -92,9 +105,21 @@ function answerRequest(req: IncomingMessage, method: string, path: string, query
     });
   }
   const route = deps.router.match(method, path);
-  const params = method === 'POST' ? decodeFormBody(req.headers['content-type'], body) : parseForm(query, 'query string');
+  const params = requestParams(req, method, query, body);
+  refuseUnknownFields(route, params);
   const caller = authorize(req, route, address, deps);
   return route.handle({ store: deps.store, now: deps.clock.now(), caller, params, settings: deps.settings });
+}
+
+/**
+ * The parameters of a request: its query string on a GET, its form body on a POST. A POST's
+ * query string is refused, not ignored: `POST /api/ip/add/?username=alice` would otherwise act on
+ * the caller, as if `username` had not been given.
+ */
+function requestParams(req: IncomingMessage, method: string, query: string, body: Buffer): Params {
+  if (method !== 'POST') return parseForm(query, 'query string');
+  if (query !== '') throw new HttpError(400, 'query string on a POST: parameters of a POST go in its form body (application/x-www-form-urlencoded)');
+  return decodeFormBody(req.headers['content-type'], body);
 }
 
 /** Answers with a fault instead of serving the request (after its `delayMs`, if any). */

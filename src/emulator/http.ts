@@ -30,6 +30,11 @@ export type Params = ReadonlyMap<string, string>;
 /** Field names quoted in messages as they are; any other name could carry control characters. */
 const PLAIN_NAME_RE = /^[A-Za-z0-9_]{1,64}$/;
 
+/** True for a field name that messages may quote as it is (letters, digits and `_`). */
+export function isPlainName(name: string): boolean {
+  return PLAIN_NAME_RE.test(name);
+}
+
 /**
  * Decodes `application/x-www-form-urlencoded` text. Unlike URLSearchParams it rejects malformed
  * percent-encoding instead of passing it through, and a name given twice: which of its values
@@ -106,6 +111,14 @@ function tooLarge(): HttpError {
   return new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
 }
 
+/** Labels of UTF-8 itself. */
+const UTF8_LABELS: ReadonlySet<string> = new Set(['utf-8', 'utf8']);
+/** Labels of charsets in which an all-ASCII body means what it means in UTF-8. */
+const ASCII_COMPATIBLE_LABELS: ReadonlySet<string> = new Set(['us-ascii', 'iso-8859-1', 'latin1']);
+/** A percent-escape of an octet above 0x7F: what an ASCII-compatible charset reads otherwise than UTF-8. */
+const HIGH_ESCAPE_RE = /%[89a-f][0-9a-f]/i;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /**
  * Checks that a POST body is form-encoded (JSON and other types get 400, docs/emulator.md) in
  * UTF-8, and decodes it. A missing Content-Type is fine only with an empty body.
@@ -115,13 +128,32 @@ export function decodeFormBody(contentType: string | undefined, body: Buffer): P
   if (type !== 'application/x-www-form-urlencoded' && !(type === '' && body.length === 0)) {
     throw new HttpError(400, 'request body must be application/x-www-form-urlencoded');
   }
-  // Percent-escapes are read as UTF-8 whatever the label says: a Latin-1 client's é would become
-  // another character, so another charset is refused rather than misread.
   const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length);
-  if (charset !== undefined && !['utf-8', 'utf8', '"utf-8"', '"utf8"'].includes(charset)) {
-    throw new HttpError(400, 'request body must be UTF-8: a charset other than utf-8 is not supported');
+  if (charset !== undefined) checkCharset(charset.replace(/^"(.*)"$/, '$1'), body);
+  // Refused, not stripped: a form body has no byte order mark, so a server that does not expect
+  // one reads it as part of the first name, and that field (`username`, say) is lost there.
+  if (body.subarray(0, UTF8_BOM.length).equals(UTF8_BOM)) {
+    throw new HttpError(400, 'request body starts with a UTF-8 byte order mark (EF BB BF): a form body takes none');
   }
   return parseForm(bodyText(body), 'request body');
+}
+
+/**
+ * Percent-escapes are read as UTF-8 whatever the label says, so a Latin-1 client's `%E9` (é)
+ * would become another character: a charset other than UTF-8 is refused, except US-ASCII and
+ * Latin-1 for a body whose bytes and escapes are all ASCII, which every one of them reads alike.
+ */
+function checkCharset(label: string, body: Buffer): void {
+  if (UTF8_LABELS.has(label)) return;
+  if (!ASCII_COMPATIBLE_LABELS.has(label)) {
+    throw new HttpError(400, 'request body must be UTF-8: a charset other than utf-8 is not supported (us-ascii and iso-8859-1 only for an all-ASCII body)');
+  }
+  if (body.some((byte) => byte > 0x7f) || HIGH_ESCAPE_RE.test(body.toString('latin1'))) {
+    throw new HttpError(
+      400,
+      `request body must be UTF-8: with charset=${label} only an all-ASCII body is accepted (no byte or percent-escape above 7F); send other text as UTF-8, with charset=utf-8 or none`,
+    );
+  }
 }
 
 /** An HTTP `Date` header value (IMF-fixdate) for the time `ms`. */

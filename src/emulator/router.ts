@@ -1,7 +1,7 @@
 // The API's route table: which handler serves a method and path, what authentication it needs,
 // and the 404/405 answers for everything else.
 import type { Caller } from './auth';
-import { HttpError, type Params, type Reply } from './http';
+import { HttpError, isPlainName, type Params, type Reply } from './http';
 import type { Store } from './store';
 
 /** Settings the handlers need from the command line. */
@@ -32,6 +32,11 @@ export interface Route {
   readonly basicOnly?: boolean;
   /** Refuse sub-account callers (sub-account and proxy endpoints). */
   readonly parentOnly?: boolean;
+  /**
+   * The names it takes (query parameters of a GET, form fields of a POST); any other is refused
+   * with 400, so that a typo (`usernme=alice`) fails instead of acting on the caller.
+   */
+  readonly fields: readonly string[];
   /** Serves the request; errors are thrown as {@link HttpError}. */
   handle(ctx: RouteContext): Reply;
 }
@@ -68,4 +73,18 @@ export class Router {
   list(): ReadonlyArray<{ readonly method: string; readonly path: string }> {
     return this.routes.map(({ method, path }) => ({ method, path }));
   }
+}
+
+/**
+ * 400 for the first name of `params` that `route` does not take. The name is quoted only when it
+ * is plain, and never where the route takes a password: a password holding an unencoded `&`
+ * leaves its tail as a name.
+ */
+export function refuseUnknownFields(route: Route, params: Params): void {
+  const unknown = [...params.keys()].find((name) => !route.fields.includes(name));
+  if (unknown === undefined) return;
+  const takes = `${route.method} ${route.path} takes ${route.fields.length === 0 ? 'none' : route.fields.join(', ')}`;
+  if (!isPlainName(unknown)) throw new HttpError(400, `unknown field, with a name of other characters than letters, digits and _ (${takes})`);
+  if (route.fields.includes('password')) throw new HttpError(400, `unknown field, not named here since it may be part of a password (${takes})`);
+  throw new HttpError(400, `${unknown}: unknown field (${takes})`);
 }

@@ -15,6 +15,7 @@ import { Router } from './router';
 import { apiRoutes } from './routes';
 import { Store } from './store';
 import { prepareTls, type GivenCertificate } from './tls';
+import { isProxyDomain, PROXY_DOMAIN_RULE } from './validation';
 import type { HostResolver } from './proxy/admission';
 import { countryHeader, exitIpHeader } from './proxy/context';
 import { ExitPool } from './proxy/exits';
@@ -64,7 +65,7 @@ export interface EmulatorOptions {
   readonly caOutPath?: string;
   /** Secret of the control API. */
   readonly adminToken: string;
-  /** Domain of the proxy catalogue. @default 'proxy.example.net' */
+  /** Domain of the proxy catalogue: two labels or more, the last not a number. @default 'proxy.example.net' */
   readonly proxyDomain?: string;
   /** Prefix of raw bearer tokens. @default 'pxa_' */
   readonly tokenPrefix?: string;
@@ -134,6 +135,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
       throw new Error('bytes per GB must be a whole divisor of 1000000000 (e.g. 1000)');
     }
     if (!/^[A-Za-z0-9]{1,32}$/.test(operator)) throw new Error('the operator name must be 1-32 letters and digits');
+    const proxyDomain = options.proxyDomain ?? DEFAULT_PROXY_DOMAIN;
+    if (!isProxyDomain(proxyDomain)) throw new Error(`the proxy domain ${PROXY_DOMAIN_RULE}`);
     const handler = createRequestHandler({
       adminToken: options.adminToken,
       store,
@@ -143,7 +146,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
       loadSeeds,
       exits,
       router: new Router(apiRoutes),
-      settings: { proxyDomain: options.proxyDomain ?? DEFAULT_PROXY_DOMAIN, tokenPrefix: options.tokenPrefix ?? 'pxa_' },
+      settings: { proxyDomain, tokenPrefix: options.tokenPrefix ?? 'pxa_' },
       log,
     });
     const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...REQUEST_TIMEOUTS }, handler);

@@ -92,15 +92,31 @@ export function checkIpv4(value: string, field = 'ip'): string {
 }
 
 /**
- * Checks a host name: dot-separated labels of letters, digits and inner hyphens, the last one not
- * a number, so that no IPv4 address in any form the resolver reads passes as a name.
+ * True for a host name: dot-separated labels of letters, digits and inner hyphens, the last one
+ * not a number, so that no IPv4 address in any form the resolver reads passes as a name.
  */
+export function isHostname(value: string): boolean {
+  const labels = value.split('.');
+  return value.length <= 253 && labels.every((label) => HOST_LABEL_RE.test(label)) && !NUMERIC_LABEL_RE.test(labels[labels.length - 1]!);
+}
+
+/** Checks a host name ({@link isHostname}). */
 export function checkHostname(value: string, field = 'domain'): string {
   checkSafeText(value, field);
-  const labels = value.split('.');
-  const ok = value.length <= 253 && labels.every((label) => HOST_LABEL_RE.test(label)) && !NUMERIC_LABEL_RE.test(labels[labels.length - 1]!);
-  if (!ok) throw invalid(field, 'must be a host name such as app.example.com');
+  if (!isHostname(value)) throw invalid(field, 'must be a host name such as app.example.com');
   return value;
+}
+
+/**
+ * What the proxy catalogue's domain must be: a host name of two labels or more. Its last label is
+ * every catalogue name's, so `127.0.0.1` or `proxy.0x1` would make names that read as IPv4.
+ */
+export const PROXY_DOMAIN_RULE =
+  'must be a domain name such as proxy.example.net: dot-separated labels of letters, digits and inner hyphens, the last not a number (127.0.0.1 and proxy.0x1 read as IPv4 addresses)';
+
+/** True for a domain the proxy catalogue may use ({@link PROXY_DOMAIN_RULE}). */
+export function isProxyDomain(value: string): boolean {
+  return value.includes('.') && isHostname(value);
 }
 
 /** Checks a numeric identifier. */

@@ -23,11 +23,12 @@ beforeAll(async () => {
     {
       method: 'GET',
       path: '/api/boom/',
+      fields: [],
       handle: () => {
         throw new TypeError('kaboom');
       },
     },
-    { method: 'GET', path: '/api/fine/', handle: () => ({ status: 200, json: { ok: true } }) },
+    { method: 'GET', path: '/api/fine/', fields: [], handle: () => ({ status: 200, json: { ok: true } }) },
   ]);
   const handler = createRequestHandler({
     adminToken: 'admin-token-for-tests',

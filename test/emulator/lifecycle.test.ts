@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as tls from 'node:tls';
 import { Agent, request } from 'undici';
+import { startEmulator as startInProcess } from '../../src/emulator';
 import { createSelfSignedCertificate } from '../../src/util/x509';
 import { startEmulator } from '../helpers/emulator';
 import { api, basic, createToken, DEMO, emulatorState, type SubDetails } from './api';
@@ -98,6 +99,9 @@ describe('flags', () => {
     [['--token-prefix', 'has space'], /--token-prefix.*URL-safe/],
     [['--admin-token', 'Short-7'], /--admin-token must be 8-256/],
     [['--proxy-domain', 'not_a_domain'], /--proxy-domain.*domain name/],
+    [['--proxy-domain', '127.0.0.1'], /--proxy-domain.*the last not a number \(127\.0\.0\.1 and proxy\.0x1 read as IPv4 addresses\)/],
+    [['--proxy-domain', 'proxy.0x1'], /--proxy-domain.*the last not a number/],
+    [['--proxy-domain', 'proxy.0XAB'], /--proxy-domain.*the last not a number/],
     [['--state', '/nonexistent/dir/state.db'], /cannot open state file \/nonexistent\/dir\/state\.db/],
     [['--bogus'], /unknown option '--bogus'/],
   ])('%p fails with a clear message and prints nothing on stdout', async (args, message) => {
@@ -106,6 +110,14 @@ describe('flags', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(message);
     expect(stderr).not.toContain('Short-7');
+  });
+
+  it('startEmulator refuses a proxy domain that ends in a number, as --proxy-domain does', async () => {
+    for (const proxyDomain of ['127.0.0.1', 'proxy.0x1', 'localhost']) {
+      await expect(startInProcess({ port: 0, httpPort: 0, adminToken: 'admin-token-for-tests', proxies: false, proxyDomain, log: () => {} })).rejects.toThrow(
+        'the proxy domain must be a domain name such as proxy.example.net',
+      );
+    }
   });
 
   it('lists every problem of an invalid accounts file, never its passwords', async () => {

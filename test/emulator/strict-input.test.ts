@@ -1,7 +1,14 @@
 // Input the emulator once read leniently, each time in a way a client bug could pass unnoticed:
-// an empty `username` acted on the parent, a repeated field kept its last value, Basic credentials
-// in base64url or without padding were accepted, hostnames the resolver reads as IPv4 addresses
-// (0x7f000001) were authorized, and form bytes that are not UTF-8 were stored as U+FFFD.
+// an empty `username` acted on the parent, a repeated field kept its last value, a POST's query
+// string and unknown fields (a typo, a byte order mark) were dropped so the write went to the
+// parent, Basic credentials in base64url or without padding were accepted, hostnames the resolver
+// reads as IPv4 addresses (0x7f000001) were authorized, and form bytes that are not UTF-8 were
+// stored as U+FFFD. And where it had grown too strict: an ASCII body labelled US-ASCII or Latin-1,
+// and a hostname an earlier emulator stored that no delete could remove.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 import { api, type Auth, createSub, DEMO, emulatorState } from './api';
@@ -149,13 +156,45 @@ describe('form bodies are UTF-8', () => {
     expect(await everything()).toEqual([]);
   });
 
-  it('400 for a declared charset other than UTF-8, even when the bytes are ASCII', async () => {
-    for (const type of ['application/x-www-form-urlencoded; charset=iso-8859-1', 'application/x-www-form-urlencoded;charset="windows-1252"']) {
-      expect(await post(Buffer.from('ip=192.0.2.10'), type)).toEqual({
+  it('400 for a declared charset other than UTF-8, US-ASCII or Latin-1, even when the bytes are ASCII', async () => {
+    for (const charset of ['"windows-1252"', 'utf-16', 'iso-8859-15', 'ascii7']) {
+      expect(await post(Buffer.from('ip=192.0.2.10'), `application/x-www-form-urlencoded;charset=${charset}`)).toEqual({
         status: 400,
-        text: 'request body must be UTF-8: a charset other than utf-8 is not supported\n',
+        text: 'request body must be UTF-8: a charset other than utf-8 is not supported (us-ascii and iso-8859-1 only for an all-ASCII body)\n',
       });
     }
+    expect(await everything()).toEqual([]);
+  });
+
+  it.each(['US-ASCII', 'us-ascii', '"Us-Ascii"', 'ISO-8859-1', 'iso-8859-1', 'latin1', '"LATIN1"'])(
+    'charset=%s with an all-ASCII body: read as UTF-8 reads it',
+    async (charset) => {
+      expect(await post(Buffer.from('ip=192.0.2.12&label=rack+7%2Fb'), `application/x-www-form-urlencoded; charset=${charset}`)).toEqual({
+        status: 200,
+        text: JSON.stringify({ ip: '192.0.2.12', label: 'rack 7/b' }),
+      });
+    },
+  );
+
+  it.each([
+    ['iso-8859-1', 'a byte', Buffer.concat([Buffer.from('ip=192.0.2.13&label=caf'), Buffer.from([0xe9])])],
+    ['latin1', 'an escape', Buffer.from('ip=192.0.2.13&label=caf%E9')],
+    ['us-ascii', 'escapes', Buffer.from('ip=192.0.2.13&label=caf%c3%a9')],
+  ])('charset=%s with %s above 7F: 400, nothing stored', async (charset, _what, body) => {
+    expect(await post(body, `application/x-www-form-urlencoded; charset=${charset}`)).toEqual({
+      status: 400,
+      text: `request body must be UTF-8: with charset=${charset} only an all-ASCII body is accepted (no byte or percent-escape above 7F); send other text as UTF-8, with charset=utf-8 or none\n`,
+    });
+    expect(await everything()).toEqual([]);
+  });
+
+  it('400 for a body starting with a byte order mark, which a server would read as part of the first name', async () => {
+    await createSub(em, 'alice');
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('username=alice&ip=203.0.113.61')]);
+    expect(await post(body, 'application/x-www-form-urlencoded')).toEqual({
+      status: 400,
+      text: 'request body starts with a UTF-8 byte order mark (EF BB BF): a form body takes none\n',
+    });
     expect(await everything()).toEqual([]);
   });
 
@@ -171,5 +210,100 @@ describe('form bodies are UTF-8', () => {
   it('ip: a control character is named as in every other text field', async () => {
     const res = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '192.0.2.1\n' } });
     expect([res.status, res.text]).toEqual([400, 'ip: must not contain a control character (U+000A at position 10)\n']);
+  });
+});
+
+describe('a POST with a query string', () => {
+  const REFUSED = [400, 'query string on a POST: parameters of a POST go in its form body (application/x-www-form-urlencoded)\n'];
+
+  it.each([
+    ['/api/ip/add/?username=alice', { ip: '203.0.113.50' }],
+    ['/api/ip/add/?username=alice&username=', { ip: '203.0.113.51' }],
+    ['/api/ip/add/?username=%FF', { ip: '203.0.113.52' }],
+    ['/api/hostname/add/?username=alice', { domain: 'app.example.com' }],
+    ['/api/token/create/?username=alice', { label: 'ci' }],
+  ])('POST %s: 400, and nothing is written for the parent', async (path, form) => {
+    await createSub(em, 'alice');
+    const res = await api(em, 'POST', path, { auth: DEMO, form });
+    expect([res.status, res.text]).toEqual(REFUSED);
+    expect(await everything()).toEqual([]);
+  });
+
+  it('from a sub-account: 400, not served on itself', async () => {
+    const alice = await createSub(em, 'alice');
+    const res = await api(em, 'POST', '/api/ip/add/?username=demo', { auth: alice, form: { ip: '203.0.113.53' } });
+    expect([res.status, res.text]).toEqual(REFUSED);
+    expect(await everything()).toEqual([]);
+  });
+});
+
+describe('a field the endpoint does not take', () => {
+  it('400 naming it, and nothing is written for the parent', async () => {
+    await createSub(em, 'alice');
+    const typo = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, form: { ip: '203.0.113.60', usernme: 'alice' } });
+    expect([typo.status, typo.text]).toEqual([400, 'usernme: unknown field (POST /api/ip/add/ takes ip, label, username)\n']);
+    const elsewhere = await api(em, 'POST', '/api/ip/delete/', { auth: DEMO, form: { ip: '203.0.113.60', label: 'x' } });
+    expect([elsewhere.status, elsewhere.text]).toEqual([400, 'label: unknown field (POST /api/ip/delete/ takes ip, username)\n']);
+    expect(await everything()).toEqual([]);
+  });
+
+  it('in a query string too, also where the endpoint takes none', async () => {
+    const typo = await api(em, 'GET', '/api/ips/', { auth: DEMO, query: { usernme: 'alice' } });
+    expect([typo.status, typo.text]).toEqual([400, 'usernme: unknown field (GET /api/ips/ takes username)\n']);
+    const none = await api(em, 'GET', '/api/proxies/', { auth: DEMO, query: { page: '2' } });
+    expect([none.status, none.text]).toEqual([400, 'page: unknown field (GET /api/proxies/ takes none)\n']);
+  });
+
+  it('unnamed when it may be the tail of a password with an unencoded &, or is not plain', async () => {
+    const form = 'application/x-www-form-urlencoded';
+    const tail = await api(em, 'POST', '/api/sub/create/', { auth: DEMO, body: 'username=bob&password=Secret&Tail42', contentType: form });
+    expect([tail.status, tail.text]).toEqual([
+      400,
+      'unknown field, not named here since it may be part of a password (POST /api/sub/create/ takes username, password, first_name, last_name, email, monthly_limit, total_limit)\n',
+    ]);
+    const odd = await api(em, 'POST', '/api/ip/add/', { auth: DEMO, body: 'ip=203.0.113.62&a%0Ab=1', contentType: form });
+    expect([odd.status, odd.text]).toEqual([
+      400,
+      'unknown field, with a name of other characters than letters, digits and _ (POST /api/ip/add/ takes ip, label, username)\n',
+    ]);
+    expect((await emulatorState(em)).accounts[0]!.subAccounts).toEqual([]);
+    expect(await everything()).toEqual([]);
+  });
+});
+
+describe('a hostname an earlier emulator stored, which the rule now refuses', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'proxyaccount-strict-input-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is deleted when spelled as listed; a value that matches none still meets the rule', async () => {
+    const stateFile = join(dir, 'state.db');
+    await (await startEmulator({ stateFile })).stop();
+    // Stands in for an add by an emulator from before names ending in a number were refused.
+    const db = new Database(stateFile);
+    try {
+      const { id } = db.prepare('SELECT id FROM accounts WHERE username = ?').get('demo') as { id: number };
+      db.prepare('INSERT INTO hostnames (account_id, domain) VALUES (?, ?)').run(id, '0x7f000001');
+    } finally {
+      db.close();
+    }
+    const later = await startEmulator({ stateFile });
+    try {
+      const list = async (): Promise<unknown> => (await api(later, 'GET', '/api/hostnames/', { auth: DEMO })).json();
+      const remove = async (domain: string): Promise<[number, string]> => {
+        const res = await api(later, 'POST', '/api/hostname/delete/', { auth: DEMO, form: { domain } });
+        return [res.status, res.text];
+      };
+      const RULE: [number, string] = [400, 'domain: must be a host name such as app.example.com\n'];
+      expect(await list()).toEqual({ domains: ['0x7f000001'] });
+      expect(await remove('0X7F000001')).toEqual(RULE);
+      expect(await remove('0x7f000001')).toEqual([204, '']);
+      expect(await list()).toEqual({ domains: [] });
+      expect(await remove('0x7f000001')).toEqual(RULE);
+    } finally {
+      await later.stop();
+    }
   });
 });

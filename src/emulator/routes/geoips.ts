@@ -4,6 +4,6 @@ import type { Route } from '../router';
 
 /** The geo-IP endpoints. */
 export const geoIpRoutes: readonly Route[] = [
-  { method: 'GET', path: '/api/geoips/open/', handle: () => ({ status: 200, json: geoIpMap('open') }) },
-  { method: 'GET', path: '/api/geoips/world/', handle: () => ({ status: 200, json: geoIpMap('world') }) },
+  { method: 'GET', path: '/api/geoips/open/', fields: [], handle: () => ({ status: 200, json: geoIpMap('open') }) },
+  { method: 'GET', path: '/api/geoips/world/', fields: [], handle: () => ({ status: 200, json: geoIpMap('world') }) },
 ];

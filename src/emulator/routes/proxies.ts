@@ -39,12 +39,13 @@ function add(ctx: RouteContext): { status: number; json: unknown } {
 
 /** The authorized-proxy endpoints. */
 export const proxyRoutes: readonly Route[] = [
-  { method: 'GET', path: '/api/proxies/', parentOnly: true, handle: list },
-  { method: 'POST', path: '/api/proxy/add/', parentOnly: true, handle: add },
+  { method: 'GET', path: '/api/proxies/', parentOnly: true, fields: [], handle: list },
+  { method: 'POST', path: '/api/proxy/add/', parentOnly: true, fields: ['proxy'], handle: add },
   {
     method: 'POST',
     path: '/api/proxy/delete/',
     parentOnly: true,
+    fields: ['proxy'],
     handle: (ctx) => {
       ctx.store.access.deleteProxy(ctx.caller.account.id, resolve(ctx).host);
       return { status: 204, empty: true };

@@ -86,22 +86,27 @@ function setActive(active: boolean) {
   };
 }
 
+/** The fields of create and edit. */
+const PROFILE_FIELDS = ['username', 'password', 'first_name', 'last_name', 'email', 'monthly_limit', 'total_limit'];
+
 /** The sub-account endpoints. */
 export const subAccountRoutes: readonly Route[] = [
-  { method: 'POST', path: '/api/sub/create/', parentOnly: true, handle: create },
-  { method: 'POST', path: '/api/sub/edit/', parentOnly: true, handle: edit },
+  { method: 'POST', path: '/api/sub/create/', parentOnly: true, fields: PROFILE_FIELDS, handle: create },
+  { method: 'POST', path: '/api/sub/edit/', parentOnly: true, fields: PROFILE_FIELDS, handle: edit },
   {
     method: 'GET',
     path: '/api/sub/get/',
     parentOnly: true,
+    fields: ['username'],
     handle: (ctx) => ({ status: 200, json: accountDetails(ctx.store, named(ctx), ctx.now) }),
   },
-  { method: 'POST', path: '/api/sub/deactivate/', parentOnly: true, handle: setActive(false) },
-  { method: 'POST', path: '/api/sub/activate/', parentOnly: true, handle: setActive(true) },
+  { method: 'POST', path: '/api/sub/deactivate/', parentOnly: true, fields: ['username'], handle: setActive(false) },
+  { method: 'POST', path: '/api/sub/activate/', parentOnly: true, fields: ['username'], handle: setActive(true) },
   {
     method: 'POST',
     path: '/api/sub/delete/',
     parentOnly: true,
+    fields: ['username'],
     handle: (ctx) => {
       ctx.store.accounts.delete(named(ctx).id);
       return { status: 200, empty: true };

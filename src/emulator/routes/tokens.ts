@@ -70,19 +70,21 @@ export const tokenRoutes: readonly Route[] = [
     method: 'GET',
     path: '/api/tokens/',
     basicOnly: true,
+    fields: ['username'],
     handle: (ctx) => {
       const account = targetAccount(ctx);
       requireTokenPlan(ctx, account);
       return { status: 200, json: { tokens: ctx.store.tokens.list(account.id).map((t) => tokenMetadata(t, ctx.now)) } };
     },
   },
-  { method: 'POST', path: '/api/token/create/', basicOnly: true, handle: create },
-  { method: 'POST', path: '/api/token/deactivate/', basicOnly: true, handle: deactivate },
-  { method: 'POST', path: '/api/token/activate/', basicOnly: true, handle: activate },
+  { method: 'POST', path: '/api/token/create/', basicOnly: true, fields: ['label', 'expires_at', 'username'], handle: create },
+  { method: 'POST', path: '/api/token/deactivate/', basicOnly: true, fields: ['id', 'username'], handle: deactivate },
+  { method: 'POST', path: '/api/token/activate/', basicOnly: true, fields: ['id', 'username'], handle: activate },
   {
     method: 'POST',
     path: '/api/token/delete/',
     basicOnly: true,
+    fields: ['id', 'username'],
     handle: (ctx) => {
       ctx.store.tokens.delete(namedToken(ctx).id);
       return { status: 204, empty: true };
