@@ -1,11 +1,6 @@
-// The review's Markdown: text from the plan (addresses, which hold whatever a for_each key holds;
-// usernames, labels, hostnames) never shapes the comment nor mentions anyone, and a review too
-// long for one comment is cut at the first line that does not fit, with what is not shown
-// counted: attention items apart from change lines, and in the attention heading too.
-import { parsePlanJson } from '../../src/gitops/plan-json';
-import { type Review, reviewPlan } from '../../src/gitops/review';
 import { reviewMarkdown } from '../../src/gitops/review-render';
 import { codeSpans, GITHUB_LINKS } from './code-spans';
+import { review } from './plan-changes';
 
 function ip(name: string, after: Record<string, unknown>): unknown {
   return {
@@ -15,10 +10,6 @@ function ip(name: string, after: Record<string, unknown>): unknown {
     provider_name: 'registry.terraform.io/proxyaccount/proxyaccount',
     change: { actions: ['create'], before: null, after: { label: null, username: null, ...after }, after_unknown: { id: true } },
   };
-}
-
-function review(...changes: unknown[]): Review {
-  return reviewPlan(parsePlanJson({ format_version: '1.2', resource_changes: changes }));
 }
 
 describe('text from the plan in the Markdown', () => {

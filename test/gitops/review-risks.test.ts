@@ -4,24 +4,10 @@
 // is null for a forget, unknown values are null in `after` and true in `after_unknown`, and
 // sensitive values are in clear with `after_sensitive` marking them.
 import { parsePlanJson } from '../../src/gitops/plan-json';
-import { failsOn, hasChanges, reviewPlan } from '../../src/gitops/review';
+import { failsOn, hasChanges } from '../../src/gitops/review';
 import { reviewMarkdown } from '../../src/gitops/review-render';
 import { describeChanges } from '../../src/gitops/plan-summary';
-
-function change(type: string, name: string, actions: string[], before: unknown, after: unknown, extra: Record<string, unknown> = {}): unknown {
-  return {
-    address: `${type}.${name}`,
-    mode: 'managed',
-    type,
-    name,
-    provider_name: 'registry.terraform.io/proxyaccount/proxyaccount',
-    change: { actions, before, after, ...extra },
-  };
-}
-
-function review(...changes: unknown[]) {
-  return reviewPlan(parsePlanJson({ format_version: '1.2', resource_changes: changes }));
-}
+import { change, review } from './plan-changes';
 
 describe('a forgotten object (removed { lifecycle { destroy = false } })', () => {
   const plan = () =>

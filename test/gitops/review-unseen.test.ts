@@ -9,21 +9,7 @@ import * as path from 'node:path';
 import { parsePlanJson } from '../../src/gitops/plan-json';
 import { failsOn, reviewPlan } from '../../src/gitops/review';
 import { reviewJson, reviewMarkdown } from '../../src/gitops/review-render';
-
-function change(type: string, name: string, actions: string[], before: unknown, after: unknown, extra: Record<string, unknown> = {}): unknown {
-  return {
-    address: `${type}.${name}`,
-    mode: 'managed',
-    type,
-    name,
-    provider_name: 'registry.terraform.io/proxyaccount/proxyaccount',
-    change: { actions, before, after, ...extra },
-  };
-}
-
-function review(...changes: unknown[]) {
-  return reviewPlan(parsePlanJson({ format_version: '1.2', resource_changes: changes }));
-}
+import { change, review } from './plan-changes';
 
 /** The three authoritative lists: their entries attribute, an entry that stays hidden, and one the account holds. */
 const LISTS = [
