@@ -3,6 +3,7 @@
 // manages.
 // Exit codes: 0 no drift, 2 drift, 3 no drift found but the check was incomplete, 1 an error.
 import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DRIFT_MARKDOWN_LIMIT, MIN_DRIFT_MARKDOWN_LIMIT } from '../gitops/drift-render';
 
@@ -12,6 +13,7 @@ interface DriftFlags {
   provider?: string;
   format: 'markdown' | 'json';
   out?: string;
+  jsonOut?: string;
   maxChars?: number;
   scan: boolean;
   terraform: string;
@@ -39,6 +41,13 @@ function maxChars(min: number) {
   };
 }
 
+/** `--json-out` beside `--out`: one file cannot hold both reports (the second would overwrite the first). */
+function checkOutputs(flags: DriftFlags): void {
+  if (flags.jsonOut !== undefined && flags.out !== undefined && path.resolve(flags.jsonOut) === path.resolve(flags.out)) {
+    throw new InvalidArgumentError(`--json-out and --out name the same file (${flags.out}); give the JSON report a file of its own.`);
+  }
+}
+
 /** Adds the `drift` subcommand to the program. */
 export function register(program: Command): void {
   program
@@ -49,14 +58,15 @@ export function register(program: Command): void {
       'the Terraform working directory (default: ".")',
       once('--dir', ': one run reads one state; run drift once per working directory, and see docs/gitops.md for an account several states manage'),
     )
-    .option('--plan <file>', 'use this plan (saved, or its `terraform show -json` output) instead of running terraform', once('--plan'))
+    .option('--plan <file>', 'use this plan (saved, or its `terraform show -json` output), made in --dir, instead of running terraform', once('--plan'))
     .option(
       '--provider <config>',
-      'the provider configuration whose account PROXYACCOUNT_* names, e.g. proxyaccount.other (default: the default, unaliased one)',
+      'the provider configuration whose account PROXYACCOUNT_* names, e.g. proxyaccount.other; given, the other configurations count as checked by runs of their own (default: the default, unaliased one; the others then leave the check incomplete)',
       once('--provider', ': one run scans one account'),
     )
     .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json']).default('markdown'))
     .option('--out <file>', 'write the report to this file instead of standard output', once('--out'))
+    .option('--json-out <file>', 'also write the JSON report, never cut, to this file (a cut Markdown report names it)', once('--json-out'))
     .option(
       '--max-chars <n>',
       `the most characters the Markdown report may have, at least ${MIN_DRIFT_MARKDOWN_LIMIT} (default: ${DRIFT_MARKDOWN_LIMIT}, GitHub's limit on an issue body)`,
@@ -65,6 +75,7 @@ export function register(program: Command): void {
     .option('--no-scan', 'skip the scan for objects no resource manages (needs no API credentials)')
     .option('--terraform <path>', 'the terraform executable', 'terraform')
     .action(async (flags: DriftFlags) => {
+      checkOutputs(flags);
       const [{ runDrift }, render, { progressReporter }] = await Promise.all([
         import('../gitops/use-cases'),
         import('../gitops/drift-render'),
@@ -78,7 +89,13 @@ export function register(program: Command): void {
         terraform: flags.terraform,
         progress: progressReporter(),
       });
-      const text = flags.format === 'json' ? render.driftJson(report) : render.driftMarkdown(report, flags.maxChars ?? DRIFT_MARKDOWN_LIMIT);
+      const json = render.driftJson(report);
+      // The JSON first: the Markdown names it, so it is there when the Markdown is.
+      if (flags.jsonOut !== undefined) writeFileSync(flags.jsonOut, json);
+      const text =
+        flags.format === 'json'
+          ? json
+          : render.driftMarkdown(report, flags.maxChars ?? DRIFT_MARKDOWN_LIMIT, flags.jsonOut !== undefined ? { jsonFile: flags.jsonOut } : {});
       if (flags.out !== undefined) writeFileSync(flags.out, text);
       else process.stdout.write(text);
       process.exitCode = report.drifted ? 2 : report.complete ? 0 : 3;

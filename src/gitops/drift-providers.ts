@@ -1,11 +1,19 @@
 // Which provider configuration manages each resource of a plan's state, and which account each
-// configuration reads. Drift scans one account, the PROXYACCOUNT_* one, so only the resources of
-// that account's configuration may count as managed in it: another account's keys, merged in,
-// would hide that account's objects in this one, and its sub-accounts would be looked up here.
+// configuration reads. Drift scans one account, the PROXYACCOUNT_* one, against the resources of
+// one configuration only: another configuration's keys are never merged in, however sure the match
+// looks, since a wrong match would hide an account's objects behind another's keys (and look its
+// sub-accounts up in the wrong account). An object whose key another configuration declares, where
+// that configuration's account is not proven to be another one, is held by it: neither managed
+// nor unmanaged.
 // Read from the plan JSON's `configuration` section, which the plan reader does not keep: the
 // `provider_config_key` of each resource (Terraform resolves module calls' `providers` maps into
-// it), and each configuration's `username` and `base_url` expressions, resolved when they are a
-// constant or a root variable whose value the plan holds. No value read here is ever shown.
+// it), and each configuration's `username` and `base_url` expressions. A constant is its value; a
+// reference is resolved only when the root module's source sets the setting to exactly one
+// variable (`username = var.team`): the plan keeps what an expression references, not the
+// expression, and `"${var.team}2"` references `var.team` just as `var.team` does. No value read
+// here is ever shown.
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { PROVIDER_ENV } from '../account';
 import { isProxyAccount, type StateResource } from './plan-json';
 
@@ -13,9 +21,9 @@ import { isProxyAccount, type StateResource } from './plan-json';
 export type SettingSource =
   /** Not set in the provider block: from the environment terraform ran with. */
   | { readonly kind: 'environment' }
-  /** A constant, or a root variable's value the plan holds. */
+  /** A constant, or the value of the one root variable the source sets it to. */
   | { readonly kind: 'value'; readonly value: string }
-  /** An expression the plan does not resolve (a local, a data source, a module's variable, a token in the block). */
+  /** Anything else: an expression (a local, a data source, a module's variable, text around a variable), or a token in the block. */
   | { readonly kind: 'unknown' };
 
 /** One provider configuration of this provider. */
@@ -30,7 +38,7 @@ export interface ProviderConfiguration {
 
 /** The provider configurations of a plan, and which one manages each resource of its state. */
 export interface ProviderLayout {
-  /** This provider's configurations, by key. */
+  /** The configurations managed resources of this provider use, by key. */
   readonly configurations: ReadonlyMap<string, ProviderConfiguration>;
   /** The key of the configuration that manages a state resource (by its address); undefined for one no longer in the code. */
   keyOf(address: string): string | undefined;
@@ -58,9 +66,10 @@ function placeOf(path: string, r: Record<string, unknown>): string {
   return `${path}|${r.mode === 'data' ? 'data' : 'managed'}.${String(r.type)}.${String(r.name)}`;
 }
 
-/** A configured resource: its type and its provider configuration's key. */
+/** A configured resource: its type, whether it is managed (not a data source), and its provider configuration's key. */
 interface Configured {
   readonly type: string;
+  readonly managed: boolean;
   readonly key: string;
 }
 
@@ -69,7 +78,7 @@ function configuredResources(module: unknown, path: string, out: Map<string, Con
   if (!isRecord(module)) return;
   for (const r of Array.isArray(module.resources) ? module.resources : []) {
     if (!isRecord(r) || typeof r.type !== 'string' || typeof r.name !== 'string' || typeof r.provider_config_key !== 'string') continue;
-    out.set(placeOf(path, r), { type: r.type, key: r.provider_config_key });
+    out.set(placeOf(path, r), { type: r.type, managed: r.mode === 'managed', key: r.provider_config_key });
   }
   const calls = isRecord(module.module_calls) ? module.module_calls : {};
   for (const [name, call] of Object.entries(calls)) {
@@ -89,53 +98,301 @@ function stateKeys(module: unknown, configured: ReadonlyMap<string, Configured>,
   for (const child of Array.isArray(module.child_modules) ? module.child_modules : []) stateKeys(child, configured, out);
 }
 
+// --- The root module's provider blocks, as written ---------------------------------------------
+
+/** The settings of a provider block that are exactly one variable: `username = var.team` → `team`. */
+export interface BareVariables {
+  readonly username?: string;
+  readonly base_url?: string;
+}
+
 /**
- * A setting of a provider block: absent is the environment's; a constant is its value; a reference
- * to one root variable (only at the root, where the plan holds the variables' values) is that
- * variable's value. Anything else cannot be told from the plan.
+ * What the root module's source says of its provider blocks, by configuration key (`proxyaccount`,
+ * `proxyaccount.other`): which settings are exactly one variable. Null for a key whose block could
+ * not be read plainly, or that two blocks claim; a key it lacks is not known either.
  */
-function settingOf(expressions: Record<string, unknown>, name: string, variables: Record<string, unknown> | undefined): SettingSource {
+export type ProviderSource = ReadonlyMap<string, BareVariables | null>;
+
+/** One provider block of a file: its local name, its alias (null: not readable) and its settings (null: not readable). */
+interface SourceBlock {
+  readonly name: string;
+  readonly alias: string | undefined | null;
+  readonly settings: BareVariables | null;
+}
+
+const IDENT = '[A-Za-z_][A-Za-z0-9_-]*';
+/** Terraform merges override files into the other files' blocks: a block's settings are then in two places. */
+const OVERRIDE_FILE = /(^|_)override\.tf(\.json)?$/;
+
+/**
+ * Reads the provider blocks of the root module in `dir` (its `*.tf` and `*.tf.json` files), for
+ * the settings that are exactly one variable. Anything this reader does not follow plainly (an
+ * override file, a heredoc or comment it cannot end, a block on one line, a setting over several
+ * lines) leaves the blocks concerned, or all of them, not known: they are then not resolved.
+ */
+export function readProviderSource(dir: string): ProviderSource {
+  let files: string[];
+  try {
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'))
+      .sort();
+  } catch {
+    return new Map();
+  }
+  if (files.some((f) => OVERRIDE_FILE.test(f))) return new Map();
+  const blocks: SourceBlock[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = readFileSync(path.join(dir, f), 'utf8');
+    } catch {
+      return new Map();
+    }
+    const found = f.endsWith('.json') ? jsonProviderBlocks(text) : hclProviderBlocks(text);
+    if (found === undefined) return new Map();
+    blocks.push(...found);
+  }
+  return byKey(blocks);
+}
+
+/** The blocks by configuration key; a key two blocks claim, or a name one of whose blocks has an alias not read, is not known. */
+function byKey(blocks: readonly SourceBlock[]): Map<string, BareVariables | null> {
+  const out = new Map<string, BareVariables | null>();
+  const unsure = new Set(blocks.filter((b) => b.alias === null).map((b) => b.name));
+  for (const b of blocks) {
+    if (b.alias === null) continue;
+    const key = b.alias === undefined ? b.name : `${b.name}.${b.alias}`;
+    out.set(key, out.has(key) || unsure.has(b.name) ? null : b.settings);
+  }
+  return out;
+}
+
+/** One line of a `.tf` file: the nesting (braces, brackets, parentheses) it starts and ends at, and whether it starts and ends outside comments, strings and heredocs. */
+interface HclLine {
+  readonly text: string;
+  readonly depth: number;
+  readonly plain: boolean;
+  readonly endDepth: number;
+  readonly endsPlain: boolean;
+}
+
+/**
+ * The lines of a `.tf` file with their nesting, comments, strings and heredocs skipped, so that
+ * a `provider` line in a comment or a heredoc is not taken for a block. Undefined for text this
+ * reader does not follow: an interpolation holding a string, a string or comment left open, a
+ * nesting that does not close.
+ */
+function hclLines(text: string): HclLine[] | undefined {
+  const out: HclLine[] = [];
+  let depth = 0;
+  let comment = false;
+  let heredoc: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const start = { text: line, depth, plain: !comment && heredoc === undefined };
+    if (heredoc !== undefined) {
+      if (line.trim() === heredoc) heredoc = undefined;
+      out.push({ ...start, endDepth: depth, endsPlain: heredoc === undefined });
+      continue;
+    }
+    let i = 0;
+    while (i < line.length) {
+      if (comment) {
+        const end = line.indexOf('*/', i);
+        if (end < 0) break;
+        comment = false;
+        i = end + 2;
+        continue;
+      }
+      const rest = line.slice(i);
+      if (rest.startsWith('#') || rest.startsWith('//')) break;
+      if (rest.startsWith('/*')) {
+        comment = true;
+        i += 2;
+        continue;
+      }
+      if (rest.startsWith('<<')) {
+        const h = new RegExp(`^<<-?(${IDENT})\\s*$`).exec(rest);
+        if (h === null) return undefined;
+        heredoc = h[1];
+        break;
+      }
+      if (rest.startsWith('"')) {
+        const end = stringEnd(line, i);
+        if (end === undefined) return undefined;
+        i = end;
+        continue;
+      }
+      if ('{[('.includes(line[i]!)) depth++;
+      else if ('}])'.includes(line[i]!) && --depth < 0) return undefined;
+      i++;
+    }
+    out.push({ ...start, endDepth: depth, endsPlain: !comment && heredoc === undefined });
+  }
+  return comment || heredoc !== undefined || depth !== 0 ? undefined : out;
+}
+
+/** Where a quoted string that opens at `from` ends; undefined when it does not end on its line, or holds an interpolation with a string in it. */
+function stringEnd(line: string, from: number): number | undefined {
+  let i = from + 1;
+  while (i < line.length) {
+    if (line[i] === '\\') i += 2;
+    else if (line[i] === '"') return i + 1;
+    else if (line.startsWith('$${', i) || line.startsWith('%%{', i)) i += 3;
+    else if (line.startsWith('${', i) || line.startsWith('%{', i)) {
+      const end = line.slice(i + 2).search(/["}]/);
+      if (end < 0 || line[i + 2 + end] === '"' || line.slice(i + 2, i + 2 + end).includes('{')) return undefined;
+      i += end + 3;
+    } else i++;
+  }
+  return undefined;
+}
+
+const COMMENT = '\\s*(?:(?:#|//).*)?$';
+
+/**
+ * The provider blocks of a `.tf` file; undefined when a `provider` line at the top is not one this
+ * reader follows (its label unquoted, say). An empty block on one line (`provider "proxyaccount" {}`)
+ * sets nothing; any other block on one line is not read.
+ */
+function hclProviderBlocks(text: string): SourceBlock[] | undefined {
+  const lines = hclLines(text);
+  if (lines === undefined) return undefined;
+  const out: SourceBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.plain || line.depth !== 0 || !/^\s*provider\b/.test(line.text)) continue;
+    const open = new RegExp(`^\\s*provider\\s+"(${IDENT})"\\s*\\{(.*)$`).exec(line.text);
+    if (open === null) return undefined;
+    const name = open[1]!;
+    if (line.endDepth === 0) {
+      const empty = line.endsPlain && new RegExp(`^\\s*\\}${COMMENT}`).test(open[2]!);
+      out.push(empty ? { name, alias: undefined, settings: {} } : { name, alias: null, settings: null });
+      continue;
+    }
+    const end = lines.findIndex((l, j) => j > i && l.endDepth === 0);
+    if (end < 0) return undefined;
+    const opens = new RegExp(`^${COMMENT}`).test(open[2]!) && line.endsPlain && line.endDepth === 1;
+    out.push(opens ? hclBlock(name, lines.slice(i + 1, end), lines[end]!) : { name, alias: null, settings: null });
+    i = end;
+  }
+  return out;
+}
+
+/** One `.tf` provider block: each line inside one whole setting, a blank or a comment, and `}` alone on the last; else not readable. */
+function hclBlock(name: string, body: readonly HclLine[], closing: HclLine): SourceBlock {
+  const unreadable: SourceBlock = { name, alias: null, settings: null };
+  if (!closing.plain || !closing.endsPlain || closing.depth !== 1 || !new RegExp(`^\\s*\\}${COMMENT}`).test(closing.text)) return unreadable;
+  const settings: { username?: string; base_url?: string } = {};
+  let alias: string | undefined;
+  for (const line of body) {
+    const whole = line.plain && line.endsPlain && line.depth === 1 && line.endDepth === 1;
+    if (!whole) return unreadable;
+    if (new RegExp(`^${COMMENT}`).test(line.text)) continue;
+    const setting = new RegExp(`^\\s*(${IDENT})\\s*=`).exec(line.text);
+    if (setting === null) return unreadable;
+    if (setting[1] === 'alias') {
+      const a = new RegExp(`^\\s*alias\\s*=\\s*"(${IDENT})"${COMMENT}`).exec(line.text);
+      if (a === null) return unreadable;
+      alias = a[1];
+    }
+    const bare = new RegExp(`^\\s*(username|base_url)\\s*=\\s*var\\.(${IDENT})${COMMENT}`).exec(line.text);
+    if (bare !== null) settings[bare[1] as 'username' | 'base_url'] = bare[2]!;
+  }
+  return { name, alias, settings };
+}
+
+/** The provider blocks of a `.tf.json` file; undefined when it is not JSON or its `provider` is not of Terraform's shapes. */
+function jsonProviderBlocks(text: string): SourceBlock[] | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(doc)) return undefined;
+  if (doc.provider === undefined) return [];
+  if (!isRecord(doc.provider)) return undefined;
+  const out: SourceBlock[] = [];
+  for (const [name, value] of Object.entries(doc.provider)) {
+    if (name === '//') continue;
+    for (const b of Array.isArray(value) ? value : [value]) out.push(jsonBlock(name, b));
+  }
+  return out;
+}
+
+/** One `.tf.json` provider block: a string that is one interpolation of one variable (`"${var.team}"`) is that variable. */
+function jsonBlock(name: string, b: unknown): SourceBlock {
+  if (!isRecord(b)) return { name, alias: null, settings: null };
+  const alias = b.alias === undefined ? undefined : typeof b.alias === 'string' && new RegExp(`^${IDENT}$`).test(b.alias) ? b.alias : null;
+  const bare = (v: unknown): string | undefined => (typeof v === 'string' ? new RegExp(`^\\$\\{\\s*var\\.(${IDENT})\\s*\\}$`).exec(v)?.[1] : undefined);
+  const username = bare(b.username);
+  const baseUrl = bare(b.base_url);
+  return { name, alias, settings: { ...(username !== undefined ? { username } : {}), ...(baseUrl !== undefined ? { base_url: baseUrl } : {}) } };
+}
+
+// --- Settings and accounts ---------------------------------------------------------------------
+
+/**
+ * A setting of a provider block: absent is the environment's; a constant is its value; a
+ * reference is the value of a root variable only when the source sets the setting to exactly
+ * that variable (`bare`) and the plan says it references that variable alone. Anything else
+ * cannot be told from the plan.
+ */
+function settingOf(
+  expressions: Record<string, unknown>,
+  name: string,
+  variables: Record<string, unknown> | undefined,
+  bare: string | undefined,
+): SettingSource {
   const e = expressions[name];
   if (e === undefined || e === null) return { kind: 'environment' };
   if (!isRecord(e)) return { kind: 'unknown' };
   if (typeof e.constant_value === 'string') return { kind: 'value', value: e.constant_value };
   const refs = Array.isArray(e.references) ? e.references : [];
-  const only = refs.length === 1 && typeof refs[0] === 'string' ? /^var\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(refs[0]) : null;
-  const variable = only !== null && variables !== undefined ? variables[only[1]!] : undefined;
+  if (bare === undefined || variables === undefined || refs.length !== 1 || refs[0] !== `var.${bare}`) return { kind: 'unknown' };
+  const variable = variables[bare];
   return isRecord(variable) && typeof variable.value === 'string' ? { kind: 'value', value: variable.value } : { kind: 'unknown' };
 }
 
-function configurationOf(key: string, raw: Record<string, unknown>, variables: Record<string, unknown> | undefined): ProviderConfiguration {
+function configurationOf(
+  key: string,
+  raw: Record<string, unknown>,
+  variables: Record<string, unknown> | undefined,
+  source: ProviderSource | undefined,
+): ProviderConfiguration {
   const expressions = isRecord(raw.expressions) ? raw.expressions : {};
   const atRoot = typeof raw.module_address !== 'string' || raw.module_address === '';
+  // Only the root's variables are in the plan, and only the root's source is read.
   const vars = atRoot ? variables : undefined;
+  const bare = atRoot ? (source?.get(key) ?? undefined) : undefined;
   // A token in the block overrides the environment's credentials of either kind: its account is
   // whichever account the token belongs to, which the plan cannot tell.
-  const token = settingOf(expressions, 'token', vars);
+  const token = settingOf(expressions, 'token', undefined, undefined);
   return {
     key,
     isDefault: atRoot && (typeof raw.alias !== 'string' || raw.alias === ''),
-    username: token.kind === 'environment' ? settingOf(expressions, 'username', vars) : { kind: 'unknown' },
-    baseUrl: settingOf(expressions, 'base_url', vars),
+    username: token.kind === 'environment' ? settingOf(expressions, 'username', vars, bare?.username) : { kind: 'unknown' },
+    baseUrl: settingOf(expressions, 'base_url', vars, bare?.base_url),
   };
 }
 
 /**
  * The provider layout of a plan's JSON, or undefined when it has no `configuration` section (plan
- * JSON written by hand). Configurations of this provider are those its resources use.
+ * JSON written by hand). Its configurations are those this provider's managed resources use;
+ * `source` (the root module's provider blocks) resolves a setting that is exactly one variable.
  */
-export function providerLayout(json: unknown): ProviderLayout | undefined {
+export function providerLayout(json: unknown, source?: ProviderSource): ProviderLayout | undefined {
   if (!isRecord(json) || !isRecord(json.configuration)) return undefined;
   const configured = new Map<string, Configured>();
   configuredResources(json.configuration.root_module, '', configured);
   const byAddress = new Map<string, string>();
   const prior = isRecord(json.prior_state) && isRecord(json.prior_state.values) ? json.prior_state.values.root_module : undefined;
   stateKeys(prior, configured, byAddress);
-  const ours = new Set([...configured.values()].filter((c) => isProxyAccount(c.type)).map((c) => c.key));
+  const ours = new Set([...configured.values()].filter((c) => c.managed && isProxyAccount(c.type)).map((c) => c.key));
   const raw = isRecord(json.configuration.provider_config) ? json.configuration.provider_config : {};
   const variables = isRecord(json.variables) ? json.variables : undefined;
   const configurations = new Map<string, ProviderConfiguration>();
-  for (const key of ours) configurations.set(key, configurationOf(key, isRecord(raw[key]) ? raw[key] : {}, variables));
+  for (const key of ours) configurations.set(key, configurationOf(key, isRecord(raw[key]) ? raw[key] : {}, variables, source));
   return { configurations, keyOf: (address) => byAddress.get(address) };
 }
 
@@ -164,6 +421,35 @@ function sameUrl(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/** How a configuration's account stands to the scan's: the same, proven another, or not known. */
+type Relation = 'same' | 'other' | 'unknown';
+
+/**
+ * One setting against the scan's: a value is compared with the environment's; a setting left to
+ * the environment is the scan's only when terraform planned with this very environment.
+ */
+function relation(s: SettingSource, env: string | undefined, plannedHere: boolean, eq: (x: string, y: string) => boolean): Relation {
+  if (s.kind === 'value') return env === undefined ? 'unknown' : eq(s.value, env) ? 'same' : 'other';
+  return s.kind === 'environment' && plannedHere ? 'same' : 'unknown';
+}
+
+/** A configuration's account against the scan's: another when either setting says so, the same when both do. */
+function accountRelation(c: ProviderConfiguration, account: ScanAccount, plannedHere: boolean): Relation {
+  const user = relation(c.username, account.username, plannedHere, (x, y) => x === y);
+  const api = relation(c.baseUrl, account.baseUrl, plannedHere, sameUrl);
+  return user === 'other' || api === 'other' ? 'other' : user === 'same' && api === 'same' ? 'same' : 'unknown';
+}
+
+/** Resources of another configuration whose account is not proven to be another one: an object with one of their keys is held by them. */
+export interface Holder {
+  readonly provider: string;
+  /** True when the configuration is proven to use the scanned account too (its own run checks its objects). */
+  readonly sameAccount: boolean;
+  /** Why its account is not known, when it is not. */
+  readonly why: string | undefined;
+  readonly state: readonly StateResource[];
+}
+
 /** Which resources the scan compares the account with, and what it leaves out. */
 export interface ScanScope {
   /** The configuration whose account is scanned. */
@@ -172,10 +458,12 @@ export interface ScanScope {
   readonly confirmed: boolean;
   /** Why the account could not be confirmed, when it could not. */
   readonly unconfirmed: string | undefined;
-  /** The state's resources whose objects count as managed in the scanned account. */
+  /** The state's resources whose objects count as managed in the scanned account: the selected configuration's (and other providers'). */
   readonly state: readonly StateResource[];
   /** This provider's resources the scan does not cover, per configuration (null: no longer in the code). */
   readonly notScanned: ReadonlyArray<{ readonly provider: string | null; readonly resources: number }>;
+  /** The other configurations' resources not proven to be another account's: what they declare is held, never unmanaged. */
+  readonly holders: readonly Holder[];
 }
 
 /** Options of {@link scanScope}. */
@@ -197,18 +485,6 @@ function defaultKey(layout: ProviderLayout): string {
 }
 
 /**
- * Whether another configuration's setting is positively the scan's: a value equal to the
- * environment's, or left to the environment terraform planned with, which is the scan's when drift
- * ran terraform, or when the selected configuration leaves it to the environment too (then both
- * stand or fall with the same assumption). A value of the selected configuration does not make an
- * inherited one the scan's: a plan given with --plan may have been made with other credentials.
- */
-function isScans(s: SettingSource, selected: SettingSource, env: string | undefined, plannedHere: boolean, eq: (x: string, y: string) => boolean): boolean {
-  if (s.kind === 'value') return env !== undefined && eq(s.value, env);
-  return s.kind === 'environment' && (plannedHere || selected.kind === 'environment');
-}
-
-/**
  * The refusal for a configuration that names another account (or API) than the environment: the
  * scan would read one account and file another's resources under it. Names the configuration and
  * the variable, never a value.
@@ -225,11 +501,35 @@ function otherAccountError(c: ProviderConfiguration, selected: string, setting: 
 }
 
 /**
+ * The selected configuration. Throws for one no managed resource uses: given with --provider, or
+ * the default one while others have resources (a scan against none of them would call every
+ * object they manage unmanaged). With no resource of this provider at all, every object is one
+ * no resource manages.
+ */
+function selectedConfiguration(layout: ProviderLayout, key: string, given: boolean): ProviderConfiguration {
+  const selected = layout.configurations.get(key);
+  if (selected !== undefined) return selected;
+  const known = [...layout.configurations.keys()].sort();
+  if (given) {
+    throw new Error(
+      `--provider ${key}: no resource of this provider uses that provider configuration (${known.length > 0 ? `they use ${known.join(', ')}` : 'there are none'})`,
+    );
+  }
+  if (known.length > 0) {
+    throw new Error(
+      `no resource of this provider uses the default provider configuration (${key}), so its account has nothing to be compared with: they use ${known.join(', ')}. ` +
+        `One run scans the account of one configuration: run drift once per configuration, with its account's credentials in PROXYACCOUNT_*: ${known.map((k) => `--provider ${k}`).join('; ')}.`,
+    );
+  }
+  return { key, isDefault: true, username: { kind: 'environment' }, baseUrl: { kind: 'environment' } };
+}
+
+/**
  * What the scan compares the environment's account with: the resources of the selected provider
- * configuration, and of any other that names the same account. Throws, before anything is read,
- * for a configuration the plan lacks and for a selected one whose username or base_url resolves
- * to another account than the environment's. Without a layout (plan JSON without `configuration`)
- * every resource counts, and the account is not confirmed.
+ * configuration, never another's. Throws, before anything is read, for a configuration no managed
+ * resource uses (see {@link selectedConfiguration}) and for a selected one whose username or
+ * base_url is a value naming another account than the environment's. Without a layout (plan JSON
+ * without `configuration`) every resource counts, and the account is not confirmed.
  */
 export function scanScope(state: readonly StateResource[], layout: ProviderLayout | undefined, opts: ScopeOptions): ScanScope {
   if (layout === undefined) {
@@ -239,53 +539,67 @@ export function scanScope(state: readonly StateResource[], layout: ProviderLayou
       );
     }
     const why = "the plan's configuration section was not read (plan JSON without one), so every resource was taken as the scanned account's";
-    return { provider: DEFAULT_KEY, confirmed: false, unconfirmed: why, state, notScanned: [] };
+    return { provider: DEFAULT_KEY, confirmed: false, unconfirmed: why, state, notScanned: [], holders: [] };
   }
   const key = opts.provider ?? defaultKey(layout);
-  const known = [...layout.configurations.keys()].sort();
-  const selected = layout.configurations.get(key) ?? (opts.provider === undefined ? undefined : null);
-  if (selected === null) {
-    throw new Error(
-      `--provider ${key}: no resource of this provider uses that provider configuration (${known.length > 0 ? `they use ${known.join(', ')}` : 'there are none'})`,
-    );
-  }
-  const c: ProviderConfiguration = selected ?? { key, isDefault: true, username: { kind: 'environment' }, baseUrl: { kind: 'environment' } };
+  const c = selectedConfiguration(layout, key, opts.provider !== undefined);
   const how = opts.provider === undefined ? 'the default' : 'selected with --provider';
   const { username, baseUrl } = opts.account;
   if (c.username.kind === 'value' && username !== undefined && c.username.value !== username) throw otherAccountError(c, how, 'username');
   if (c.baseUrl.kind === 'value' && baseUrl !== undefined && !sameUrl(c.baseUrl.value, baseUrl)) throw otherAccountError(c, how, 'base_url');
-  const unconfirmed = unconfirmedReason(c, opts.account);
-  const counted = (k: string): boolean => {
-    const other = layout.configurations.get(k)!;
-    return (
-      k === key ||
-      (isScans(other.username, c.username, username, opts.plannedHere, (x, y) => x === y) &&
-        isScans(other.baseUrl, c.baseUrl, baseUrl, opts.plannedHere, sameUrl))
-    );
-  };
+  const open = openSettings(c, opts.account, opts.plannedHere);
   const inScope: StateResource[] = [];
   const left = new Map<string | null, number>();
+  const held = new Map<string, StateResource[]>();
   for (const r of state) {
     if (r.mode !== 'managed' || !isProxyAccount(r.type)) {
       inScope.push(r);
       continue;
     }
     const k = layout.keyOf(r.address);
-    if (k !== undefined && layout.configurations.has(k) && counted(k)) inScope.push(r);
-    else left.set(k ?? null, (left.get(k ?? null) ?? 0) + 1);
+    const other = k === undefined ? undefined : layout.configurations.get(k);
+    if (k === key && other !== undefined) {
+      inScope.push(r);
+      continue;
+    }
+    left.set(k ?? null, (left.get(k ?? null) ?? 0) + 1);
+    if (k !== undefined && other !== undefined && accountRelation(other, opts.account, opts.plannedHere) !== 'other') held.set(k, [...(held.get(k) ?? []), r]);
   }
   const notScanned = [...left].map(([provider, resources]) => ({ provider, resources }));
   notScanned.sort((a, b) => (a.provider === null ? 1 : b.provider === null ? -1 : a.provider.localeCompare(b.provider)));
-  return { provider: key, confirmed: unconfirmed === undefined, unconfirmed, state: inScope, notScanned };
+  const holders = [...held]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([provider, resources]) => holderOf(layout.configurations.get(provider)!, resources, opts));
+  return { provider: key, confirmed: open.length === 0, unconfirmed: open.length === 0 ? undefined : open.join('; '), state: inScope, notScanned, holders };
 }
 
-/** Why the selected configuration's account cannot be confirmed to be the environment's, or undefined when it is. */
-function unconfirmedReason(c: ProviderConfiguration, account: ScanAccount): string | undefined {
+function holderOf(c: ProviderConfiguration, state: readonly StateResource[], opts: ScopeOptions): Holder {
+  const sameAccount = accountRelation(c, opts.account, opts.plannedHere) === 'same';
+  return { provider: c.key, sameAccount, why: sameAccount ? undefined : openSettings(c, opts.account, opts.plannedHere).join('; '), state };
+}
+
+/** Why a configuration's account cannot be confirmed to be the environment's: what keeps its settings from being known to be the scan's. */
+function openSettings(c: ProviderConfiguration, account: ScanAccount, plannedHere: boolean): string[] {
+  const settings = [
+    { name: 'username', s: c.username, env: account.username },
+    { name: 'base_url', s: c.baseUrl, env: account.baseUrl },
+  ] as const;
+  const names = (which: (x: (typeof settings)[number]) => boolean): string[] => settings.filter(which).map((x) => x.name);
+  const unknown = names((x) => x.s.kind === 'unknown');
+  const inherited = plannedHere ? [] : names((x) => x.s.kind === 'environment');
   const open: string[] = [];
-  if (c.username.kind === 'unknown')
-    open.push('its username is an expression the plan does not resolve, or its block sets a token, whose account the plan does not say');
-  else if (c.username.kind === 'value' && account.username === undefined) open.push(`${PROVIDER_ENV.username} is not set to compare its username with`);
-  if (c.baseUrl.kind === 'unknown') open.push('its base_url is an expression the plan does not resolve');
-  else if (c.baseUrl.kind === 'value' && account.baseUrl === undefined) open.push(`${PROVIDER_ENV.base_url} is not set to compare its base_url with`);
-  return open.length === 0 ? undefined : open.join('; ');
+  if (unknown.length > 0) {
+    const token = unknown.includes('username') ? ', or its block sets a token, whose account the plan does not say' : '';
+    open.push(
+      `its ${unknown.join(' and ')} ${unknown.length === 1 ? 'is an expression' : 'are expressions'} drift does not resolve ` +
+        `(only a constant is, or exactly one root variable, as in ${unknown[0]} = var.NAME)${token}`,
+    );
+  }
+  if (inherited.length > 0) {
+    open.push(
+      `its ${inherited.join(' and ')} ${inherited.length === 1 ? 'is' : 'are'} left to the environment terraform planned with, which drift does not see when it is given the plan (--plan)`,
+    );
+  }
+  for (const x of settings) if (x.s.kind === 'value' && x.env === undefined) open.push(`${PROVIDER_ENV[x.name]} is not set to compare its ${x.name} with`);
+  return open;
 }

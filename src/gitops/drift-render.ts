@@ -1,10 +1,11 @@
 // A drift report as Markdown (for an issue or a chat message) or JSON. The Markdown fits a size
 // limit (GitHub takes at most 65,536 characters in an issue's body), whatever the account holds:
 // each section's title keeps its count, and a list that does not fit is cut with how many more
-// there are and where they are (the JSON report is never cut). The drift issue is as public as a
+// there are and where they are: the JSON report, never cut, which names its file when the run
+// writes one beside the Markdown (`--json-out`). The drift issue is as public as a
 // review comment: text from the plan or the account (addresses, which hold whatever a for_each key
 // holds; usernames, labels, messages naming them) never shapes it, by the review's own rules.
-import type { DriftReport, NotScanned, PendingChange, UnmanagedObject } from './drift';
+import type { DriftReport, HeldObject, NotScanned, PendingChange, UnmanagedObject } from './drift';
 import { codeSpan, escapeMarkdown } from './markdown';
 
 /** The Markdown report's default size limit: GitHub's limit on an issue's or a comment's body. */
@@ -47,19 +48,32 @@ function object(o: UnmanagedObject): string {
   return `- ${escapeMarkdown(o.account)}: ${o.kind} ${show(o.value)}${o.label === '' ? '' : ` (label ${show(o.label)})`}`;
 }
 
+function heldLine(o: HeldObject): string {
+  const whose =
+    o.provider_account === 'this'
+      ? `which uses this account too (its own run checks it: ${codeSpan(`--provider ${o.provider}`)})`
+      : 'whose account could not be confirmed';
+  return `${object(o)}: held by a resource of provider configuration ${show(o.provider)}, ${whose}`;
+}
+
 function pendingLine(p: PendingChange, drifted: ReadonlySet<string>): string {
   const notes = [...(p.deferred ? ['deferred to a later plan'] : []), ...(drifted.has(p.address) ? ['puts back the change outside Terraform above'] : [])];
   return `- ${codeSpan(p.address)}: ${escapeMarkdown(p.description)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }
 
-function notScannedLine(n: NotScanned): string {
-  const count = `${n.resources} resource${n.resources === 1 ? '' : 's'}`;
-  if (n.provider === null)
-    return `- ${count} of the state no longer in the code: not counted as managed, so their objects show as not managed by any resource.`;
-  return (
-    `- ${count} of provider configuration ${show(n.provider)}: its account was not scanned for objects no resource manages (their drift and pending changes are above). ` +
-    `Scan it with ${codeSpan(`proxyaccount drift --plan PLAN --provider ${n.provider}`)} and that account's credentials in PROXYACCOUNT_*.`
-  );
+/** What the report leaves out on purpose: resources no longer in the code, and (when the run was told so) the other configurations, checked by runs of their own. */
+function notCheckedHere(r: DriftReport): string[] {
+  const line = (n: NotScanned): string[] => {
+    const count = `${n.resources} resource${n.resources === 1 ? '' : 's'}`;
+    if (n.provider === null)
+      return [`- ${count} of the state no longer in the code: not counted as managed, so their objects show as not managed by any resource.`];
+    if (!r.others_checked_elsewhere) return [];
+    return [
+      `- ${count} of provider configuration ${show(n.provider)}: its account is checked by a run of its own (${codeSpan(`--provider ${n.provider}`)}), ` +
+        `as this run was told by ${codeSpan(`--provider ${r.scanned_provider ?? ''}`)}; their drift and pending changes are above.`,
+    ];
+  };
+  return r.not_scanned.flatMap(line);
 }
 
 /** The verdict: drift, or what "no drift" was checked against, and never more than that. */
@@ -71,10 +85,7 @@ function verdict(r: DriftReport): string {
   if (r.scanned_provider === null) {
     return `No drift: the managed objects match ${against}.${stateOnly} The account was not scanned for objects no resource manages (--no-scan).`;
   }
-  if (r.account_confirmed === false) {
-    return `No drift found, but the scanned account could not be confirmed to be the one provider configuration ${show(r.scanned_provider)} uses (see "Limits").${stateOnly}`;
-  }
-  const others = r.not_scanned.some((n) => n.provider !== null);
+  const others = r.not_scanned.some((n) => n.provider !== null) || r.held_by_other_configurations.length > 0;
   return `No drift: ${others ? `the account of provider configuration ${show(r.scanned_provider)}` : 'the account'} matches ${against}.${stateOnly}`;
 }
 
@@ -85,20 +96,33 @@ interface Section {
   readonly after: readonly string[];
 }
 
-function moreLine(n: number): string {
-  return `- _… ${n} more, see the JSON report (\`--format json\`)._`;
+/** Where the whole report is: the JSON file written beside this one, or how to get it. */
+function jsonReport(jsonFile: string | undefined): string {
+  return jsonFile === undefined ? 'the JSON report (`--format json`)' : `the JSON report ${codeSpan(jsonFile)}`;
 }
 
-function sectionLines(s: Section, shown: number): string[] {
+function moreLine(n: number, jsonFile: string | undefined): string {
+  return `- _… ${n} more, see ${jsonReport(jsonFile)}._`;
+}
+
+function sectionLines(s: Section, shown: number, jsonFile: string | undefined): string[] {
   const hidden = s.items.length - shown;
-  return [`### ${s.title}`, '', ...s.items.slice(0, shown), ...(hidden > 0 ? [moreLine(hidden)] : []), ...(s.after.length > 0 ? ['', ...s.after] : []), ''];
+  return [
+    `### ${s.title}`,
+    '',
+    ...s.items.slice(0, shown),
+    ...(hidden > 0 ? [moreLine(hidden, jsonFile)] : []),
+    ...(s.after.length > 0 ? ['', ...s.after] : []),
+    '',
+  ];
 }
 
 function sectionsOf(r: DriftReport): Section[] {
   const drifted = new Set([...r.changed.map((c) => c.address), ...r.deleted.map((d) => d.address)]);
-  const expired = r.expired_tokens.map(
-    (t) => `- ${escapeMarkdown(t.account)}: token ${t.token_id} ${show(t.label)} expired ${t.expired_at}${t.managed ? '' : ' (not managed)'}`,
-  );
+  const whose = (t: DriftReport['expired_tokens'][number]): string =>
+    t.managed ? '' : t.held_by !== undefined ? ` (held by a resource of provider configuration ${show(t.held_by)})` : ' (not managed)';
+  const expired = r.expired_tokens.map((t) => `- ${escapeMarkdown(t.account)}: token ${t.token_id} ${show(t.label)} expired ${t.expired_at}${whose(t)}`);
+  const here = notCheckedHere(r);
   const all: Section[] = [
     {
       title: `Changed outside Terraform (${r.changed.length})`,
@@ -117,16 +141,18 @@ function sectionsOf(r: DriftReport): Section[] {
     },
     { title: `Not managed by any resource (${r.unmanaged.length})`, items: r.unmanaged.map(object), after: [] },
     {
+      title: `Held by a resource of another provider configuration (${r.held_by_other_configurations.length})`,
+      items: r.held_by_other_configurations.map(heldLine),
+      after: [],
+    },
+    {
       title: `Leftover ephemeral tokens (${r.ephemeral_leftovers.length})`,
       items: r.ephemeral_leftovers.map(object),
       after: ['Delete them with `proxyaccount tokens prune`.'],
     },
     { title: `Expired tokens, a state, not drift (${expired.length})`, items: expired, after: ['Rotate a managed one by setting a later `expires_at`.'] },
-    {
-      title: `Not checked (${r.incomplete.length + r.not_scanned.length})`,
-      items: [...r.incomplete.map((i) => `- ${escapeMarkdown(i)}`), ...r.not_scanned.map(notScannedLine)],
-      after: [],
-    },
+    { title: `Not checked (${r.incomplete.length})`, items: r.incomplete.map((i) => `- ${escapeMarkdown(i)}`), after: [] },
+    { title: `Not checked here (${here.length})`, items: here, after: [] },
   ];
   return [...all.filter((s) => s.items.length > 0), { title: 'Limits', items: r.limits.map((l) => `- ${escapeMarkdown(l)}`), after: [] }];
 }
@@ -155,20 +181,26 @@ function rank(s: Section): number {
   return s.title.startsWith('Not checked') ? 0 : s.title === 'Limits' ? 1 : 2;
 }
 
+/** Options of {@link driftMarkdown}. */
+export interface DriftMarkdownOptions {
+  /** The file the same run writes the JSON report to: a cut list names it. @default none: a cut list points to `--format json` */
+  readonly jsonFile?: string;
+}
+
 /** The report as Markdown, at most `limit` characters (at least {@link MIN_DRIFT_MARKDOWN_LIMIT}). */
-export function driftMarkdown(r: DriftReport, limit = DRIFT_MARKDOWN_LIMIT): string {
+export function driftMarkdown(r: DriftReport, limit = DRIFT_MARKDOWN_LIMIT, opts: DriftMarkdownOptions = {}): string {
   if (!Number.isInteger(limit) || limit < MIN_DRIFT_MARKDOWN_LIMIT) {
     throw new RangeError(`the Markdown report's limit must be a whole number of characters, at least ${MIN_DRIFT_MARKDOWN_LIMIT} (got ${limit})`);
   }
   const head = [DRIFT_MARKER, '## proxyaccount drift report', '', `**${verdict(r)}**`, ''];
   const sections = sectionsOf(r);
-  const render = (shown: readonly number[]): string => `${[...head, ...sections.flatMap((s, i) => sectionLines(s, shown[i]!))].join('\n')}\n`;
+  const render = (shown: readonly number[]): string => `${[...head, ...sections.flatMap((s, i) => sectionLines(s, shown[i]!, opts.jsonFile))].join('\n')}\n`;
   // With nothing shown, every "… N more" line has its largest count: showing items only shortens them.
   const skeleton = render(sections.map(() => 0)).length;
   const text = render(itemsThatFit(sections, limit - skeleton));
   if (text.length <= limit) return text;
   // Only a skeleton longer than the limit gets here (a very long verdict): cut at a line's end.
-  const note = '\n_… cut to fit, see the JSON report._\n';
+  const note = `\n_… cut to fit, see ${jsonReport(opts.jsonFile)}._\n`;
   const cut = text.lastIndexOf('\n', limit - note.length);
   return `${text.slice(0, Math.max(cut, 0))}${note}`;
 }

@@ -3,7 +3,9 @@
 // holds that no resource in the state manages ("who added this IP?"), read through the account
 // store: each (account, collection) once. The API cannot list sub-accounts, so only the parent and
 // the sub-accounts the state names are scanned. What each resource manages comes from the
-// resource-type catalogue.
+// resource-type catalogue. An object whose key only a resource of another provider configuration
+// declares, one not proven to use another account (drift-providers.ts), is held by it: it may be
+// that resource's object, so it is never called unmanaged, nor managed here.
 import { isEphemeralTokenLabel, type AccountStore } from '../account';
 import { accountPhrase, type Catalogue, type ChangeKind, type Collection, describeType, RESOURCE_TYPES, type ResourceTypeDescriptor } from '../resource-types';
 import { type BearerToken, isProxyAccountError } from '../sdk';
@@ -28,6 +30,18 @@ export interface UnmanagedObject {
   readonly label: string;
 }
 
+/**
+ * An object of the scanned account whose key a resource of another provider configuration
+ * declares, where that configuration's account is not proven to be another one: it may be that
+ * resource's object, so it is neither called managed nor unmanaged.
+ */
+export interface HeldObject extends UnmanagedObject {
+  /** That configuration (`proxyaccount.scoped`). */
+  readonly provider: string;
+  /** `this`: the configuration uses the scanned account too (its own run checks the object); `unknown`: its account could not be confirmed. */
+  readonly provider_account: 'this' | 'unknown';
+}
+
 /** A token past its expiry date: a state, reported on its own (never counted as drift). */
 export interface ExpiredToken {
   readonly account: string;
@@ -35,6 +49,8 @@ export interface ExpiredToken {
   readonly label: string;
   readonly expired_at: string;
   readonly managed: boolean;
+  /** The configuration of the resource that holds it, when another configuration's resource does (see {@link HeldObject}). */
+  readonly held_by?: string;
 }
 
 /** A managed object gone from the account. */
@@ -75,6 +91,12 @@ export interface DriftReport {
   readonly scanned_provider: string | null;
   /** Whether that configuration is known to use the environment's account; null when the scan did not run. */
   readonly account_confirmed: boolean | null;
+  /**
+   * True when the run was told which configuration to scan (`--provider`): the other
+   * configurations' accounts count as checked by runs of their own, so `not_scanned` does not
+   * make the report incomplete.
+   */
+  readonly others_checked_elsewhere: boolean;
   readonly changed: AttributeDrift[];
   readonly deleted: DeletedObject[];
   readonly pending: PendingChange[];
@@ -82,7 +104,9 @@ export interface DriftReport {
   readonly expired_tokens: ExpiredToken[];
   /** Tokens of the ephemeral resource whose close never ran (`proxyaccount tokens prune` removes them). */
   readonly ephemeral_leftovers: UnmanagedObject[];
-  /** Resources of other provider configurations (other accounts): their drift is above, their accounts were not scanned. */
+  /** Objects whose key a resource of another configuration declares, not proven another account's: neither managed nor unmanaged. */
+  readonly held_by_other_configurations: HeldObject[];
+  /** Resources of other provider configurations: their drift is above, their accounts were not scanned here. */
   readonly not_scanned: NotScanned[];
   /** What could not be checked this time, and why. */
   readonly incomplete: string[];
@@ -318,6 +342,8 @@ function proxyManaged(forms: readonly string[], listed: string): boolean {
 /** What {@link scanUnmanaged} found. */
 export interface ScanResult {
   readonly unmanaged: UnmanagedObject[];
+  /** Objects another configuration's resource may hold (see {@link HeldObject}). */
+  readonly held: HeldObject[];
   readonly expired: ExpiredToken[];
   readonly leftovers: UnmanagedObject[];
   /** Sub-accounts the state names that the API did not find: not scanned. */
@@ -325,6 +351,24 @@ export interface ScanResult {
   /** Parts of the scan that could not run, and why. */
   readonly incomplete: string[];
 }
+
+/** Resources of another provider configuration, not proven to be another account's: an object with one of their keys is held by them. */
+export interface HoldingResources {
+  readonly provider: string;
+  /** True when the configuration is proven to use the scanned account too. */
+  readonly sameAccount: boolean;
+  readonly state: readonly StateResource[];
+}
+
+/** What one other configuration's resources declare, per account and collection. */
+interface Holder {
+  readonly provider: string;
+  readonly account: HeldObject['provider_account'];
+  readonly managed: Managed;
+}
+
+/** The other configuration whose resources declare a key (a proxy: the listed `domain:port`) of one collection of one account, if any. */
+type HolderOf = (username: string | null, c: Collection, key: string) => Holder | undefined;
 
 /** The tokens of one account, or the reason they could not be listed (a plan without bearer tokens answers 402). */
 async function tokensOf(store: AccountStore, username: string | null): Promise<readonly BearerToken[] | string> {
@@ -342,6 +386,8 @@ async function tokensOf(store: AccountStore, username: string | null): Promise<r
 /**
  * Scans every account the state manages for objects no resource manages. Token expiry is judged on
  * the API's clock (its answers' `Date`, read after the tokens are listed) unless `now` is given.
+ * `holding`: other configurations' resources whose keys set an object apart as held, never
+ * unmanaged; their sub-accounts are not looked up (they may be another account's).
  */
 export async function scanUnmanaged(
   store: AccountStore,
@@ -349,18 +395,30 @@ export async function scanUnmanaged(
   progress: ScanProgress,
   now?: number,
   catalogue: Catalogue = RESOURCE_TYPES,
+  holding: readonly HoldingResources[] = [],
 ): Promise<ScanResult> {
   const managed = managedByAccount(state, catalogue);
+  const holders: Holder[] = holding.map((h) => ({
+    provider: h.provider,
+    account: h.sameAccount ? 'this' : 'unknown',
+    managed: managedByAccount(h.state, catalogue),
+  }));
   const spellings = managedHostnameSpellings(state, catalogue);
-  const result: ScanResult = { unmanaged: [], expired: [], leftovers: [], missing: [], incomplete: [] };
-  // A collection whose keys the state hides is not listed at all: its objects are not shown.
+  const result: ScanResult = { unmanaged: [], held: [], expired: [], leftovers: [], missing: [], incomplete: [] };
+  // A collection whose keys the state hides (any configuration's) is not listed at all: its objects are not shown.
   const keys: KeysOf = (username, c) => {
     const collection = managed.get(username)?.get(c) ?? emptyCollection();
-    const why = hiddenReason(username, collection);
+    const hidden = [...collection.hidden, ...holders.flatMap((h) => h.managed.get(username)?.get(c)?.hidden ?? [])];
+    const why = hiddenReason(username, { ...collection, hidden });
     if (why === undefined) return collection;
     result.incomplete.push(why);
     return undefined;
   };
+  const holderOf: HolderOf = (username, c, key) =>
+    holders.find((h) => {
+      const k = h.managed.get(username)?.get(c);
+      return k !== undefined && (c === 'proxies' ? proxyManaged([...k.keys], key) : k.keys.has(key));
+    });
   const named = [...managed.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
   // Looked up first, so that the progress counts only the accounts really scanned.
   const accounts: Array<string | null> = [];
@@ -370,14 +428,15 @@ export async function scanUnmanaged(
   }
   for (const username of result.missing) progress.note?.(`${username}: not found, not scanned`);
   progress.start(accounts.length * 3 + 1);
-  for (const username of accounts) {
-    await scanAccount(store, username, { keys, spellings: spellings.get(username) ?? new Set(), progress, result, now });
-  }
+  const s = { keys, holderOf, progress, result, now };
+  for (const username of accounts) await scanAccount(store, username, { ...s, spellings: spellings.get(username) ?? new Set() });
   progress.step(PARENT, 'proxies');
   const proxies = keys(null, 'proxies');
   if (proxies !== undefined) {
     const forms = [...proxies.keys];
-    for (const p of await store.proxies.list()) if (!proxyManaged(forms, p)) result.unmanaged.push({ account: PARENT, kind: 'proxy', value: p, label: '' });
+    for (const p of await store.proxies.list()) {
+      if (!proxyManaged(forms, p)) file(s, null, 'proxies', { account: PARENT, kind: 'proxy', value: p, label: '' }, p);
+    }
   }
   progress.stop();
   return result;
@@ -386,47 +445,72 @@ export async function scanUnmanaged(
 /** The keys of one collection of one account the scan compares with, or undefined when it is not scanned. */
 type KeysOf = (username: string | null, c: Collection) => CollectionKeys | undefined;
 
+/** What the scan of each account shares. */
+interface ScanContext {
+  readonly keys: KeysOf;
+  readonly holderOf: HolderOf;
+  readonly progress: ScanProgress;
+  readonly result: ScanResult;
+  readonly now: number | undefined;
+}
+
+/** Files an object the scanned configuration does not manage: held, when another configuration's resource declares its key; else unmanaged. */
+function file(s: ScanContext, username: string | null, c: Collection, obj: UnmanagedObject, key: string): void {
+  const holder = s.holderOf(username, c, key);
+  if (holder === undefined) {
+    s.result.unmanaged.push(obj);
+    return;
+  }
+  // A label the holder's state marks sensitive is the live object's label too: it is not shown.
+  const hidden = holder.managed.get(username)?.get(c)?.labelHidden.has(key) === true;
+  s.result.held.push({ ...obj, ...(hidden ? { label: '(sensitive)' } : {}), provider: holder.provider, provider_account: holder.account });
+}
+
 /** One account's IPs, hostnames and tokens, filed into `result`. */
-async function scanAccount(
-  store: AccountStore,
-  username: string | null,
-  s: { keys: KeysOf; spellings: ReadonlySet<string>; progress: ScanProgress; result: ScanResult; now: number | undefined },
-): Promise<void> {
+async function scanAccount(store: AccountStore, username: string | null, s: ScanContext & { spellings: ReadonlySet<string> }): Promise<void> {
   const name = username ?? PARENT;
   const lists = store.account(username);
-  const { result, progress } = s;
+  const { progress } = s;
   progress.step(name, 'IPs');
   const ips = s.keys(username, 'ips');
   if (ips !== undefined) {
-    for (const e of await lists.ips.list()) if (!ips.keys.has(e.ip)) result.unmanaged.push({ account: name, kind: 'ip', value: e.ip, label: e.label });
+    for (const e of await lists.ips.list()) {
+      if (!ips.keys.has(e.ip)) file(s, username, 'ips', { account: name, kind: 'ip', value: e.ip, label: e.label }, e.ip);
+    }
   }
   progress.step(name, 'hostnames');
   const hostnames = s.keys(username, 'hostnames');
   if (hostnames !== undefined) {
     const live = await lists.hostnames.list();
     const isManaged = hostnameManaged(live, hostnames.keys, s.spellings);
-    for (const d of live) if (!isManaged(d)) result.unmanaged.push({ account: name, kind: 'hostname', value: d, label: '' });
+    for (const d of live) {
+      if (!isManaged(d)) file(s, username, 'hostnames', { account: name, kind: 'hostname', value: d, label: '' }, d.toLowerCase());
+    }
   }
   progress.step(name, 'tokens');
   const managedTokens = s.keys(username, 'tokens');
   if (managedTokens === undefined) return;
   const tokens = await tokensOf(store, username);
-  if (typeof tokens === 'string') result.incomplete.push(tokens);
-  else sortTokens(result, name, tokens, managedTokens, s.now ?? store.now());
+  if (typeof tokens === 'string') s.result.incomplete.push(tokens);
+  else sortTokens(s, username, tokens, managedTokens, s.now ?? store.now());
 }
 
-/** Files one account's tokens: expired (a state), unmanaged, or an ephemeral resource's leftover. */
-function sortTokens(result: ScanResult, name: string, tokens: readonly BearerToken[], managed: CollectionKeys, now: number): void {
+/** Files one account's tokens: expired (a state), unmanaged or held, or an ephemeral resource's leftover. */
+function sortTokens(s: ScanContext, username: string | null, tokens: readonly BearerToken[], managed: CollectionKeys, now: number): void {
+  const name = username ?? PARENT;
   for (const t of tokens) {
-    const isManaged = managed.keys.has(String(t.id));
+    const id = String(t.id);
+    const isManaged = managed.keys.has(id);
+    const holder = isManaged ? undefined : s.holderOf(username, 'tokens', id);
     if (t.expiresAt !== null && t.expiresAt.getTime() <= now) {
-      const label = managed.labelHidden.has(String(t.id)) ? '(sensitive)' : t.label;
-      result.expired.push({ account: name, token_id: t.id, label, expired_at: t.expiresAt.toISOString(), managed: isManaged });
+      const label = managed.labelHidden.has(id) || holder?.managed.get(username)?.get('tokens')?.labelHidden.has(id) === true ? '(sensitive)' : t.label;
+      const expired: ExpiredToken = { account: name, token_id: t.id, label, expired_at: t.expiresAt.toISOString(), managed: isManaged };
+      s.result.expired.push(holder === undefined ? expired : { ...expired, held_by: holder.provider });
     }
     if (isManaged) continue;
-    const obj: UnmanagedObject = { account: name, kind: 'token', value: String(t.id), label: t.label };
-    if (isEphemeralTokenLabel(t.label)) result.leftovers.push(obj);
-    else result.unmanaged.push(obj);
+    const obj: UnmanagedObject = { account: name, kind: 'token', value: id, label: t.label };
+    if (isEphemeralTokenLabel(t.label)) s.result.leftovers.push(obj);
+    else file(s, username, 'tokens', obj, id);
   }
 }
 
@@ -441,6 +525,20 @@ export const DRIFT_LIMITS: readonly string[] = [
 export const STATE_ONLY_LIMIT =
   'The plan was refresh-only: the account was compared with the Terraform state, so changes of the code not yet applied were not checked.';
 
+/** The scanned configuration, as {@link driftReport} reports it. */
+export interface ReportScope {
+  readonly provider: string;
+  /** Whether it is confirmed to use the environment's account. */
+  readonly confirmed: boolean;
+  /** Why not, when it is not. */
+  readonly unconfirmed?: string | undefined;
+  readonly notScanned: NotScanned[];
+  /** True when the run was told which configuration to scan: the others count as checked by runs of their own. @default false */
+  readonly othersCheckedElsewhere?: boolean;
+  /** The other configurations whose resources may hold objects of this account, and why their account is not known. @default none */
+  readonly holders?: ReadonlyArray<{ readonly provider: string; readonly sameAccount: boolean; readonly why?: string | undefined }>;
+}
+
 /** The parts {@link driftReport} puts together. */
 export interface DriftParts {
   readonly changed: AttributeDrift[];
@@ -448,12 +546,52 @@ export interface DriftParts {
   /** Pending changes; undefined when the plan was refresh-only (not checked). @default not checked */
   readonly pending?: PendingChange[];
   readonly unmanaged: UnmanagedObject[];
+  /** Objects other configurations' resources may hold. @default none */
+  readonly held?: HeldObject[];
   readonly expired: ExpiredToken[];
   readonly leftovers: UnmanagedObject[];
   readonly scanned: boolean;
-  /** The configuration whose account was scanned, and whether it is confirmed to be the environment's. @default the default, unconfirmed */
-  readonly scope?: { readonly provider: string; readonly confirmed: boolean; readonly unconfirmed?: string | undefined; readonly notScanned: NotScanned[] };
+  /** The configuration whose account was scanned. @default the default, unconfirmed */
+  readonly scope?: ReportScope;
   readonly incomplete?: string[];
+}
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * What the scan's scope leaves unchecked, in the report's `incomplete`: the account not confirmed
+ * (what the scan calls managed or not may then be another account's), objects only a resource of
+ * an unconfirmed configuration declares, and the other configurations' accounts, unless the run
+ * was told that they are checked elsewhere.
+ */
+function scopeGaps(scope: ReportScope, held: readonly HeldObject[]): string[] {
+  const gaps: string[] = [];
+  if (!scope.confirmed) {
+    gaps.push(
+      `the scanned account could not be confirmed to be the one provider configuration ${scope.provider} uses: ${scope.unconfirmed ?? 'not known'}. ` +
+        "Its objects were compared with that configuration's resources all the same, so what is reported managed or not may be another account's",
+    );
+  }
+  for (const h of scope.holders ?? []) {
+    const n = held.filter((o) => o.provider === h.provider).length;
+    if (h.sameAccount || n === 0) continue;
+    gaps.push(
+      `${count(n, 'object')} of the scanned account ${n === 1 ? 'matches' : 'match'} resources of provider configuration ${h.provider}, whose account could not be confirmed ` +
+        `(${h.why ?? 'not known'}): listed as held by it, neither managed nor unmanaged`,
+    );
+  }
+  if (scope.othersCheckedElsewhere === true) return gaps;
+  for (const n of scope.notScanned) {
+    if (n.provider === null) continue;
+    gaps.push(
+      `${count(n.resources, 'resource')} of provider configuration ${n.provider}: its account was not scanned for objects no resource manages ` +
+        `(their drift and pending changes are above). Scan it in a run of its own (proxyaccount drift --plan PLAN --provider ${n.provider}, with that account's credentials in PROXYACCOUNT_*), ` +
+        `and give this run --provider ${scope.provider}: the other configurations then count as checked elsewhere`,
+    );
+  }
+  return gaps;
 }
 
 /** The whole report; drift = anything changed, deleted, pending, unmanaged or left over. */
@@ -464,25 +602,25 @@ export function driftReport(parts: DriftParts): DriftReport {
     ...DRIFT_LIMITS,
   ];
   const pending = parts.pending ?? [];
+  const held = parts.held ?? [];
   const scope = parts.scanned ? (parts.scope ?? { provider: 'proxyaccount', confirmed: false, notScanned: [] }) : undefined;
-  const unconfirmed =
-    scope !== undefined && !scope.confirmed
-      ? [`The scanned account could not be confirmed to be the one provider configuration ${scope.provider} uses: ${scope.unconfirmed ?? 'not known'}.`]
-      : [];
+  const incomplete = [...(scope === undefined ? [] : scopeGaps(scope, held)), ...(parts.incomplete ?? [])];
   return {
     drifted: parts.changed.length + parts.deleted.length + pending.length + parts.unmanaged.length + parts.leftovers.length > 0,
-    complete: (parts.incomplete ?? []).length === 0,
+    complete: incomplete.length === 0,
     compared_with: parts.pending === undefined ? 'state' : 'code',
     scanned_provider: scope?.provider ?? null,
     account_confirmed: scope?.confirmed ?? null,
+    others_checked_elsewhere: scope?.othersCheckedElsewhere === true,
     changed: parts.changed,
     deleted: parts.deleted,
     pending,
     unmanaged: parts.unmanaged,
     expired_tokens: parts.expired,
     ephemeral_leftovers: parts.leftovers,
+    held_by_other_configurations: held,
     not_scanned: scope?.notScanned ?? [],
-    incomplete: parts.incomplete ?? [],
-    limits: [...unconfirmed, ...limits],
+    incomplete,
+    limits,
   };
 }

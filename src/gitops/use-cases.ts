@@ -20,7 +20,7 @@ import {
   scanUnmanaged,
   subAccountsDeletedInPlan,
 } from './drift';
-import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
+import { type ProviderSource, providerLayout, readProviderSource, scanAccountOf, scanScope } from './drift-providers';
 import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';
 import { type Plan, type PlanReading, parsePlanJson } from './plan-json';
@@ -71,7 +71,12 @@ export interface DriftOptions extends StoreSource {
   readonly terraform?: string;
   readonly progress?: ScanProgress & { note(message: string): void };
   readonly catalogue?: Catalogue;
-  /** The provider configuration whose account the environment's credentials read (`proxyaccount.other`). @default the default (unaliased) one */
+  /**
+   * The provider configuration whose account the environment's credentials read
+   * (`proxyaccount.other`). Given, it also says that the other configurations' accounts are
+   * checked by runs of their own: their resources are then not a gap of this report.
+   * @default the default (unaliased) one, and the others are a gap
+   */
   readonly provider?: string;
   /** The scan's clock (expired tokens). @default the API's (its answers' `Date`) */
   readonly now?: number;
@@ -87,8 +92,14 @@ export interface DriftOfPlanOptions extends StoreSource, Pick<DriftOptions, 'sca
   readonly json?: unknown;
   /** Whether the plan compares with the code (a normal plan) rather than the state alone (refresh-only). @default told from the plan */
   readonly comparesWithCode?: boolean;
-  /** Whether terraform planned with this very environment (drift ran it). @default false */
+  /** Whether terraform planned with this very environment (drift ran it): a provider setting left to the environment is then the scan's. @default false */
   readonly plannedHere?: boolean;
+  /**
+   * The root module's provider blocks as written (runDrift reads them from `dir`): a `username` or
+   * `base_url` that is exactly one root variable is resolved from the plan's value of it.
+   * @default not read: such a setting is not resolved, and the account not confirmed
+   */
+  readonly source?: ProviderSource;
   /** What could not be checked before the scan (a normal plan that failed). @default nothing */
   readonly incomplete?: readonly string[];
 }
@@ -166,8 +177,9 @@ async function planOfDir(dir: string, bin: string | undefined, progress: { note(
 /**
  * Drift of a parsed plan (refresh-only, or normal: then its pending changes count too), and unless
  * `scan` is false, what the account holds that nobody manages. The scan reads the environment's
- * account and compares it with the resources of one provider configuration (`provider`); a
- * configuration that names another account is refused before anything is read.
+ * account and compares it with the resources of one provider configuration (`provider`), never
+ * merged with another's; a configuration that names another account is refused before anything
+ * is read, and an object another configuration's resource may hold is reported as held by it.
  */
 export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Promise<DriftReport> {
   const catalogue = opts.catalogue ?? RESOURCE_TYPES;
@@ -177,12 +189,12 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
   if (opts.scan === false) return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], leftovers: [], scanned: false, incomplete });
   // A given store's account is its own: the environment does not describe it.
   const account = opts.store !== undefined && opts.env === undefined ? { username: undefined, baseUrl: undefined } : scanAccountOf(opts.env ?? process.env);
-  const scope = scanScope(plan.priorState, opts.json === undefined ? undefined : providerLayout(opts.json), {
+  const scope = scanScope(plan.priorState, opts.json === undefined ? undefined : providerLayout(opts.json, opts.source), {
     ...(opts.provider !== undefined ? { provider: opts.provider } : {}),
     account,
     plannedHere: opts.plannedHere === true,
   });
-  const scan = await withStore(opts, (store) => scanUnmanaged(store, scope.state, opts.progress ?? SILENT_PROGRESS, opts.now, catalogue));
+  const scan = await withStore(opts, (store) => scanUnmanaged(store, scope.state, opts.progress ?? SILENT_PROGRESS, opts.now, catalogue, scope.holders));
   // A sub-account the plan's own drift reports deleted is reported there already.
   const known = subAccountsDeletedInPlan(plan, catalogue);
   const missing = missingAsDeleted(
@@ -195,10 +207,18 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
     deleted: [...deleted, ...missing],
     pending,
     unmanaged: scan.unmanaged,
+    held: scan.held,
     expired: scan.expired,
     leftovers: scan.leftovers,
     scanned: true,
-    scope: { provider: scope.provider, confirmed: scope.confirmed, unconfirmed: scope.unconfirmed, notScanned: [...scope.notScanned] },
+    scope: {
+      provider: scope.provider,
+      confirmed: scope.confirmed,
+      unconfirmed: scope.unconfirmed,
+      notScanned: [...scope.notScanned],
+      othersCheckedElsewhere: opts.provider !== undefined,
+      holders: scope.holders,
+    },
     incomplete: [...incomplete, ...scan.incomplete],
   });
 }
@@ -206,19 +226,24 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
 /** Drift reads a plan whose planning failed, reports what it holds, and says the rest was not checked (see planGaps). */
 const DRIFT_READING: PlanReading = { errored: 'read' };
 
-/** `proxyaccount drift`: the report of a working directory (or of a given plan). */
+/**
+ * `proxyaccount drift`: the report of a working directory (or of a given plan). The provider
+ * blocks are read from `dir`'s root module, so a given plan must have been made there.
+ */
 export async function runDrift(opts: DriftOptions): Promise<DriftReport> {
   checkDir(opts.dir);
   const progress = opts.progress ?? SILENT_PROGRESS;
+  const source = readProviderSource(opts.dir);
   if (opts.plan !== undefined) {
     const json = await loadPlan(opts.plan, { dir: opts.dir, ...(opts.terraform !== undefined ? { terraform: opts.terraform } : {}) });
-    return driftOfPlan(parsePlanJson(json, DRIFT_READING), { ...opts, progress, json });
+    return driftOfPlan(parsePlanJson(json, DRIFT_READING), { ...opts, progress, json, source });
   }
   const made = await planOfDir(opts.dir, opts.terraform, progress, opts.signal);
   return driftOfPlan(parsePlanJson(made.json, DRIFT_READING), {
     ...opts,
     progress,
     json: made.json,
+    source,
     comparesWithCode: made.normal,
     plannedHere: true,
     incomplete: made.incomplete,

@@ -1,8 +1,11 @@
 // `proxyaccount drift` with the real terraform, where the plan's own JSON decides: a provider alias
 // for a second account (directly and through a module's `providers` map) is not merged into the
-// scanned account, a provider block naming another account is refused, changes of the code not
-// applied yet (drift "accepted" with `apply -refresh-only`) are drift, and an account whose plan
-// has no bearer tokens gets the rest of its scan and exit 3, never a clean 0.
+// scanned account, and its account not scanned leaves the check incomplete until --provider says
+// it is checked elsewhere; a provider block naming another account is refused; a username that is
+// exactly one variable is resolved, and one with text around the variable (the same references in
+// the plan's JSON) is not; changes of the code not applied yet (drift "accepted" with
+// `apply -refresh-only`) are drift, and an account whose plan has no bearer tokens gets the rest
+// of its scan and exit 3, never a clean 0.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +19,8 @@ const CLI = path.resolve(__dirname, '..', '..', 'bin', 'proxyaccount.js');
 const ACME = { username: 'e2e-acme', password: 'e2e-acme-password' } as const;
 const OTHER = { username: 'e2e-other', password: 'e2e-other-password' } as const;
 const TRIAL = { username: 'e2e-trial', password: 'e2e-trial-password' } as const;
+/** An account of its own for a workspace of its own: one state per account. */
+const TEAM = { username: 'e2e-team', password: 'e2e-team-password' } as const;
 
 let em: RunningEmulator;
 let acme: ProxyAccountClient;
@@ -68,6 +73,7 @@ beforeAll(async () => {
         { ...ACME, plan: 'plan50' },
         { ...OTHER, plan: 'plan50' },
         { ...TRIAL, plan: 'trial' },
+        { ...TEAM, plan: 'plan50' },
       ],
     },
   });
@@ -110,6 +116,16 @@ describe('proxyaccount drift and provider configurations', () => {
     }
   });
 
+  it("a clean run exits 3 while the alias's account is not scanned, and 0 once --provider says it is checked elsewhere", async () => {
+    const implicit = await cli(['drift', '--dir', ws.dir], ws.env);
+    expect(implicit.code).toBe(3);
+    expect(implicit.stdout).toMatch(/### Not checked \(1\)\n\n- 2 resources of provider configuration proxyaccount\.other: its account was not scanned/);
+    const told = await cli(['drift', '--dir', ws.dir, '--provider', 'proxyaccount'], ws.env);
+    expect(told.code).toBe(0);
+    expect(told.stdout).toContain('**No drift: the account of provider configuration `proxyaccount` matches the code.**');
+    expect(told.stdout).toContain('### Not checked here (1)\n\n- 2 resources of provider configuration `proxyaccount.other`');
+  });
+
   it("refuses a provider block naming another account than the environment's, before scanning", async () => {
     // The environment names acme; --provider selects the alias, whose block names e2e-other.
     const res = await cli(['drift', '--dir', ws.dir, '--provider', 'proxyaccount.other'], ws.env);
@@ -128,6 +144,33 @@ describe('proxyaccount drift and provider configurations', () => {
     expect(res.code).toBe(2);
     expect(res.stdout).toContain('**The account differs from the code.**');
     expect(res.stdout).toMatch(/### Not applied: the code differs from the account \(1 change\)\n\n- `proxyaccount_authorized_ips\.acme`: .*192\.0\.2\.77/);
+  });
+});
+
+describe('proxyaccount drift and a provider username built from a variable', () => {
+  it('resolves `username = var.user`, and leaves a username with text around the variable unconfirmed: not a clean run', async () => {
+    const vws = new Workspace({ env: { PROXYACCOUNT_BASE_URL: em.url, PROXYACCOUNT_CA_CERT_FILE: em.caFile, ...envOf(TEAM) } });
+    try {
+      // The plan's JSON says `references: ["var.prefix"]` for both spellings below.
+      const config = (username: string): string =>
+        `variable "prefix" {\n  default = "e2e-"\n}\nvariable "user" {\n  default = "${TEAM.username}"\n}\n` +
+        `provider "proxyaccount" {\n  username = ${username}\n}\nresource "proxyaccount_authorized_ip" "office" {\n  ip = "192.0.2.31"\n}\n`;
+      vws.config(config(`"$\{var.prefix}team"`));
+      await vws.init();
+      await vws.apply();
+      const built = await cli(['drift', '--dir', vws.dir, '--format', 'json'], vws.env);
+      expect(built.code).toBe(3);
+      const report = JSON.parse(built.stdout) as { account_confirmed: boolean; incomplete: string[] };
+      expect(report.account_confirmed).toBe(false);
+      expect(report.incomplete).toEqual([
+        expect.stringMatching(/^the scanned account could not be confirmed .*its username is an expression drift does not resolve/),
+      ]);
+      vws.config(config('var.user'));
+      const bare = await cli(['drift', '--dir', vws.dir], vws.env);
+      expect({ code: bare.code, verdict: /\*\*No drift: the account matches the code\.\*\*/.test(bare.stdout) }).toEqual({ code: 0, verdict: true });
+    } finally {
+      vws.dispose();
+    }
   });
 });
 

@@ -338,6 +338,9 @@ describe('GitHub Actions templates on fresh runners', () => {
       /### Not applied: the code differs from the account \(1 change\)\n\n- `proxyaccount_authorized_ip\.lab`: .*203\.0\.113\.11/,
     );
     expect(fs.readFileSync(path.join(kept, 'review.md'), 'utf8')).toContain('parent_access_opened');
+    // The whole report as JSON, which a list cut to fit the drift issue points to, is kept with it.
+    const json = JSON.parse(fs.readFileSync(path.join(kept, 'drift.json'), 'utf8')) as { pending: Array<{ address: string }> };
+    expect(json.pending.map((p) => p.address)).toEqual(['proxyaccount_authorized_ip.lab']);
     const issue = calls.find((c) => c.method === 'rest.issues.create');
     const body = String(issue?.args.body);
     expect(issue?.args.title).toBe('proxyaccount: the account differs from the code');

@@ -362,7 +362,7 @@ describe("drift.yml: the drift issue holds drift's report, then only the review'
     expect(body.length).toBeLessThanOrEqual(LIMIT);
     expect(body.startsWith(`${drift}${HEADING}${FROM}### ⚠️ Needs attention\n\n- **parent_access_opened**`)).toBe(true);
     const cut =
-      /_Cut to GitHub's limit: (\d+) more lines \((\d+) characters\) are not shown here\. The whole text: `drift\.md` and `review\.md` in the `proxyaccount-drift` artifact of \[this run\]\((.*?)\)\._\n$/.exec(
+      /_Cut to GitHub's limit: (\d+) more lines \((\d+) characters\) are not shown here\. The whole text: `drift\.md` \(its whole lists in `drift\.json`\) and `review\.md` in the `proxyaccount-drift` artifact of \[this run\]\((.*?)\)\._\n$/.exec(
         body,
       );
     expect(cut?.[3]).toBe(runUrl);

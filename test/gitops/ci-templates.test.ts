@@ -206,7 +206,7 @@ interface GitlabPipeline {
     rules?: Array<{ if?: string; when?: string }>;
   };
   readonly apply: { script: string[]; dependencies?: string[]; resource_group?: string };
-  readonly drift: { script: string[] };
+  readonly drift: { script: string[]; artifacts: { paths: string[] } };
 }
 
 function github(file: string): GithubWorkflow {
@@ -231,12 +231,16 @@ function step(file: string, job: string, name: string): GithubStep {
 /**
  * Runs a template's shell script as the runner would (bash -eo pipefail) with stand-ins for
  * `proxyaccount` (exits with $STUB_DRIFT or $STUB_REVIEW, writing its --out file: a copy of
- * $STUB_DRIFT_REPORT or $STUB_REVIEW_REPORT when set, else one line), `terraform` (exits with
- * $STUB_TERRAFORM, else 0) and `curl` (records its arguments and the files it would send,
- * `name@file`); returns the exit code, its output, what curl was asked, which stand-ins ran (with
- * their arguments) and what the script wrote to GITHUB_OUTPUT.
+ * $STUB_DRIFT_REPORT or $STUB_REVIEW_REPORT when set, else one line; and its --json-out file),
+ * `terraform` (exits with $STUB_TERRAFORM, else 0) and `curl` (records its arguments and the files
+ * it would send, `name@file`); returns the exit code, its output, what curl was asked, which
+ * stand-ins ran (with their arguments), what the script wrote to GITHUB_OUTPUT and the files left
+ * in its working directory.
  */
-function runWithStubs(script: string, env: Record<string, string>): { code: number; output: string; curl: string; ran: string; outputs: string } {
+function runWithStubs(
+  script: string,
+  env: Record<string, string>,
+): { code: number; output: string; curl: string; ran: string; outputs: string; files: string[] } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-ci-step-'));
   try {
     const bin = path.join(dir, 'bin');
@@ -245,10 +249,11 @@ function runWithStubs(script: string, env: Record<string, string>): { code: numb
     const stub = (name: string, body: string): void => fs.writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
     stub(
       'proxyaccount',
-      `cmd=$1; out=; echo "proxyaccount $*" >> "${path.join(dir, 'ran.log')}"
-while [ $# -gt 0 ]; do if [ "$1" = --out ]; then out=$2; fi; shift; done
+      `cmd=$1; out=; json=; echo "proxyaccount $*" >> "${path.join(dir, 'ran.log')}"
+while [ $# -gt 0 ]; do if [ "$1" = --out ]; then out=$2; fi; if [ "$1" = --json-out ]; then json=$2; fi; shift; done
 case $cmd in drift) report=$STUB_DRIFT_REPORT ;; review) report=$STUB_REVIEW_REPORT ;; esac
 if [ -n "$out" ]; then if [ -n "$report" ]; then cp "$report" "$out"; else echo "stub $cmd report" > "$out"; fi; fi
+if [ -n "$json" ]; then echo '{"stub": true}' > "$json"; fi
 case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}" ;; esac`,
     );
     stub('terraform', `echo "terraform $1" >> "${path.join(dir, 'ran.log')}"\nexit "\${STUB_TERRAFORM:-0}"`);
@@ -261,7 +266,8 @@ case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}
       env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, GITHUB_OUTPUT: path.join(dir, 'output'), ...env },
     });
     const read = (f: string): string => (fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f), 'utf8') : '');
-    return { code: r.status ?? 1, output: r.stdout + r.stderr, curl: read('curl.log'), ran: read('ran.log'), outputs: read('output') };
+    const files = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isFile() && !['ran.log', 'curl.log', 'output'].includes(f));
+    return { code: r.status ?? 1, output: r.stdout + r.stderr, curl: read('curl.log'), ran: read('ran.log'), outputs: read('output'), files: files.sort() };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -328,7 +334,7 @@ describe('no merged change is skipped unseen', () => {
     const steps = github(TEMPLATES[2]!).jobs.drift!.steps;
     const keep = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(keep?.if).toBe('always()');
-    expect(String(keep?.with?.path).trim().split('\n')).toEqual(['drift.md', 'review.md']);
+    expect(String(keep?.with?.path).trim().split('\n')).toEqual(['drift.md', 'drift.json', 'review.md']);
     expect(steps.find((s) => s.name === 'Open or update the drift issue')?.if).toBe(
       "always() && (steps.drift.outputs.code == '2' || steps.drift.outputs.code == '3')",
     );
@@ -420,6 +426,27 @@ describe('only the exit codes that mean something pass', () => {
     },
   );
 
+  it.each([0, 2, 3])(
+    "GitHub and GitLab drift (exit %i): drift's report is written as JSON too, the file its cut lists name, and the artifact keeps it (finding: pointer to a report nobody keeps)",
+    (code) => {
+      const gh = runWithStubs(step(TEMPLATES[2]!, 'drift', 'Drift').run!, { STUB_DRIFT: String(code) });
+      const keep = github(TEMPLATES[2]!).jobs.drift!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+      const kept = String(keep?.with?.path).trim().split('\n');
+      const gl = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(code), STUB_REVIEW: '0' });
+      for (const [r, paths] of [
+        [gh, kept],
+        [gl, gitlab().drift.artifacts.paths],
+      ] as const) {
+        const json = /proxyaccount drift .*--json-out (\S+)/.exec(r.ran)?.[1];
+        expect({ json, written: json !== undefined && r.files.includes(json), kept: json !== undefined && paths.includes(json) }).toEqual({
+          json: 'drift.json',
+          written: true,
+          kept: true,
+        });
+      }
+    },
+  );
+
   it.each(FAILURES)('GitLab drift: proxyaccount drift exiting %i fails the job before any plan or issue', (code) => {
     const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(code) });
     expect(r.code).not.toBe(0);
@@ -429,7 +456,7 @@ describe('only the exit codes that mean something pass', () => {
 
   it.each([0, 3])('GitLab drift: with drift exiting %i nothing else plans the code', (code) => {
     const r = runWithStubs(gitlab().drift.script.join('\n'), { STUB_DRIFT: String(code) });
-    expect(r.ran).toMatch(/^proxyaccount drift --dir infra --max-chars \d+ --out drift\.md\n$/);
+    expect(r.ran).toMatch(/^proxyaccount drift --dir infra --max-chars \d+ --out drift\.md --json-out drift\.json\n$/);
   });
 
   it('GitLab drift: exit 3 files the drift issue, titled and opened as an incomplete check with the report below, then fails the job', () => {

@@ -1,14 +1,22 @@
 // drift reads one account, the PROXYACCOUNT_* one: only the resources of the provider
-// configuration that uses it count as managed there. Resources of an aliased provider (directly
-// or through a module's `providers` map) are not merged into it, and are reported as not scanned;
-// a provider block that names another account (a constant, or a root variable the plan holds) is
-// refused before anything is read; one the plan cannot resolve is reported as not confirmed.
+// configuration that uses it count as managed there, never merged with another configuration's,
+// even one that names the same account. Resources of an aliased provider (directly or through a
+// module's `providers` map) are reported as not scanned, which leaves the check incomplete unless
+// --provider said the others are checked elsewhere; an object whose key a configuration not
+// proven to be another account declares is held by it, never unmanaged. A provider block that
+// names another account (a constant, or exactly one root variable) is refused before anything is
+// read; one whose account cannot be told (an expression, a setting left to the environment of a
+// plan drift did not make) leaves the account unconfirmed, and the check incomplete.
 // The plan JSON mirrors `terraform show -json` of Terraform 1.11.4 (provider_config_key resolved
 // through module calls' `providers`, module instance keys in the state's addresses).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { readProviderSource } from '../../src/gitops/drift-providers';
 import { driftMarkdown } from '../../src/gitops/drift-render';
 import { parsePlanJson } from '../../src/gitops/plan-json';
 import { driftOfPlan } from '../../src/gitops/use-cases';
-import { FakeAccount } from './fake-account';
+import { FakeAccount, token } from './fake-account';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const ENV = { PROXYACCOUNT_BASE_URL: 'https://api.example.com', PROXYACCOUNT_USERNAME: 'acme', PROXYACCOUNT_PASSWORD: 'acme-secret-pw' };
@@ -79,8 +87,33 @@ function acme(): FakeAccount {
   return a;
 }
 
+/** The error a promise rejects with, or undefined. */
+function failure(p: Promise<unknown>): Promise<Error | undefined> {
+  return p.then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+}
+
+/** A root module of these files, in a new directory (removed after the tests). */
+const dirs: string[] = [];
+function rootModule(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-source-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A Terraform interpolation of `expr`, as a file holds it. */
+const ref = (expr: string): string => `\${${expr}}`;
+
+const OFFICE = { type: 'proxyaccount_authorized_ip', name: 'office', provider: 'proxyaccount', values: { ip: '192.0.2.1' } };
+
 describe('drift with several provider configurations', () => {
-  it("does not merge an alias's resources into the environment's account: the backdoor shows, and the alias is reported not scanned", async () => {
+  it("does not merge an alias's resources into the environment's account: the backdoor shows, and the alias's account is a gap of the check", async () => {
     const json = planJson(
       [
         { type: 'proxyaccount_authorized_ip', name: 'acme_office', provider: 'proxyaccount', values: { ip: '203.0.113.60' } },
@@ -89,18 +122,20 @@ describe('drift with several provider configurations', () => {
       ],
       OTHER,
     );
-    const report = await driftOfPlan(parsePlanJson(json), { store: acme().store(), env: ENV, json, now: NOW });
+    const report = await driftOfPlan(parsePlanJson(json), { store: acme().store(), env: ENV, json, plannedHere: true, now: NOW });
     expect(report.unmanaged).toEqual([
       { account: '(parent)', kind: 'ip', value: '198.51.100.77', label: 'backdoor' },
       { account: '(parent)', kind: 'hostname', value: 'other.example.com', label: '' },
     ]);
-    expect(report).toEqual(expect.objectContaining({ drifted: true, scanned_provider: 'proxyaccount', account_confirmed: true }));
+    expect(report).toEqual(expect.objectContaining({ drifted: true, complete: false, scanned_provider: 'proxyaccount', account_confirmed: true }));
     expect(report.not_scanned).toEqual([{ provider: 'proxyaccount.other', resources: 2 }]);
+    expect(report.incomplete).toEqual([
+      '2 resources of provider configuration proxyaccount.other: its account was not scanned for objects no resource manages (their drift and pending changes are above). ' +
+        "Scan it in a run of its own (proxyaccount drift --plan PLAN --provider proxyaccount.other, with that account's credentials in PROXYACCOUNT_*), " +
+        'and give this run --provider proxyaccount: the other configurations then count as checked elsewhere',
+    ]);
     const md = driftMarkdown(report);
-    expect(md).toContain(
-      '- 2 resources of provider configuration `proxyaccount.other`: its account was not scanned for objects no resource manages (their drift and pending changes are above). ' +
-        "Scan it with `proxyaccount drift --plan PLAN --provider proxyaccount.other` and that account's credentials in PROXYACCOUNT_*.",
-    );
+    expect(md).toMatch(/### Not checked \(1\)\n\n- 2 resources of provider configuration proxyaccount\.other: its account was not scanned/);
     expect(md).not.toContain('other-secret-pw');
   });
 
@@ -126,14 +161,14 @@ describe('drift with several provider configurations', () => {
     );
     const fake = acme();
     fake.lists('').hostnames.push('inherit.example.com');
-    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, now: NOW });
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, now: NOW });
     expect(report.unmanaged.map((u) => u.value)).toEqual(['198.51.100.77', 'other.example.com']);
     expect(report.not_scanned).toEqual([{ provider: 'proxyaccount.other', resources: 3 }]);
     expect(fake.requests.filter((r) => r.includes('osub'))).toEqual([]);
     expect(report.deleted).toEqual([]);
   });
 
-  it('scans the configuration --provider selects, with its account in the environment, and leaves the default one out', async () => {
+  it('with --provider, the other configurations count as checked elsewhere: listed under "Not checked here", and a clean run is clean', async () => {
     const json = planJson(
       [
         { type: 'proxyaccount_authorized_ip', name: 'acme_office', provider: 'proxyaccount', values: { ip: '203.0.113.60' } },
@@ -141,21 +176,94 @@ describe('drift with several provider configurations', () => {
       ],
       OTHER,
     );
+    const clean = (): FakeAccount => {
+      const a = new FakeAccount();
+      a.lists('').ips.push({ ip: '203.0.113.60', label: '' });
+      return a;
+    };
+    const implicit = await driftOfPlan(parsePlanJson(json), { store: clean().store(), env: ENV, json, plannedHere: true, now: NOW });
+    expect(implicit).toEqual(expect.objectContaining({ drifted: false, complete: false, others_checked_elsewhere: false }));
+    expect(driftMarkdown(implicit)).toContain('**No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.**');
+    const told = await driftOfPlan(parsePlanJson(json), { store: clean().store(), env: ENV, json, plannedHere: true, provider: 'proxyaccount', now: NOW });
+    expect(told).toEqual(expect.objectContaining({ drifted: false, complete: true, others_checked_elsewhere: true, incomplete: [] }));
+    const md = driftMarkdown(told);
+    expect(md).toContain('**No drift: the account of provider configuration `proxyaccount` matches the Terraform state.');
+    expect(md).toContain(
+      '### Not checked here (1)\n\n- 1 resource of provider configuration `proxyaccount.other`: its account is checked by a run of its own (`--provider proxyaccount.other`), ' +
+        'as this run was told by `--provider proxyaccount`; their drift and pending changes are above.',
+    );
+    expect(md).not.toContain('### Not checked (');
+  });
+
+  it('with --plan, scans the configuration --provider selects; what the default configuration, whose account that plan does not say, declares is held by it, never unmanaged', async () => {
+    const json = planJson(
+      [
+        { type: 'proxyaccount_authorized_ip', name: 'acme_office', provider: 'proxyaccount', values: { ip: '203.0.113.60' } },
+        { type: 'proxyaccount_authorized_ip', name: 'other_office', provider: 'proxyaccount.other', values: { ip: '198.51.100.77' } },
+      ],
+      {
+        ...DEFAULT,
+        'proxyaccount.other': {
+          ...OTHER['proxyaccount.other'],
+          expressions: { ...OTHER['proxyaccount.other'].expressions, base_url: { constant_value: ENV.PROXYACCOUNT_BASE_URL } },
+        },
+      },
+    );
     // The account `other`, scanned with its own credentials; the plan was made with terraform's usual environment.
     const other = new FakeAccount();
     other.lists('').ips.push({ ip: '198.51.100.77', label: '' }, { ip: '203.0.113.60', label: 'copied' }, { ip: '192.0.2.200', label: '' });
     const env = { ...ENV, PROXYACCOUNT_USERNAME: 'other', PROXYACCOUNT_PASSWORD: 'other-secret-pw' };
     const report = await driftOfPlan(parsePlanJson(json), { store: other.store(), env, json, provider: 'proxyaccount.other', now: NOW });
-    expect(report.unmanaged.map((u) => u.value)).toEqual(['203.0.113.60', '192.0.2.200']);
-    expect(report).toEqual(expect.objectContaining({ scanned_provider: 'proxyaccount.other', account_confirmed: true }));
+    expect(report.unmanaged.map((u) => u.value)).toEqual(['192.0.2.200']);
+    expect(report.held_by_other_configurations).toEqual([
+      { account: '(parent)', kind: 'ip', value: '203.0.113.60', label: 'copied', provider: 'proxyaccount', provider_account: 'unknown' },
+    ]);
+    expect(report).toEqual(expect.objectContaining({ scanned_provider: 'proxyaccount.other', account_confirmed: true, complete: false }));
     expect(report.not_scanned).toEqual([{ provider: 'proxyaccount', resources: 1 }]);
+    expect(report.incomplete).toEqual([
+      '1 object of the scanned account matches resources of provider configuration proxyaccount, whose account could not be confirmed ' +
+        '(its username and base_url are left to the environment terraform planned with, which drift does not see when it is given the plan (--plan)): ' +
+        'listed as held by it, neither managed nor unmanaged',
+    ]);
+    expect(driftMarkdown(report)).toContain(
+      '### Held by a resource of another provider configuration (1)\n\n- (parent): ip `203.0.113.60` (label `copied`): held by a resource of provider configuration `proxyaccount`, whose account could not be confirmed\n',
+    );
   });
 
-  it('counts an alias that names the same account (a constant equal to the environment) as managed there', async () => {
+  it('with --plan, a selected configuration that leaves its account to the environment is not confirmed: the documented recipe without --provider is never clean (finding: merged again)', async () => {
+    // wsB: the default configuration inherits acme's credentials; the alias names `other`. The plan was made
+    // with acme's environment, and drift is given it with other's: the default configuration is selected.
+    const json = planJson(
+      [
+        { type: 'proxyaccount_authorized_ip', name: 'acme_office', provider: 'proxyaccount', values: { ip: '203.0.113.60' } },
+        { type: 'proxyaccount_authorized_ip', name: 'other_office', provider: 'proxyaccount.other', values: { ip: '198.51.100.77' } },
+        { type: 'proxyaccount_authorized_hostname', name: 'other', provider: 'proxyaccount.other', values: { domain: 'other.example.com' } },
+      ],
+      OTHER,
+    );
+    const other = new FakeAccount();
+    other.lists('').ips.push({ ip: '198.51.100.77', label: '' }, { ip: '203.0.113.60', label: 'backdoor' });
+    other.lists('').hostnames.push('other.example.com');
+    const env = { ...ENV, PROXYACCOUNT_USERNAME: 'other', PROXYACCOUNT_PASSWORD: 'other-secret-pw' };
+    const report = await driftOfPlan(parsePlanJson(json), { store: other.store(), env, json, now: NOW });
+    expect(report).toEqual(expect.objectContaining({ drifted: false, complete: false, account_confirmed: false }));
+    expect(report.incomplete[0]).toMatch(
+      /^the scanned account could not be confirmed to be the one provider configuration proxyaccount uses: its username and base_url are left to the environment terraform planned with, which drift does not see when it is given the plan \(--plan\)\. /,
+    );
+    // The alias's keys are never merged in: what they declare is held (the alias's base_url is the plan's environment's), not managed.
+    expect(report.held_by_other_configurations.map((h) => [h.value, h.provider])).toEqual([
+      ['198.51.100.77', 'proxyaccount.other'],
+      ['other.example.com', 'proxyaccount.other'],
+    ]);
+    expect(driftMarkdown(report)).toContain('**No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.**');
+  });
+
+  it('never merges an alias of the same account: what it declares is held, checked by its own run, and with --provider the run is clean', async () => {
     const json = planJson(
       [
         { type: 'proxyaccount_authorized_ip', name: 'a', provider: 'proxyaccount', values: { ip: '203.0.113.60' } },
         { type: 'proxyaccount_authorized_ip', name: 'b', provider: 'proxyaccount.slow', values: { ip: '198.51.100.77' } },
+        { type: 'proxyaccount_bearer_token', name: 't', provider: 'proxyaccount.slow', values: { token_id: 5 } },
       ],
       {
         ...DEFAULT,
@@ -168,27 +276,124 @@ describe('drift with several provider configurations', () => {
     );
     const fake = new FakeAccount();
     fake.lists('').ips.push({ ip: '203.0.113.60', label: '' }, { ip: '198.51.100.77', label: '' });
-    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, now: NOW });
+    fake.lists('').tokens.push(token(5, 'deploy', undefined, new Date('2026-05-01T00:00:00Z')));
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, provider: 'proxyaccount', now: NOW });
     expect(report.unmanaged).toEqual([]);
-    expect(report.not_scanned).toEqual([]);
+    expect(report.held_by_other_configurations).toEqual([
+      { account: '(parent)', kind: 'ip', value: '198.51.100.77', label: '', provider: 'proxyaccount.slow', provider_account: 'this' },
+      { account: '(parent)', kind: 'token', value: '5', label: 'deploy', provider: 'proxyaccount.slow', provider_account: 'this' },
+    ]);
+    expect(report.expired_tokens).toEqual([expect.objectContaining({ token_id: 5, managed: false, held_by: 'proxyaccount.slow' })]);
+    expect(report).toEqual(expect.objectContaining({ drifted: false, complete: true }));
+    const md = driftMarkdown(report);
+    expect(md).toContain(
+      '- (parent): ip `198.51.100.77`: held by a resource of provider configuration `proxyaccount.slow`, which uses this account too (its own run checks it: `--provider proxyaccount.slow`)',
+    );
+    expect(md).toContain('expired 2026-05-01T00:00:00.000Z (held by a resource of provider configuration `proxyaccount.slow`)');
   });
 
-  it('refuses, before reading anything, a provider block that names another account than the environment, as a constant or a root variable', async () => {
-    const resources = [{ type: 'proxyaccount_authorized_ip', name: 'office', provider: 'proxyaccount', values: { ip: '192.0.2.1' } }];
-    const constant = planJson(resources, {
+  it('a configuration whose account cannot be told (a token in its block) holds what it declares even with --provider: never unmanaged, never clean, its hidden labels not shown', async () => {
+    // The least-privilege example: the default configuration's resources, and an alias authenticating with a token.
+    const json = planJson([OFFICE, { type: 'proxyaccount_authorized_ip', name: 'runner', provider: 'proxyaccount.scoped', values: { ip: '203.0.113.50' } }], {
+      ...DEFAULT,
+      'proxyaccount.scoped': {
+        name: 'proxyaccount',
+        alias: 'scoped',
+        expressions: { token: { references: ['ephemeral.proxyaccount_bearer_token.ci.token'] } },
+      },
+    });
+    // The runner's label comes from a sensitive variable: the state hides it, and so must the report.
+    (json.prior_state as { values: { root_module: { resources: Array<Record<string, unknown>> } } }).values.root_module.resources[1]!.sensitive_values = {
+      label: true,
+    };
+    const fake = new FakeAccount();
+    fake.lists('').ips.push({ ip: '192.0.2.1', label: '' }, { ip: '203.0.113.50', label: 'secret-runner-label' });
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, provider: 'proxyaccount', now: NOW });
+    expect(report.unmanaged).toEqual([]);
+    expect(report.held_by_other_configurations).toEqual([
+      { account: '(parent)', kind: 'ip', value: '203.0.113.50', label: '(sensitive)', provider: 'proxyaccount.scoped', provider_account: 'unknown' },
+    ]);
+    expect(report).toEqual(expect.objectContaining({ drifted: false, complete: false }));
+    expect(report.incomplete).toEqual([
+      expect.stringMatching(
+        /^1 object of the scanned account matches resources of provider configuration proxyaccount\.scoped, whose account could not be confirmed \(.*its block sets a token/,
+      ),
+    ]);
+    expect(driftMarkdown(report)).not.toContain('secret-runner-label');
+  });
+
+  it("a collection where another configuration's resource hides its keys is not listed: which objects it holds cannot be told", async () => {
+    const json = planJson(
+      [
+        OFFICE,
+        { type: 'proxyaccount_authorized_ips', name: 'list', provider: 'proxyaccount.scoped', values: { entries: [{ ip: '203.0.113.50', label: 'x' }] } },
+      ],
+      { ...DEFAULT, 'proxyaccount.scoped': { name: 'proxyaccount', alias: 'scoped', expressions: { token: { references: ['var.token'] } } } },
+    );
+    (json.prior_state as { values: { root_module: { resources: Array<Record<string, unknown>> } } }).values.root_module.resources[1]!.sensitive_values = {
+      entries: true,
+    };
+    const fake = new FakeAccount();
+    fake.lists('').ips.push({ ip: '192.0.2.1', label: '' }, { ip: '203.0.113.50', label: 'x' });
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, provider: 'proxyaccount', now: NOW });
+    expect({ unmanaged: report.unmanaged, held: report.held_by_other_configurations, complete: report.complete }).toEqual({
+      unmanaged: [],
+      held: [],
+      complete: false,
+    });
+    expect(report.incomplete).toEqual([
+      expect.stringMatching(
+        /^the IPs of the parent account were not checked for objects no resource manages: the state marks the entries of proxyaccount_authorized_ips\.list sensitive/,
+      ),
+    ]);
+    expect(fake.requests).not.toContain('ips (parent)');
+  });
+
+  it('refuses when no resource uses the default configuration, naming the configurations and the --provider to pass (finding: managed objects shown unmanaged)', async () => {
+    const scoped = planJson([{ type: 'proxyaccount_authorized_ip', name: 'runner', provider: 'proxyaccount.scoped', values: { ip: '203.0.113.50' } }], {
+      proxyaccount: { name: 'proxyaccount', expressions: { username: { references: ['var.username'] } } },
+      'proxyaccount.scoped': {
+        name: 'proxyaccount',
+        alias: 'scoped',
+        expressions: { token: { references: ['ephemeral.proxyaccount_bearer_token.ci.token'] } },
+      },
+    });
+    const legacy = planJson(
+      [{ module: 'module.legacy', type: 'proxyaccount_authorized_ip', name: 'office', provider: 'module.legacy:proxyaccount', values: { ip: '203.0.113.21' } }],
+      { 'module.legacy:proxyaccount': { name: 'proxyaccount', module_address: 'module.legacy', expressions: { username: { references: ['var.username'] } } } },
+    );
+    for (const [json, provider] of [
+      [scoped, 'proxyaccount.scoped'],
+      [legacy, 'module.legacy:proxyaccount'],
+    ] as const) {
+      const fake = new FakeAccount();
+      const err = await failure(driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, now: NOW }));
+      expect(err?.message).toBe(
+        `no resource of this provider uses the default provider configuration (proxyaccount), so its account has nothing to be compared with: they use ${provider}. ` +
+          `One run scans the account of one configuration: run drift once per configuration, with its account's credentials in PROXYACCOUNT_*: --provider ${provider}.`,
+      );
+      expect(fake.requests).toEqual([]);
+      // Selected, the configuration's own resources are managed; its account is not confirmed (a token, a module's variable).
+      fake.lists('').ips.push({ ip: '203.0.113.50', label: 'ci runner' }, { ip: '203.0.113.21', label: '' });
+      const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, provider, now: NOW });
+      expect(report.unmanaged.map((u) => u.value)).toEqual(provider === 'proxyaccount.scoped' ? ['203.0.113.21'] : ['203.0.113.50']);
+      expect(report).toEqual(expect.objectContaining({ account_confirmed: false, complete: false }));
+    }
+  });
+
+  it('refuses, before reading anything, a provider block that names another account than the environment, as a constant or exactly one root variable', async () => {
+    const constant = planJson([OFFICE], {
       proxyaccount: { name: 'proxyaccount', expressions: { username: { constant_value: 'other' }, password: { references: ['var.password'] } } },
     });
     const variable = planJson(
-      resources,
+      [OFFICE],
       { proxyaccount: { name: 'proxyaccount', expressions: { username: { references: ['var.user'] }, password: { references: ['var.password'] } } } },
       { user: { value: 'other' }, password: { value: 'other-secret-pw' } },
     );
+    const source = new Map([['proxyaccount', { username: 'user' }]]);
     for (const json of [constant, variable]) {
       const fake = acme();
-      const err = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, now: NOW }).then(
-        () => undefined,
-        (e: unknown) => e as Error,
-      );
+      const err = await failure(driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, source, now: NOW }));
       expect(err?.message).toMatch(
         /^provider configuration proxyaccount \(the default\): its username names another account than PROXYACCOUNT_USERNAME does, .*--provider.*--no-scan/,
       );
@@ -202,41 +407,110 @@ describe('drift with several provider configurations', () => {
   });
 
   it('refuses a base_url that names another API', async () => {
-    const json = planJson([{ type: 'proxyaccount_authorized_ip', name: 'office', provider: 'proxyaccount', values: { ip: '192.0.2.1' } }], {
+    const json = planJson([OFFICE], {
       proxyaccount: { name: 'proxyaccount', expressions: { base_url: { constant_value: 'https://staging.example.com' } } },
     });
     await expect(driftOfPlan(parsePlanJson(json), { store: acme().store(), env: ENV, json })).rejects.toThrow(
       /its base_url names another API than PROXYACCOUNT_BASE_URL does/,
     );
     // The same API spelt with a trailing slash is the same API.
-    const same = planJson([{ type: 'proxyaccount_authorized_ip', name: 'office', provider: 'proxyaccount', values: { ip: '192.0.2.1' } }], {
+    const same = planJson([OFFICE], {
       proxyaccount: { name: 'proxyaccount', expressions: { base_url: { constant_value: 'https://API.example.com/' } } },
     });
-    await expect(driftOfPlan(parsePlanJson(same), { store: acme().store(), env: ENV, json: same, now: NOW })).resolves.toEqual(
+    await expect(driftOfPlan(parsePlanJson(same), { store: acme().store(), env: ENV, json: same, plannedHere: true, now: NOW })).resolves.toEqual(
       expect.objectContaining({ account_confirmed: true }),
     );
   });
 
-  it('says so when the username is an expression the plan does not resolve: the account is not confirmed', async () => {
+  it('an expression the plan does not resolve (a local) leaves the account unconfirmed: not a clean run', async () => {
     const json = planJson([{ type: 'proxyaccount_authorized_ip', name: 'office', provider: 'proxyaccount', values: { ip: '203.0.113.60' } }], {
       proxyaccount: { name: 'proxyaccount', expressions: { username: { references: ['local.user'] } } },
     });
     const fake = new FakeAccount();
     fake.lists('').ips.push({ ip: '203.0.113.60', label: '' });
-    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, now: NOW });
-    expect(report).toEqual(expect.objectContaining({ drifted: false, account_confirmed: false }));
-    expect(report.limits[0]).toMatch(
-      /could not be confirmed to be the one provider configuration proxyaccount uses: its username is an expression the plan does not resolve/,
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, now: NOW });
+    expect(report).toEqual(expect.objectContaining({ drifted: false, account_confirmed: false, complete: false }));
+    expect(report.incomplete).toEqual([
+      expect.stringMatching(
+        /^the scanned account could not be confirmed to be the one provider configuration proxyaccount uses: its username is an expression drift does not resolve \(only a constant is, or exactly one root variable, as in username = var\.NAME\)/,
+      ),
+    ]);
+    expect(driftMarkdown(report)).toContain('**No drift found, but the check is incomplete (see "Not checked"): this is not a clean report.**');
+  });
+
+  it('resolves a root variable only where the source sets the setting to exactly it: var.team with text around it references var.team too, and is not resolved (finding: wrong account confirmed)', async () => {
+    const json = planJson(
+      [OFFICE],
+      { proxyaccount: { name: 'proxyaccount', expressions: { username: { references: ['var.team'] }, password: { references: ['var.password'] } } } },
+      { team: { value: 'acme' }, password: { value: 'acme2-secret-pw' } },
     );
-    expect(driftMarkdown(report)).toContain(
-      '**No drift found, but the scanned account could not be confirmed to be the one provider configuration `proxyaccount` uses',
+    const provider = (username: string): string =>
+      `terraform {\n  required_providers {\n    proxyaccount = { source = "proxyaccount/proxyaccount" }\n  }\n}\nprovider "proxyaccount" {\n  username = ${username}\n  password = var.password\n}\n`;
+    const run = (dir: string) => {
+      const fake = new FakeAccount();
+      fake.lists('').ips.push({ ip: '192.0.2.1', label: 'backdoor' });
+      return driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, plannedHere: true, source: readProviderSource(dir), now: NOW });
+    };
+    // The workspace manages acme2: its provider says "${var.team}2". Its account is not the environment's, and not confirmed.
+    const suffixed = await run(rootModule({ 'main.tf': provider(`"${ref('var.team')}2"`) }));
+    expect(suffixed).toEqual(expect.objectContaining({ account_confirmed: false, complete: false }));
+    expect(suffixed.incomplete[0]).toMatch(/its username is an expression drift does not resolve/);
+    // `username = var.team` is the variable itself.
+    await expect(run(rootModule({ 'main.tf': provider('var.team') }))).resolves.toEqual(expect.objectContaining({ account_confirmed: true, complete: true }));
+  });
+});
+
+describe('the provider blocks read from the root module', () => {
+  const tf = (body: string, label = '"proxyaccount"'): string => `provider ${label} {\n${body}\n}\n`;
+
+  it('reads a setting that is exactly one variable, per configuration key, from .tf and .tf.json files', () => {
+    const dir = rootModule({
+      'main.tf': `${tf('  username = var.team # the team account\n  password = var.password')}${tf('  alias    = "other"\n  username = "other"\n  base_url = var.api')}`,
+      'b.tf.json': JSON.stringify({
+        provider: {
+          proxyaccount: [
+            { alias: 'json', username: ref('var.json_user') },
+            { alias: 'text', username: `${ref('var.u')}x` },
+          ],
+        },
+      }),
+    });
+    expect(readProviderSource(dir)).toEqual(
+      new Map([
+        ['proxyaccount', { username: 'team' }],
+        ['proxyaccount.other', { base_url: 'api' }],
+        ['proxyaccount.json', { username: 'json_user' }],
+        ['proxyaccount.text', {}],
+      ]),
+    );
+    // An empty block on one line, as a default configuration that takes the environment's account often is.
+    const inherits = rootModule({
+      'main.tf': `provider "proxyaccount" {} # the environment's\n${tf('  alias = "other" // its own\n  username = var.other_user')}`,
+    });
+    expect(readProviderSource(inherits)).toEqual(
+      new Map([
+        ['proxyaccount', {}],
+        ['proxyaccount.other', { username: 'other_user' }],
+      ]),
     );
   });
 
-  it('refuses a --provider no resource uses, naming the ones there are', async () => {
-    const json = planJson([{ type: 'proxyaccount_authorized_ip', name: 'a', provider: 'proxyaccount', values: { ip: '203.0.113.60' } }], OTHER);
-    await expect(driftOfPlan(parsePlanJson(json), { store: acme().store(), env: ENV, json, provider: 'proxyaccount.nope' })).rejects.toThrow(
-      /^--provider proxyaccount\.nope: no resource of this provider uses that provider configuration \(they use proxyaccount\)$/,
-    );
+  it('does not take a block in a comment or a heredoc for one, and knows no key two blocks claim', () => {
+    const commented = rootModule({ 'main.tf': tf(`  username = "${ref('var.team')}2"`), 'old.tf': `/*\n${tf('  username = var.team')}*/\n` });
+    expect(readProviderSource(commented).get('proxyaccount')).toEqual({});
+    const heredoc = rootModule({
+      'main.tf': `${tf('  username = lower(var.team)')}locals {\n  doc = <<-EOT\n${tf('  username = var.team')}  EOT\n}\n`,
+    });
+    expect(readProviderSource(heredoc).get('proxyaccount')).toEqual({});
+    const twice = rootModule({ 'a.tf': tf('  username = var.a'), 'b.tf': tf('  username = var.b') });
+    expect(readProviderSource(twice).get('proxyaccount')).toBeNull();
+  });
+
+  it('knows nothing it does not read plainly: a setting over several lines, a block on one line, an override file', () => {
+    const multiline = rootModule({ 'main.tf': tf('  password = (\n    var.password\n  )\n  username = var.team') });
+    expect(readProviderSource(multiline).get('proxyaccount')?.username).toBeUndefined();
+    expect(readProviderSource(rootModule({ 'main.tf': 'provider "proxyaccount" { username = var.team }\n' })).size).toBe(0);
+    expect(readProviderSource(rootModule({ 'main.tf': tf('  username = var.team'), 'main_override.tf': '' })).size).toBe(0);
+    expect(readProviderSource(path.join(os.tmpdir(), 'no-such-drift-dir')).size).toBe(0);
   });
 });

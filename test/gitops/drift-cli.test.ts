@@ -1,6 +1,10 @@
 // `proxyaccount drift`'s options: a value option given twice is refused (commander would keep the
 // last one silently, and a second --dir would scan one state while the user meant two), and
 // --max-chars must leave room for the report's verdict and titles. All refused before terraform runs.
+// --json-out writes the whole JSON report beside the Markdown, which names it where it cuts a list.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/main';
 
@@ -25,15 +29,63 @@ describe('proxyaccount drift options', () => {
     expect(await parseError('--dir', 'ws1')).toBeUndefined();
   });
 
-  it('refuses a repeated --plan, --provider or --out', async () => {
+  it('refuses a repeated --plan, --provider, --out or --json-out', async () => {
     expect(await parseError('--plan', 'a.tfplan', '--plan', 'b.tfplan')).toMatch(/--plan is given more than once/);
     expect(await parseError('--provider', 'proxyaccount', '--provider', 'proxyaccount.other')).toMatch(/--provider is given more than once/);
     expect(await parseError('--out', 'a.md', '--out', 'b.md')).toMatch(/--out is given more than once/);
+    expect(await parseError('--json-out', 'a.json', '--json-out', 'b.json')).toMatch(/--json-out is given more than once/);
   });
 
   it('takes --max-chars of at least 4000 characters', async () => {
     expect(await parseError('--max-chars', '40000')).toBeUndefined();
     expect(await parseError('--max-chars', '100')).toMatch(/at least 4000/);
     expect(await parseError('--max-chars', 'lots')).toMatch(/a whole number of characters/);
+  });
+
+  describe('--json-out', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'drift-cli-'));
+    });
+    afterEach(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exitCode = undefined;
+    });
+
+    /** Runs `proxyaccount drift ARGS` for real (its own action); resolves with the error it stops with, if any. */
+    async function drift(...args: string[]): Promise<Error | undefined> {
+      const program = buildProgram();
+      (program.commands.find((c) => c.name() === 'drift') as Command).exitOverride().configureOutput({ writeErr: () => undefined });
+      return program.parseAsync(['node', 'proxyaccount', 'drift', ...args]).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    }
+
+    it('writes the whole JSON report beside the Markdown, which names that file where it cuts a list (finding: pointer to a report nobody keeps)', async () => {
+      // A plan with 100 changes not applied: more than 4000 characters of Markdown hold.
+      const changes = Array.from({ length: 100 }, (_, i) => ({
+        address: `proxyaccount_authorized_ip.ip${i}`,
+        type: 'proxyaccount_authorized_ip',
+        mode: 'managed',
+        change: { actions: ['create'], before: null, after: { ip: `10.0.0.${i}`, label: 'x'.repeat(40) } },
+      }));
+      const plan = path.join(dir, 'plan.json');
+      writeFileSync(plan, JSON.stringify({ resource_changes: changes, prior_state: { values: { root_module: { resources: [] } } } }));
+      const [md, json] = [path.join(dir, 'drift.md'), path.join(dir, 'drift.json')];
+      expect(await drift('--dir', dir, '--plan', plan, '--no-scan', '--max-chars', '4000', '--out', md, '--json-out', json)).toBeUndefined();
+      expect(process.exitCode).toBe(2);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as { pending: unknown[] };
+      expect(report.pending).toHaveLength(100);
+      const text = readFileSync(md, 'utf8');
+      expect(text.length).toBeLessThanOrEqual(4000);
+      expect(text).toContain(`more, see the JSON report \`${json}\`._`);
+    });
+
+    it('refuses --json-out naming the file of --out, before terraform runs', async () => {
+      const err = await drift('--dir', path.join(dir, 'nope'), '--out', path.join(dir, 'r'), '--json-out', path.join(dir, '.', 'r'));
+      expect(err?.message).toMatch(/^--json-out and --out name the same file \(.*\); give the JSON report a file of its own\.$/);
+      expect(existsSync(path.join(dir, 'r'))).toBe(false);
+    });
   });
 });

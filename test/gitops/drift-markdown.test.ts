@@ -45,7 +45,7 @@ describe('the Markdown drift report', () => {
     expect(more).toBeGreaterThan(0);
     expect(shown + more).toBe(500);
     expect(md).toContain("- the tokens of sub-account 'big3' could not be listed (402)");
-    expect(md).toContain('- 2 resources of provider configuration `proxyaccount.other`');
+    expect(md).toContain('- 2 resources of provider configuration proxyaccount.other: its account was not scanned');
     expect(shownAndMore(md, 'Limits').more).toBe(0);
   });
 
@@ -91,6 +91,13 @@ describe('the Markdown drift report', () => {
         expect(md).toContain(`### ${title}`);
       }
     }
+  });
+
+  it('a cut list names the JSON report the same run wrote beside it, not one nobody kept (finding: pointer to nothing)', () => {
+    const md = driftMarkdown(big, 5_000, { jsonFile: 'drift.json' });
+    expect(md).toMatch(/\n- _… \d+ more, see the JSON report `drift\.json`\._\n/);
+    expect(md).not.toContain('--format json');
+    expect(driftMarkdown(big, 5_000)).toMatch(/\n- _… \d+ more, see the JSON report \(`--format json`\)\._\n/);
   });
 
   it('refuses a limit too small to hold the verdict and the section titles', () => {

@@ -378,7 +378,7 @@ describe('driftOfPlan and runDrift', () => {
     const fake = new FakeAccount();
     fake.lists('').ips.push({ ip: '203.0.113.7', label: '' });
     const json = planOf(state, { planned_values: {} });
-    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), now: NOW, json });
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), now: NOW, json, plannedHere: true });
     expect(report).toEqual(expect.objectContaining({ drifted: false, complete: true, compared_with: 'state', pending: [] }));
     const md = driftMarkdown(report);
     expect(md).toContain('**No drift: the account matches the Terraform state. Changes of the code not yet applied were not checked.**');
@@ -411,11 +411,16 @@ describe('driftOfPlan and runDrift', () => {
       name: 'ci',
       values: { domain: 'ci.example.com' },
     };
-    const json = { resource_changes: [], prior_state: { values: { root_module: { resources: [list, hostnames] } } } };
+    const configured = [list, hostnames].map((r) => ({ address: r.address, mode: 'managed', type: r.type, name: r.name, provider_config_key: 'proxyaccount' }));
+    const json = {
+      resource_changes: [],
+      configuration: { provider_config: { proxyaccount: { name: 'proxyaccount' } }, root_module: { resources: configured } },
+      prior_state: { values: { root_module: { resources: [list, hostnames] } } },
+    };
     const fake = new FakeAccount();
     fake.lists('').ips.push({ ip: '198.51.100.24', label: 'secret-note' }, { ip: '203.0.113.7', label: 'office' });
     fake.lists('').hostnames.push('ci.example.com', 'stray.example.com');
-    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), now: NOW });
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), now: NOW, json, plannedHere: true });
     // The other collections are scanned as ever.
     expect(report.unmanaged).toEqual([{ account: '(parent)', kind: 'hostname', value: 'stray.example.com', label: '' }]);
     expect(report.complete).toBe(false);
@@ -452,11 +457,8 @@ describe('driftOfPlan and runDrift', () => {
     const state = [resource('proxyaccount_authorized_ip', 'office', { ip: '203.0.113.7' })];
     const fake = new FakeAccount().planWithoutTokens();
     fake.lists('').ips.push({ ip: '203.0.113.7', label: '' });
-    const report = await driftOfPlan(parsePlanJson({ resource_changes: [], prior_state: priorState(state) }), {
-      store: fake.store(),
-      now: NOW,
-      comparesWithCode: true,
-    });
+    const json = planOf(state, { resource_changes: [] });
+    const report = await driftOfPlan(parsePlanJson(json), { store: fake.store(), now: NOW, json, plannedHere: true, comparesWithCode: true });
     expect(report).toEqual(expect.objectContaining({ drifted: false, complete: false }));
     expect(report.incomplete).toEqual([expect.stringContaining('the tokens of the parent account could not be listed')]);
     const md = driftMarkdown(report);

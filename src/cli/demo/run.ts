@@ -271,8 +271,10 @@ class DemoRun {
     this.progress.line(planLine(run.stdout, drift));
     // The scheduled job's view of the same moment: drift of managed objects, and what nobody manages.
     this.progress.command(['proxyaccount drift --plan drift.tfplan']);
-    // The plan's JSON says which provider configuration manages each resource: without it, the scan could not confirm its account.
-    const report = await driftOfPlan(drift, { store: target.openStore(this.interrupts.signal), scan: target.basicAuth, json });
+    // The plan's JSON says which provider configuration manages each resource: without it, the scan
+    // could not confirm its account. The demo made that plan itself, in the environment the scan
+    // reads, so a configuration that takes its account from the environment is confirmed.
+    const report = await driftOfPlan(drift, { store: target.openStore(this.interrupts.signal), scan: target.basicAuth, json, plannedHere: true });
     this.progress.lines(withoutMarkers(driftMarkdown(report)));
   }
 
