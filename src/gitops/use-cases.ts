@@ -17,9 +17,9 @@ import {
   planDrift,
   planGaps,
   type ScanProgress,
-  scanUnmanaged,
   subAccountsDeletedInPlan,
 } from './drift';
+import { scanUnmanaged } from './drift-scan';
 import { type ProviderSource, providerLayout, readProviderSource, scanAccountOf, scanScope } from './drift-providers';
 import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';

@@ -7,7 +7,7 @@ import { FakeAccount } from '../gitops/fake-account';
 import { toHcl } from '../../src/gitops/export';
 import { parsePlanJson, type StateResource } from '../../src/gitops/plan-json';
 import { reviewPlan } from '../../src/gitops/review';
-import { scanUnmanaged } from '../../src/gitops/drift';
+import { scanUnmanaged } from '../../src/gitops/drift-scan';
 import { SILENT_PROGRESS } from '../../src/gitops/use-cases';
 import { catalogueOf, entryIdFormat, RESOURCE_TYPES, type ResourceTypeDescriptor } from '../../src/resource-types';
 
