@@ -111,7 +111,8 @@ export function kindOf(c: Pick<ResourceChange, 'actions' | 'importing'>): Change
   return kind === 'no-op' && c.importing ? 'import' : kind;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** A JSON object (not null, not an array). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

@@ -20,7 +20,8 @@ import {
   subAccountsDeletedInPlan,
 } from './drift';
 import { scanUnmanaged } from './drift-scan';
-import { type ProviderSource, providerLayout, readProviderSource, scanAccountOf, scanScope } from './drift-providers';
+import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
+import { type ProviderSource, readProviderSource } from './provider-source';
 import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';
 import { type Plan, type PlanReading, parsePlanJson } from './plan-json';

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readProviderSource } from '../../src/gitops/drift-providers';
+import { readProviderSource } from '../../src/gitops/provider-source';
 import { driftMarkdown } from '../../src/gitops/drift-render';
 import { parsePlanJson } from '../../src/gitops/plan-json';
 import { driftOfPlan } from '../../src/gitops/use-cases';
