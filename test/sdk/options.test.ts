@@ -162,7 +162,9 @@ describe("the client's own agent, against a real loopback server", () => {
 
   it('ends a hung attempt with TimeoutError', async () => {
     hang = true;
-    const client = make({ baseUrl: origin, allowHttp: true, timeoutMs: 50, maxRetries: 1, sleep: async () => {} });
+    // Long enough that each attempt reaches the server even on a loaded machine: with 50 ms a
+    // busy run saw the retry aborted before the server read it.
+    const client = make({ baseUrl: origin, allowHttp: true, timeoutMs: 500, maxRetries: 1, sleep: async () => {} });
     const err = await caught(() => client.ips.list());
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.attempts).toBe(2);
