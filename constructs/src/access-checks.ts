@@ -2,7 +2,7 @@
 // Internal: not exported from the package index.
 import { AccessListMode, IpEntry } from './access-list';
 import {
-  Sameness, Violations, checkBoolean, checkDate, checkHostname, checkIpv4, checkText, checkUnique, isUnresolved, show,
+  Sameness, Violations, checkBoolean, checkDate, checkHostname, checkIpv4, checkText, checkUnique, isObject, isUnresolved, show,
 } from './validation';
 
 /** A token as declared: its label plus options (structurally the public TokenSpec). */
@@ -11,6 +11,16 @@ export interface TokenFields {
   readonly expiresAt?: string;
   readonly active?: boolean;
   readonly importId?: number;
+}
+
+/**
+ * Checks that a construct's props are an object (`what` says which), as plain JavaScript may pass
+ * `null` or anything else: false when they are not, and nothing in them can be read.
+ */
+export function checkProps(v: Violations, props: unknown, what: string): boolean {
+  if (isObject(props)) return true;
+  v.add('props', `must be ${what}, an object (got ${show(props)})`);
+  return false;
 }
 
 /** Checks an access-list mode that may come from untyped data. */
@@ -72,7 +82,9 @@ export function checkAccessEntries(v: Violations, ips: IpEntry[] | undefined, ho
   if (!isListToken(v, 'ips', ips, mode)) {
     const entries = listOf(v, 'ips', ips);
     checkIpEntries(v, 'ips', entries);
-    entries.forEach((e, i) => checkNamesResource(v, `ips[${i}].ip`, e.ip, mode));
+    entries.forEach((e, i) => {
+      if (isObject(e)) checkNamesResource(v, `ips[${i}].ip`, e.ip, mode);
+    });
   }
   if (!isListToken(v, 'hostnames', hostnames, mode)) {
     const domains = listOf(v, 'hostnames', hostnames);
@@ -84,11 +96,12 @@ export function checkAccessEntries(v: Violations, ips: IpEntry[] | undefined, ho
 /**
  * The entries of an optional list prop: none when it is absent. Anything else that is no list is
  * refused, `null` included, as the roster refuses it: plain JavaScript can pass one, and taking it
- * for an empty list would let an AUTHORITATIVE construct own (and empty) a list left out.
+ * for an empty list would let an AUTHORITATIVE construct own (and empty) a list left out. The
+ * holes of a sparse list become `undefined` entries, so the checks of each entry see them.
  */
 export function listOf<T>(v: Violations, path: string, list: readonly T[] | undefined): readonly T[] {
   if (list === undefined) return [];
-  if (Array.isArray(list)) return list;
+  if (Array.isArray(list)) return Array.from(list);
   v.add(path, `must be a list (got ${show(list)})`);
   return [];
 }
@@ -97,7 +110,7 @@ export function listOf<T>(v: Violations, path: string, list: readonly T[] | unde
 export function checkIpEntries(v: Violations, path: string, entries: readonly IpEntry[]): void {
   entries.forEach((e, i) => checkNewIp(v, `${path}[${i}]`, e, []));
   if (entries.length > 100) v.add(path, `at most 100 IP addresses per account (got ${entries.length})`);
-  checkUnique(v, path, entries.map((e) => e.ip).filter((ip) => typeof ip === 'string'), 'IP address');
+  checkUnique(v, path, entries.filter(isObject).map((e) => e.ip).filter((ip) => typeof ip === 'string'), 'IP address');
 }
 
 /** Checks a list of hostnames: each shaped like a hostname, none twice. */
@@ -108,12 +121,21 @@ export function checkHostnames(v: Violations, path: string, domains: readonly st
 
 /** Checks one IP entry, and that it is not in `existing` already. */
 export function checkNewIp(v: Violations, path: string, entry: IpEntry, existing: readonly IpEntry[]): void {
+  if (!isObject(entry)) {
+    v.add(path, `must be an IP entry ({ ip, label }), an object (got ${show(entry)})`);
+    return;
+  }
   checkIpv4(v, `${path}.ip`, entry.ip);
   checkText(v, `${path}.label`, entry.label, 100);
   if (!isUnresolved(entry.ip) && existing.some((e) => e.ip === entry.ip)) {
     v.add(`${path}.ip`, `IP address ${show(entry.ip)} is already allowed`);
   }
   if (existing.length >= 100) v.add(path, `at most 100 IP addresses per account (${existing.length} already)`);
+}
+
+/** The labels of the entries of a `tokens` list that are objects (the others are reported by checkTokenSpec). */
+export function tokenLabels(tokens: readonly TokenFields[]): string[] {
+  return tokens.filter(isObject).map((t) => t.label);
 }
 
 /** Checks one hostname, and that it is not in `existing` already. */
@@ -126,6 +148,10 @@ export function checkNewHostname(v: Violations, path: string, domain: string, ex
 
 /** Checks one token's label, expiry and activity; `existing` are labels already taken. */
 export function checkTokenSpec(v: Violations, path: string, token: TokenFields, existing: readonly string[]): void {
+  if (!isObject(token)) {
+    v.add(path, `must be a token ({ label, expiresAt, active, importId }), an object (got ${show(token)})`);
+    return;
+  }
   if (typeof token.label !== 'string' && !isUnresolved(token.label)) {
     v.add(`${path}.label`, `is required: a string of 1 to 100 characters (got ${show(token.label)})`);
   } else {
@@ -138,10 +164,12 @@ export function checkTokenSpec(v: Violations, path: string, token: TokenFields, 
   if (id !== undefined && !isUnresolved(id) && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)) {
     v.add(`${path}.importId`, `must be the numeric ID of an existing token, a whole number >= 1 (got ${show(id)})`);
   }
+  // Only a label given can be taken: a missing one is reported above, not as a duplicate of another.
   const taken = typeof token.label === 'string' ? existing.find((l) => typeof l === 'string' && SAME_TOKEN_LABEL.same(l, token.label)) : undefined;
+  if (taken === undefined) return;
   if (taken === token.label) {
     v.add(`${path}.label`, `a token labelled ${show(token.label)} already exists`);
-  } else if (taken !== undefined) {
+  } else {
     v.add(`${path}.label`, `a token labelled ${show(taken)} already exists, and ${show(token.label)} is the same label (${SAME_TOKEN_LABEL.why})`);
   }
 }

@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { AccessList, IpEntry } from './access-list';
 import { checkNamesResource, checkNewHostname, checkNewIp, checkTokenSpec, listTokenTakesNoEntry } from './access-checks';
 import { bearerToken } from './gen';
-import { Violations, show } from './validation';
+import { Violations, isObject, show } from './validation';
 
 /** Options of a bearer token. */
 export interface TokenOptions {
@@ -107,6 +107,8 @@ export abstract class AccessListOwner extends Construct {
    */
   public addToken(label: string, options: TokenOptions = {}): bearerToken.BearerToken {
     const v = new Violations();
+    // Plain JavaScript may pass null, which the default does not replace.
+    if (!isObject(options)) v.add('options', `must be token options ({ expiresAt, active, importId }), an object (got ${show(options)})`);
     checkTokenSpec(v, 'token', { ...options, label }, this.tokenLabels);
     v.throwIfAny(`${this.node.path}.addToken(${show(label)})`);
     return this._createToken(label, options);

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { RosterDefinition, readRoster } from './roster-data';
 import { ParentAccess } from './parent-access';
 import { SubAccount } from './sub-account';
-import { Violations, checkPassword, show } from './validation';
+import { Violations, checkPassword, isObject, isUnresolved, show } from './validation';
 
 /** How roster data is read, by an AccountRoster and by `AccountRoster.validate`. */
 export interface RosterOptions {
@@ -34,7 +34,9 @@ export interface AccountRosterProps extends RosterOptions {
    * must be a member of the roster. Each is sent exactly as given, as SubAccount's `password`:
    * never read as a Terraform template (`${`, `%{`, `$${` are plain characters), at most 128
    * characters counted as given; a reference (a token) stays a reference, the text around it
-   * literal (a `$` just before it included).
+   * literal (a `$` just before it included), and an expression whose own text Terraform would not
+   * read as written is refused at synth, naming the member's SubAccount. Anything but an object (`null`
+   * from JavaScript included) is refused, never taken for no passwords.
    * @default - no passwords: members authenticate with their tokens
    */
   readonly passwords?: { [username: string]: string };
@@ -82,7 +84,7 @@ export class AccountRoster extends Construct {
     const { violations, members, parent } = readRoster(props.roster, props.allowReferences === true);
     const v = new Violations();
     v.addAll('', violations);
-    const passwords = props.passwords ?? {};
+    const passwords = passwordsOf(v, props.passwords);
     const usernames = new Set(members.map((m) => m.username));
     for (const [username, password] of Object.entries(passwords)) {
       if (!usernames.has(username)) v.add(`passwords[${show(username)}]`, 'names no member of the roster');
@@ -130,4 +132,18 @@ export class AccountRoster extends Construct {
   public teamMembers(team: string): SubAccount[] {
     return this.subAccounts.filter((s) => this.teams.get(s.username) === team);
   }
+}
+
+/**
+ * The `passwords` prop: none when it is absent. Anything but an object of passwords by username is
+ * refused, `null` included (a loader that found no passwords, say): taken for none, it would plan
+ * every member that has a password for replacement, deleted with its usage history, IPs and tokens.
+ * The message says only what kind of value it was: a string there may be a password.
+ */
+function passwordsOf(v: Violations, passwords: unknown): { [username: string]: string } {
+  if (passwords === undefined) return {};
+  if (isObject(passwords) && !isUnresolved(passwords)) return passwords as { [username: string]: string };
+  const kind = passwords === null ? 'null' : Array.isArray(passwords) ? 'a list' : isUnresolved(passwords) ? 'a token' : `a ${typeof passwords}`;
+  v.add('passwords', `must be an object mapping usernames to passwords, or left out for none (got ${kind})`);
+  return {};
 }

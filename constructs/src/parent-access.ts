@@ -5,7 +5,8 @@ import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry, entryImportId, listImportId } from './access-list';
 import { authorizedProxies, authorizedProxy } from './gen';
 import {
-  checkAccessEntries, checkAccessListMode, checkNamesResource, checkTokenSpec, isListToken, listOf, listTokenTakesNoEntry,
+  checkAccessEntries, checkAccessListMode, checkNamesResource, checkProps, checkTokenSpec, isListToken, listOf, listTokenTakesNoEntry,
+  tokenLabels,
 } from './access-checks';
 import { declare, declaredBy, providerPhrase } from './stack-registry';
 import { SAME_PROXY, Violations, checkBoolean, checkProxy, checkUnique, isUnresolved, show } from './validation';
@@ -83,6 +84,7 @@ export class ParentAccess extends AccessListOwner {
   public constructor(scope: Construct, id: string, props: ParentAccessProps = {}) {
     super(scope, id);
     const v = new Violations();
+    if (!checkProps(v, props, 'ParentAccess props ({ ips, hostnames, ... }), or left out for none')) v.throwIfAny(`ParentAccess '${this.node.path}'`);
     checkAccessListMode(v, 'accessList', props.accessList);
     checkAccessEntries(v, props.ips, props.hostnames, props.accessList);
     const proxyToken = isListToken(v, 'proxies', props.proxies, props.accessList);
@@ -94,7 +96,7 @@ export class ParentAccess extends AccessListOwner {
     checkUnique(v, 'proxies', proxies, 'proxy', SAME_PROXY);
     checkBoolean(v, 'importExisting', props.importExisting);
     const tokens = listOf(v, 'tokens', props.tokens);
-    tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, tokens.slice(0, i).map((p) => p.label)));
+    tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, tokenLabels(tokens.slice(0, i))));
     // A second one would manage the same live lists beside the first, each checking only its own
     // entries: both would take one proxy (in two spellings) or one IP, and removing it from either
     // would delete the entry the other still declares.

@@ -4,12 +4,14 @@ import { Construct } from 'constructs';
 import { AccessListOwner, TokenSpec } from './access-owner';
 import { AccessList, AccessListMode, IpEntry } from './access-list';
 import { subAccount } from './gen';
-import { SAME_TOKEN_LABEL, checkAccessEntries, checkAccessListMode, checkTokenSpec, listOf } from './access-checks';
+import { SAME_TOKEN_LABEL, checkAccessEntries, checkAccessListMode, checkProps, checkTokenSpec, listOf, tokenLabels } from './access-checks';
+import { checkedAtSynth } from './expression-text';
 import { declare, declaredBy, providerPhrase } from './stack-registry';
 import { literal } from './terraform-literal';
+import { hidesNumberReference } from './token-markers';
 import {
   Violations, checkBoolean, checkEmail, checkLimit, checkPassword, checkText, checkUnique, checkUsername, checkWholeNumber,
-  isUnresolved, show,
+  isObject, isUnresolved, show,
 } from './validation';
 
 /** Properties of a SubAccount. */
@@ -25,7 +27,14 @@ export interface SubAccountProps {
    * construct writes Terraform's escapes for them), and `$${` reaches the account as those three
    * characters. A reference (a token, such as a sensitive `TerraformVariable`'s `stringValue`)
    * stays a reference, and the text around it stays literal: `'Pre$' + secret` reaches the account
-   * as `Pre$` followed by the secret.
+   * as `Pre$` followed by the secret. An expression (a token such as an `Fn.*` call) has text of its
+   * own, which cdktf writes into Terraform's quoted strings escaping only `${` and line breaks: the
+   * synth refuses a password whose expression holds text with a backslash, a `"`, a line break,
+   * `%{`, a `$` just before a reference, or a number reference within it, since Terraform would read other
+   * characters there or fail the plan printing the text. The error names the construct, never the
+   * password; write such text outside the expression, joined with `+` (`'Pa%{' + Fn.lower(secret)`).
+   * A number reference just after a digit, `.`, `+`, `-` or another number reference, or just before a
+   * digit, is refused too: cdktf does not find it there.
    * @default - no password: the sub-account authenticates with its tokens
    */
   readonly password?: string;
@@ -123,6 +132,7 @@ export class SubAccount extends AccessListOwner {
   public constructor(scope: Construct, id: string, props: SubAccountProps) {
     super(scope, id);
     const v = new Violations();
+    if (!checkProps(v, props, 'SubAccount props ({ username, ... })')) v.throwIfAny(`SubAccount '${this.node.path}'`);
     validateSubAccountProps(v, props);
     // Two constructs for one sub-account would each manage it: both creates cannot succeed, and
     // AUTHORITATIVE lists would take away, on every apply, what the other one grants.
@@ -141,7 +151,10 @@ export class SubAccount extends AccessListOwner {
     this.accessListMode = props.accessList ?? AccessListMode.ADDITIVE;
     const importAccount = props.importExisting ? props.username : undefined;
     const writeOnly = props.password !== undefined && props.passwordVersion !== undefined;
-    const password = literal(props.password);
+    // literal() writes the text around references exactly; the text inside an expression is
+    // cdktf's to write, and is final only at synth, so it is checked then.
+    const written = literal(props.password);
+    const password = written === undefined ? undefined : checkedAtSynth(written, `SubAccount '${this.node.path}'`, 'password');
     this.resource = new subAccount.SubAccount(this, 'Resource', {
       username: props.username,
       password: writeOnly ? undefined : password,
@@ -173,6 +186,11 @@ export class SubAccount extends AccessListOwner {
 export function validateSubAccountProps(v: Violations, props: SubAccountProps): void {
   checkUsername(v, 'username', props.username);
   checkPassword(v, 'password', props.password);
+  if (typeof props.password === 'string' && hidesNumberReference(props.password)) {
+    v.add('password', 'holds a number reference (a number token) just after a digit, \'.\', \'+\', \'-\' or another number reference, or ' +
+      'just before a digit, where the synth does not find it: the account would get its placeholder digits as text instead of ' +
+      'the number; put other text between them');
+  }
   if (props.passwordVersion !== undefined && props.password === undefined) {
     v.add('passwordVersion', 'is only meaningful together with password');
   }
@@ -190,9 +208,9 @@ export function validateSubAccountProps(v: Violations, props: SubAccountProps): 
   }
   checkAccessEntries(v, props.ips, props.hostnames, props.accessList);
   const tokens = listOf(v, 'tokens', props.tokens);
-  if (isUnresolved(props.username) && tokens.some((t) => t.importId !== undefined)) {
+  if (isUnresolved(props.username) && tokens.some((t) => isObject(t) && t.importId !== undefined)) {
     v.add('tokens', 'a token importId needs a plain username: it is part of the import ID');
   }
   tokens.forEach((t, i) => checkTokenSpec(v, `tokens[${i}]`, t, []));
-  checkUnique(v, 'tokens', tokens.map((t) => t.label), 'token label', SAME_TOKEN_LABEL);
+  checkUnique(v, 'tokens', tokenLabels(tokens), 'token label', SAME_TOKEN_LABEL);
 }

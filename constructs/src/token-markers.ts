@@ -46,6 +46,22 @@ function splitAtNumberTokens(text: string): string[] {
   return parts;
 }
 
+// A number token as JavaScript writes it: the token doubles of cdktf and cdktn are negative, with a
+// three-digit exponent (`-8.109562212591379e+298`), so this finds one whatever is around it.
+const NUMBER_TOKEN_TEXT = /-\d(?:\.\d+)?e\+\d{3}/g;
+
+/**
+ * True when `text` holds a number token written out where the synth does not find it: it reads the
+ * longest run of the number's characters, so after a digit, `.`, `+`, `-`, `|` or another number
+ * token, or before a digit, it reads another number, and writes the token's placeholder digits
+ * (`7-8.109562212591379e+298`) as text, or drops the second of two tokens.
+ */
+export function hidesNumberReference(text: string): boolean {
+  const written = [...text.matchAll(NUMBER_TOKEN_TEXT)].filter((m) => isTokenNumber(parseFloat(m[0]))).length;
+  const found = splitAtReferences(text).filter((part, i) => i % 2 === 1 && !STRING_TOKEN_MARKER.test(part)).length;
+  return written > found;
+}
+
 /** True when the synth would take `value` (a string, number or object) for a reference, in whole or in part. */
 export function holdsTokenMarker(value: unknown): boolean {
   if (typeof value === 'string') {

@@ -61,6 +61,14 @@ export function isUnresolved(value: unknown): boolean {
     value !== null && Token.isUnresolved(value);
 }
 
+/**
+ * True when `value` is an object whose fields can be read (a struct, or a token): not null, not a
+ * list. Plain JavaScript can pass anything where a struct is expected.
+ */
+export function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Quotes a user-supplied value for an error message, shortened so a huge input stays readable. */
 export function show(value: unknown): string {
   if (Array.isArray(value)) return 'a list';

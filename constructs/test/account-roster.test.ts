@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { Fn, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { parse as parseYaml } from 'yaml';
-import { AccessListMode, AccountRoster, RosterDefinition, SubAccount, l1 } from '../src';
+import { AccessListMode, AccountRoster, AccountRosterProps, RosterDefinition, SubAccount, l1 } from '../src';
 import { AROUND_REFERENCE, aroundReference, bodies, synth, templateLiteral, templateValue, thrown, violationLines } from './helpers';
 
 const fixture = (name: string): string => fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
@@ -90,6 +90,32 @@ describe('AccountRoster', () => {
     const err = thrown(() => Testing.synthScope((scope) => new AccountRoster(scope, 'Roster', { roster: jsonRoster(), passwords: { 'bob.data': `$\${${'s'.repeat(126)}` } })));
     expect(violationLines(err)).toEqual(['passwords["bob.data"]: must be at most 128 characters (got 129)']);
     expect(err.message).not.toContain('ssss');
+  });
+
+  test('passwords that are no object of passwords by username (plain JavaScript: null, a list, a string) are refused, never shown', () => {
+    // Taken for "no passwords", `null` planned every member that had a password for replacement:
+    // deleted with its usage history, IPs, hostnames and tokens.
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const roster = { teams: [{ name: 't', members: [{ username: 'carol' }] }] };
+    const given: Array<[unknown, string]> = [[null, 'null'], [['Zq7-pw'], 'a list'], ['Zq7-pw', 'a string'], [7, 'a number'], [Token.asAny({ carol: 'Zq7-pw' }), 'a token']];
+    given.forEach(([passwords, kind], i) => {
+      const err = thrown(() => new AccountRoster(stack, `Roster${i}`, { roster, passwords } as unknown as AccountRosterProps));
+      expect(err.message.split('\n')[0]).toBe(`AccountRoster 'stack/Roster${i}' (roster) is invalid (1 problem):`);
+      expect(violationLines(err)).toEqual([`passwords: must be an object mapping usernames to passwords, or left out for none (got ${kind})`]);
+      expect(err.message).not.toContain('Zq7');
+    });
+    expect(Testing.synth(stack)).not.toContain('proxyaccount_sub_account');
+  });
+
+  test('a password holding an expression is checked at synth as SubAccount\'s, naming the member, never shown', () => {
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const secret = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true }).stringValue;
+    const roster = { teams: [{ name: 't', members: [{ username: 'carol' }, { username: 'dave' }] }] };
+    new AccountRoster(stack, 'Roster', { roster, passwords: { carol: Fn.join('', ['Zq7%%{', secret]), dave: `Pa%{${Fn.lower(secret)}` } });
+    const err = thrown(() => Testing.synth(stack));
+    expect(err.message).toContain("SubAccount 'stack/Roster/carol' is invalid (1 problem):\n");
+    expect(violationLines(err)).toEqual([expect.stringMatching(/^password: a Terraform expression in it \(the arguments of an Fn\.\* call, say\) holds text with a backslash/)]);
+    expect(err.message).not.toContain('Zq7');
   });
 
   test('lists every violation with its path in the data, from YAML', () => {

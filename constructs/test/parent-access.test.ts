@@ -113,6 +113,21 @@ describe('ParentAccess', () => {
     ]);
   });
 
+  test('a bad entry of a list prop, or props that are no object (plain JavaScript: null), is refused naming it, never with a TypeError', () => {
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const props = { accessList: AccessListMode.AUTHORITATIVE, ips: [null, { ip: '203.0.113.7' }], tokens: [{ label: 'a' }, null, { label: 'a' }] };
+    const err = thrown(() => new ParentAccess(stack, 'Parent', props as unknown as ParentAccessProps));
+    expect(err).not.toBeInstanceOf(TypeError);
+    expect(violationLines(err)).toEqual([
+      'ips[0]: must be an IP entry ({ ip, label }), an object (got null)',
+      'tokens[1]: must be a token ({ label, expiresAt, active, importId }), an object (got null)',
+      'tokens[2].label: a token labelled "a" already exists',
+    ]);
+    expect(violationLines(thrown(() => new ParentAccess(stack, 'Null', null as unknown as ParentAccessProps)))).toEqual([
+      'props: must be ParentAccess props ({ ips, hostnames, ... }), or left out for none, an object (got null)',
+    ]);
+  });
+
   test('refuses the hostnames the provider refuses: wildcards and IP addresses', () => {
     const stack = new TerraformStack(Testing.app(), 'stack');
     const err = thrown(() => new ParentAccess(stack, 'Parent', { hostnames: ['*.example.com', '203.0.113.7'] }));

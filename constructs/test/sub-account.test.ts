@@ -1,5 +1,5 @@
-import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { AccessListMode, AccountRoster, ParentAccess, SubAccount, SubAccountProps, l1 } from '../src';
+import { Fn, Lazy, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
+import { AccessListMode, AccountRoster, ParentAccess, SubAccount, SubAccountProps, TokenOptions, l1 } from '../src';
 import { AROUND_REFERENCE, aroundReference, bodies, synth, templateLiteral, templateValue, thrown, violationLines } from './helpers';
 
 describe('SubAccount', () => {
@@ -101,6 +101,82 @@ describe('SubAccount', () => {
       const err = thrown(() => Testing.synthScope((scope) => new SubAccount(scope, 'B', { username: 'b', password: at129 })));
       expect(violationLines(err)).toEqual(['password: must be at most 128 characters (got 129)']);
       expect(err.message).not.toContain('qqqq');
+    });
+  });
+
+  describe('a password holding an expression (an Fn.* call, say) is checked at synth, its text never shown', () => {
+    // cdktf writes the text inside an expression as quoted strings, escaping only `${` and line
+    // breaks: `Fn.join('', ['Pa%%{', secret])` reached the account as `Pa%{...`, a backslash began an
+    // escape sequence, and `%{` or `"` failed the plan, which printed the text. Each literal part
+    // holds `Zq7`, which no error may show.
+    type Build = (secret: string, pin: number) => string;
+    const QUOTED = /^password: a Terraform expression in it \(the arguments of an Fn\.\* call, say\) holds text with a backslash, a double quote, a line break or %\{, .* the plan would fail and print the text; write literal text outside expressions and references, joined to them with plain \+/;
+    const NUMBER = /^password: a Terraform expression in it holds a number reference inside text, which cdktf writes there as the reference's bare name \(or as placeholder digits\)/;
+    const REFUSED: Record<string, [Build, RegExp]> = {
+      'an escape of %{': [(s) => Fn.join('', ['Zq7%%{', s]), QUOTED],
+      'a %{': [(s) => Fn.join('', ['Zq7%{', s]), QUOTED],
+      'a backslash escape': [(s) => Fn.join('', ['Zq7\\u0041', s]), QUOTED],
+      'a lone backslash': [(s) => Fn.join('', ['Zq7\\', s]), QUOTED],
+      'a double quote': [(s) => Fn.join('', ['Zq7"', s]), QUOTED],
+      'text in double quotes': [(s) => Fn.join('', ['"Zq7"', s]), QUOTED],
+      'a line break': [(s) => Fn.join('', ['Zq7\n', s]), QUOTED],
+      'text joined to a reference inside the call': [(s) => Fn.lower(`Zq7%{${s}`), QUOTED],
+      'a branch of a condition': [(s) => Fn.conditional(true, 'Zq7"', s), QUOTED],
+      'a map key': [(s) => Fn.lookup({ 'Zq7"': 'v' }, s, 'x'), QUOTED],
+      'a raw string': [(s) => Fn.join('', [Fn.rawString('Zq7\\'), s]), QUOTED],
+      'an expression after literal text': [(s) => `Pre-${Fn.join('', ['Zq7%{', s])}`, QUOTED],
+      'an expression as a number written into the text': [(s) => `x${Fn.lengthOf(['Zq7%{', s])}`, QUOTED],
+      'a $ before a reference inside the call': [(s) => Fn.join('', [`Zq7$${s}`]), /^password: a Terraform expression in it holds text with a \$ just before a reference, which cdktf writes as \$\$\{/],
+      'a number reference inside text in the call': [(_s, pin) => Fn.join('', [`Zq7:${pin}`]), NUMBER],
+      'a number reference after a digit in the call': [(_s, pin) => Fn.join('', [`Zq7${pin}`]), NUMBER],
+      'a Lazy value giving %{': [() => Lazy.stringValue({ produce: () => 'Zq7%{' }), /^password: a reference in it \(a Lazy value, say\) gives text holding %\{, %%\{ or \$\$\{/],
+    };
+
+    test.each(Object.entries(REFUSED))('refused, stored or write-only: %s', (_name, [build, reason]) => {
+      for (const passwordVersion of [undefined, 1]) {
+        const stack = new TerraformStack(Testing.app(), 'stack');
+        const secret = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true }).stringValue;
+        const pin = new TerraformVariable(stack, 'pin', { type: 'number', sensitive: true }).numberValue;
+        new SubAccount(stack, 'A', { username: 'a', password: build(secret, pin), passwordVersion });
+        const err = thrown(() => Testing.synth(stack));
+        expect(err.message).toContain("SubAccount 'stack/A' is invalid (1 problem):\n");
+        expect(violationLines(err)).toEqual([expect.stringMatching(reason)]);
+        expect(err.message).not.toContain('Zq7');
+      }
+    });
+
+    test('a number reference the synth would not find (after a digit, say) is refused at once: the account would get its placeholder digits', () => {
+      // cdktf reads the longest run of a number's characters: `pin7` and a number token became the
+      // text `pin7-8.1...e+298`, and of two tokens in a row only the first stayed a reference.
+      const why = "password: holds a number reference (a number token) just after a digit, '.', '+', '-' or another number reference, or " +
+        'just before a digit, where the synth does not find it: the account would get its placeholder digits as text instead of ' +
+        'the number; put other text between them';
+      const out = synth((scope) => {
+        const pin = new TerraformVariable(scope, 'pin', { type: 'number', sensitive: true }).numberValue;
+        for (const [i, password] of [`Zq7${pin}`, `Zq.${pin}`, `${pin}${pin}`, `${pin}7Zq`].entries()) {
+          expect(violationLines(thrown(() => new SubAccount(scope, `A${i}`, { username: `a${i}`, password })))).toEqual([why]);
+        }
+        new SubAccount(scope, 'B', { username: 'b', password: `Zq:${pin}:${pin}` });
+      });
+      expect(bodies(out, 'proxyaccount_sub_account')).toEqual([{ username: 'b', password: 'Zq:${var.pin}:${var.pin}' }]);
+    });
+
+    test('expressions whose text Terraform reads as written, plain references and numbers stay as they were', () => {
+      const out = synth((scope) => {
+        const variable = new TerraformVariable(scope, 'secret', { type: 'string', sensitive: true });
+        const s = variable.stringValue;
+        const pin = new TerraformVariable(scope, 'pin', { type: 'number', sensitive: true }).numberValue;
+        const passwords: string[] = [
+          s, Token.asString(variable.value), Fn.join('', ['a$${', s]), Fn.join('', ['x${y', s]), Fn.join('', ['$', s, '$']),
+          `Pa%{${Fn.lower(s)}`, `pin${Fn.lengthOf([s])}`, `n${pin}`, Fn.format('%s-%d', [s, pin]),
+        ];
+        passwords.forEach((password, i) => new SubAccount(scope, `S${i}`, { username: `s${i}`, password }));
+      });
+      expect(bodies(out, 'proxyaccount_sub_account').map((b) => b.password)).toEqual([
+        '${var.secret}', '${var.secret}', '${join("", ["a$$${", var.secret])}', '${join("", ["x$${y", var.secret])}',
+        '${join("", ["$", var.secret, "$"])}', 'Pa%%{${lower(var.secret)}', 'pin${length([var.secret])}', 'n${var.pin}',
+        '${format("%s-%d", var.secret, var.pin)}',
+      ]);
     });
   });
 
@@ -349,6 +425,42 @@ describe('SubAccount', () => {
         'hostnames: must be a list (got an object)',
         'tokens: must be a list (got "ci")',
       ]);
+    });
+
+    test('a bad entry of a list prop (plain JavaScript: null, a hole, a string) is refused naming it, never with a TypeError', () => {
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      // Index 1 of ips and 0 of hostnames are holes (sparse lists): taken for entries, they crashed the construct.
+      const ips: unknown[] = [null];
+      ips[2] = '203.0.113.9';
+      ips[3] = { ip: '203.0.113.7' };
+      const hostnames: unknown[] = [];
+      hostnames[1] = 'ok.example.com';
+      const props = { username: 'a', ips, hostnames, tokens: [null, 'ci', {}, { label: 'ok' }] };
+      const err = thrown(() => new SubAccount(stack, 'A', props as unknown as SubAccountProps));
+      expect(err).not.toBeInstanceOf(TypeError);
+      expect(err.message.split('\n')[0]).toBe("SubAccount 'stack/A' is invalid (7 problems):");
+      expect(violationLines(err)).toEqual([
+        'ips[0]: must be an IP entry ({ ip, label }), an object (got null)',
+        'ips[1]: must be an IP entry ({ ip, label }), an object (got undefined)',
+        'ips[2]: must be an IP entry ({ ip, label }), an object (got "203.0.113.9")',
+        expect.stringMatching(/^hostnames\[0\]: must be a hostname such as build\.example\.com.*\(got undefined\)$/),
+        'tokens[0]: must be a token ({ label, expiresAt, active, importId }), an object (got null)',
+        'tokens[1]: must be a token ({ label, expiresAt, active, importId }), an object (got "ci")',
+        // Reported once: a missing label is no duplicate of another missing one.
+        'tokens[2].label: is required: a string of 1 to 100 characters (got undefined)',
+      ]);
+    });
+
+    test('props, or addToken options, that are no object (plain JavaScript: null) are refused, never with a TypeError', () => {
+      const stack = new TerraformStack(Testing.app(), 'stack');
+      expect(violationLines(thrown(() => new SubAccount(stack, 'A', null as unknown as SubAccountProps)))).toEqual([
+        'props: must be SubAccount props ({ username, ... }), an object (got null)',
+      ]);
+      const sub = new SubAccount(stack, 'B', { username: 'b' });
+      const err = thrown(() => sub.addToken('ci', null as unknown as TokenOptions));
+      expect(err.message.split('\n')[0]).toBe('stack/B.addToken("ci") is invalid (1 problem):');
+      expect(violationLines(err)).toEqual(['options: must be token options ({ expiresAt, active, importId }), an object (got null)']);
+      expect(sub.tokenLabels).toEqual([]);
     });
 
     test('importExisting and token importIds need a plain username: it is their import ID', () => {

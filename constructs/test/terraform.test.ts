@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { Fn, TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { AccessListMode, AccountRoster, ParentAccess, SubAccount, l1 } from '../src';
 import { AROUND_REFERENCE, aroundReference } from './helpers';
 
@@ -220,6 +220,40 @@ describe('synthesized stack with the real terraform CLI', () => {
         if (type === 'proxyaccount_authorized_ip') planned[after.username] = { ...planned[after.username], label: after.label };
       }
       expect(planned).toEqual(expected);
+    } finally {
+      await emulator.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a password holding an expression the synth check keeps (an Fn.* call, say) is planned exactly as the code says', async () => {
+    // The check refuses only text that cdktf would write into the expression unreadably; this is
+    // what it keeps, and the plan shows the account would get exactly the code's text and values.
+    const stack = new TerraformStack(Testing.app(), 'expressions');
+    new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
+    const variable = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true, default: 'Secret-123' });
+    const secret = variable.stringValue;
+    const passwords: Record<string, [string, string]> = {
+      a: [Fn.join('', ['a$${', secret]), 'a$${Secret-123'],
+      b: [Fn.join('', ['x${y', secret]), 'x${ySecret-123'],
+      c: [Fn.join('', ['$', secret, '$']), '$Secret-123$'],
+      d: [`Pa%{${Fn.lower(secret)}`, 'Pa%{secret-123'],
+      e: [Fn.join('-', ['Pa$${ss', secret, '%%']), 'Pa$${ss-Secret-123-%%'],
+      f: [Token.asString(variable.value), 'Secret-123'],
+    };
+    for (const [username, [password]] of Object.entries(passwords)) new SubAccount(stack, username, { username, password });
+    const dir = Testing.fullSynth(stack);
+    const emulator = await startEmulator();
+    try {
+      const opts = { cwd: path.join(dir, 'stacks', 'expressions'), env: { ...process.env, ...emulator.env, CHECKPOINT_DISABLE: '1' }, stdio: 'pipe' as const };
+      execFileSync('terraform', ['init', '-input=false', '-no-color'], opts);
+      execFileSync('terraform', ['plan', '-input=false', '-no-color', '-out=plan.bin'], opts);
+      // The JSON form of a plan holds sensitive values as they are.
+      const plan = JSON.parse(execFileSync('terraform', ['show', '-json', 'plan.bin'], opts).toString()) as {
+        resource_changes: Array<{ type: string; change: { after: { username: string; password?: string } } }>;
+      };
+      const planned = plan.resource_changes.filter((r) => r.type === 'proxyaccount_sub_account').map((r) => [r.change.after.username, r.change.after.password]);
+      expect(Object.fromEntries(planned)).toEqual(Object.fromEntries(Object.entries(passwords).map(([username, [, expected]]) => [username, expected])));
     } finally {
       await emulator.stop();
       fs.rmSync(dir, { recursive: true, force: true });
