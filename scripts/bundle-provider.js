@@ -23,6 +23,9 @@ const outDir = path.join(root, 'dist', 'provider');
 const outFile = path.join(outDir, 'terraform-provider-proxyaccount');
 const bundleFile = path.join(outDir, 'bundle.js');
 const MARKER = 'PROXYACCOUNT-PROVIDER-BUNDLE';
+/** What the shell line prints, as the plugin's first line of stdout, when no `node` is on PATH. */
+const NO_NODE =
+  'terraform-provider-proxyaccount needs Node.js 20 on PATH (this is the script form of the provider); on runners without Node use the single executable (docs/release.md)';
 
 /**
  * `require('undici')` in the SDK's transport becomes scripts/provider-undici.js (why: that file).
@@ -81,10 +84,14 @@ function shellHeader(marker) {
     `require("vm").runInThisContext("(function(require,__filename,launcherText){"+t.slice(a,t.indexOf(${JSON.stringify(`\n/*${marker}*/`)}))+"\\n})",{filename:f,lineOffset:2})(require,f,t)`,
   ].join('');
   if (evalCode.includes("'")) throw new Error('bundle-provider: the -e code of the shell line must hold no single quote');
+  if (/["$`\\]/.test(NO_NODE)) throw new Error('bundle-provider: the no-node message goes between double quotes for sh: no ", $, ` or \\ in it');
   return [
     '#!/bin/sh',
     [
       '":" //;',
+      // Terraform shows a plugin's first line of stdout when the handshake fails, and nothing of
+      // stderr: without this, a PATH without node gives only "Unrecognized remote plugin message".
+      `command -v node >/dev/null 2>&1 || { echo "${NO_NODE}"; exit 1; };`,
       `: "\${MALLOC_ARENA_MAX:=2}"; export MALLOC_ARENA_MAX;`,
       `case "\${NODE_EXTRA_CA_CERTS:+set} \${NODE_OPTIONS-}" in "set "*openssl-ca*) ;; "set "*) PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export PROXYACCOUNT_DEFERRED_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS;; esac;`,
       `set -- -e '${evalCode}' "$0" "$@";`,

@@ -15,6 +15,9 @@
 // --ignore-scripts --native-from-repo: skip install scripts (better-sqlite3 compiles SQLite for
 // a minute or more without the network) and copy the repository's already built native addon
 // (build/Release/*.node of the same package version) into the installed package instead.
+//
+// The install happens in a temporary sibling of <dir> (`.<dir>.tmp-XXXXXX`), renamed to <dir> once
+// it succeeded: a failed install leaves nothing behind, so a retry is not refused as "not empty".
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -22,9 +25,9 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..');
 
+/** Thrown for a clear failure; main's caller prints it after the temporary folder is removed. */
 function fail(message) {
-  console.error(`offline-install: ${message}`);
-  process.exit(1);
+  throw new Error(message);
 }
 
 /** A lockfile for an empty project whose packages are the repository's runtime ones. */
@@ -57,18 +60,26 @@ function copyNativeAddons(dir) {
   return copied;
 }
 
-function main(argv) {
-  const [tarball, dir] = argv.filter((a) => !a.startsWith('--'));
+/** Checks the arguments: the tarball a regular file, <dir> missing or an empty directory. */
+function checkArgs(tarball, dir) {
   if (!tarball || !dir) fail('usage: offline-install.js <tarball> <dir> [--ignore-scripts --native-from-repo]');
-  if (!fs.existsSync(tarball)) fail(`${tarball} does not exist`);
-  fs.mkdirSync(dir, { recursive: true });
-  if (fs.readdirSync(dir).length > 0) fail(`${dir} is not empty`);
-  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'offline-install', version: '1.0.0', private: true }, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify(seedLockfile('offline-install'), null, 2)}\n`);
+  const st = fs.statSync(tarball, { throwIfNoEntry: false });
+  if (st === undefined) fail(`${tarball} does not exist`);
+  if (!st.isFile()) fail(`${tarball} is not a regular file: give the .tgz that scripts/pack.js wrote`);
+  const existing = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (existing !== undefined && !existing.isDirectory()) fail(`${dir} is not a directory`);
+  if (existing !== undefined && fs.readdirSync(dir).length > 0) fail(`${dir} is not empty`);
+  return existing !== undefined;
+}
+
+/** Installs the tarball into `work` (seed files, npm install --offline, native addons). */
+function installInto(work, tarball, argv) {
+  fs.writeFileSync(path.join(work, 'package.json'), `${JSON.stringify({ name: 'offline-install', version: '1.0.0', private: true }, null, 2)}\n`);
+  fs.writeFileSync(path.join(work, 'package-lock.json'), `${JSON.stringify(seedLockfile('offline-install'), null, 2)}\n`);
   const args = ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error'];
   if (argv.includes('--ignore-scripts')) args.push('--ignore-scripts');
   args.push(path.resolve(tarball));
-  const npm = spawnSync('npm', args, { cwd: dir, encoding: 'utf8' });
+  const npm = spawnSync('npm', args, { cwd: work, encoding: 'utf8' });
   if (npm.status !== 0) {
     const notCached = /ENOTCACHED|only-if-cached/.test(npm.stderr);
     const missing = /request to https?:\/\/[^/\s]+\/(\S+?) failed/.exec(npm.stderr)?.[1];
@@ -76,11 +87,33 @@ function main(argv) {
     fail(
       notCached
         ? `${what} is not in the npm cache (run \`npm ci\` in the repository with the network first; this install never downloads):\n${npm.stderr}`
-        : `npm ${args.join(' ')} failed (exit ${npm.status}):\n${npm.stderr}`,
+        : `npm ${args.join(' ')} failed (exit ${npm.status ?? npm.error?.message}):\n${npm.stderr}`,
     );
   }
-  const copied = argv.includes('--native-from-repo') ? copyNativeAddons(dir) : [];
-  process.stdout.write(`${JSON.stringify({ dir: path.resolve(dir), nativeAddonsCopied: copied })}\n`);
+  return argv.includes('--native-from-repo') ? copyNativeAddons(work) : [];
 }
 
-main(process.argv.slice(2));
+function main(argv) {
+  const [tarball, dir] = argv.filter((a) => !a.startsWith('--'));
+  const existed = checkArgs(tarball, dir);
+  const target = path.resolve(dir);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // A sibling: the same file system, so the rename is atomic, and the tarball's relative
+  // `file:` path that npm records is the same from <dir>.
+  const work = fs.mkdtempSync(path.join(path.dirname(target), `.${path.basename(target)}.tmp-`));
+  try {
+    const copied = installInto(work, tarball, argv);
+    if (existed) fs.rmdirSync(target);
+    fs.renameSync(work, target);
+    process.stdout.write(`${JSON.stringify({ dir: target, nativeAddonsCopied: copied })}\n`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (err) {
+  console.error(`offline-install: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

@@ -3,7 +3,9 @@
 // each with `npm pack`: @proxyaccount/sdk (undici only), @proxyaccount/emulator (better-sqlite3)
 // and proxyaccount (everything: CLI, provider, emulator, SDK).
 //
-//   node scripts/pack.js [--out DIR] [--json]
+//   node scripts/pack.js [--out DIR] [--json] [--only NAME]
+//
+// --only NAME packs that package alone (`npm run release` packs `proxyaccount` into the release).
 //
 // DIR (default dist/packages) receives one folder per package and the .tgz files. Each package's
 // dependencies are not listed by hand: they are the bare imports its files make, with the
@@ -281,8 +283,12 @@ function main(argv) {
   const outDir = path.resolve(outIndex === -1 ? path.join(DIST, 'packages') : (argv[outIndex + 1] ?? fail('--out needs a folder')));
   const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   if (!fs.existsSync(path.join(DIST, 'index.js'))) fail('dist/ is missing; run npm run build first');
+  const onlyIndex = argv.indexOf('--only');
+  const only = onlyIndex === -1 ? undefined : (argv[onlyIndex + 1] ?? fail('--only needs a package name'));
+  const specs = only === undefined ? PACKAGES : PACKAGES.filter((spec) => spec.name === only);
+  if (specs.length === 0) fail(`--only ${only} is not one of the packages: ${PACKAGES.map((spec) => spec.name).join(', ')}`);
   fs.mkdirSync(outDir, { recursive: true });
-  const packed = PACKAGES.map((spec) => {
+  const packed = specs.map((spec) => {
     const pkgDir = assemble(spec, root, outDir);
     const dependencies = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).dependencies;
     return { ...npmPack(pkgDir, outDir), dir: pkgDir, dependencies };

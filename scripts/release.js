@@ -6,13 +6,15 @@
 //   terraform-provider-proxyaccount_<version>_<os>_<arch>.zip   one per platform, the single executable
 //                                                              inside as terraform-provider-proxyaccount_v<version>(.exe), mode 0755
 //   terraform-provider-proxyaccount_<version>_manifest.json     {"version":1,"metadata":{"protocol_versions":["6.0"]}}
-//   terraform-provider-proxyaccount_<version>_SHA256SUMS        sha256sum lines for the zips and the manifest
+//   proxyaccount-<version>.tgz                                  the CLI's npm package (scripts/pack.js), what the CI templates install
+//   terraform-provider-proxyaccount_<version>_SHA256SUMS        sha256sum lines for the zips, the manifest and the tarball
 //   terraform-provider-proxyaccount_<version>_SHA256SUMS.sig    detached GPG signature, when PROXYACCOUNT_GPG_KEY_ID is set
 //
 // --platform linux_amd64,linux_arm64,... picks platforms (default: every platform scripts/sea.js
 // supports by default). Needs `npm run build` first (the npm script does it).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const yazl = require('yazl');
 const sea = require('./sea');
@@ -28,11 +30,35 @@ function packaging() {
 
 /**
  * The zips' timestamp: SOURCE_DATE_EPOCH when set (reproducible builds), else a fixed date, so
- * the same executable always gives the same zip and the same SHA256SUMS line.
+ * the same executable always gives the same zip and the same SHA256SUMS line. The
+ * reproducible-builds specification makes the value a non-negative integer, 0 included, and a
+ * malformed one an error: a silent fallback would give zips that differ from the build asked for.
  */
-function zipDate() {
-  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
-  return Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date(Date.UTC(2020, 0, 1));
+function zipDate(env = process.env) {
+  const raw = env.SOURCE_DATE_EPOCH;
+  if (raw === undefined || raw === '') return new Date(Date.UTC(2020, 0, 1));
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new Error(
+      `SOURCE_DATE_EPOCH=${JSON.stringify(raw)} is not a non-negative integer (seconds since 1970-01-01 UTC); set one, or unset it for the fixed date 2020-01-01`,
+    );
+  }
+  return new Date(Number(raw) * 1000);
+}
+
+/**
+ * Makes the output directory (with its parents) before anything is built, which takes a minute
+ * and may download Node binaries: a `--out` that cannot be written fails at once.
+ */
+function prepareOutDir(outDir) {
+  let st;
+  try {
+    st = fs.statSync(outDir, { throwIfNoEntry: false });
+    if (st === undefined) fs.mkdirSync(outDir, { recursive: true });
+    fs.accessSync(outDir, fs.constants.W_OK);
+  } catch (err) {
+    throw new Error(`--out ${outDir} cannot be used as the release directory (${err.code ?? err.message})`);
+  }
+  if (st !== undefined && !st.isDirectory()) throw new Error(`--out ${outDir} is not a directory`);
 }
 
 /**
@@ -83,21 +109,93 @@ function zipExecutable(executable, name, zipFile, date = zipDate()) {
 }
 
 /**
+ * gpg's environment: ours without the passphrase and the key id. gpg starts gpg-agent, a daemon
+ * that outlives the release, with the environment it was given, and any process of the same user
+ * can read a process's environment (/proc/PID/environ): the passphrase goes on the pipe alone.
+ */
+function gpgEnv(env) {
+  const { PROXYACCOUNT_GPG_PASSPHRASE: _passphrase, PROXYACCOUNT_GPG_KEY_ID: _keyId, ...rest } = env;
+  return rest;
+}
+
+/** Runs a GnuPG helper (gpgconf, gpg-connect-agent) quietly; its stdout, or undefined when it fails or is missing. */
+function gnupgTool(command, args, env) {
+  try {
+    return execFileSync(command, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a gpg-agent already serves this GNUPGHOME (one we must not stop: it is the user's). */
+function agentRunning(env) {
+  return /^D \d+/m.test(gnupgTool('gpg-connect-agent', ['--no-autostart', 'GETINFO pid', '/bye'], env) ?? '');
+}
+
+/**
+ * Leaves no gpg-agent of ours holding anything: one the signing started is stopped (with the
+ * passphrase it cached); in one that was already running, the passphrase we gave is cleared from
+ * its cache (it would otherwise sign for anyone of the user's until the cache expires).
+ */
+function releaseAgent(keyId, startedByUs, gavePassphraseTo, env) {
+  if (startedByUs) {
+    gnupgTool('gpgconf', ['--kill', 'gpg-agent'], env);
+    return;
+  }
+  if (!gavePassphraseTo) return;
+  const colons = gnupgTool('gpg', ['--batch', '--with-colons', '--with-keygrip', '--list-secret-keys', keyId], env) ?? '';
+  for (const [, grip] of colons.matchAll(/^grp:+([0-9A-F]{40}):/gm)) {
+    gnupgTool('gpg-connect-agent', ['--no-autostart', `CLEAR_PASSPHRASE --mode=normal ${grip}`, '/bye'], env);
+  }
+}
+
+/**
  * Signs SHA256SUMS with the gpg CLI (a binary detached signature, as the registry expects).
- * The passphrase, if any, goes to gpg on a pipe and is never printed or put in argv.
+ * The passphrase, if any, goes to gpg on a pipe and is never printed, put in argv or in gpg's
+ * environment; no agent is left holding it (releaseAgent).
  */
 function signSums(sumsFile, keyId, env = process.env) {
   const args = ['--batch', '--yes', '--local-user', keyId, '--detach-sign', '--output', `${sumsFile}.sig`];
   const passphrase = env.PROXYACCOUNT_GPG_PASSPHRASE;
   if (passphrase !== undefined) args.push('--pinentry-mode', 'loopback', '--passphrase-fd', '0');
   args.push(sumsFile);
+  const childEnv = gpgEnv(env);
+  const startedByUs = !agentRunning(childEnv);
   try {
-    execFileSync('gpg', args, { input: passphrase ?? '', env, stdio: ['pipe', 'ignore', 'pipe'] });
+    execFileSync('gpg', args, { input: passphrase ?? '', env: childEnv, stdio: ['pipe', 'ignore', 'pipe'] });
   } catch (err) {
     const detail = err.code === 'ENOENT' ? 'the gpg command is not on PATH' : String(err.stderr || err.message).trim();
     throw new Error(`signing ${path.basename(sumsFile)} with key ${keyId} failed: ${detail}`);
+  } finally {
+    releaseAgent(keyId, startedByUs, passphrase !== undefined, childEnv);
   }
   return `${sumsFile}.sig`;
+}
+
+/**
+ * Packs the `proxyaccount` npm package (scripts/pack.js) into `outDir` as `proxyaccount-VERSION.tgz`,
+ * so that SHA256SUMS, and the signature over it, cover the tarball the CI templates download and
+ * check (PROXYACCOUNT_TARBALL_SHA256). Returns its path.
+ */
+function packCli(outDir, version) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-release-pack-'));
+  try {
+    let report;
+    try {
+      const out = execFileSync(process.execPath, [path.join(__dirname, 'pack.js'), '--out', work, '--json', '--only', 'proxyaccount'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      [report] = JSON.parse(out);
+    } catch (err) {
+      throw new Error(`scripts/pack.js failed: ${String(err.stderr || err.message).trim()}`);
+    }
+    const target = path.join(outDir, `proxyaccount-${version}.tgz`);
+    fs.copyFileSync(report.tarball, target);
+    return target;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** Builds the release for `platforms` into `outDir`. Returns what was written. */
@@ -110,17 +208,20 @@ async function release(opts = {}) {
   const version = require(path.join(ROOT, 'package.json')).version;
   const names = releaseFileNames(TYPE, version);
 
+  const date = zipDate(env);
+  prepareOutDir(outDir);
   const built = sea.build({ platforms, log });
-  fs.mkdirSync(outDir, { recursive: true });
   // A release directory holds one release: earlier files of this provider would mix in.
-  for (const f of fs.readdirSync(outDir)) if (f.startsWith(`terraform-provider-${TYPE}_`)) fs.rmSync(path.join(outDir, f));
+  for (const f of fs.readdirSync(outDir)) {
+    if (f.startsWith(`terraform-provider-${TYPE}_`) || /^proxyaccount-.+\.tgz$/.test(f)) fs.rmSync(path.join(outDir, f));
+  }
 
   const sums = new Map();
   const archives = [];
   for (const { platform, file, size } of built) {
     const zipName = names.zip(platform);
     const zipFile = path.join(outDir, zipName);
-    await zipExecutable(file, names.executable(platform), zipFile);
+    await zipExecutable(file, names.executable(platform), zipFile, date);
     const zipSize = fs.statSync(zipFile).size;
     sums.set(zipName, await sha256File(zipFile));
     archives.push({ platform, zip: zipFile, executableSize: size, zipSize });
@@ -129,6 +230,9 @@ async function release(opts = {}) {
   const manifestFile = path.join(outDir, names.manifest);
   fs.writeFileSync(manifestFile, releaseManifest());
   sums.set(names.manifest, await sha256File(manifestFile));
+  const tarball = packCli(outDir, version);
+  sums.set(path.basename(tarball), await sha256File(tarball));
+  log(`release: ${path.basename(tarball)} (the CLI's npm package, ${(fs.statSync(tarball).size / 1e6).toFixed(1)} MB)\n`);
   const sumsFile = path.join(outDir, names.sums);
   fs.writeFileSync(sumsFile, formatSha256Sums(sums));
 
@@ -148,7 +252,7 @@ async function release(opts = {}) {
     );
   }
   log(`release: wrote ${path.relative(process.cwd(), outDir) || '.'}/ (${archives.length} platform${archives.length === 1 ? '' : 's'}, version ${version})\n`);
-  return { outDir, version, archives, sums: sumsFile, manifest: manifestFile, signature };
+  return { outDir, version, archives, sums: sumsFile, manifest: manifestFile, tarball, signature };
 }
 
 /** Reads `--platform a,b` (repeatable) and `--out DIR`. */
@@ -170,7 +274,7 @@ function parseArgs(argv) {
   return { platforms: platforms.length > 0 ? sea.parsePlatforms(platforms) : undefined, outDir };
 }
 
-module.exports = { release, signSums, zipExecutable, parseArgs };
+module.exports = { release, signSums, zipExecutable, zipDate, parseArgs };
 if (require.main === module) {
   (async () => {
     await release(parseArgs(process.argv.slice(2)));

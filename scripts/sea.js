@@ -57,11 +57,11 @@ function parsePlatforms(list) {
     .flatMap((s) => s.split(','))
     .map((s) => s.trim())
     .filter(Boolean);
-  if (names.includes('all')) return [...DEFAULT_PLATFORMS];
-  const unknown = names.filter((n) => !(n in PLATFORMS));
+  // Every name is checked first: `all,bogus` is a typo, and `all` beside darwin_arm64 asks for both.
+  const unknown = names.filter((n) => n !== 'all' && !(n in PLATFORMS));
   if (unknown.length > 0) throw new Error(`unknown platform ${unknown.join(', ')}; supported: ${Object.keys(PLATFORMS).join(', ')} (or all)`);
   if (names.length === 0) throw new Error(`no platform given; supported: ${Object.keys(PLATFORMS).join(', ')} (or all)`);
-  return [...new Set(names)];
+  return [...new Set(names.flatMap((n) => (n === 'all' ? DEFAULT_PLATFORMS : [n])))];
 }
 
 /** Where the Node packages are kept between builds (PROXYACCOUNT_NODE_BINARIES_DIR overrides). */

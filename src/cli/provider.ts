@@ -13,7 +13,9 @@ import {
   openRelease,
   PLATFORM_PATTERN,
   type ProviderAddress,
+  type VerifiedRelease,
   writeNetworkMirror,
+  writeOwnFile,
 } from '../packaging';
 
 /** The provider's registry address, as written in `required_providers`. */
@@ -104,20 +106,32 @@ export interface InstallFromReleaseResult {
   readonly platforms: readonly string[];
   /** The zips written, in the packed layout. */
   readonly files: readonly string[];
+  /** Whether the release holds a SHA256SUMS signature (not checked). */
+  readonly signature: boolean;
+}
+
+/** Opens the `--from` release (refusing one another user could have written), uses it, and closes it. */
+async function withRelease<T>(from: string, platforms: readonly string[] | undefined, use: (release: VerifiedRelease) => Promise<T>): Promise<T> {
+  const release = await openRelease(from, { type: PROVIDER_TYPE, version: packageVersion(), platforms, label: '--from' });
+  try {
+    return await use(release);
+  } finally {
+    release.close();
+  }
 }
 
 /**
- * Installs a release's zips, each verified against the release's SHA256SUMS, into a filesystem
+ * Installs a release's zips, each checked against the release's SHA256SUMS, into a filesystem
  * mirror with the packed layout `HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip`,
  * which is what lets `terraform providers lock -platform=...` hash every platform.
  */
 export async function installFromRelease(opts: InstallFromReleaseOptions): Promise<InstallFromReleaseResult> {
   const platforms = checkPlatforms(opts.platforms && opts.platforms.length > 0 ? opts.platforms : [terraformPlatform(process.platform, process.arch, true)]);
-  const version = packageVersion();
-  const release = await openRelease(opts.from, { type: PROVIDER_TYPE, version, platforms });
   const mirrorDir = path.resolve(opts.mirrorDir);
-  const files = await installPackedMirror(release, mirrorDir, ADDRESS);
-  return { mirrorDir, version, platforms, files };
+  return withRelease(opts.from, platforms, async (release) => {
+    const files = await installPackedMirror(release, mirrorDir, ADDRESS);
+    return { mirrorDir, version: release.version, platforms, files, signature: release.signature };
+  });
 }
 
 function checkPlatforms(platforms: readonly string[]): string[] {
@@ -140,14 +154,29 @@ export interface WriteMirrorOptions {
 export interface WriteMirrorResult extends NetworkMirrorResult {
   readonly platforms: readonly string[];
   readonly version: string;
+  /** Whether the release holds a SHA256SUMS signature (not checked). */
+  readonly signature: boolean;
 }
 
-/** Lays out a Provider Network Mirror Protocol tree from a verified release. */
+/** Lays out a Provider Network Mirror Protocol tree from a release whose zips match its SHA256SUMS. */
 export async function writeMirror(opts: WriteMirrorOptions): Promise<WriteMirrorResult> {
   const platforms = opts.platforms && opts.platforms.length > 0 ? checkPlatforms(opts.platforms) : undefined;
-  const release = await openRelease(opts.from, { type: PROVIDER_TYPE, version: packageVersion(), platforms });
-  const result = await writeNetworkMirror(release, opts.dir, ADDRESS);
-  return { ...result, platforms: release.archives.map((a) => a.platform), version: release.version };
+  return withRelease(opts.from, platforms, async (release) => {
+    const result = await writeNetworkMirror(release, opts.dir, ADDRESS);
+    return { ...result, platforms: release.archives.map((a) => a.platform), version: release.version, signature: release.signature };
+  });
+}
+
+/**
+ * What `--from` checked, said plainly: SHA256SUMS comes from the same directory as the zips, so it
+ * catches a zip damaged or changed by accident, and the ownership check keeps other users out;
+ * the signature would be what proves the release is the publisher's, and nothing checks it.
+ */
+function checkedNote(signature: boolean): string {
+  const sig = signature
+    ? 'its SHA256SUMS.sig is not checked: verify it with gpg --verify before trusting a release you did not build'
+    : 'the release has no SHA256SUMS.sig, so nothing proves who made it';
+  return `each zip matched the release's SHA256SUMS, in a directory only you or root can change; ${sig}\n`;
 }
 
 /** A `provider_installation` block: this provider from one mirror, every other provider direct. */
@@ -218,7 +247,7 @@ const collect = (value: string, previous: string[]): string[] => [...previous, .
 
 function writeCliConfig(file: string | undefined, config: string): void {
   if (!file) return;
-  fs.writeFileSync(file, config);
+  writeOwnFile(file, config, 'the CLI configuration (--cli-config)');
   process.stderr.write(`wrote ${file}; export TF_CLI_CONFIG_FILE=${path.resolve(file)}\n`);
 }
 
@@ -232,7 +261,10 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'mirror directory', path.join(os.homedir(), '.terraform.d', 'plugins'))
     .option('--cli-config <file>', 'also write the CLI configuration to this file (use it with TF_CLI_CONFIG_FILE)')
     .option('--dev-overrides', 'print a dev_overrides configuration pointing at the build output instead of installing')
-    .option('--from <dir>', 'install the single executables of a release directory (`npm run release`), each zip verified against its SHA256SUMS')
+    .option(
+      '--from <dir>',
+      "install the single executables of a release directory (`npm run release`; yours or root's, writable by nobody else), each zip checked against its SHA256SUMS",
+    )
     .option('--platform <os_arch>', 'with --from: a platform to install, e.g. linux_arm64 (repeatable; default: this machine)', collect, [])
     .action(async (opts: { dir: string; cliConfig?: string; devOverrides?: boolean; from?: string; platform: string[] }, cmd: Command) => {
       let config: string;
@@ -254,7 +286,8 @@ export function register(program: Command): void {
         process.stderr.write('dev_overrides: skip `terraform init` for this provider; Terraform runs the build output directly\n');
       } else if (opts.from) {
         const result = await installFromRelease({ from: opts.from, mirrorDir: opts.dir, platforms: opts.platform });
-        for (const file of result.files) process.stderr.write(`installed ${PROVIDER_SOURCE} ${result.version} (verified against SHA256SUMS) to ${file}\n`);
+        for (const file of result.files) process.stderr.write(`installed ${PROVIDER_SOURCE} ${result.version} to ${file}\n`);
+        process.stderr.write(checkedNote(result.signature));
         config = mirrorCliConfig(result.mirrorDir);
       } else {
         const result = installProvider(opts.dir);
@@ -268,7 +301,7 @@ export function register(program: Command): void {
     .command('mirror')
     .description('Lay out a release as a static Provider Network Mirror Protocol tree and print the CLI configuration for it')
     .requiredOption('--dir <dir>', 'the mirror tree to write (serve it over HTTPS)')
-    .option('--from <dir>', 'the release directory (`npm run release`)', defaultReleaseDir())
+    .option('--from <dir>', "the release directory (`npm run release`; yours or root's, writable by nobody else)", defaultReleaseDir())
     .option('--platform <os_arch>', 'a platform to publish (repeatable; default: every platform of the release)', collect, [])
     .option('--url <url>', 'the HTTPS URL the tree will be served at, for the printed configuration', 'https://mirror.example.com/providers/')
     .option('--cli-config <file>', 'also write the CLI configuration to this file (use it with TF_CLI_CONFIG_FILE)')
@@ -283,6 +316,7 @@ export function register(program: Command): void {
       process.stderr.write(
         `wrote a network mirror of ${PROVIDER_SOURCE} ${result.version} (${result.platforms.join(', ')}${kept}) to ${path.resolve(opts.dir)}; serve it at ${checkMirrorUrl(opts.url)}\n`,
       );
+      process.stderr.write(checkedNote(result.signature));
       writeCliConfig(opts.cliConfig, config);
       process.stdout.write(config);
     });

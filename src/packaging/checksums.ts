@@ -1,11 +1,22 @@
 // SHA-256 of files and the `sha256sum` format of a release's SHA256SUMS file.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readSync } from 'node:fs';
 
 /** The SHA-256 of a file, lowercase hex, read as a stream (release zips are tens of megabytes). */
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The SHA-256 of the file open as `fd`, read from its start with positional reads: what was
+ * hashed is what a later copy from the same descriptor gets, whatever the file's name now names.
+ */
+export function sha256Fd(fd: number): string {
+  const hash = createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (let pos = 0, n = readSync(fd, buf, 0, buf.length, pos); n > 0; pos += n, n = readSync(fd, buf, 0, buf.length, pos)) hash.update(buf.subarray(0, n));
   return hash.digest('hex');
 }
 

@@ -12,6 +12,21 @@ import { hash1, listZipEntries, packageEntriesProblem, readZipEntries, type ZipE
 /** `HOST/NAMESPACE/TYPE`, the provider's directories in every mirror layout. */
 const typeParts = (address: ProviderAddress): string[] => [address.host, address.namespace, address.type];
 
+/**
+ * The zip names (`terraform-provider-TYPE_VERSION_OS_ARCH.zip`, any version and platform) that a
+ * temporary file in `typeDir` was made for: a killed install of other platforms than this run's
+ * leaves zips of tens of megabytes that no later run would otherwise remove.
+ */
+function zipTempNames(typeDir: string, type: string): string[] {
+  const prefix = `terraform-provider-${type}_`;
+  const names = new Set<string>();
+  for (const entry of fs.readdirSync(typeDir)) {
+    const m = /^\.?(.+\.zip)\.tmp-\d+/.exec(entry);
+    if (m?.[1]?.startsWith(prefix) && /_[a-z0-9]+_[a-z0-9]+\.zip$/.test(m[1])) names.add(m[1]);
+  }
+  return [...names];
+}
+
 /** Options of {@link installUnpacked}. */
 export interface InstallUnpackedOptions {
   /** The executable to install. */
@@ -47,13 +62,13 @@ export function installUnpacked(opts: InstallUnpackedOptions): string {
 }
 
 /**
- * Copies a verified archive into a temporary file in `typeDir` and checks the copy, which nobody
- * else can change, rather than the release directory's file, which may have changed since it was
- * verified: its SHA-256 against SHA256SUMS and its entries. With `hashed`, also returns the
- * copy's `h1:` hash.
+ * Copies a verified archive, from the descriptor it was verified through, into a temporary file in
+ * `typeDir` and checks the copy, which nobody else can change: its SHA-256 against SHA256SUMS
+ * (the file may have been rewritten in place since) and its entries. With `hashed`, also returns
+ * the copy's `h1:` hash.
  */
 async function stageArchive(archive: ReleaseArchive, typeDir: string, hashed: boolean): Promise<{ staged: StagedFile; h1?: string }> {
-  const staged = stageFile(path.join(typeDir, archive.name), { from: archive.file }, 0o644);
+  const staged = stageFile(path.join(typeDir, archive.name), { fd: archive.fd }, 0o644);
   try {
     const sha256 = await sha256File(staged.tmp);
     if (sha256 !== archive.sha256) {
@@ -89,10 +104,7 @@ export async function installPackedMirror(release: VerifiedRelease, mirrorDir: s
   const parts = typeParts(address);
   walkPrivateTree(root, parts, true);
   const typeDir = path.join(root, ...parts);
-  removeStaleTemps(
-    typeDir,
-    release.archives.map((a) => a.name),
-  );
+  removeStaleTemps(typeDir, zipTempNames(typeDir, address.type));
   const staged: StagedFile[] = [];
   try {
     for (const archive of release.archives) staged.push((await stageArchive(archive, typeDir, false)).staged);
@@ -225,7 +237,7 @@ export async function writeNetworkMirror(release: VerifiedRelease, dir: string, 
   const index: NetworkMirrorIndex = { versions: { ...(existed ? readIndex(indexFile)?.versions : undefined) } };
   const earlier = existed ? readVersion(versionFile) : undefined;
   walkPrivateTree(root, parts, true);
-  removeStaleTemps(typeDir, [...release.archives.map((a) => a.name), path.basename(versionFile), path.basename(indexFile)]);
+  removeStaleTemps(typeDir, [...zipTempNames(typeDir, address.type), path.basename(versionFile), path.basename(indexFile)]);
 
   const names = releaseFileNames(address.type, release.version);
   const archives: NetworkMirrorVersion['archives'] = {};

@@ -80,6 +80,101 @@ export function walkPrivateTree(root: string, parts: readonly string[], create: 
   return true;
 }
 
+/**
+ * Why a directory or file of a release we read (`--from`) may not be trusted, or undefined when
+ * it may: Terraform runs what is installed from it, and whoever can change the release can change
+ * a zip and its SHA256SUMS line together, so it must be a real directory or regular file (no
+ * symbolic link), owned by the current user or root, and writable by nobody else.
+ */
+function releaseProblem(st: fs.Stats, kind: 'directory' | 'file'): string | undefined {
+  if (st.isSymbolicLink()) return `it is a symbolic link (give the ${kind} it points to instead)`;
+  if (kind === 'directory' ? !st.isDirectory() : !st.isFile()) return `it is not a ${kind === 'directory' ? 'directory' : 'regular file'}`;
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined; // no POSIX owners (Windows): only links are refused
+  if (st.uid !== uid && st.uid !== 0) return `it is owned by uid ${st.uid}, neither you (uid ${uid}) nor root`;
+  if ((st.mode & 0o022) !== 0) return `group or others can write it (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`;
+  return undefined;
+}
+
+function refuseRelease(file: string, problem: string): Error {
+  return new Error(
+    `refusing to use the release in ${file}: ${problem}. Terraform runs what is installed from a release, and whoever can change its directory, ` +
+      'its SHA256SUMS or a zip can replace a zip and its SHA256SUMS line together: use a release directory that you (or root) own and that ' +
+      'nobody else can write, made there by `npm run release` or downloaded there yourself',
+  );
+}
+
+/**
+ * Checks the release directory `dir` with lstat, throwing a clear error (naming it as `label`,
+ * e.g. `--from`) when it is missing, not a directory, a symbolic link, or not trusted (see
+ * {@link releaseProblem}).
+ */
+export function checkReleaseDir(dir: string, label: string): void {
+  const st = lstatOrUndefined(dir);
+  if (st === undefined) throw new Error(`${label} ${dir} does not exist: give the directory \`npm run release\` wrote (dist/release by default)`);
+  if (!st.isDirectory() && !st.isSymbolicLink())
+    throw new Error(`${label} ${dir} is not a directory: give the directory \`npm run release\` wrote, not a file in it`);
+  const problem = releaseProblem(st, 'directory');
+  if (problem !== undefined) throw refuseRelease(dir, problem);
+}
+
+/**
+ * Opens a file of a release directory for reading, never through a symbolic link (O_NOFOLLOW) and
+ * without blocking on a FIFO, and checks what was opened (fstat): a regular file, the user's or
+ * root's, writable by nobody else. Read, hash and copy it through the descriptor returned, so the
+ * file checked is the file used even if its name is replaced meanwhile. Undefined when there is
+ * no such file; the caller closes the descriptor.
+ */
+export function openReleaseFile(file: string): { fd: number; size: number } | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw refuseRelease(file, releaseProblem(fs.lstatSync(file), 'file') ?? 'it is a symbolic link');
+    throw new Error(`${file} cannot be opened (${code ?? String(err)})`);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    const problem = releaseProblem(st, 'file');
+    if (problem !== undefined) throw refuseRelease(file, problem);
+    return { fd, size: st.size };
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+}
+
+/**
+ * Writes `text` to `file` (a file the user names, such as `--cli-config`) as the mirror writes its
+ * files: refused when `file` is a symbolic link, not a regular file, or another user's, or when
+ * its directory is not a real directory of the user's that nobody else can write (what the CLI
+ * configuration says decides which provider Terraform runs); written to a new O_EXCL | O_NOFOLLOW
+ * temporary file beside it and renamed into place. Keeps an existing file's permissions (at most
+ * 0644's plus the owner's execute bit), else 0644. `what` names the file in errors.
+ */
+export function writeOwnFile(file: string, text: string, what: string): void {
+  const target = path.resolve(file);
+  const dir = path.dirname(target);
+  const refuseFile = (where: string, problem: string): Error =>
+    new Error(
+      `refusing to write ${what} ${file}: ${where}${problem}. Terraform takes providers from where this file says, so it must be a file of your own, not a link, in a directory of your own that nobody else can write`,
+    );
+  const dirSt = lstatOrUndefined(dir);
+  if (dirSt === undefined) throw new Error(`cannot write ${what} ${file}: its directory ${dir} does not exist`);
+  const problem = dirProblem(dirSt);
+  if (problem === 'writable')
+    throw refuseFile(`its directory ${dir} `, `is writable by group or others (run chmod go-w '${dir.replace(/'/g, "'\\''")}', or write it elsewhere)`);
+  if (problem !== undefined) throw refuseFile(`its directory ${dir}: `, problem);
+  const st = lstatOrUndefined(target);
+  const uid = process.getuid?.();
+  if (st?.isSymbolicLink()) throw refuseFile('', 'it is a symbolic link (give the file it points to instead)');
+  if (st !== undefined && !st.isFile()) throw refuseFile('', 'it is not a regular file');
+  if (st !== undefined && uid !== undefined && st.uid !== uid) throw refuseFile('', `it is owned by uid ${st.uid}, not by the current user (uid ${uid})`);
+  stageFile(target, { text }, st === undefined ? 0o644 : st.mode & 0o744).commit();
+}
+
 /** A file written under a temporary name, waiting to be renamed into place or thrown away. */
 export interface StagedFile {
   /** The temporary file (hash or read it: nobody else can change it before `commit`). */
@@ -146,7 +241,12 @@ export function removeStaleTemps(dir: string, names: readonly string[]): string[
  * `mode`. The temporary file is removed on any error. `tmpDir` must be a directory of the same
  * file system, checked with {@link walkPrivateTree}.
  */
-export function stageFile(target: string, content: { text: string } | { from: string }, mode: number, tmpDir = path.dirname(target)): StagedFile {
+export function stageFile(
+  target: string,
+  content: { text: string } | { from: string } | { fd: number },
+  mode: number,
+  tmpDir = path.dirname(target),
+): StagedFile {
   const tmp = tmpName(tmpDir, target);
   const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW, 0o600);
   let done = false;
@@ -157,6 +257,7 @@ export function stageFile(target: string, content: { text: string } | { from: st
   try {
     try {
       if ('text' in content) fs.writeSync(fd, content.text);
+      else if ('fd' in content) copyFd(content.fd, fd);
       else copyInto(content.from, fd);
       fs.fchmodSync(fd, mode);
       fs.fsyncSync(fd);
@@ -187,12 +288,17 @@ export function stageFile(target: string, content: { text: string } | { from: st
 function copyInto(from: string, fd: number): void {
   const src = fs.openSync(from, 'r');
   try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    for (let n = fs.readSync(src, buf); n > 0; n = fs.readSync(src, buf)) {
-      for (let off = 0; off < n; ) off += fs.writeSync(fd, buf, off, n - off);
-    }
+    copyFd(src, fd);
   } finally {
     fs.closeSync(src);
+  }
+}
+
+/** Copies the whole file open as `src` (from its start, with positional reads) into `fd`. */
+function copyFd(src: number, fd: number): void {
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (let pos = 0, n = fs.readSync(src, buf, 0, buf.length, pos); n > 0; pos += n, n = fs.readSync(src, buf, 0, buf.length, pos)) {
+    for (let off = 0; off < n; ) off += fs.writeSync(fd, buf, off, n - off);
   }
 }
 

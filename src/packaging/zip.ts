@@ -1,5 +1,7 @@
 // Reads release zips (yauzl) and computes Terraform's "h1:" package hash of their contents.
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { Readable } from 'node:stream';
 import * as yauzl from 'yauzl';
 
 /** An entry as the zip's central directory lists it, read without its contents. */
@@ -28,10 +30,11 @@ export interface ZipEntryInfo extends ZipListing {
  * Opens a zip keeping names as stored (`strictFileNames`: yauzl would otherwise turn `\` into
  * `/`, a name Terraform does not see) and naming the zip in every error yauzl raises.
  */
-async function withZip<T>(file: string, use: (zip: yauzl.ZipFile) => Promise<T>): Promise<T> {
+async function withZip<T>(file: string, use: (zip: yauzl.ZipFile) => Promise<T>, open?: OpenFile): Promise<T> {
   let zip: yauzl.ZipFile | undefined;
+  const options = { lazyEntries: true, autoClose: false, strictFileNames: true };
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: true });
+    zip = await (open ? yauzl.fromRandomAccessReaderPromise(new FdReader(open.fd), open.size, options) : yauzl.openPromise(file, options));
     return await use(zip);
   } catch (err) {
     throw new Error(`${file} cannot be read as a zip: ${err instanceof Error ? err.message : String(err)}`);
@@ -40,15 +43,62 @@ async function withZip<T>(file: string, use: (zip: yauzl.ZipFile) => Promise<T>)
   }
 }
 
-/** The entries of a zip file from its central directory, contents unread. */
-export function listZipEntries(file: string): Promise<ZipListing[]> {
-  return withZip(file, async (zip) => {
-    const entries: ZipListing[] = [];
-    for (let entry = await nextEntry(zip); entry !== undefined; entry = await nextEntry(zip)) {
-      entries.push({ name: entry.fileName, rawName: Buffer.from(entry.fileNameRaw), mode: (entry.externalFileAttributes >>> 16) & 0o177777 });
-    }
-    return entries;
-  });
+/** A file already open: its descriptor and size. */
+export interface OpenFile {
+  readonly fd: number;
+  readonly size: number;
+}
+
+/**
+ * Reads a zip through a descriptor that stays open after the zip is closed (yauzl's own `fromFd`
+ * closes it), so that the caller can go on to copy the file it checked from the same descriptor.
+ */
+class FdReader extends yauzl.RandomAccessReader {
+  constructor(private readonly fd: number) {
+    super();
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    const fd = this.fd;
+    let pos = start;
+    // Positional reads that never close the descriptor nor move a shared file position.
+    return new Readable({
+      read(size) {
+        const want = Math.min(size, end - pos);
+        if (want <= 0) {
+          this.push(null);
+          return;
+        }
+        const buf = Buffer.allocUnsafe(want);
+        fs.read(fd, buf, 0, want, pos, (err, n) => {
+          if (err) this.destroy(err);
+          else if (n === 0) this.destroy(new Error('unexpected end of file'));
+          else {
+            pos += n;
+            this.push(buf.subarray(0, n));
+          }
+        });
+      },
+    });
+  }
+}
+
+/**
+ * The entries of a zip file from its central directory, contents unread; through `open` (the
+ * descriptor of `file`, left open) when given, `file` then only naming it in errors.
+ */
+export function listZipEntries(file: string, open?: OpenFile): Promise<ZipListing[]> {
+  return withZip(
+    file,
+    async (zip) => {
+      const entries: ZipListing[] = [];
+      for (let entry = await nextEntry(zip); entry !== undefined; entry = await nextEntry(zip)) {
+        entries.push({ name: entry.fileName, rawName: Buffer.from(entry.fileNameRaw), mode: (entry.externalFileAttributes >>> 16) & 0o177777 });
+      }
+      return entries;
+    },
+    open,
+  );
 }
 
 /** Every entry of a zip file (directories included), each read through once to hash it. */

@@ -174,17 +174,41 @@ describe('zips that are not what a release makes are refused before anything is 
   });
 });
 
-describe('the copy is what gets checked and hashed, not the release directory file', () => {
-  it.each([
-    ['provider mirror', (r: Awaited<ReturnType<typeof openRelease>>, dir: string) => writeNetworkMirror(r, dir, ADDRESS)],
-    ['provider install --from', (r: Awaited<ReturnType<typeof openRelease>>, dir: string) => installPackedMirror(r, dir, ADDRESS)],
-  ])('%s refuses a zip that changed after it was verified, writing nothing', async (_name, write) => {
-    const from = await fakeRelease(fs.mkdtempSync(path.join(root, 'changing-')), ['linux_amd64']);
+describe('the zip is copied from the descriptor it was checked through, and the copy is checked again', () => {
+  const WRITES: [string, (r: Awaited<ReturnType<typeof openRelease>>, dir: string) => Promise<unknown>][] = [
+    ['provider mirror', (r, dir) => writeNetworkMirror(r, dir, ADDRESS)],
+    ['provider install --from', (r, dir) => installPackedMirror(r, dir, ADDRESS)],
+  ];
+
+  it.each(WRITES)('%s installs the zip it checked when the name is given another file afterwards', async (_name, write) => {
+    const from = await fakeRelease(fs.mkdtempSync(path.join(root, 'swapped-')), ['linux_amd64']);
+    const zip = path.join(from, zipName('linux_amd64'));
+    const checked = fs.readFileSync(zip);
     const verified = await openRelease(from, { type: 'proxyaccount', version: VERSION });
-    await zipPackage(path.join(from, zipName('linux_amd64')), '#!/bin/sh\necho swapped\n');
-    const dir = fresh();
-    await expect(write(verified, dir)).rejects.toThrow(`${path.join(from, zipName('linux_amd64'))} changed while it was being copied (SHA256SUMS says`);
-    expect(fs.readdirSync(typeDir(dir))).toEqual([]);
+    try {
+      await zipPackage(zip, '#!/bin/sh\necho swapped\n'); // a new file renamed over the name
+      const dir = fresh();
+      await write(verified, dir);
+      expect(fs.readFileSync(path.join(typeDir(dir), zipName('linux_amd64')))).toEqual(checked);
+    } finally {
+      verified.close();
+    }
+  });
+
+  it.each(WRITES)('%s refuses a zip rewritten in place after it was checked, writing nothing', async (_name, write) => {
+    const from = await fakeRelease(fs.mkdtempSync(path.join(root, 'changing-')), ['linux_amd64']);
+    const zip = path.join(from, zipName('linux_amd64'));
+    const verified = await openRelease(from, { type: 'proxyaccount', version: VERSION });
+    try {
+      const other = path.join(root, `other-${cases}.zip`);
+      await zipPackage(other, '#!/bin/sh\necho changed\n');
+      fs.writeFileSync(zip, fs.readFileSync(other)); // the same file, new bytes
+      const dir = fresh();
+      await expect(write(verified, dir)).rejects.toThrow(`${zip} changed while it was being copied (SHA256SUMS says`);
+      expect(fs.readdirSync(typeDir(dir))).toEqual([]);
+    } finally {
+      verified.close();
+    }
   });
 });
 

@@ -199,3 +199,26 @@ describe('provider install (unpacked layout)', () => {
     expect(fs.readdirSync(path.join(dir, SOURCE_DIR)).sort()).toEqual([VERSION, zipName('linux_arm64')]);
   });
 });
+
+describe.each(WRITERS.slice(1))('%s: temporary zips a killed run left', (_name, write) => {
+  it('removes those of every platform and version of the provider, not only the ones this run installs', async () => {
+    const dir = fresh();
+    await write(dir);
+    const typeDir = path.join(dir, SOURCE_DIR);
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
+    const plant = (name: string): string => {
+      const file = path.join(typeDir, name);
+      fs.writeFileSync(file, 'half a zip');
+      return file;
+    };
+    const otherPlatform = plant(`.${zipName('windows_amd64')}.tmp-${deadPid}-0123456789ab`);
+    const otherVersion = plant(`.terraform-provider-proxyaccount_0.0.9_linux_arm64.zip.tmp-${deadPid}-0123456789ab`);
+    const running = plant(`.${zipName('darwin_amd64')}.tmp-${process.ppid}-0123456789ab`);
+    const otherProvider = plant(`.terraform-provider-other_${VERSION}_linux_amd64.zip.tmp-${deadPid}-0123456789ab`);
+    await write(dir); // linux_amd64 (install --from) or the release's platforms (mirror): never windows_amd64
+    expect(fs.existsSync(otherPlatform)).toBe(false);
+    expect(fs.existsSync(otherVersion)).toBe(false);
+    expect(fs.existsSync(running)).toBe(true);
+    expect(fs.existsSync(otherProvider)).toBe(true);
+  });
+});

@@ -24,10 +24,15 @@ beforeAll(async () => {
 const sha256 = (file: string): string => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 describe('npm run release', () => {
-  it('writes one zip per platform, the manifest and SHA256SUMS, and nothing else without a key', () => {
+  it("writes one zip per platform, the manifest, the CLI's tarball and SHA256SUMS, and nothing else without a key", () => {
     expect(fs.readdirSync(release.dir).sort()).toEqual(
-      [...RELEASE_PLATFORMS.map((p) => `${BASE}_${p}.zip`), `${BASE}_SHA256SUMS`, `${BASE}_manifest.json`].sort(),
+      [...RELEASE_PLATFORMS.map((p) => `${BASE}_${p}.zip`), `${BASE}_SHA256SUMS`, `${BASE}_manifest.json`, `proxyaccount-${VERSION}.tgz`].sort(),
     );
+  });
+
+  it('packs the proxyaccount npm package as proxyaccount-VERSION.tgz, the tarball the CI templates install', () => {
+    const listing = execFileSync('tar', ['-xzOf', path.join(release.dir, `proxyaccount-${VERSION}.tgz`), 'package/package.json'], { encoding: 'utf8' });
+    expect(JSON.parse(listing)).toMatchObject({ name: 'proxyaccount', version: VERSION, bin: { proxyaccount: 'bin/proxyaccount.js' } });
   });
 
   it.each(RELEASE_PLATFORMS)('zips the %s single executable as terraform-provider-proxyaccount_vVERSION, mode 0755 kept', async (platform) => {
@@ -41,11 +46,11 @@ describe('npm run release', () => {
     expect(entry!.head.readUInt16LE(18)).toBe(ELF_MACHINE[platform]);
   });
 
-  it('lists every zip and the manifest in SHA256SUMS, in sha256sum format, each matching its file', () => {
+  it('lists every zip, the manifest and the tarball in SHA256SUMS, in sha256sum format, each matching its file', () => {
     const text = fs.readFileSync(path.join(release.dir, `${BASE}_SHA256SUMS`), 'utf8');
-    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^[0-9a-f]{64} {2}terraform-provider-proxyaccount_\S+$/);
+    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^[0-9a-f]{64} {2}(terraform-provider-proxyaccount_\S+|proxyaccount-\S+\.tgz)$/);
     const sums = parseSha256Sums(text);
-    expect([...sums.keys()]).toEqual([...RELEASE_PLATFORMS.map((p) => `${BASE}_${p}.zip`), `${BASE}_manifest.json`].sort());
+    expect([...sums.keys()]).toEqual([...RELEASE_PLATFORMS.map((p) => `${BASE}_${p}.zip`), `${BASE}_manifest.json`, `proxyaccount-${VERSION}.tgz`].sort());
     for (const [name, digest] of sums) expect(sha256(path.join(release.dir, name))).toBe(digest);
   });
 

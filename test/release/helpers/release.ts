@@ -19,7 +19,14 @@ export interface BuiltRelease {
   readonly log: string;
 }
 
-const INPUTS = ['dist/provider/terraform-provider-proxyaccount', 'dist/packaging/index.js', 'scripts/sea.js', 'scripts/release.js', 'package.json'];
+const INPUTS = [
+  'dist/provider/terraform-provider-proxyaccount',
+  'dist/packaging/index.js',
+  'scripts/sea.js',
+  'scripts/release.js',
+  'scripts/pack.js',
+  'package.json',
+];
 
 function cacheKey(): string {
   const hash = createHash('sha256').update(process.version).update(RELEASE_PLATFORMS.join(','));

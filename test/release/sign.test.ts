@@ -1,0 +1,121 @@
+// scripts/release.js signs SHA256SUMS without leaving the passphrase where another process of the
+// user could read it: not in gpg's environment (gpg-agent, a daemon that outlives the release,
+// inherits it), not in an agent the signing started (stopped afterwards), and not in the cache of
+// an agent that was already running (cleared). No release build needed: any file is signed.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const { signSums } = require('../../scripts/release.js') as { signSums: (file: string, keyId: string, env: NodeJS.ProcessEnv) => string };
+
+const GPG = (() => {
+  try {
+    execFileSync('gpg', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let work: string;
+
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-sign-'));
+});
+
+afterAll(() => {
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe("gpg's environment", () => {
+  it('holds neither PROXYACCOUNT_GPG_PASSPHRASE nor PROXYACCOUNT_GPG_KEY_ID; the passphrase goes on the pipe', () => {
+    // A stand-in gpg that records what it was given.
+    const bin = fs.mkdtempSync(path.join(work, 'bin-'));
+    const dump = path.join(work, 'gpg-env');
+    fs.writeFileSync(path.join(bin, 'gpg'), `#!/bin/sh\nenv > '${dump}'\ncat > '${dump}.stdin'\n`, { mode: 0o755 });
+    const sums = path.join(work, 'SUMS');
+    fs.writeFileSync(sums, 'x');
+    const passphrase = `pass-${Math.random().toString(36).slice(2)}`;
+    signSums(sums, 'ABCDEF', {
+      PATH: `${bin}:/usr/bin:/bin`,
+      GNUPGHOME: fs.mkdtempSync(path.join(work, 'home-')),
+      PROXYACCOUNT_GPG_PASSPHRASE: passphrase,
+      PROXYACCOUNT_GPG_KEY_ID: 'ABCDEF',
+    });
+    const env = fs.readFileSync(dump, 'utf8');
+    expect(env).toContain('GNUPGHOME=');
+    expect(env).not.toContain(passphrase);
+    expect(env).not.toContain('PROXYACCOUNT_GPG');
+    expect(fs.readFileSync(`${dump}.stdin`, 'utf8')).toBe(passphrase);
+  });
+});
+
+(GPG ? describe : describe.skip)(`the gpg-agent${GPG ? '' : ' (skipped: gpg is not on PATH on this machine)'}`, () => {
+  const passphrase = `pass-${Math.random().toString(36).slice(2)}`;
+  let env: NodeJS.ProcessEnv;
+  let keyId: string;
+  let sums: string;
+
+  const agentPid = (): string | undefined =>
+    /^D (\d+)/m.exec(
+      execFileSync('gpg-connect-agent', ['--no-autostart', 'GETINFO pid', '/bye'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    )?.[1];
+  const stopAgent = (): void => {
+    execFileSync('gpgconf', ['--kill', 'gpg-agent'], { env, stdio: 'ignore' });
+  };
+
+  beforeAll(() => {
+    // A short path: gpg-agent's socket lives in GNUPGHOME and Unix socket paths are limited.
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-gpg-'));
+    fs.chmodSync(home, 0o700);
+    env = { ...process.env, GNUPGHOME: home };
+    delete env.PROXYACCOUNT_GPG_KEY_ID;
+    delete env.PROXYACCOUNT_GPG_PASSPHRASE;
+    execFileSync(
+      'gpg',
+      [
+        '--batch',
+        '--pinentry-mode',
+        'loopback',
+        '--passphrase-fd',
+        '0',
+        '--quick-gen-key',
+        'proxyaccount sign test <sign-test@example.invalid>',
+        'ed25519',
+        'sign',
+        '1d',
+      ],
+      { env, input: passphrase, stdio: ['pipe', 'ignore', 'ignore'] },
+    );
+    keyId = /^fpr:+([0-9A-F]{40}):/m.exec(execFileSync('gpg', ['--batch', '--list-secret-keys', '--with-colons'], { env, encoding: 'utf8' }))![1]!;
+    sums = path.join(work, 'terraform-provider-proxyaccount_0.1.0_SHA256SUMS');
+    fs.writeFileSync(sums, `${'0'.repeat(64)}  a.zip\n`);
+  });
+
+  afterAll(() => {
+    if (env) {
+      stopAgent();
+      fs.rmSync(env.GNUPGHOME!, { recursive: true, force: true });
+    }
+  });
+
+  it('stops the agent the signing started, so nothing keeps the passphrase after the release', () => {
+    stopAgent();
+    expect(agentPid()).toBeUndefined();
+    signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    expect(() => execFileSync('gpg', ['--batch', '--verify', `${sums}.sig`, sums], { env, stdio: 'pipe' })).not.toThrow();
+    expect(agentPid()).toBeUndefined();
+  });
+
+  it('leaves an agent that was already running, without the passphrase in its cache: a wrong one then fails', () => {
+    stopAgent();
+    execFileSync('gpg-connect-agent', ['/bye'], { env, stdio: 'ignore' }); // the user's agent, started before the release
+    const pid = agentPid();
+    expect(pid).toBeDefined();
+    signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    expect(agentPid()).toBe(pid);
+    expect(() => signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: `wrong-${passphrase}` })).toThrow(`with key ${keyId} failed`);
+    if (fs.existsSync('/proc/self/environ')) expect(fs.readFileSync(`/proc/${pid}/environ`, 'latin1')).not.toContain(passphrase);
+  });
+});
