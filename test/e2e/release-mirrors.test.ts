@@ -39,7 +39,7 @@ afterAll(async () => {
 
 /** A workspace whose terraform uses `cliConfig` and has no Node on PATH. */
 function workspace(cliConfig: string, extraEnv: NodeJS.ProcessEnv = {}): Workspace {
-  const ws = new Workspace({ env: { ...account.env, TF_CLI_CONFIG_FILE: cliConfig, PATH: pathWithoutNode(), ...extraEnv } });
+  const ws = new Workspace({ env: { ...account.env, TF_CLI_CONFIG_FILE: cliConfig, PATH: pathWithoutNode(root), ...extraEnv } });
   workspaces.push(ws);
   return ws;
 }

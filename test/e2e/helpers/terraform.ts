@@ -18,9 +18,12 @@ export const SEA_PROVIDER = path.resolve(__dirname, '..', '..', '..', 'dist', 's
  */
 export const E2E_PROVIDER = process.env.PROXYACCOUNT_E2E_PROVIDER === 'sea' ? SEA_PROVIDER : BUNDLED_PROVIDER;
 
-/** A directory holding only a link to terraform: the PATH of a runner without Node. */
-export function pathWithoutNode(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-no-node-'));
+/**
+ * A directory holding only a link to terraform: the PATH of a runner without Node. Made inside
+ * `within`, a directory the caller removes, so that no run leaves one behind.
+ */
+export function pathWithoutNode(within: string): string {
+  const dir = fs.mkdtempSync(path.join(within, 'no-node-'));
   const tf = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
   fs.symlinkSync(tf, path.join(dir, 'terraform'));
   return dir;
@@ -117,7 +120,7 @@ export class Workspace {
       // The provider remembers rejected credentials across runs: keep that memory in the
       // workspace, never in the user's cache, so one test's 401 cannot refuse another's run.
       PROXYACCOUNT_AUTH_FAILURE_CACHE: path.join(this.root, 'auth-failures.json'),
-      ...((opts.provider ?? E2E_PROVIDER) === SEA_PROVIDER ? { PATH: pathWithoutNode() } : {}),
+      ...((opts.provider ?? E2E_PROVIDER) === SEA_PROVIDER ? { PATH: pathWithoutNode(this.root) } : {}),
       ...opts.env,
     };
   }
