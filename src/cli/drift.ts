@@ -2,7 +2,7 @@
 // managed objects and changes not applied yet, then a scan of the live account for objects nobody
 // manages.
 // Exit codes: 0 no drift, 2 drift, 3 no drift found but the check was incomplete, 1 an error.
-import { writeFileSync } from 'node:fs';
+import { readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DRIFT_MARKDOWN_LIMIT, MIN_DRIFT_MARKDOWN_LIMIT } from '../gitops/drift-render';
@@ -41,9 +41,73 @@ function maxChars(min: number) {
   };
 }
 
-/** `--json-out` beside `--out`: one file cannot hold both reports (the second would overwrite the first). */
+/**
+ * Why an output file cannot be written, or undefined: its directory must exist (the report is
+ * written after the plan and the scan, and a run that cannot write it loses what it found), and
+ * the file must not be a directory.
+ */
+function unwritable(file: string): string | undefined {
+  const dir = path.dirname(path.resolve(file));
+  const code = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? String(err);
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (err) {
+    if (code(err) === 'ENOENT') return `no such directory ${dir}`;
+    if (code(err) !== 'ENOTDIR') return `its directory ${dir} cannot be read (${code(err)})`;
+    isDir = false;
+  }
+  if (!isDir) return `${dir} is not a directory`;
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isDirectory() === true ? 'it is a directory' : undefined;
+  } catch (err) {
+    return `it cannot be written (${code(err)})`;
+  }
+}
+
+/**
+ * Where writing `file` lands: the real path of its directory, and of the file when it is a
+ * symbolic link (a dangling one lands where it points, and the write creates that file).
+ */
+function landsAt(file: string, hops = 0): string {
+  const abs = path.resolve(file);
+  let at: string;
+  try {
+    at = path.join(realpathSync(path.dirname(abs)), path.basename(abs));
+  } catch {
+    return abs;
+  }
+  let link: string;
+  try {
+    link = readlinkSync(at);
+  } catch {
+    return at;
+  }
+  // Past Linux's own limit a write fails (ELOOP) anyway.
+  return hops >= 40 ? at : landsAt(path.resolve(path.dirname(at), link), hops + 1);
+}
+
+/** Whether two paths name one file: the same place once links are followed, or one file under two names (a hard link). */
+function sameFile(a: string, b: string): boolean {
+  if (landsAt(a) === landsAt(b)) return true;
+  const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+}
+
+/**
+ * `--out` and `--json-out`, refused before anything runs: each in a directory that exists, and
+ * not one file for both (the second would overwrite the first), however the two paths spell it
+ * (`./a` and `a`, a symbolic link, a hard link).
+ */
 function checkOutputs(flags: DriftFlags): void {
-  if (flags.jsonOut !== undefined && flags.out !== undefined && path.resolve(flags.jsonOut) === path.resolve(flags.out)) {
+  for (const [flag, file] of [
+    ['--out', flags.out],
+    ['--json-out', flags.jsonOut],
+  ] as const) {
+    const why = file === undefined ? undefined : unwritable(file);
+    if (why !== undefined) throw new InvalidArgumentError(`${flag} ${file}: ${why}`);
+  }
+  if (flags.jsonOut !== undefined && flags.out !== undefined && sameFile(flags.jsonOut, flags.out)) {
     throw new InvalidArgumentError(`--json-out and --out name the same file (${flags.out}); give the JSON report a file of its own.`);
   }
 }

@@ -14,7 +14,7 @@
 // here is ever shown.
 import { PROVIDER_ENV } from '../account';
 import { isProxyAccount, isRecord, type StateResource } from './plan-json';
-import type { ProviderSource } from './provider-source';
+import { type BareVariables, blockOf, type ProviderSource } from './provider-source';
 
 /** Where one provider setting comes from. */
 export type SettingSource =
@@ -22,8 +22,12 @@ export type SettingSource =
   | { readonly kind: 'environment' }
   /** A constant, or the value of the one root variable the source sets it to. */
   | { readonly kind: 'value'; readonly value: string }
-  /** Anything else: an expression (a local, a data source, a module's variable, text around a variable), or a token in the block. */
-  | { readonly kind: 'unknown' };
+  /**
+   * Anything else: an expression (a local, a data source, a module's variable, text around a
+   * variable), or a token in the block. `unread`: the plan says it references one root variable,
+   * but whether it is exactly that variable could not be read from the source, and why.
+   */
+  | { readonly kind: 'unknown'; readonly unread?: string };
 
 /** One provider configuration of this provider. */
 export interface ProviderConfiguration {
@@ -97,23 +101,27 @@ function stateKeys(module: unknown, configured: ReadonlyMap<string, Configured>,
 
 /**
  * A setting of a provider block: absent is the environment's; a constant is its value; a
- * reference is the value of a root variable only when the source sets the setting to exactly
- * that variable (`bare`) and the plan says it references that variable alone. Anything else
- * cannot be told from the plan.
+ * reference is the value of a root variable only when the plan says it references that variable
+ * alone and the source (`block`, the root module's block as written) sets the setting to exactly
+ * that variable. Anything else cannot be told from the plan; when only the source is missing (not
+ * read plainly), the setting says why.
  */
 function settingOf(
   expressions: Record<string, unknown>,
-  name: string,
+  name: keyof BareVariables | 'token',
   variables: Record<string, unknown> | undefined,
-  bare: string | undefined,
+  block: BareVariables | string | undefined,
 ): SettingSource {
   const e = expressions[name];
   if (e === undefined || e === null) return { kind: 'environment' };
   if (!isRecord(e)) return { kind: 'unknown' };
   if (typeof e.constant_value === 'string') return { kind: 'value', value: e.constant_value };
   const refs = Array.isArray(e.references) ? e.references : [];
-  if (bare === undefined || variables === undefined || refs.length !== 1 || refs[0] !== `var.${bare}`) return { kind: 'unknown' };
-  const variable = variables[bare];
+  const one = refs.length === 1 && typeof refs[0] === 'string' ? /^var\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(refs[0])?.[1] : undefined;
+  if (one === undefined || variables === undefined || block === undefined || name === 'token') return { kind: 'unknown' };
+  if (typeof block === 'string') return { kind: 'unknown', unread: block };
+  if (block[name] !== one) return { kind: 'unknown' };
+  const variable = variables[one];
   return isRecord(variable) && typeof variable.value === 'string' ? { kind: 'value', value: variable.value } : { kind: 'unknown' };
 }
 
@@ -127,15 +135,15 @@ function configurationOf(
   const atRoot = typeof raw.module_address !== 'string' || raw.module_address === '';
   // Only the root's variables are in the plan, and only the root's source is read.
   const vars = atRoot ? variables : undefined;
-  const bare = atRoot ? (source?.get(key) ?? undefined) : undefined;
+  const block = atRoot && source !== undefined ? blockOf(source, key) : undefined;
   // A token in the block overrides the environment's credentials of either kind: its account is
   // whichever account the token belongs to, which the plan cannot tell.
   const token = settingOf(expressions, 'token', undefined, undefined);
   return {
     key,
     isDefault: atRoot && (typeof raw.alias !== 'string' || raw.alias === ''),
-    username: token.kind === 'environment' ? settingOf(expressions, 'username', vars, bare?.username) : { kind: 'unknown' },
-    baseUrl: settingOf(expressions, 'base_url', vars, bare?.base_url),
+    username: token.kind === 'environment' ? settingOf(expressions, 'username', vars, block) : { kind: 'unknown' },
+    baseUrl: settingOf(expressions, 'base_url', vars, block),
   };
 }
 
@@ -348,9 +356,18 @@ function openSettings(c: ProviderConfiguration, account: ScanAccount, plannedHer
     { name: 'base_url', s: c.baseUrl, env: account.baseUrl },
   ] as const;
   const names = (which: (x: (typeof settings)[number]) => boolean): string[] => settings.filter(which).map((x) => x.name);
-  const unknown = names((x) => x.s.kind === 'unknown');
+  const unread = settings.flatMap((x) => (x.s.kind === 'unknown' && x.s.unread !== undefined ? [{ name: x.name, why: x.s.unread }] : []));
+  const unknown = names((x) => x.s.kind === 'unknown' && x.s.unread === undefined);
   const inherited = plannedHere ? [] : names((x) => x.s.kind === 'environment');
   const open: string[] = [];
+  if (unread.length > 0) {
+    // Both settings come from one block: one reason.
+    const [one, many] = [unread.length === 1, unread.map((x) => x.name).join(' and ')];
+    open.push(
+      `its ${many} ${one ? 'references' : 'reference'} one root variable, but the provider block could not be read from the files of --dir ` +
+        `to tell whether ${one ? 'it is' : 'each is'} exactly that variable (as in ${unread[0]!.name} = var.NAME): ${unread[0]!.why}`,
+    );
+  }
   if (unknown.length > 0) {
     const token = unknown.includes('username') ? ', or its block sets a token, whose account the plan does not say' : '';
     open.push(

@@ -131,7 +131,9 @@ function sectionsOf(r: DriftReport): Section[] {
     },
     {
       title: `Deleted outside Terraform (${r.deleted.length})`,
-      items: r.deleted.map((d) => `- ${codeSpan(d.address)}${d.reason === undefined ? '' : `: ${escapeMarkdown(d.reason)}`}`),
+      items: r.deleted.map(
+        (d) => `- ${codeSpan(d.address)}${d.value === undefined ? '' : ` ${show(d.value)}`}${d.reason === undefined ? '' : `: ${escapeMarkdown(d.reason)}`}`,
+      ),
       after: [],
     },
     {

@@ -1,20 +1,33 @@
 // The scan of `proxyaccount drift`: what the account holds that no resource in the state manages,
-// read through the account store, each (account, collection) once. What each resource manages
-// comes from the resource-type catalogue; an object whose key only a resource of another provider
-// configuration declares is held by it, never called unmanaged (see drift.ts).
+// and what the state manages that the account no longer holds, read through the account store,
+// each (account, collection) once. What each resource manages comes from the resource-type
+// catalogue; an object whose key only a resource of another provider configuration declares is
+// held by it, never called unmanaged (see drift.ts). The second direction does not rest on the
+// plan having refreshed: a plan made with -refresh=false shows no drift at all.
 
 import { isEphemeralTokenLabel, type AccountStore } from '../account';
 import { accountPhrase, type Catalogue, type Collection, describeType, RESOURCE_TYPES, type ResourceTypeDescriptor } from '../resource-types';
 import { type BearerToken, isProxyAccountError } from '../sdk';
-import type { ExpiredToken, HeldObject, ScanProgress, UnmanagedObject } from './drift';
-import { isProxyAccount, type StateResource } from './plan-json';
+import type { AbsentObject, AttributeDrift, ExpiredToken, HeldObject, ScanProgress, UnmanagedObject } from './drift';
+import { isProxyAccount, isRecord, type StateResource } from './plan-json';
 
 const PARENT = '(parent)';
+
+/** One resource whose keys the state shows, with them. */
+interface KeyedResource {
+  readonly address: string;
+  readonly type: ResourceTypeDescriptor;
+  readonly keys: readonly string[];
+  /** The labels the state holds of its IPs, by IP (null: none); undefined for other collections, or where the state hides them. */
+  readonly labels: ReadonlyMap<string, string | null> | undefined;
+}
 
 /** What the state manages in one collection of one account. */
 interface CollectionKeys {
   /** The keys the scan compares live objects with. */
   readonly keys: Set<string>;
+  /** The resources those keys come from: each of their keys must be in the live list. */
+  readonly resources: KeyedResource[];
   /** Keys of objects whose label the state marks sensitive: a report that lists them (an expired token) does not show it. */
   readonly labelHidden: Set<string>;
   /** Resources whose keys the state marks sensitive: which live objects they manage cannot be read. */
@@ -57,14 +70,35 @@ export function managedByAccount(state: readonly StateResource[], catalogue: Cat
     // with the values the state hides.
     const hidden = d.keyAttributes.filter((a) => r.sensitive.has(a));
     if (hidden.length > 0) collection.hidden.push({ address: r.address, type: d, attributes: hidden });
-    else for (const k of d.managedKeys(r.values)) collection.keys.add(k);
+    else {
+      const keys = d.managedKeys(r.values);
+      for (const k of keys) collection.keys.add(k);
+      collection.resources.push({ address: r.address, type: d, keys, labels: ipLabels(d, r) });
+    }
     if (hidden.length === 0 && r.sensitive.has('label')) for (const k of d.managedKeys(r.values)) collection.labelHidden.add(k);
   }
   return out;
 }
 
 function emptyCollection(): CollectionKeys {
-  return { keys: new Set(), labelHidden: new Set(), hidden: [] };
+  return { keys: new Set(), resources: [], labelHidden: new Set(), hidden: [] };
+}
+
+/**
+ * The labels an IP resource's state holds, by IP (null: none), as the provider writes them; the
+ * API lists each IP with its label ("" for none), so the two compare exactly. Undefined for
+ * another collection, or a label the state marks sensitive. The API cannot edit a label: one that
+ * differs is an IP deleted and added again outside Terraform.
+ */
+function ipLabels(d: ResourceTypeDescriptor, r: StateResource): Map<string, string | null> | undefined {
+  if (d.collection !== 'ips' || r.sensitive.has('label')) return undefined;
+  // An entry resource holds one IP and its label; a list, entries of both.
+  const entries = d.shape === 'list' ? r.values[d.keyAttributes[0] ?? ''] : [r.values];
+  const out = new Map<string, string | null>();
+  for (const e of Array.isArray(entries) ? entries : []) {
+    if (isRecord(e) && typeof e.ip === 'string' && (e.label === null || typeof e.label === 'string')) out.set(e.ip, e.label);
+  }
+  return out;
 }
 
 /**
@@ -137,6 +171,10 @@ export interface ScanResult {
   readonly leftovers: UnmanagedObject[];
   /** Sub-accounts the state names that the API did not find: not scanned. */
   readonly missing: string[];
+  /** Objects the scanned configuration's resources manage whose key the live list lacks (lists not read are not checked). */
+  readonly absent: AbsentObject[];
+  /** Labels of managed IPs that differ from the state's. */
+  readonly changed: AttributeDrift[];
   /** Parts of the scan that could not run, and why. */
   readonly incomplete: string[];
 }
@@ -193,7 +231,7 @@ export async function scanUnmanaged(
     managed: managedByAccount(h.state, catalogue),
   }));
   const spellings = managedHostnameSpellings(state, catalogue);
-  const result: ScanResult = { unmanaged: [], held: [], expired: [], leftovers: [], missing: [], incomplete: [] };
+  const result: ScanResult = { unmanaged: [], held: [], expired: [], leftovers: [], missing: [], absent: [], changed: [], incomplete: [] };
   // A collection whose keys the state hides (any configuration's) is not listed at all: its objects are not shown.
   const keys: KeysOf = (username, c) => {
     const collection = managed.get(username)?.get(c) ?? emptyCollection();
@@ -223,9 +261,11 @@ export async function scanUnmanaged(
   const proxies = keys(null, 'proxies');
   if (proxies !== undefined) {
     const forms = [...proxies.keys];
-    for (const p of await store.proxies.list()) {
+    const listed = await store.proxies.list();
+    for (const p of listed) {
       if (!proxyManaged(forms, p)) file(s, null, 'proxies', { account: PARENT, kind: 'proxy', value: p, label: '' }, p);
     }
+    fileAbsent(s, null, proxies, (form) => listed.some((p) => proxyManaged([form], p)));
   }
   progress.stop();
   return result;
@@ -255,6 +295,34 @@ function file(s: ScanContext, username: string | null, c: Collection, obj: Unman
   s.result.held.push({ ...obj, ...(hidden ? { label: '(sensitive)' } : {}), provider: holder.provider, provider_account: holder.account });
 }
 
+/** Files the objects of `c`'s resources whose key `listed` does not find in the live list: absent from the account. */
+function fileAbsent(s: ScanContext, username: string | null, c: CollectionKeys, listed: (key: string) => boolean): void {
+  for (const r of c.resources) {
+    for (const value of r.keys) if (!listed(value)) s.result.absent.push({ address: r.address, type: r.type.typeName, account: username, value });
+  }
+}
+
+/**
+ * Files the IPs whose live label differs from the one the state holds, as attribute drift: an
+ * entry resource's `label`; a list's entries, those that differ only (recorded and live).
+ */
+function fileRelabelled(s: ScanContext, c: CollectionKeys, live: ReadonlyMap<string, string>): void {
+  // The API's "" (no label) is the state's null.
+  const liveLabel = (ip: string): string | null => (live.get(ip) === '' ? null : (live.get(ip) ?? null));
+  for (const r of c.resources) {
+    const differ = [...(r.labels ?? [])].filter(([ip, label]) => live.has(ip) && liveLabel(ip) !== label);
+    if (differ.length === 0) continue;
+    if (r.type.shape === 'list') {
+      s.result.changed.push({
+        address: r.address,
+        attribute: r.type.keyAttributes[0] ?? 'entries',
+        recorded: differ.map(([ip, label]) => ({ ip, label })),
+        live: differ.map(([ip]) => ({ ip, label: liveLabel(ip) })),
+      });
+    } else for (const [ip, label] of differ) s.result.changed.push({ address: r.address, attribute: 'label', recorded: label, live: liveLabel(ip) });
+  }
+}
+
 /** One account's IPs, hostnames and tokens, filed into `result`. */
 async function scanAccount(store: AccountStore, username: string | null, s: ScanContext & { spellings: ReadonlySet<string> }): Promise<void> {
   const name = username ?? PARENT;
@@ -263,9 +331,13 @@ async function scanAccount(store: AccountStore, username: string | null, s: Scan
   progress.step(name, 'IPs');
   const ips = s.keys(username, 'ips');
   if (ips !== undefined) {
-    for (const e of await lists.ips.list()) {
+    const live = await lists.ips.list();
+    for (const e of live) {
       if (!ips.keys.has(e.ip)) file(s, username, 'ips', { account: name, kind: 'ip', value: e.ip, label: e.label }, e.ip);
     }
+    const labels = new Map(live.map((e) => [e.ip, e.label]));
+    fileAbsent(s, username, ips, (ip) => labels.has(ip));
+    fileRelabelled(s, ips, labels);
   }
   progress.step(name, 'hostnames');
   const hostnames = s.keys(username, 'hostnames');
@@ -275,13 +347,21 @@ async function scanAccount(store: AccountStore, username: string | null, s: Scan
     for (const d of live) {
       if (!isManaged(d)) file(s, username, 'hostnames', { account: name, kind: 'hostname', value: d, label: '' }, d.toLowerCase());
     }
+    // Managed keys are lower-cased: any spelling of the name is the object.
+    const names = new Set(live.map((d) => d.toLowerCase()));
+    fileAbsent(s, username, hostnames, (key) => names.has(key));
   }
   progress.step(name, 'tokens');
   const managedTokens = s.keys(username, 'tokens');
   if (managedTokens === undefined) return;
   const tokens = await tokensOf(store, username);
-  if (typeof tokens === 'string') s.result.incomplete.push(tokens);
-  else sortTokens(s, username, tokens, managedTokens, s.now ?? store.now());
+  if (typeof tokens === 'string') {
+    s.result.incomplete.push(tokens);
+    return;
+  }
+  sortTokens(s, username, tokens, managedTokens, s.now ?? store.now());
+  const ids = new Set(tokens.map((t) => String(t.id)));
+  fileAbsent(s, username, managedTokens, (id) => ids.has(id));
 }
 
 /** Files one account's tokens: expired (a state), unmanaged or held, or an ephemeral resource's leftover. */

@@ -1,6 +1,7 @@
 // `proxyaccount drift`: what a plan says changed or vanished outside Terraform, what the code says
 // that is not applied yet (a normal plan's pending changes), and the report that joins them with
-// the scan of what the account holds that no resource in the state manages (drift-scan.ts). The
+// the scan of what the account holds that no resource in the state manages, and of the managed
+// objects it no longer holds (drift-scan.ts: a plan made without refreshing shows no drift). The
 // API cannot list sub-accounts, so only the parent and the sub-accounts the state names are
 // scanned. An object whose key only a resource of another provider configuration declares, one
 // not proven to use another account (drift-providers.ts), is held by it: it may be that
@@ -54,8 +55,20 @@ export interface ExpiredToken {
 export interface DeletedObject {
   readonly address: string;
   readonly type: string;
-  /** Why it counts as deleted when the plan did not say so (a sub-account the scan did not find). */
+  /** Why it counts as deleted when the plan did not say so (a sub-account, or an object of a list, the scan did not find). */
   readonly reason?: string;
+  /** The object's key when the scan did not find it in its account's list: an IP, a hostname (in lower case), a proxy as the state holds it, a token ID; for a list resource, the entry gone. */
+  readonly value?: string;
+}
+
+/** An object a resource of the scanned configuration manages whose key the scan did not find in its account's list. */
+export interface AbsentObject {
+  readonly address: string;
+  readonly type: string;
+  /** The owning sub-account; null for the parent. */
+  readonly account: string | null;
+  /** Its key, as {@link DeletedObject.value}. */
+  readonly value: string;
 }
 
 /** A change of the code not applied yet: a normal plan's change of this provider's resource. */
@@ -217,12 +230,71 @@ export function missingAsDeleted(missing: readonly string[], state: readonly Sta
   return out;
 }
 
+/**
+ * The keys each resource keeps managing after the plan's own change of it, by address: none for a
+ * delete or a forget, the `after` keys of an update or a replacement whose keys the plan shows.
+ * Resources without such a change are not listed.
+ */
+function keysKept(plan: Plan, catalogue: Catalogue): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const c of plan.changes) {
+    if (c.mode !== 'managed' || !isProxyAccount(c.type)) continue;
+    const kind = kindOf(c);
+    const d = describeType(catalogue, c.type);
+    const shown = !c.afterUnknown.has('*') && !c.sensitive.has('*') && !d.keyAttributes.some((a) => c.afterUnknown.has(a) || c.sensitive.has(a));
+    if (kind === 'delete' || kind === 'forget') out.set(c.address, new Set());
+    else if ((kind === 'update' || kind === 'replace') && shown) out.set(c.address, new Set(d.managedKeys(c.after)));
+  }
+  return out;
+}
+
+/**
+ * The managed objects the scan did not find in their account's lists, as deleted objects. A plan
+ * made without refreshing (`-refresh=false`) holds no drift and the state as last applied, so it
+ * cannot show them; a refreshing plan holds the account as it was when planned, so these were
+ * deleted since. Left out: what the plan's own drift reports deleted (never twice), and an object
+ * the plan's own change stops managing (a delete, a forget, a list leaving the entry out): that
+ * change is pending already, and the object's absence is what the code asks for.
+ */
+export function absentAsDeleted(absent: readonly AbsentObject[], plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): DeletedObject[] {
+  const reported = new Set(plan.drift.filter((d) => d.mode === 'managed' && kindOf(d) === 'delete').map((d) => d.address));
+  const kept = keysKept(plan, catalogue);
+  return absent
+    .filter((a) => !reported.has(a.address) && kept.get(a.address)?.has(a.value) !== false)
+    .map((a) => {
+      const d = describeType(catalogue, a.type);
+      const what = d.shape === 'list' ? 'this entry of the list' : `this ${d.noun.one}`;
+      const reason =
+        `${what} was not found in the ${d.noun.many} of ${accountPhrase(a.account)} when the account was scanned: deleted outside Terraform ` +
+        '(a plan made without refreshing does not show it), or after the plan';
+      return { address: a.address, type: a.type, value: a.value, reason };
+    });
+}
+
+/** Attribute drift the scan found (an IP's label), without what the plan's own drift reports of the same resource (never twice). */
+export function scanChanges(changed: readonly AttributeDrift[], plan: Plan): AttributeDrift[] {
+  const reported = new Set(plan.drift.map((d) => d.address));
+  return changed.filter((c) => !reported.has(c.address));
+}
+
 /** The limits every report states. */
 export const DRIFT_LIMITS: readonly string[] = [
   'The API cannot list sub-accounts: a sub-account created outside Terraform is found only if the state names it (a resource with its username).',
   'Passwords and raw token values cannot be read back: a password changed outside Terraform is not detected.',
   'One state is taken to manage the account: objects another workspace (another state) manages in it are reported as not managed by any resource.',
 ];
+
+/**
+ * The limit a plan drift did not make adds: nothing in a plan's JSON says whether it refreshed, and
+ * one made without refreshing (`-refresh=false`) shows no drift. The scan still compares what it
+ * lists with the state.
+ */
+export function givenPlanLimit(scanned: boolean): string {
+  const still = scanned
+    ? 'the scan still finds managed objects missing from the account and IP labels that differ, but no other attribute changed outside Terraform is seen'
+    : 'without the scan (--no-scan), no drift of managed objects is seen then';
+  return `The plan was given (--plan), and whether it refreshed cannot be told from it: made without refreshing (-refresh=false), it shows no drift; ${still}.`;
+}
 
 /** The limit a refresh-only plan adds: it compares the account with the state alone. */
 export const STATE_ONLY_LIMIT =
@@ -257,6 +329,8 @@ export interface DriftParts {
   /** The configuration whose account was scanned. @default the default, unconfirmed */
   readonly scope?: ReportScope;
   readonly incomplete?: string[];
+  /** True for a plan drift did not make (`--plan`): whether it refreshed is not known. @default false */
+  readonly planGiven?: boolean;
 }
 
 function count(n: number, one: string, many = `${one}s`): string {
@@ -302,6 +376,7 @@ export function driftReport(parts: DriftParts): DriftReport {
   const limits = [
     ...(parts.scanned ? [] : ['The unmanaged-object scan did not run (--no-scan): only drift of managed objects is reported.']),
     ...(parts.pending === undefined ? [STATE_ONLY_LIMIT] : []),
+    ...(parts.planGiven === true ? [givenPlanLimit(parts.scanned)] : []),
     ...DRIFT_LIMITS,
   ];
   const pending = parts.pending ?? [];

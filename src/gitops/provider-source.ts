@@ -2,7 +2,8 @@
 // block are exactly one variable (`username = var.team`). A plan's JSON keeps what an expression
 // references, not the expression, so `"${var.team}2"` and `var.team` look alike there; only the
 // source tells them apart. The reader is deliberately plain: what it cannot follow line by line
-// leaves the blocks concerned not known, and drift then does not resolve them.
+// leaves the blocks concerned not known, and drift then does not resolve them, saying why (the
+// file and line it could not follow).
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isRecord } from './plan-json';
@@ -14,17 +15,41 @@ export interface BareVariables {
 }
 
 /**
- * What the root module's source says of its provider blocks, by configuration key (`proxyaccount`,
- * `proxyaccount.other`): which settings are exactly one variable. Null for a key whose block could
- * not be read plainly, or that two blocks claim; a key it lacks is not known either.
+ * What the root module's source says of its provider blocks. `blocks`, by configuration key
+ * (`proxyaccount`, `proxyaccount.other`): which settings are exactly one variable, or why the
+ * key's block is not known (a file and line this reader does not follow, two blocks claiming the
+ * key). `unsure`, by provider name: why no key of that name is known (a block of it whose alias
+ * was not read, which may claim any of them), when so. `unread`: why no block of the directory is
+ * known (a file this reader does not follow that may hold one, an override file), when so.
  */
-export type ProviderSource = ReadonlyMap<string, BareVariables | null>;
+export interface ProviderSource {
+  readonly blocks: ReadonlyMap<string, BareVariables | string>;
+  readonly unsure?: ReadonlyMap<string, string>;
+  readonly unread?: string;
+}
 
-/** One provider block of a file: its local name, its alias (null: not readable) and its settings (null: not readable). */
+/** What the source says of one configuration key of the root module: its settings that are exactly one variable, or why that is not known. */
+export function blockOf(source: ProviderSource, key: string): BareVariables | string {
+  if (source.unread !== undefined) return source.unread;
+  const unsure = source.unsure?.get(key.split('.')[0]!);
+  if (unsure !== undefined) return unsure;
+  return source.blocks.get(key) ?? `no provider block of ${key} was found in the *.tf and *.tf.json files of the directory`;
+}
+
+/** One provider block of a file: its local name, its alias (null: not readable) and its settings (null: not readable), where it is, and why it is not readable. */
 interface SourceBlock {
   readonly name: string;
   readonly alias: string | undefined | null;
   readonly settings: BareVariables | null;
+  /** `main.tf line 7`. */
+  readonly at: string;
+  readonly why?: string;
+}
+
+/** Where a `.tf` file stops being followed, and why. */
+interface Unfollowed {
+  readonly line: number;
+  readonly why: string;
 }
 
 const IDENT = '[A-Za-z_][A-Za-z0-9_-]*';
@@ -34,49 +59,70 @@ const OVERRIDE_FILE = /(^|_)override\.tf(\.json)?$/;
 /**
  * Reads the provider blocks of the root module in `dir` (its `*.tf` and `*.tf.json` files), for
  * the settings that are exactly one variable. Anything this reader does not follow plainly (an
- * override file, a heredoc or comment it cannot end, a block on one line, a setting over several
- * lines) leaves the blocks concerned, or all of them, not known: they are then not resolved.
+ * override file, a heredoc, string or comment it cannot end, a block on one line, a setting over
+ * several lines) leaves the blocks concerned, or all of them, not known: they are then not
+ * resolved. A `.tf` file it does not follow leaves every block unknown (it may hold one), unless
+ * the file never says `provider`, without which no block can be written.
  */
 export function readProviderSource(dir: string): ProviderSource {
+  const unread = (why: string): ProviderSource => ({ blocks: new Map(), unread: why });
   let files: string[];
   try {
     files = readdirSync(dir)
       .filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'))
       .sort();
-  } catch {
-    return new Map();
+  } catch (err) {
+    return unread(`the directory could not be listed (${errorCode(err)})`);
   }
-  if (files.some((f) => OVERRIDE_FILE.test(f))) return new Map();
+  const override = files.find((f) => OVERRIDE_FILE.test(f));
+  if (override !== undefined) return unread(`${override} is an override file, whose settings Terraform merges into the other files' blocks`);
   const blocks: SourceBlock[] = [];
   for (const f of files) {
     let text: string;
     try {
       text = readFileSync(path.join(dir, f), 'utf8');
-    } catch {
-      return new Map();
+    } catch (err) {
+      return unread(`${f} could not be read (${errorCode(err)})`);
     }
-    const found = f.endsWith('.json') ? jsonProviderBlocks(text) : hclProviderBlocks(text);
-    if (found === undefined) return new Map();
+    const found = f.endsWith('.json') ? jsonProviderBlocks(f, text) : hclProviderBlocks(f, text);
+    if (typeof found === 'string') return unread(found);
     blocks.push(...found);
   }
   return byKey(blocks);
 }
 
-/** The blocks by configuration key; a key two blocks claim, or a name one of whose blocks has an alias not read, is not known. */
-function byKey(blocks: readonly SourceBlock[]): Map<string, BareVariables | null> {
-  const out = new Map<string, BareVariables | null>();
-  const unsure = new Set(blocks.filter((b) => b.alias === null).map((b) => b.name));
+function errorCode(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? String(err);
+}
+
+/** The blocks by configuration key; a key two blocks claim, and every key of a name one of whose blocks has an alias not read, is not known, and says why. */
+function byKey(blocks: readonly SourceBlock[]): ProviderSource {
+  const out = new Map<string, BareVariables | string>();
+  const first = new Map<string, SourceBlock>();
+  const unsure = new Map<string, string>();
+  for (const b of blocks) {
+    if (b.alias === null && !unsure.has(b.name))
+      unsure.set(b.name, `${b.at}: ${b.why ?? 'a provider block not read'}, so which configuration of ${b.name} it is cannot be told`);
+  }
   for (const b of blocks) {
     if (b.alias === null) continue;
     const key = b.alias === undefined ? b.name : `${b.name}.${b.alias}`;
-    out.set(key, out.has(key) || unsure.has(b.name) ? null : b.settings);
+    const other = first.get(key);
+    out.set(
+      key,
+      other !== undefined
+        ? `two provider blocks configure ${key} (${other.at}, ${b.at})`
+        : (b.settings ?? `${b.at}: ${b.why ?? 'its block could not be read'}`),
+    );
+    first.set(key, other ?? b);
   }
-  return out;
+  return unsure.size > 0 ? { blocks: out, unsure } : { blocks: out };
 }
 
-/** One line of a `.tf` file: the nesting (braces, brackets, parentheses) it starts and ends at, and whether it starts and ends outside comments, strings and heredocs. */
+/** One line of a `.tf` file: its number, the nesting (braces, brackets, parentheses) it starts and ends at, and whether it starts and ends outside comments, strings and heredocs. */
 interface HclLine {
   readonly text: string;
+  readonly number: number;
   readonly depth: number;
   readonly plain: boolean;
   readonly endDepth: number;
@@ -85,71 +131,102 @@ interface HclLine {
 
 /**
  * The lines of a `.tf` file with their nesting, comments, strings and heredocs skipped, so that
- * a `provider` line in a comment or a heredoc is not taken for a block. Undefined for text this
- * reader does not follow: an interpolation holding a string, a string or comment left open, a
- * nesting that does not close.
+ * a `provider` line in a comment or a heredoc is not taken for a block. For text this reader does
+ * not follow (a string or comment left open, an interpolation holding a comment or a heredoc, a
+ * nesting that does not close), where and why.
  */
-function hclLines(text: string): HclLine[] | undefined {
+function hclLines(text: string): HclLine[] | Unfollowed {
   const out: HclLine[] = [];
   let depth = 0;
-  let comment = false;
-  let heredoc: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
-    const start = { text: line, depth, plain: !comment && heredoc === undefined };
+  let comment: number | undefined;
+  let heredoc: { readonly end: string; readonly line: number } | undefined;
+  for (const [n, line] of text.split(/\r?\n/).entries()) {
+    const number = n + 1;
+    const start = { text: line, number, depth, plain: comment === undefined && heredoc === undefined };
     if (heredoc !== undefined) {
-      if (line.trim() === heredoc) heredoc = undefined;
+      if (line.trim() === heredoc.end) heredoc = undefined;
       out.push({ ...start, endDepth: depth, endsPlain: heredoc === undefined });
       continue;
     }
     let i = 0;
     while (i < line.length) {
-      if (comment) {
+      if (comment !== undefined) {
         const end = line.indexOf('*/', i);
         if (end < 0) break;
-        comment = false;
+        comment = undefined;
         i = end + 2;
         continue;
       }
       const rest = line.slice(i);
       if (rest.startsWith('#') || rest.startsWith('//')) break;
       if (rest.startsWith('/*')) {
-        comment = true;
+        comment = number;
         i += 2;
         continue;
       }
       if (rest.startsWith('<<')) {
         const h = new RegExp(`^<<-?(${IDENT})\\s*$`).exec(rest);
-        if (h === null) return undefined;
-        heredoc = h[1];
+        if (h === null) return { line: number, why: 'a heredoc (<<) this reader does not follow: its marker is not the last thing on its line' };
+        heredoc = { end: h[1]!, line: number };
         break;
       }
       if (rest.startsWith('"')) {
         const end = stringEnd(line, i);
-        if (end === undefined) return undefined;
+        if (end === undefined) {
+          return {
+            line: number,
+            why: 'a quoted string this reader does not follow: it does not end on its line, or an interpolation in it holds a comment or a heredoc',
+          };
+        }
         i = end;
         continue;
       }
       if ('{[('.includes(line[i]!)) depth++;
-      else if ('}])'.includes(line[i]!) && --depth < 0) return undefined;
+      else if ('}])'.includes(line[i]!) && --depth < 0) return { line: number, why: 'a closing bracket with none open' };
       i++;
     }
-    out.push({ ...start, endDepth: depth, endsPlain: !comment && heredoc === undefined });
+    out.push({ ...start, endDepth: depth, endsPlain: comment === undefined && heredoc === undefined });
   }
-  return comment || heredoc !== undefined || depth !== 0 ? undefined : out;
+  if (comment !== undefined) return { line: comment, why: 'a comment (/*) that does not end' };
+  if (heredoc !== undefined) return { line: heredoc.line, why: 'a heredoc that does not end' };
+  return depth !== 0 ? { line: out.length, why: 'the file ends inside a block or a bracket left open' } : out;
 }
 
-/** Where a quoted string that opens at `from` ends; undefined when it does not end on its line, or holds an interpolation with a string in it. */
+/**
+ * Where a quoted string that opens at `from` ends; undefined when it does not end on its line.
+ * An interpolation or a directive in it (`${…}`, `%{…}`) is an expression, which may hold
+ * strings of its own (`"${lookup(var.m, "k")}"`, `%{ if var.e == "p" }`), and so on: a stack
+ * follows them, each string to its closing quote and each expression to the brace that closes
+ * it. A comment or a heredoc inside an expression is not followed.
+ */
 function stringEnd(line: string, from: number): number | undefined {
+  // 'string': inside a quoted template; a number: inside an expression, with that many braces open in it.
+  const stack: Array<'string' | number> = ['string'];
   let i = from + 1;
   while (i < line.length) {
-    if (line[i] === '\\') i += 2;
-    else if (line[i] === '"') return i + 1;
-    else if (line.startsWith('$${', i) || line.startsWith('%%{', i)) i += 3;
-    else if (line.startsWith('${', i) || line.startsWith('%{', i)) {
-      const end = line.slice(i + 2).search(/["}]/);
-      if (end < 0 || line[i + 2 + end] === '"' || line.slice(i + 2, i + 2 + end).includes('{')) return undefined;
-      i += end + 3;
-    } else i++;
+    const top = stack[stack.length - 1]!;
+    if (top === 'string') {
+      if (line[i] === '\\') i += 2;
+      else if (line[i] === '"') {
+        stack.pop();
+        i++;
+        if (stack.length === 0) return i;
+      } else if (line.startsWith('$${', i) || line.startsWith('%%{', i)) i += 3;
+      else if (line.startsWith('${', i) || line.startsWith('%{', i)) {
+        stack.push(0);
+        i += 2;
+      } else i++;
+      continue;
+    }
+    const rest = line.slice(i);
+    if (rest.startsWith('#') || rest.startsWith('//') || rest.startsWith('/*') || rest.startsWith('<<')) return undefined;
+    if (line[i] === '"') stack.push('string');
+    else if (line[i] === '{') stack[stack.length - 1] = top + 1;
+    else if (line[i] === '}') {
+      if (top === 0) stack.pop();
+      else stack[stack.length - 1] = top - 1;
+    }
+    i++;
   }
   return undefined;
 }
@@ -157,82 +234,99 @@ function stringEnd(line: string, from: number): number | undefined {
 const COMMENT = '\\s*(?:(?:#|//).*)?$';
 
 /**
- * The provider blocks of a `.tf` file; undefined when a `provider` line at the top is not one this
- * reader follows (its label unquoted, say). An empty block on one line (`provider "proxyaccount" {}`)
- * sets nothing; any other block on one line is not read.
+ * The provider blocks of a `.tf` file; why not, naming the line, when a `provider` line at the top
+ * is not one this reader follows (its label unquoted, say), or the file is not followed and says
+ * `provider` anywhere. An empty block on one line (`provider "proxyaccount" {}`) sets nothing;
+ * any other block on one line is not read.
  */
-function hclProviderBlocks(text: string): SourceBlock[] | undefined {
+function hclProviderBlocks(file: string, text: string): SourceBlock[] | string {
   const lines = hclLines(text);
-  if (lines === undefined) return undefined;
+  // Without the word, no provider block can be written: what the reader does not follow there is of no concern.
+  if (!Array.isArray(lines)) return /\bprovider\b/.test(text) ? `${file} line ${lines.line}: ${lines.why}` : [];
   const out: SourceBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (!line.plain || line.depth !== 0 || !/^\s*provider\b/.test(line.text)) continue;
+    const at = `${file} line ${line.number}`;
     const open = new RegExp(`^\\s*provider\\s+"(${IDENT})"\\s*\\{(.*)$`).exec(line.text);
-    if (open === null) return undefined;
+    if (open === null) return `${at}: a provider block this reader does not follow (its name not quoted, or its { not on its line)`;
     const name = open[1]!;
     if (line.endDepth === 0) {
       const empty = line.endsPlain && new RegExp(`^\\s*\\}${COMMENT}`).test(open[2]!);
-      out.push(empty ? { name, alias: undefined, settings: {} } : { name, alias: null, settings: null });
+      out.push(empty ? { name, alias: undefined, settings: {}, at } : { name, alias: null, settings: null, at, why: 'a block with settings on one line' });
       continue;
     }
     const end = lines.findIndex((l, j) => j > i && l.endDepth === 0);
-    if (end < 0) return undefined;
+    if (end < 0) return `${at}: a provider block that does not end`;
     const opens = new RegExp(`^${COMMENT}`).test(open[2]!) && line.endsPlain && line.endDepth === 1;
-    out.push(opens ? hclBlock(name, lines.slice(i + 1, end), lines[end]!) : { name, alias: null, settings: null });
+    out.push(
+      opens
+        ? hclBlock(name, file, line, lines.slice(i + 1, end), lines[end]!)
+        : { name, alias: null, settings: null, at, why: 'a setting on the line that opens the block' },
+    );
     i = end;
   }
   return out;
 }
 
-/** One `.tf` provider block: each line inside one whole setting, a blank or a comment, and `}` alone on the last; else not readable. */
-function hclBlock(name: string, body: readonly HclLine[], closing: HclLine): SourceBlock {
-  const unreadable: SourceBlock = { name, alias: null, settings: null };
-  if (!closing.plain || !closing.endsPlain || closing.depth !== 1 || !new RegExp(`^\\s*\\}${COMMENT}`).test(closing.text)) return unreadable;
+/** One `.tf` provider block: each line inside one whole setting, a blank or a comment, and `}` alone on the last; else not readable, saying which line. */
+function hclBlock(name: string, file: string, open: HclLine, body: readonly HclLine[], closing: HclLine): SourceBlock {
+  const at = `${file} line ${open.number}`;
+  const unreadable = (line: HclLine, why: string): SourceBlock => ({
+    name,
+    alias: null,
+    settings: null,
+    at: `${file} line ${line.number}`,
+    why: `${why}, in the provider block of line ${open.number}`,
+  });
+  if (!closing.plain || !closing.endsPlain || closing.depth !== 1 || !new RegExp(`^\\s*\\}${COMMENT}`).test(closing.text)) {
+    return unreadable(closing, 'the end of the block, not as } alone on its line');
+  }
   const settings: { username?: string; base_url?: string } = {};
   let alias: string | undefined;
   for (const line of body) {
     const whole = line.plain && line.endsPlain && line.depth === 1 && line.endDepth === 1;
-    if (!whole) return unreadable;
+    if (!whole) return unreadable(line, 'a setting over several lines, or a nested block');
     if (new RegExp(`^${COMMENT}`).test(line.text)) continue;
     const setting = new RegExp(`^\\s*(${IDENT})\\s*=`).exec(line.text);
-    if (setting === null) return unreadable;
+    if (setting === null) return unreadable(line, 'not a setting');
     if (setting[1] === 'alias') {
       const a = new RegExp(`^\\s*alias\\s*=\\s*"(${IDENT})"${COMMENT}`).exec(line.text);
-      if (a === null) return unreadable;
+      if (a === null) return unreadable(line, 'an alias that is not a quoted name');
       alias = a[1];
     }
     const bare = new RegExp(`^\\s*(username|base_url)\\s*=\\s*var\\.(${IDENT})${COMMENT}`).exec(line.text);
     if (bare !== null) settings[bare[1] as 'username' | 'base_url'] = bare[2]!;
   }
-  return { name, alias, settings };
+  return { name, alias, settings, at };
 }
 
-/** The provider blocks of a `.tf.json` file; undefined when it is not JSON or its `provider` is not of Terraform's shapes. */
-function jsonProviderBlocks(text: string): SourceBlock[] | undefined {
+/** The provider blocks of a `.tf.json` file; why not when it is not JSON or its `provider` is not of Terraform's shapes. */
+function jsonProviderBlocks(file: string, text: string): SourceBlock[] | string {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch {
-    return undefined;
+    return `${file} is not JSON`;
   }
-  if (!isRecord(doc)) return undefined;
+  if (!isRecord(doc)) return `${file} is not a JSON object`;
   if (doc.provider === undefined) return [];
-  if (!isRecord(doc.provider)) return undefined;
+  if (!isRecord(doc.provider)) return `${file}: its provider is not an object of provider blocks`;
   const out: SourceBlock[] = [];
   for (const [name, value] of Object.entries(doc.provider)) {
     if (name === '//') continue;
-    for (const b of Array.isArray(value) ? value : [value]) out.push(jsonBlock(name, b));
+    for (const b of Array.isArray(value) ? value : [value]) out.push(jsonBlock(name, file, b));
   }
   return out;
 }
 
 /** One `.tf.json` provider block: a string that is one interpolation of one variable (`"${var.team}"`) is that variable. */
-function jsonBlock(name: string, b: unknown): SourceBlock {
-  if (!isRecord(b)) return { name, alias: null, settings: null };
+function jsonBlock(name: string, at: string, b: unknown): SourceBlock {
+  if (!isRecord(b)) return { name, alias: null, settings: null, at, why: `a provider block of ${name} that is not an object` };
   const alias = b.alias === undefined ? undefined : typeof b.alias === 'string' && new RegExp(`^${IDENT}$`).test(b.alias) ? b.alias : null;
+  if (alias === null) return { name, alias, settings: null, at, why: 'an alias that is not a name' };
   const bare = (v: unknown): string | undefined => (typeof v === 'string' ? new RegExp(`^\\$\\{\\s*var\\.(${IDENT})\\s*\\}$`).exec(v)?.[1] : undefined);
   const username = bare(b.username);
   const baseUrl = bare(b.base_url);
-  return { name, alias, settings: { ...(username !== undefined ? { username } : {}), ...(baseUrl !== undefined ? { base_url: baseUrl } : {}) } };
+  return { name, alias, settings: { ...(username !== undefined ? { username } : {}), ...(baseUrl !== undefined ? { base_url: baseUrl } : {}) }, at };
 }

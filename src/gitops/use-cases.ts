@@ -9,6 +9,7 @@ import { accountPhrase, type Catalogue, RESOURCE_TYPES } from '../resource-types
 import type { BearerToken } from '../sdk';
 import { storeFromEnv } from './credentials';
 import {
+  absentAsDeleted,
   comparesWithCode,
   type DriftReport,
   driftReport,
@@ -17,6 +18,7 @@ import {
   planDrift,
   planGaps,
   type ScanProgress,
+  scanChanges,
   subAccountsDeletedInPlan,
 } from './drift';
 import { scanUnmanaged } from './drift-scan';
@@ -93,7 +95,11 @@ export interface DriftOfPlanOptions extends StoreSource, Pick<DriftOptions, 'sca
   readonly json?: unknown;
   /** Whether the plan compares with the code (a normal plan) rather than the state alone (refresh-only). @default told from the plan */
   readonly comparesWithCode?: boolean;
-  /** Whether terraform planned with this very environment (drift ran it): a provider setting left to the environment is then the scan's. @default false */
+  /**
+   * Whether terraform planned with this very environment (drift ran it): a provider setting left to
+   * the environment is then the scan's, and the plan refreshed (drift's own plans always do). A plan
+   * given may not have: the report's limits then say what that hides. @default false
+   */
   readonly plannedHere?: boolean;
   /**
    * The root module's provider blocks as written (runDrift reads them from `dir`): a `username` or
@@ -131,6 +137,14 @@ function errorSummary(err: TerraformError): string {
 }
 
 /**
+ * What makes drift's own plan a normal, refreshing plan whatever TF_CLI_ARGS and TF_CLI_ARGS_plan
+ * say (terraform puts their flags before the command line's, and the last of a flag wins): a plan
+ * that does not refresh holds no drift (a CI's `-refresh=false` for speed would make every drift
+ * run clean), and a refresh-only one does not compare with the code, which the report would claim.
+ */
+const NORMAL_PLAN = ['-refresh=true', '-refresh-only=false'] as const;
+
+/**
  * A plan of `dir` as JSON: `terraform init` when needed, then a normal plan, which refreshes (its
  * `resource_drift` is the drift) and also says what the code would still change. When the code
  * cannot be planned (a change refused at plan time), a refresh-only plan still gives the drift,
@@ -149,7 +163,7 @@ async function planOfDir(dir: string, bin: string | undefined, progress: { note(
     progress.note('terraform plan');
     let failed: TerraformError | undefined;
     try {
-      await tf.run(['plan', '-input=false', '-no-color', `-out=${file}`]);
+      await tf.run(['plan', ...NORMAL_PLAN, '-input=false', '-no-color', `-out=${file}`]);
     } catch (err) {
       // A stopped run (a signal, or the caller's stop) is not retried.
       if (!(err instanceof TerraformError) || err.result.code === null || signal?.aborted === true) throw err;
@@ -160,7 +174,8 @@ async function planOfDir(dir: string, bin: string | undefined, progress: { note(
       `${describeFailure(failed, dir).message}\nthe code could not be planned: terraform plan -refresh-only instead (changes not yet applied are not checked)`,
     );
     try {
-      await tf.run(['plan', '-refresh-only', '-input=false', '-no-color', `-out=${file}`]);
+      // -refresh=true here too: terraform refuses -refresh-only beside an inherited -refresh=false.
+      await tf.run(['plan', '-refresh-only', '-refresh=true', '-input=false', '-no-color', `-out=${file}`]);
     } catch (err) {
       if (!(err instanceof TerraformError)) throw err;
       const also = describeFailure(failed, dir);
@@ -177,17 +192,20 @@ async function planOfDir(dir: string, bin: string | undefined, progress: { note(
 
 /**
  * Drift of a parsed plan (refresh-only, or normal: then its pending changes count too), and unless
- * `scan` is false, what the account holds that nobody manages. The scan reads the environment's
- * account and compares it with the resources of one provider configuration (`provider`), never
- * merged with another's; a configuration that names another account is refused before anything
- * is read, and an object another configuration's resource may hold is reported as held by it.
+ * `scan` is false, what the account holds that nobody manages, and the managed objects it no
+ * longer holds (which a plan made without refreshing does not show). The scan reads the
+ * environment's account and compares it with the resources of one provider configuration
+ * (`provider`), never merged with another's; a configuration that names another account is
+ * refused before anything is read, and an object another configuration's resource may hold is
+ * reported as held by it.
  */
 export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Promise<DriftReport> {
   const catalogue = opts.catalogue ?? RESOURCE_TYPES;
   const { changed, deleted } = planDrift(plan);
   const pending = (opts.comparesWithCode ?? comparesWithCode(plan)) ? pendingChanges(plan, catalogue) : undefined;
   const incomplete = [...(opts.incomplete ?? []), ...planGaps(plan)];
-  if (opts.scan === false) return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], leftovers: [], scanned: false, incomplete });
+  const planGiven = opts.plannedHere !== true;
+  if (opts.scan === false) return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], leftovers: [], scanned: false, incomplete, planGiven });
   // A given store's account is its own: the environment does not describe it.
   const account = opts.store !== undefined && opts.env === undefined ? { username: undefined, baseUrl: undefined } : scanAccountOf(opts.env ?? process.env);
   const scope = scanScope(plan.priorState, opts.json === undefined ? undefined : providerLayout(opts.json, opts.source), {
@@ -204,8 +222,8 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
     catalogue,
   );
   return driftReport({
-    changed,
-    deleted: [...deleted, ...missing],
+    changed: [...changed, ...scanChanges(scan.changed, plan)],
+    deleted: [...deleted, ...missing, ...absentAsDeleted(scan.absent, plan, catalogue)],
     pending,
     unmanaged: scan.unmanaged,
     held: scan.held,
@@ -221,6 +239,7 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
       holders: scope.holders,
     },
     incomplete: [...incomplete, ...scan.incomplete],
+    planGiven,
   });
 }
 

@@ -4,8 +4,9 @@
 // it is checked elsewhere; a provider block naming another account is refused; a username that is
 // exactly one variable is resolved, and one with text around the variable (the same references in
 // the plan's JSON) is not; changes of the code not applied yet (drift "accepted" with
-// `apply -refresh-only`) are drift, and an account whose plan has no bearer tokens gets the rest
-// of its scan and exit 3, never a clean 0.
+// `apply -refresh-only`) are drift, a plan that did not refresh (TF_CLI_ARGS_plan, or given) does
+// not hide an object deleted outside Terraform, and an account whose plan has no bearer tokens
+// gets the rest of its scan and exit 3, never a clean 0.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -135,6 +136,37 @@ describe('proxyaccount drift and provider configurations', () => {
     );
     expect(res.stderr).not.toMatch(/scanning/);
     expect(res.stderr).not.toContain(OTHER.password);
+  });
+
+  it('a plan that did not refresh does not hide an IP deleted outside Terraform: drift refreshes its own plan, and its scan checks a given one', async () => {
+    await acme.ips.delete({ ip: '203.0.113.60' });
+    try {
+      // A CI's speed-up for its PR plans reaches drift's own plan too; drift's -refresh=true wins (seen here without the scan).
+      const own = await cli(['drift', '--dir', ws.dir, '--no-scan', '--format', 'json'], { ...ws.env, TF_CLI_ARGS_plan: '-refresh=false' });
+      expect({ code: own.code, stderr: own.code === 2 ? '' : own.stderr }).toEqual({ code: 2, stderr: '' });
+      expect((JSON.parse(own.stdout) as { changed: unknown[] }).changed).toEqual([
+        expect.objectContaining({ address: 'proxyaccount_authorized_ips.acme', attribute: 'entries' }),
+      ]);
+      // A plan made with -refresh=false, given with --plan: no drift in it, and the scan finds the entry gone.
+      await ws.expect(['plan', '-refresh=false', '-input=false', '-no-color', '-out=norefresh.tfplan']);
+      const given = await cli(
+        ['drift', '--dir', ws.dir, '--plan', path.join(ws.dir, 'norefresh.tfplan'), '--provider', 'proxyaccount', '--format', 'json'],
+        ws.env,
+      );
+      expect({ code: given.code, stderr: given.code === 2 ? '' : given.stderr }).toEqual({ code: 2, stderr: '' });
+      const report = JSON.parse(given.stdout) as { changed: unknown[]; deleted: unknown[] };
+      expect(report.changed).toEqual([]);
+      expect(report.deleted).toEqual([
+        expect.objectContaining({
+          address: 'proxyaccount_authorized_ips.acme',
+          value: '203.0.113.60',
+          reason: expect.stringMatching(/^this entry of the list was not found/),
+        }),
+      ]);
+    } finally {
+      await acme.ips.add({ ip: '203.0.113.60' });
+      ws.remove('norefresh.tfplan');
+    }
   });
 
   it('reports a change of the code not applied yet, after `apply -refresh-only` took the drift into the state', async () => {

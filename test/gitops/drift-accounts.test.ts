@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readProviderSource } from '../../src/gitops/provider-source';
+import { blockOf, readProviderSource } from '../../src/gitops/provider-source';
 import { driftMarkdown } from '../../src/gitops/drift-render';
 import { parsePlanJson } from '../../src/gitops/plan-json';
 import { driftOfPlan } from '../../src/gitops/use-cases';
@@ -390,7 +390,7 @@ describe('drift with several provider configurations', () => {
       { proxyaccount: { name: 'proxyaccount', expressions: { username: { references: ['var.user'] }, password: { references: ['var.password'] } } } },
       { user: { value: 'other' }, password: { value: 'other-secret-pw' } },
     );
-    const source = new Map([['proxyaccount', { username: 'user' }]]);
+    const source = { blocks: new Map([['proxyaccount', { username: 'user' }]]) };
     for (const json of [constant, variable]) {
       const fake = acme();
       const err = await failure(driftOfPlan(parsePlanJson(json), { store: fake.store(), env: ENV, json, source, now: NOW }));
@@ -463,6 +463,76 @@ describe('drift with several provider configurations', () => {
 describe('the provider blocks read from the root module', () => {
   const tf = (body: string, label = '"proxyaccount"'): string => `provider ${label} {\n${body}\n}\n`;
 
+  it('follows strings inside interpolations and directives, in any file: they do not stop the blocks being read (finding: username = var.NAME unresolved)', () => {
+    const tags = [
+      `output "office" {\n  value = "office ${ref('lookup(var.sites, "hq", "none")')}"\n}`,
+      `output "env" {\n  value = "${ref('var.e == "p" ? "a" : "b"')}" # "${ref('not read')}\n}`,
+      `output "flags" {\n  value = "%{ if var.x == "y" }yes%{ else }${ref('format("%02d", 3)')}%{ endif }"\n}`,
+      `output "nested" {\n  value = "${ref(`join(",", [for s in var.l : "${ref('s')}-${ref('jsonencode({ a = "}" })')}"])`)}"\n}`,
+      `resource "proxyaccount_authorized_ip" "x" {\n  provider = proxyaccount.other\n  ip       = "${ref('var.ips["office"]')}"\n}`,
+    ].join('\n');
+    const dir = rootModule({
+      'main.tf': `${tf('  username = var.username')}${tf(`  alias    = "other"\n  username = var.other # "${ref('x')}"`)}`,
+      'tags.tf': `${tags}\n`,
+    });
+    expect(readProviderSource(dir)).toEqual({
+      blocks: new Map([
+        ['proxyaccount', { username: 'username' }],
+        ['proxyaccount.other', { username: 'other' }],
+      ]),
+    });
+  });
+
+  it('says which file and line it could not follow, and ignores such a line in a file that never says provider', () => {
+    const open = `output "x" {\n  value = "${ref('upper(\n    var.a)')}"\n}\n`;
+    const main = tf('  username = var.username');
+    // The file may hold a provider block the reader did not see: no block of the directory is known.
+    const saysProvider = readProviderSource(rootModule({ 'main.tf': main, 'out.tf': `# the provider's outputs\n${open}` }));
+    expect(saysProvider).toEqual({
+      blocks: new Map(),
+      unread: 'out.tf line 3: a quoted string this reader does not follow: it does not end on its line, or an interpolation in it holds a comment or a heredoc',
+    });
+    expect(blockOf(saysProvider, 'proxyaccount')).toBe(saysProvider.unread);
+    const comment = readProviderSource(rootModule({ 'main.tf': `${main}locals {\n  provider = "${ref('var.a # a comment }')}"\n}\n` }));
+    expect(comment.unread).toMatch(/^main\.tf line 5: a quoted string this reader does not follow/);
+    // Without the word `provider`, no block can be written there.
+    expect(readProviderSource(rootModule({ 'main.tf': main, 'out.tf': open })).blocks.get('proxyaccount')).toEqual({ username: 'username' });
+  });
+
+  it('carries why the block was not read to "Not checked", instead of calling the setting an expression', async () => {
+    const json = planJson(
+      [OFFICE],
+      { proxyaccount: { name: 'proxyaccount', expressions: { username: { references: ['var.username'] } } } },
+      { username: { value: 'acme' } },
+    );
+    const run = (files: Record<string, string>) => {
+      const fake = new FakeAccount();
+      fake.lists('').ips.push({ ip: '192.0.2.1', label: '' });
+      return driftOfPlan(parsePlanJson(json), {
+        store: fake.store(),
+        env: ENV,
+        json,
+        plannedHere: true,
+        source: readProviderSource(rootModule(files)),
+        now: NOW,
+      });
+    };
+    const main = tf('  username = var.username');
+    const unread = await run({ 'main.tf': main, 'tags.tf': `# the provider's tags\nlocals {\n  note = "${ref('upper(\n  var.a)')}"\n}\n` });
+    expect(unread).toEqual(expect.objectContaining({ account_confirmed: false, complete: false }));
+    expect(unread.incomplete).toEqual([
+      'the scanned account could not be confirmed to be the one provider configuration proxyaccount uses: its username references one root variable, ' +
+        'but the provider block could not be read from the files of --dir to tell whether it is exactly that variable (as in username = var.NAME): ' +
+        'tags.tf line 3: a quoted string this reader does not follow: it does not end on its line, or an interpolation in it holds a comment or a heredoc. ' +
+        "Its objects were compared with that configuration's resources all the same, so what is reported managed or not may be another account's",
+    ]);
+    const absent = await run({ 'other.tf': tf('  alias = "other"') });
+    expect(absent.incomplete[0]).toMatch(/: no provider block of proxyaccount was found in the \*\.tf and \*\.tf\.json files of the directory\. /);
+    // The same block, with a lookup in another file: read, and the account confirmed.
+    const tags = `output "o" {\n  value = "${ref('lookup(var.sites, "hq", "none")')}" # provider-independent\n}\n`;
+    await expect(run({ 'main.tf': main, 'tags.tf': tags })).resolves.toEqual(expect.objectContaining({ account_confirmed: true, complete: true }));
+  });
+
   it('reads a setting that is exactly one variable, per configuration key, from .tf and .tf.json files', () => {
     const dir = rootModule({
       'main.tf': `${tf('  username = var.team # the team account\n  password = var.password')}${tf('  alias    = "other"\n  username = "other"\n  base_url = var.api')}`,
@@ -475,42 +545,52 @@ describe('the provider blocks read from the root module', () => {
         },
       }),
     });
-    expect(readProviderSource(dir)).toEqual(
-      new Map([
+    expect(readProviderSource(dir)).toEqual({
+      blocks: new Map([
         ['proxyaccount', { username: 'team' }],
         ['proxyaccount.other', { base_url: 'api' }],
         ['proxyaccount.json', { username: 'json_user' }],
         ['proxyaccount.text', {}],
       ]),
-    );
+    });
     // An empty block on one line, as a default configuration that takes the environment's account often is.
     const inherits = rootModule({
       'main.tf': `provider "proxyaccount" {} # the environment's\n${tf('  alias = "other" // its own\n  username = var.other_user')}`,
     });
-    expect(readProviderSource(inherits)).toEqual(
-      new Map([
+    expect(readProviderSource(inherits)).toEqual({
+      blocks: new Map([
         ['proxyaccount', {}],
         ['proxyaccount.other', { username: 'other_user' }],
       ]),
-    );
+    });
   });
 
   it('does not take a block in a comment or a heredoc for one, and knows no key two blocks claim', () => {
     const commented = rootModule({ 'main.tf': tf(`  username = "${ref('var.team')}2"`), 'old.tf': `/*\n${tf('  username = var.team')}*/\n` });
-    expect(readProviderSource(commented).get('proxyaccount')).toEqual({});
+    expect(readProviderSource(commented).blocks.get('proxyaccount')).toEqual({});
     const heredoc = rootModule({
       'main.tf': `${tf('  username = lower(var.team)')}locals {\n  doc = <<-EOT\n${tf('  username = var.team')}  EOT\n}\n`,
     });
-    expect(readProviderSource(heredoc).get('proxyaccount')).toEqual({});
+    expect(readProviderSource(heredoc).blocks.get('proxyaccount')).toEqual({});
     const twice = rootModule({ 'a.tf': tf('  username = var.a'), 'b.tf': tf('  username = var.b') });
-    expect(readProviderSource(twice).get('proxyaccount')).toBeNull();
+    expect(readProviderSource(twice).blocks.get('proxyaccount')).toBe('two provider blocks configure proxyaccount (a.tf line 1, b.tf line 1)');
   });
 
   it('knows nothing it does not read plainly: a setting over several lines, a block on one line, an override file', () => {
     const multiline = rootModule({ 'main.tf': tf('  password = (\n    var.password\n  )\n  username = var.team') });
-    expect(readProviderSource(multiline).get('proxyaccount')?.username).toBeUndefined();
-    expect(readProviderSource(rootModule({ 'main.tf': 'provider "proxyaccount" { username = var.team }\n' })).size).toBe(0);
-    expect(readProviderSource(rootModule({ 'main.tf': tf('  username = var.team'), 'main_override.tf': '' })).size).toBe(0);
-    expect(readProviderSource(path.join(os.tmpdir(), 'no-such-drift-dir')).size).toBe(0);
+    expect(blockOf(readProviderSource(multiline), 'proxyaccount')).toBe(
+      'main.tf line 2: a setting over several lines, or a nested block, in the provider block of line 1, so which configuration of proxyaccount it is cannot be told',
+    );
+    const oneLine = readProviderSource(
+      rootModule({ 'main.tf': `provider "proxyaccount" { username = var.team }\n${tf('  alias = "b"\n  username = var.b')}` }),
+    );
+    for (const key of ['proxyaccount', 'proxyaccount.b']) {
+      expect(blockOf(oneLine, key)).toBe('main.tf line 1: a block with settings on one line, so which configuration of proxyaccount it is cannot be told');
+    }
+    expect(readProviderSource(rootModule({ 'main.tf': tf('  username = var.team'), 'main_override.tf': '' }))).toEqual({
+      blocks: new Map(),
+      unread: "main_override.tf is an override file, whose settings Terraform merges into the other files' blocks",
+    });
+    expect(readProviderSource(path.join(os.tmpdir(), 'no-such-drift-dir')).unread).toBe('the directory could not be listed (ENOENT)');
   });
 });

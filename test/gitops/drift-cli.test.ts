@@ -2,7 +2,9 @@
 // last one silently, and a second --dir would scan one state while the user meant two), and
 // --max-chars must leave room for the report's verdict and titles. All refused before terraform runs.
 // --json-out writes the whole JSON report beside the Markdown, which names it where it cuts a list.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// --out and --json-out are refused before anything runs when they name one file (however spelt)
+// or a place no file can be written.
+import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
@@ -86,6 +88,36 @@ describe('proxyaccount drift options', () => {
       const err = await drift('--dir', path.join(dir, 'nope'), '--out', path.join(dir, 'r'), '--json-out', path.join(dir, '.', 'r'));
       expect(err?.message).toMatch(/^--json-out and --out name the same file \(.*\); give the JSON report a file of its own\.$/);
       expect(existsSync(path.join(dir, 'r'))).toBe(false);
+    });
+
+    it('refuses one file under two names: a symbolic link (dangling too), a linked directory, a hard link (finding: the Markdown overwrote the JSON)', async () => {
+      // --dir does not exist: an option let through would fail on it instead, before terraform runs.
+      const run = (out: string, jsonOut: string) => drift('--dir', path.join(dir, 'nope'), '--out', path.join(dir, out), '--json-out', path.join(dir, jsonOut));
+      const same = /^--json-out and --out name the same file \(.*\); give the JSON report a file of its own\.$/;
+      symlinkSync('report.md', path.join(dir, 'report.json'));
+      expect((await run('report.md', 'report.json'))?.message).toMatch(same);
+      writeFileSync(path.join(dir, 'report.md'), 'old');
+      expect((await run('report.json', 'report.md'))?.message).toMatch(same);
+      symlinkSync(dir, path.join(dir, 'here'));
+      expect((await run('a.md', 'here/a.md'))?.message).toMatch(same);
+      linkSync(path.join(dir, 'report.md'), path.join(dir, 'hard.json'));
+      expect((await run('report.md', 'hard.json'))?.message).toMatch(same);
+      // Two files apart are not refused for it: the run goes on to --dir.
+      expect((await run('report.md', 'other.json'))?.message).toMatch(/^--dir .*nope: no such directory$/);
+      expect(readFileSync(path.join(dir, 'report.md'), 'utf8')).toBe('old');
+    });
+
+    it('refuses an --out or --json-out whose directory does not exist, or that is a directory, naming the option, before terraform runs', async () => {
+      const run = (...args: string[]) => drift('--dir', path.join(dir, 'nope'), ...args);
+      expect((await run('--json-out', path.join(dir, 'missing', 'd.json'), '--out', path.join(dir, 'x2.md')))?.message).toBe(
+        `--json-out ${path.join(dir, 'missing', 'd.json')}: no such directory ${path.join(dir, 'missing')}`,
+      );
+      writeFileSync(path.join(dir, 'file'), '');
+      expect((await run('--out', path.join(dir, 'file', 'r.md')))?.message).toBe(
+        `--out ${path.join(dir, 'file', 'r.md')}: ${path.join(dir, 'file')} is not a directory`,
+      );
+      expect((await run('--out', dir))?.message).toBe(`--out ${dir}: it is a directory`);
+      expect((await run('--out', path.join(dir, 'r.md')))?.message).toMatch(/^--dir .*nope: no such directory$/);
     });
   });
 });
