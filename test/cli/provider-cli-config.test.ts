@@ -5,9 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Command } from 'commander';
-import { register } from '../../src/cli/provider';
 import { fakeRelease } from '../release/helpers/fake-release';
+import { providerCli } from '../release/helpers/provider-cli';
 
 const asRoot = process.getuid?.() === 0;
 const itAsRoot = asRoot ? it : it.skip;
@@ -42,26 +41,6 @@ const COMMANDS: [string, (dir: string, file: string) => string[]][] = [
   ['provider mirror', (dir, file) => ['provider', 'mirror', '--from', release, '--dir', path.join(dir, 'mirror'), '--cli-config', file]],
 ];
 
-async function cli(args: string[]): Promise<{ stderr: string; error?: string }> {
-  const program = new Command().exitOverride();
-  register(program);
-  let stderr = '';
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    return { stderr };
-  } catch (e) {
-    return { stderr, error: (e as Error).message };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
-
 const WHY =
   'Terraform takes providers from where this file says, so it must be a file of your own, not a link, in a directory of your own that nobody else can write';
 
@@ -72,7 +51,7 @@ describe.each(COMMANDS)('%s --cli-config', (_name, args) => {
     fs.writeFileSync(victim, 'precious');
     const link = path.join(dir, 'link.rc');
     fs.symlinkSync(victim, link);
-    const res = await cli(args(dir, link));
+    const res = await providerCli(args(dir, link));
     expect(res.error).toBe(
       `refusing to write the CLI configuration (--cli-config) ${link}: it is a symbolic link (give the file it points to instead). ${WHY}`,
     );
@@ -85,7 +64,7 @@ describe.each(COMMANDS)('%s --cli-config', (_name, args) => {
     const planted = path.join(dir, 'planted.rc');
     fs.writeFileSync(planted, '', { mode: 0o666 });
     fs.chownSync(planted, OTHER, OTHER);
-    const res = await cli(args(dir, planted));
+    const res = await providerCli(args(dir, planted));
     expect(res.error).toBe(
       `refusing to write the CLI configuration (--cli-config) ${planted}: it is owned by uid ${OTHER}, not by the current user (uid 0). ${WHY}`,
     );
@@ -96,13 +75,13 @@ describe.each(COMMANDS)('%s --cli-config', (_name, args) => {
     const shared = fresh();
     fs.chmodSync(shared, 0o777);
     const file = path.join(shared, 'terraform.rc');
-    const res = await cli(args(fresh(), file));
+    const res = await providerCli(args(fresh(), file));
     expect(res.error).toBe(
       `refusing to write the CLI configuration (--cli-config) ${file}: its directory ${shared} is writable by group or others (run chmod go-w '${shared}', or write it elsewhere). ${WHY}`,
     );
     expect(fs.existsSync(file)).toBe(false);
     const missing = path.join(root, 'no-such-dir', 'terraform.rc');
-    expect((await cli(args(fresh(), missing))).error).toBe(
+    expect((await providerCli(args(fresh(), missing))).error).toBe(
       `cannot write the CLI configuration (--cli-config) ${missing}: its directory ${path.dirname(missing)} does not exist`,
     );
   });
@@ -111,7 +90,7 @@ describe.each(COMMANDS)('%s --cli-config', (_name, args) => {
     const theirs = fresh();
     fs.chownSync(theirs, OTHER, OTHER);
     const file = path.join(theirs, 'terraform.rc');
-    const res = await cli(args(fresh(), file));
+    const res = await providerCli(args(fresh(), file));
     expect(res.error).toBe(
       `refusing to write the CLI configuration (--cli-config) ${file}: its directory ${theirs}: it is owned by uid ${OTHER}, not by the current user (uid 0). ${WHY}`,
     );
@@ -122,7 +101,7 @@ describe.each(COMMANDS)('%s --cli-config', (_name, args) => {
     const file = path.join(dir, 'terraform.rc');
     fs.writeFileSync(file, 'old', { mode: 0o600 });
     const before = fs.statSync(file).ino;
-    const res = await cli(args(dir, file));
+    const res = await providerCli(args(dir, file));
     expect(res.error).toBeUndefined();
     expect(fs.readFileSync(file, 'utf8')).toContain('provider_installation {');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);

@@ -4,11 +4,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Command } from 'commander';
-import { checkMirrorUrl, installFromRelease, register, writeMirror } from '../../src/cli/provider';
+import { checkMirrorUrl, installFromRelease, writeMirror } from '../../src/cli/provider';
 import { hash1, installPackedMirror, openRelease, writeNetworkMirror, zipHash1 } from '../../src/packaging';
 import { craftedZip, EXECUTABLE, fakeRelease, SOURCE_DIR, writeSums, zipName, zipPackage } from './helpers/fake-release';
 import { VERSION } from './helpers/release';
+import { providerCli } from './helpers/provider-cli';
 
 const ADDRESS = { host: 'registry.terraform.io', namespace: 'proxyaccount', type: 'proxyaccount' };
 
@@ -29,27 +29,6 @@ const fresh = (): string => path.join(root, `case-${cases++}`);
 const typeDir = (dir: string): string => path.join(dir, SOURCE_DIR);
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
 
-/** Runs `proxyaccount ARGS` in-process; returns what it wrote to stderr, or the error it failed with. */
-async function cli(args: string[]): Promise<{ stderr: string; error?: string }> {
-  const program = new Command().exitOverride();
-  register(program);
-  let stderr = '';
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    return { stderr };
-  } catch (e) {
-    return { stderr, error: (e as Error).message };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
-
 describe('provider mirror --platform: the platforms already published', () => {
   it('keeps the platforms VERSION.json listed whose zip is still there and matches; drops, and says so, the others', async () => {
     const dir = fresh();
@@ -64,7 +43,7 @@ describe('provider mirror --platform: the platforms already published', () => {
 
     // The published amd64 zip changed under the mirror: its listed hash no longer holds.
     await zipPackage(path.join(typeDir(dir), zipName('linux_amd64')), 'something else');
-    const res = await cli(['provider', 'mirror', '--from', release, '--dir', dir, '--platform', 'linux_arm64']);
+    const res = await providerCli(['provider', 'mirror', '--from', release, '--dir', dir, '--platform', 'linux_arm64']);
     expect(res.error).toBeUndefined();
     expect(res.stderr).toContain(
       `dropped linux_amd64 from ${VERSION}.json, which listed it: its zip ${zipName('linux_amd64')} no longer matches ${amd64.hashes[0]} (it hashes to h1:`,
@@ -83,7 +62,7 @@ describe('provider mirror --platform: the platforms already published', () => {
   it('says which earlier platforms it kept', async () => {
     const dir = fresh();
     await writeMirror({ from: release, dir });
-    const res = await cli(['provider', 'mirror', '--from', release, '--dir', dir, '--platform', 'linux_arm64']);
+    const res = await providerCli(['provider', 'mirror', '--from', release, '--dir', dir, '--platform', 'linux_arm64']);
     expect(res.stderr).toContain(`(linux_arm64; kept linux_amd64 from before) to ${dir}`);
   });
 });
@@ -222,7 +201,7 @@ describe('provider mirror --url', () => {
     ['https://mirror.example.com/p/?', 'has a query or fragment'],
   ])('refuses %s before writing anything', async (url, message) => {
     const dir = fresh();
-    const res = await cli(['provider', 'mirror', '--from', release, '--dir', dir, '--url', url]);
+    const res = await providerCli(['provider', 'mirror', '--from', release, '--dir', dir, '--url', url]);
     expect(res.error).toContain(message);
     expect(fs.existsSync(dir)).toBe(false);
   });

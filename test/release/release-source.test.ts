@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Command } from 'commander';
-import { installFromRelease, register, writeMirror } from '../../src/cli/provider';
+import { installFromRelease, writeMirror } from '../../src/cli/provider';
 import { BASE, fakeRelease, SOURCE_DIR, zipName } from './helpers/fake-release';
+import { providerCli } from './helpers/provider-cli';
 
 // Tests run as root in CI: a file of another uid can then be made, and that user can act through setpriv.
 const asRoot = process.getuid?.() === 0;
@@ -39,27 +39,6 @@ const READERS: [string, (from: string, dir: string) => Promise<unknown>][] = [
 
 const WHY =
   'Terraform runs what is installed from a release, and whoever can change its directory, its SHA256SUMS or a zip can replace a zip and its SHA256SUMS line together';
-
-/** Runs `proxyaccount ARGS` in-process; returns stderr and the error it failed with. */
-async function cli(args: string[]): Promise<{ stderr: string; error?: string }> {
-  const program = new Command().exitOverride();
-  register(program);
-  let stderr = '';
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    return { stderr };
-  } catch (e) {
-    return { stderr, error: (e as Error).message };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
 
 describe.each(READERS)('%s', (_name, read) => {
   itAsRoot('refuses a release directory that another user replaced a zip and SHA256SUMS in (a shared download directory), installing nothing', async () => {
@@ -155,7 +134,7 @@ describe('a SHA256SUMS that lists the CLI tarball too (what `npm run release` wr
 describe('what the commands say they checked', () => {
   it('install --from says what SHA256SUMS proves and that no signature was checked, never "verified"', async () => {
     const from = await release();
-    const res = await cli(['provider', 'install', '--from', from, '--platform', 'linux_amd64', '--dir', fresh()]);
+    const res = await providerCli(['provider', 'install', '--from', from, '--platform', 'linux_amd64', '--dir', fresh()]);
     expect(res.error).toBeUndefined();
     expect(res.stderr).not.toContain('verified');
     expect(res.stderr).toContain("each zip matched the release's SHA256SUMS, in a directory only you or root can change");
@@ -165,7 +144,7 @@ describe('what the commands say they checked', () => {
   it('provider mirror says a SHA256SUMS.sig there was not checked', async () => {
     const from = await release();
     fs.writeFileSync(path.join(from, `${BASE}_SHA256SUMS.sig`), 'a signature');
-    const res = await cli(['provider', 'mirror', '--from', from, '--dir', fresh()]);
+    const res = await providerCli(['provider', 'mirror', '--from', from, '--dir', fresh()]);
     expect(res.error).toBeUndefined();
     expect(res.stderr).toContain('its SHA256SUMS.sig is not checked: verify it with gpg --verify before trusting a release you did not build');
   });

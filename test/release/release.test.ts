@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseSha256Sums, readZipEntries } from '../../src/packaging';
 import { type BuiltRelease, RELEASE_PLATFORMS, ROOT, sharedRelease, VERSION } from './helpers/release';
+import { throwawayKey } from './helpers/gpg';
 
 jest.setTimeout(300_000);
 
@@ -120,24 +121,7 @@ const GPG = (() => {
     // No passphrase cache: each signing must be given the passphrase, so a wrong one fails.
     fs.writeFileSync(path.join(home, 'gpg-agent.conf'), 'default-cache-ttl 0\nmax-cache-ttl 0\nallow-loopback-pinentry\n');
     env = { ...process.env, GNUPGHOME: home };
-    execFileSync(
-      'gpg',
-      [
-        '--batch',
-        '--pinentry-mode',
-        'loopback',
-        '--passphrase-fd',
-        '0',
-        '--quick-gen-key',
-        'proxyaccount release test <release-test@example.invalid>',
-        'ed25519',
-        'sign',
-        '1d',
-      ],
-      { env, input: passphrase, stdio: ['pipe', 'ignore', 'ignore'] },
-    );
-    const colons = execFileSync('gpg', ['--batch', '--list-secret-keys', '--with-colons'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    keyId = /^fpr:+([0-9A-F]{40}):/m.exec(colons)![1]!;
+    keyId = throwawayKey(env, passphrase, 'proxyaccount release test <release-test@example.invalid>');
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-sign-'));
     fs.copyFileSync(path.join(release.dir, `${BASE}_SHA256SUMS`), path.join(work, `${BASE}_SHA256SUMS`));
   });

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { throwawayKey } from './helpers/gpg';
 
 const { signSums } = require('../../scripts/release.js') as { signSums: (file: string, keyId: string, env: NodeJS.ProcessEnv) => string };
 
@@ -72,23 +73,7 @@ describe("gpg's environment", () => {
     env = { ...process.env, GNUPGHOME: home };
     delete env.PROXYACCOUNT_GPG_KEY_ID;
     delete env.PROXYACCOUNT_GPG_PASSPHRASE;
-    execFileSync(
-      'gpg',
-      [
-        '--batch',
-        '--pinentry-mode',
-        'loopback',
-        '--passphrase-fd',
-        '0',
-        '--quick-gen-key',
-        'proxyaccount sign test <sign-test@example.invalid>',
-        'ed25519',
-        'sign',
-        '1d',
-      ],
-      { env, input: passphrase, stdio: ['pipe', 'ignore', 'ignore'] },
-    );
-    keyId = /^fpr:+([0-9A-F]{40}):/m.exec(execFileSync('gpg', ['--batch', '--list-secret-keys', '--with-colons'], { env, encoding: 'utf8' }))![1]!;
+    keyId = throwawayKey(env, passphrase, 'proxyaccount sign test <sign-test@example.invalid>');
     sums = path.join(work, 'terraform-provider-proxyaccount_0.1.0_SHA256SUMS');
     fs.writeFileSync(sums, `${'0'.repeat(64)}  a.zip\n`);
   });
