@@ -145,6 +145,11 @@ function hclLines(text: string): HclLine[] | Unfollowed {
     const start = { text: line, number, depth, plain: comment === undefined && heredoc === undefined };
     if (heredoc !== undefined) {
       if (line.trim() === heredoc.end) heredoc = undefined;
+      // An interpolation may run over lines, and a line of its holding the marker alone does not
+      // end the heredoc for Terraform: what follows would be read wrongly, so it is not followed.
+      else if (templateEnd(line, 0, true) === undefined) {
+        return { line: number, why: `a heredoc line whose interpolation or directive (\${…}, %{…}) does not end on it` };
+      }
       out.push({ ...start, endDepth: depth, endsPlain: heredoc === undefined });
       continue;
     }
@@ -200,14 +205,25 @@ function hclLines(text: string): HclLine[] | Unfollowed {
  * it. A comment or a heredoc inside an expression is not followed.
  */
 function stringEnd(line: string, from: number): number | undefined {
+  return templateEnd(line, from + 1, false);
+}
+
+/**
+ * Where a template that starts at `from` ends: a quoted string's, at its closing quote; a heredoc's
+ * line (`heredoc`), at the end of the line, where no interpolation or directive may be left open
+ * (its quotes and backslashes are text). Undefined when it does not end there.
+ */
+function templateEnd(line: string, from: number, heredoc: boolean): number | undefined {
   // 'string': inside a quoted template; a number: inside an expression, with that many braces open in it.
   const stack: Array<'string' | number> = ['string'];
-  let i = from + 1;
+  let i = from;
   while (i < line.length) {
     const top = stack[stack.length - 1]!;
+    // A heredoc's own text, outside its interpolations: no escapes, and a quote is a character.
+    const text = heredoc && stack.length === 1;
     if (top === 'string') {
-      if (line[i] === '\\') i += 2;
-      else if (line[i] === '"') {
+      if (line[i] === '\\' && !text) i += 2;
+      else if (line[i] === '"' && !text) {
         stack.pop();
         i++;
         if (stack.length === 0) return i;
@@ -228,7 +244,7 @@ function stringEnd(line: string, from: number): number | undefined {
     }
     i++;
   }
-  return undefined;
+  return heredoc && stack.length === 1 ? i : undefined;
 }
 
 const COMMENT = '\\s*(?:(?:#|//).*)?$';

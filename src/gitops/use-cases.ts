@@ -137,12 +137,15 @@ function errorSummary(err: TerraformError): string {
 }
 
 /**
- * What makes drift's own plan a normal, refreshing plan whatever TF_CLI_ARGS and TF_CLI_ARGS_plan
- * say (terraform puts their flags before the command line's, and the last of a flag wins): a plan
- * that does not refresh holds no drift (a CI's `-refresh=false` for speed would make every drift
- * run clean), and a refresh-only one does not compare with the code, which the report would claim.
+ * Flags that hold whatever TF_CLI_ARGS and TF_CLI_ARGS_plan say (terraform puts their flags before
+ * the command line's, and the last of a flag wins): a plan that does not refresh holds no drift (a
+ * CI's `-refresh=false` for speed would make every drift run clean); a destroy plan shows the code
+ * deleting everything instead of what changed; `-detailed-exitcode` turns every plan with changes
+ * into a failure (exit 2) and no report.
  */
-const NORMAL_PLAN = ['-refresh=true', '-refresh-only=false'] as const;
+const PLAN_MODE = ['-refresh=true', '-destroy=false', '-detailed-exitcode=false'] as const;
+/** Drift's normal plan: {@link PLAN_MODE}, and never refresh-only, which does not compare with the code (the report would claim it did). */
+const NORMAL_PLAN = [...PLAN_MODE, '-refresh-only=false'] as const;
 
 /**
  * A plan of `dir` as JSON: `terraform init` when needed, then a normal plan, which refreshes (its
@@ -174,8 +177,8 @@ async function planOfDir(dir: string, bin: string | undefined, progress: { note(
       `${describeFailure(failed, dir).message}\nthe code could not be planned: terraform plan -refresh-only instead (changes not yet applied are not checked)`,
     );
     try {
-      // -refresh=true here too: terraform refuses -refresh-only beside an inherited -refresh=false.
-      await tf.run(['plan', '-refresh-only', '-refresh=true', '-input=false', '-no-color', `-out=${file}`]);
+      // PLAN_MODE here too: terraform refuses -refresh-only beside an inherited -refresh=false or -destroy.
+      await tf.run(['plan', '-refresh-only', ...PLAN_MODE, '-input=false', '-no-color', `-out=${file}`]);
     } catch (err) {
       if (!(err instanceof TerraformError)) throw err;
       const also = describeFailure(failed, dir);

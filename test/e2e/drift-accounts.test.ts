@@ -141,12 +141,16 @@ describe('proxyaccount drift and provider configurations', () => {
   it('a plan that did not refresh does not hide an IP deleted outside Terraform: drift refreshes its own plan, and its scan checks a given one', async () => {
     await acme.ips.delete({ ip: '203.0.113.60' });
     try {
-      // A CI's speed-up for its PR plans reaches drift's own plan too; drift's -refresh=true wins (seen here without the scan).
-      const own = await cli(['drift', '--dir', ws.dir, '--no-scan', '--format', 'json'], { ...ws.env, TF_CLI_ARGS_plan: '-refresh=false' });
+      // A CI's settings for its PR plans reach drift's own plan too (a speed-up, a destroy job's flag,
+      // exit codes for a script); drift's own flags win (seen here without the scan).
+      const own = await cli(['drift', '--dir', ws.dir, '--no-scan', '--format', 'json'], {
+        ...ws.env,
+        TF_CLI_ARGS_plan: '-refresh=false -destroy -detailed-exitcode',
+      });
       expect({ code: own.code, stderr: own.code === 2 ? '' : own.stderr }).toEqual({ code: 2, stderr: '' });
-      expect((JSON.parse(own.stdout) as { changed: unknown[] }).changed).toEqual([
-        expect.objectContaining({ address: 'proxyaccount_authorized_ips.acme', attribute: 'entries' }),
-      ]);
+      const ownReport = JSON.parse(own.stdout) as { changed: unknown[]; pending: Array<{ kind: string }> };
+      expect(ownReport.changed).toEqual([expect.objectContaining({ address: 'proxyaccount_authorized_ips.acme', attribute: 'entries' })]);
+      expect(ownReport.pending.map((p) => p.kind)).not.toContain('delete');
       // A plan made with -refresh=false, given with --plan: no drift in it, and the scan finds the entry gone.
       await ws.expect(['plan', '-refresh=false', '-input=false', '-no-color', '-out=norefresh.tfplan']);
       const given = await cli(

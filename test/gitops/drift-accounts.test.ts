@@ -576,6 +576,30 @@ describe('the provider blocks read from the root module', () => {
     expect(readProviderSource(twice).blocks.get('proxyaccount')).toBe('two provider blocks configure proxyaccount (a.tf line 1, b.tf line 1)');
   });
 
+  it('does not follow a heredoc whose interpolation runs over lines: a line holding the marker there does not end it for Terraform (finding: a crafted file confirmed the wrong account)', () => {
+    // For Terraform, the first EOT below is inside the interpolation (a for expression's variable),
+    // so the heredoc goes on, the block after it is heredoc text, and the real block is the last one.
+    const crafted = [
+      'locals {',
+      '  banner = [<<EOT',
+      `${ref('[for EOT in ["x"] :')}`.slice(0, -1),
+      'EOT',
+      '][0]}',
+      tf('  username = var.team').trimEnd(),
+      'EOT',
+      '  ]',
+      '}',
+      tf('  username = replace(var.team, "acme", "beta")'),
+    ].join('\n');
+    expect(readProviderSource(rootModule({ 'main.tf': crafted }))).toEqual({
+      blocks: new Map(),
+      unread: `main.tf line 3: a heredoc line whose interpolation or directive (\${…}, %{…}) does not end on it`,
+    });
+    // One that ends on its line is followed, quotes and backslashes being heredoc text.
+    const plain = `locals {\n  doc = <<-EOT\n    say "${ref('lookup(var.m, "k", "}")')}" \\ done\n  EOT\n}\n${tf('  username = var.team')}`;
+    expect(readProviderSource(rootModule({ 'main.tf': plain })).blocks.get('proxyaccount')).toEqual({ username: 'team' });
+  });
+
   it('knows nothing it does not read plainly: a setting over several lines, a block on one line, an override file', () => {
     const multiline = rootModule({ 'main.tf': tf('  password = (\n    var.password\n  )\n  username = var.team') });
     expect(blockOf(readProviderSource(multiline), 'proxyaccount')).toBe(

@@ -526,11 +526,11 @@ describe('runDrift and terraform', () => {
     expect(report).toEqual(expect.objectContaining({ drifted: true, compared_with: 'code', complete: true }));
     expect(report.pending.map((p) => p.address)).toEqual(['proxyaccount_authorized_hostname.ci']);
     expect(calls().filter((c) => c.startsWith('plan'))).toEqual([
-      expect.stringMatching(/^plan -refresh=true -refresh-only=false -input=false -no-color -out=\S+$/),
+      expect.stringMatching(/^plan -refresh=true -destroy=false -detailed-exitcode=false -refresh-only=false -input=false -no-color -out=\S+$/),
     ]);
   });
 
-  it('makes its plans refresh whatever TF_CLI_ARGS_plan says: its own -refresh=true comes after them, and wins (finding: -refresh=false made every run clean)', async () => {
+  it('makes its plans normal, refreshing ones whatever TF_CLI_ARGS_plan says: its own flags come after them, and win (findings: -refresh=false made every run clean; -destroy hid the drift; -detailed-exitcode failed every run with changes)', async () => {
     // Terraform puts TF_CLI_ARGS and TF_CLI_ARGS_plan before the command line's flags, and the last
     // of a flag wins (checked with terraform 1.11.4): so drift's own flags must be on each plan's
     // command line, for the normal plan and for the refresh-only one it falls back to (which
@@ -539,8 +539,8 @@ describe('runDrift and terraform', () => {
     await runDrift({ dir, terraform, scan: false });
     const plans = calls().filter((c) => c.startsWith('plan'));
     expect(plans).toEqual([
-      expect.stringMatching(/^plan -refresh=true -refresh-only=false -input=false /),
-      expect.stringMatching(/^plan -refresh-only -refresh=true -input=false /),
+      expect.stringMatching(/^plan -refresh=true -destroy=false -detailed-exitcode=false -refresh-only=false -input=false /),
+      expect.stringMatching(/^plan -refresh-only -refresh=true -destroy=false -detailed-exitcode=false -input=false /),
     ]);
   });
 
@@ -575,7 +575,9 @@ describe('runDrift and terraform', () => {
       (e: unknown) => e as Error,
     );
     // The first plan's failure (a refused credential's message comes from the first run), and that the second failed too.
-    expect(err?.message).toMatch(/^`terraform plan -refresh=true -refresh-only=false -input=false -no-color -out=\S+` in .* exited 1:/);
+    expect(err?.message).toMatch(
+      /^`terraform plan -refresh=true -destroy=false -detailed-exitcode=false -refresh-only=false -input=false -no-color -out=\S+` in .* exited 1:/,
+    );
     expect(err?.message).toContain('│ Error: Unable to read sub-account');
     expect(err?.message).toContain('GET /api/sub/alice/ failed with 401 Unauthorized: the credentials were refused.');
     expect(err?.message).toContain('advice line 30 of a long explanation that terraform wraps');
