@@ -3,6 +3,8 @@
 // expression has text of its own, which cdktf writes into Terraform's expression as quoted strings
 // escaping only `${` and line breaks: there a `%%{` reached the account as `%{`, a backslash began
 // an escape sequence, and a `%{` or a `"` failed the plan, which printed the password's text.
+// A token that is no expression (a Lazy value) is written as Terraform source inside one, and as
+// template text in place outside, where its ends can make a template sequence with its neighbours.
 // Such a password is refused, never shown. Internal: not exported from the package index.
 import { DefaultTokenResolver, IPostProcessor, IResolvable, IResolveContext, StringConcat, Token, Tokenization } from 'cdktf';
 import { IConstruct } from 'constructs';
@@ -20,6 +22,14 @@ const DOLLAR_BEFORE_REFERENCE =
 const NUMBER_IN_TEXT =
   "a Terraform expression in it holds a number reference inside text, which cdktf writes there as the reference's bare name " +
   '(or as placeholder digits): the account would get that text instead of the number';
+const NOT_AN_EXPRESSION =
+  'a Terraform expression in it (the arguments of an Fn.* call, say) holds a token that is no expression (a Lazy value or ' +
+  'Token.asAny, say) and gives a value of its own, which cdktf writes there as Terraform source, not as text: Terraform ' +
+  'would read a number or a name there (0123 as 123), so the account would get other characters, or the plan would fail and print it';
+const JOINED_TEXT =
+  'a reference in it (a Lazy value, say) gives text that ends with $ or % where the text after it starts with {, or ends ' +
+  'with $ just before a reference: written together they make ${, %{ or $${, which Terraform reads as a template ' +
+  'sequence, so the account would get other characters';
 const TEMPLATE_TEXT =
   'a reference in it (a Lazy value, say) gives text holding %{, %%{ or $${, which Terraform reads as a template directive or ' +
   'an escape, so the account would get other characters';
@@ -73,45 +83,128 @@ class CheckedText implements IResolvable {
 /** Why the expressions of the references in `text` would not reach Terraform as written: none when they would. */
 function expressionProblems(text: string, scope: IConstruct): Set<string> {
   const problems = new Set<string>();
-  const probe = new ArgumentProbe();
-  const parts = splitAtReferences(text);
-  for (let i = 1; i < parts.length; i += 2) {
-    // Resolved as the synth resolves it, but without preparing: preparing registers cross-stack references.
-    const written: unknown = Tokenization.resolve(parts[i], { scope, preparing: false, resolver: probe });
-    if (typeof written !== 'string') continue;
-    scanTemplate(written, 0, false, problems);
-    if (written.endsWith('$') && parts[i + 1] === '' && i + 2 < parts.length) problems.add(DOLLAR_BEFORE_REFERENCE);
-  }
+  const probe = new ArgumentProbe(problems);
+  // The password as written: its literal text (as literal() wrote it) and each reference's text in turn.
+  let joined = '';
+  splitAtReferences(text).forEach((part, i) => {
+    let piece = part;
+    if (i % 2 === 1) {
+      // Resolved as the synth resolves it, but without preparing: preparing registers cross-stack references.
+      const written: unknown = Tokenization.resolve(part, { scope, preparing: false, resolver: probe });
+      piece = typeof written === 'string' ? written : String(written);
+      scanTemplate(piece, 0, false, problems);
+    }
+    if (joinsIntoSequence(joined, piece)) problems.add(JOINED_TEXT);
+    joined += piece;
+  });
   for (const argument of probe.given) argumentProblems(argument, problems);
   return problems;
+}
+
+/**
+ * True when `before` and `after`, written one after the other, make a template sequence across the
+ * join that neither holds: `$` or `%` and a `{` (`${`, `%{`, `$${`, `%%{`), or `$` and a
+ * reference's `${` (`$${`, Terraform's escape). Each part alone was checked; a reference that gives
+ * text in place (a Lazy value) can end or start one.
+ */
+function joinsIntoSequence(before: string, after: string): boolean {
+  const last = before.at(-1);
+  return ((last === '$' || last === '%') && after.startsWith('{')) || (last === '$' && after.startsWith('${'));
 }
 
 /**
  * A resolver that resolves as the default one does, and keeps every value an expression hands on
  * for resolving: the arguments of a function call, an operator or a condition, as given in code.
  * Their text is what cdktf writes into quoted strings; the written expression alone cannot tell a
- * `"` inside such text from the end of the string.
+ * `"` inside such text from the end of the string. Within an expression it also refuses a token
+ * that is no expression (a Lazy value) and gives a value of its own: cdktf writes that as
+ * Terraform source, not as text (a Lazy's `0123` became the number 123, its `abc` a reference).
  */
 class ArgumentProbe extends DefaultTokenResolver {
   public readonly given: unknown[] = [];
+  // How many expressions are being resolved: a token resolved within one is written into its source.
+  private depth = 0;
 
-  public constructor() {
+  public constructor(private readonly problems: Set<string>) {
     super(new StringConcat());
   }
 
   public resolveToken(t: IResolvable, context: IResolveContext, postProcessor: IPostProcessor): unknown {
-    // The context, with its resolve recording what the token passes to it (writes reach the context itself).
-    const recording = new Proxy(context, {
+    // As the default resolver: the token, then what it returned (not an argument), then post-processing.
+    if (!isExpression(t)) {
+      const value: unknown = t.resolve(context);
+      if (this.depth > 0 && !isOneReference(value)) this.problems.add(NOT_AN_EXPRESSION);
+      return postProcessor.postProcess(context.resolve(value), context);
+    }
+    // A function call's arguments are read where cdktf stored them, its own quotes taken off; any
+    // other expression's as it resolves them: the context, with its resolve recording what the
+    // token passes to it (writes reach the context itself).
+    const call = functionCall(t);
+    if (call) this.given.push(...givenArguments(call));
+    const recording = call ? context : new Proxy(context, {
       get: (target, key) => (key === 'resolve' ? (x: unknown) => this.record(target, x) : Reflect.get(target, key)),
     });
-    // As the default resolver: the token, then what it returned (not an argument), then post-processing.
-    return postProcessor.postProcess(context.resolve(t.resolve(recording)), context);
+    this.depth += 1;
+    try {
+      return postProcessor.postProcess(context.resolve(t.resolve(recording)), context);
+    } finally {
+      this.depth -= 1;
+    }
   }
 
   private record(context: IResolveContext, value: unknown): unknown {
     this.given.push(value);
     return context.resolve(value);
   }
+}
+
+/** True for cdktf's expressions (a reference, a function call, a condition...): a Lazy value is none. */
+function isExpression(t: IResolvable): boolean {
+  return typeof (t as { resolveArg?: unknown }).resolveArg === 'function';
+}
+
+/** True when `value` stands for one reference and nothing else: a token, or a string or number marking one. */
+function isOneReference(value: unknown): boolean {
+  if (typeof value !== 'string') return Tokenization.isResolvable(value) || Token.isUnresolved(value);
+  const fragments = Tokenization.reverseString(value);
+  return fragments.length === 1 && fragments.firstToken !== undefined;
+}
+
+/** A function call of cdktf's (its name and arguments as stored), or undefined for another token. */
+function functionCall(t: IResolvable): { name: string; args: unknown[] } | undefined {
+  const { name, args } = t as { name?: unknown; args?: unknown };
+  return typeof name === 'string' && Array.isArray(args) ? { name, args } : undefined;
+}
+
+// Where cdktf quotes a plain string argument itself when the Fn.* call is made (listOf in
+// functions/helpers.js, for list and variadic parameters: `Fn.coalesce([s, 'pw'])` stores `"pw"`),
+// from functions/terraform-functions.generated.js, the same in cdktf and cdktn. Everywhere else it
+// stores the string as given, and writes one that starts and ends with `"` without adding quotes
+// (`Fn.tolist(['"x"'])` writes `["x"]`): only these quotes are cdktf's, the others the user's.
+// The arguments from this index on, each quoted when it is a string:
+const QUOTED_FROM = new Map([
+  ['coalesce', 0], ['coalescelist', 0], ['concat', 0], ['merge', 0], ['setproduct', 0], ['try', 0],
+  ['format', 1], ['formatlist', 1], ['join', 1], ['lookup', 2],
+]);
+// The arguments at these indexes, lists whose string items are each quoted:
+const QUOTED_ITEMS = new Map([
+  ['alltrue', [0]], ['anytrue', [0]], ['chunklist', [0]], ['compact', [0]], ['distinct', [0]], ['setsubtract', [0, 1]],
+  ['sort', [0]], ['zipmap', [0]],
+]);
+
+/** A function call's arguments as given in code: the stored ones, without the quotes cdktf added. */
+function givenArguments({ name, args }: { name: string; args: unknown[] }): unknown[] {
+  const from = QUOTED_FROM.get(name) ?? args.length;
+  const lists = QUOTED_ITEMS.get(name) ?? [];
+  return args.map((arg, i) => {
+    if (i >= from) return unquoted(arg);
+    return lists.includes(i) && Array.isArray(arg) ? arg.map(unquoted) : arg;
+  });
+}
+
+/** A string argument cdktf quoted, without its quotes (a token it leaves as it is). */
+function unquoted(arg: unknown): unknown {
+  return typeof arg === 'string' && arg.length >= 2 && arg.startsWith('"') && arg.endsWith('"') ? arg.slice(1, -1) : arg;
 }
 
 /** Why one argument of an expression, as given in code, would not be written as it is. */
@@ -127,9 +220,14 @@ function argumentProblems(argument: unknown, problems: Set<string>): void {
         if (part.endsWith('$') && i < parts.length - 1) problems.add(DOLLAR_BEFORE_REFERENCE);
       }
     });
+  } else if (Array.isArray(argument)) {
+    for (const item of argument) argumentProblems(item, problems);
   } else if (isPlainObject(argument)) {
-    // A map's values are arguments of their own; its keys are written as they are.
-    if (Object.keys(argument).some((key) => !holdsTokenMarker(key) && UNSAFE_KEY.test(key))) problems.add(QUOTED_TEXT);
+    // A map's keys are written as they are, between quotes; its values are arguments of their own.
+    for (const [key, value] of Object.entries(argument)) {
+      if (!holdsTokenMarker(key) && UNSAFE_KEY.test(key)) problems.add(QUOTED_TEXT);
+      argumentProblems(value, problems);
+    }
   }
 }
 

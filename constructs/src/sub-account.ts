@@ -31,10 +31,18 @@ export interface SubAccountProps {
    * own, which cdktf writes into Terraform's quoted strings escaping only `${` and line breaks: the
    * synth refuses a password whose expression holds text with a backslash, a `"`, a line break,
    * `%{`, a `$` just before a reference, or a number reference within it, since Terraform would read other
-   * characters there or fail the plan printing the text. The error names the construct, never the
-   * password; write such text outside the expression, joined with `+` (`'Pa%{' + Fn.lower(secret)`).
-   * A number reference just after a digit, `.`, `+`, `-` or another number reference, or just before a
-   * digit, is refused too: cdktf does not find it there.
+   * characters there or fail the plan printing the text. (The quotes cdktf puts around a plain string
+   * itself, as in `Fn.coalesce([secret, 'Default-pw'])` or `Fn.lookup(map, 'key', 'fallback')`, are
+   * not the password's.) It also refuses a token that is no expression (a `Lazy` value, `Token.asAny`)
+   * inside an expression, which cdktf writes there as Terraform source (`0123` as the number 123), and
+   * a `Lazy` value whose text makes `${`, `%{` or `$${` with the text next to it. The error names the
+   * construct, never the password; write such text outside the expression, joined with `+`
+   * (`'Pa%{' + Fn.lower(secret)`). A number reference just after a digit, `.`, `+`, `-` or another number
+   * reference, or just before a digit, is refused too: cdktf does not find it there. The check covers
+   * the expressions written into the password only: a reference to a `TerraformLocal` (or to another
+   * construct's attribute) stays a reference, and Terraform reads the local's own expression as cdktf
+   * wrote it, unescaped, as a template (`Pa%%{` there is `Pa%{`); put an `Fn.*` call in the password
+   * itself, not in a local, to have it checked.
    * @default - no password: the sub-account authenticates with its tokens
    */
   readonly password?: string;

@@ -39,7 +39,8 @@ function literalText(text: string, amongTokens: boolean, beforeReference: boolea
   // A reference is written `${...}`: a `$` just before it would make `$${`, Terraform's escape, and
   // the account would get the reference's text instead of its value (`Pre$` and a variable became
   // the literal `Pre${var.x}`). The whole run of `$` is written as an expression too. (A `%`
-  // before a reference is harmless: `%$` starts nothing.)
+  // before a reference written `${...}` is harmless: `%$` starts nothing. A reference that gives its
+  // text in place, a Lazy value, is checked with the text next to it at synth: expression-text.ts.)
   const run = trailingDollars(escaped);
   return run === escaped.length ? escaped : `${escaped.slice(0, run)}${dollars(escaped.slice(run))}`;
 }

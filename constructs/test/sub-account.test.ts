@@ -109,9 +109,12 @@ describe('SubAccount', () => {
     // breaks: `Fn.join('', ['Pa%%{', secret])` reached the account as `Pa%{...`, a backslash began an
     // escape sequence, and `%{` or `"` failed the plan, which printed the text. Each literal part
     // holds `Zq7`, which no error may show.
-    type Build = (secret: string, pin: number) => string;
+    type Build = (secret: string, pin: number, passwords: Record<string, string>) => string;
     const QUOTED = /^password: a Terraform expression in it \(the arguments of an Fn\.\* call, say\) holds text with a backslash, a double quote, a line break or %\{, .* the plan would fail and print the text; write literal text outside expressions and references, joined to them with plain \+/;
     const NUMBER = /^password: a Terraform expression in it holds a number reference inside text, which cdktf writes there as the reference's bare name \(or as placeholder digits\)/;
+    const NOT_AN_EXPRESSION = /^password: a Terraform expression in it \(the arguments of an Fn\.\* call, say\) holds a token that is no expression \(a Lazy value or Token\.asAny, say\) and gives a value of its own, which cdktf writes there as Terraform source, not as text/;
+    const JOINED = /^password: a reference in it \(a Lazy value, say\) gives text that ends with \$ or % where the text after it starts with \{, or ends with \$ just before a reference: written together they make \$\{, %\{ or \$\$\{/;
+    const lazy = (text: string) => Lazy.stringValue({ produce: () => text });
     const REFUSED: Record<string, [Build, RegExp]> = {
       'an escape of %{': [(s) => Fn.join('', ['Zq7%%{', s]), QUOTED],
       'a %{': [(s) => Fn.join('', ['Zq7%{', s]), QUOTED],
@@ -130,6 +133,32 @@ describe('SubAccount', () => {
       'a number reference inside text in the call': [(_s, pin) => Fn.join('', [`Zq7:${pin}`]), NUMBER],
       'a number reference after a digit in the call': [(_s, pin) => Fn.join('', [`Zq7${pin}`]), NUMBER],
       'a Lazy value giving %{': [() => Lazy.stringValue({ produce: () => 'Zq7%{' }), /^password: a reference in it \(a Lazy value, say\) gives text holding %\{, %%\{ or \$\$\{/],
+      // cdktf quotes a plain string of a list or variadic argument itself (`Fn.coalesce([s, 'x'])`
+      // stores `"x"`): the text inside its quotes is still written as it is.
+      'quoted text in an argument cdktf quotes itself': [(s) => Fn.coalesce([s, '"Zq7"']), QUOTED],
+      'a backslash in an argument cdktf quotes itself': [(s) => Fn.coalesce([s, 'Zq7\\t']), QUOTED],
+      'a %{ in a lookup fallback': [(_s, _pin, pws) => Fn.lookup(pws, 'alice', 'Zq7%{'), QUOTED],
+      'a double quote in a format argument': [(s) => Fn.format('%s-%s', [s, 'Zq7"']), QUOTED],
+      'quoted text in a list item cdktf quotes itself': [(s) => Fn.join('', Fn.sort(['"Zq7"', s])), QUOTED],
+      // Elsewhere cdktf writes a string in double quotes without quotes of its own: `["Zq7"]`.
+      'quoted text in a list cdktf does not quote': [(s) => Fn.join('', Fn.tolist(['"Zq7"', s])), QUOTED],
+      'quoted text in an argument of any type': [() => Fn.jsonencode('"Zq7"'), QUOTED],
+      // Within an expression cdktf writes a Lazy value's text as Terraform source: `0123` became 123.
+      'a Lazy value inside a call': [(s) => Fn.join('', [lazy('0123Zq7'), s]), NOT_AN_EXPRESSION],
+      'a Token.asAny value inside a call': [(s) => Fn.join('', [Token.asString(Token.asAny('007Zq7')), s]), NOT_AN_EXPRESSION],
+      'a Lazy value joined to text inside a call': [(s) => Fn.join('', [`Zq7${lazy('x')}`, s]), NOT_AN_EXPRESSION],
+      'a Lazy value giving text and a reference inside a call': [(s) => Fn.join('', [lazy(`Zq7${s}`)]), NOT_AN_EXPRESSION],
+      'a number from Token.asAny inside a call': [(s) => Fn.join('', [Token.asString(Token.asAny(7)), 'Zq7', s]), NOT_AN_EXPRESSION],
+      // Text a Lazy value gives in place, next to other text, makes a template sequence across the join.
+      'a Lazy value ending in $ before {': [(s) => `${lazy('Zq7$')}{x}${s}`, JOINED],
+      'a Lazy value ending in $$ before {': [(s) => `${lazy('Zq7$$')}{x}${s}`, JOINED],
+      'a Lazy value ending in $ before text naming a reference': [() => `${lazy('Zq7$')}{var.secret}`, JOINED],
+      'a Lazy value ending in % before {': [(s) => `${lazy('Zq7%')}{x}${s}`, JOINED],
+      'a % before a Lazy value starting with {': [(s) => `Zq7%${lazy('{x}')}${s}`, JOINED],
+      'two Lazy values making %{': [(s) => `${lazy('Zq7%')}${lazy('{x}')}${s}`, JOINED],
+      'two Lazy values making ${': [(s) => `${lazy('Zq7$')}${lazy('{x}')}${s}`, JOINED],
+      'a Lazy value ending in $ before a reference': [(s) => `${lazy('Zq7$')}${s}`, JOINED],
+      'an empty Lazy value between % and {': [(s) => `Zq7%${lazy('')}{x}${s}`, JOINED],
     };
 
     test.each(Object.entries(REFUSED))('refused, stored or write-only: %s', (_name, [build, reason]) => {
@@ -137,7 +166,8 @@ describe('SubAccount', () => {
         const stack = new TerraformStack(Testing.app(), 'stack');
         const secret = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true }).stringValue;
         const pin = new TerraformVariable(stack, 'pin', { type: 'number', sensitive: true }).numberValue;
-        new SubAccount(stack, 'A', { username: 'a', password: build(secret, pin), passwordVersion });
+        const pws = new TerraformVariable(stack, 'pws', { type: 'map(string)', sensitive: true }).value as Record<string, string>;
+        new SubAccount(stack, 'A', { username: 'a', password: build(secret, pin, pws), passwordVersion });
         const err = thrown(() => Testing.synth(stack));
         expect(err.message).toContain("SubAccount 'stack/A' is invalid (1 problem):\n");
         expect(violationLines(err)).toEqual([expect.stringMatching(reason)]);
@@ -176,6 +206,40 @@ describe('SubAccount', () => {
         '${var.secret}', '${var.secret}', '${join("", ["a$$${", var.secret])}', '${join("", ["x$${y", var.secret])}',
         '${join("", ["$", var.secret, "$"])}', 'Pa%%{${lower(var.secret)}', 'pin${length([var.secret])}', 'n${var.pin}',
         '${format("%s-%d", var.secret, var.pin)}',
+      ]);
+    });
+
+    test('a plain string cdktf quotes itself (a fallback of Fn.coalesce, Fn.lookup or Fn.try, a Fn.format argument) is kept as written', () => {
+      // The check once took cdktf's own quotes for the user's `"` and refused these.
+      const out = synth((scope) => {
+        const variable = new TerraformVariable(scope, 'secret', { type: 'string', sensitive: true });
+        const s = variable.stringValue;
+        const pws = new TerraformVariable(scope, 'pws', { type: 'map(string)', sensitive: true }).value as Record<string, string>;
+        const passwords: string[] = [
+          Fn.coalesce([s, 'Default-pw']), Fn.format('%s-%s', [s, 'x']), Fn.try([s, 'fallback-pw']), Fn.lookup(pws, 'alice', 'fallback-pw'),
+          Fn.coalesce([s, '']), Fn.coalesce([`Pa${s}`, 'x']), Fn.join('', Fn.sort(['b', s])), Fn.join('', Fn.concat([['a'], [s]])),
+        ];
+        passwords.forEach((password, i) => new SubAccount(scope, `S${i}`, { username: `s${i}`, password }));
+      });
+      expect(bodies(out, 'proxyaccount_sub_account').map((b) => b.password)).toEqual([
+        '${coalesce(var.secret, "Default-pw")}', '${format("%s-%s", var.secret, "x")}', '${try(var.secret, "fallback-pw")}',
+        '${lookup(var.pws, "alice", "fallback-pw")}', '${coalesce(var.secret, "")}', '${coalesce("Pa${var.secret}", "x")}',
+        '${join("", sort(["b", var.secret]))}', '${join("", concat(["a"], [var.secret]))}',
+      ]);
+    });
+
+    test('a Lazy value kept: its text alone next to a reference, or an expression it gives inside a call', () => {
+      const out = synth((scope) => {
+        const variable = new TerraformVariable(scope, 'secret', { type: 'string', sensitive: true });
+        const s = variable.stringValue;
+        const lazy = (value: string) => Lazy.stringValue({ produce: () => value });
+        const passwords: string[] = [
+          `${lazy('0123')}${s}`, `${lazy('Pa%')}${s}`, Fn.join('', [lazy(Fn.join('', ['Pa', s]))]), Fn.join('', [Token.asString(variable.value), 'x']),
+        ];
+        passwords.forEach((password, i) => new SubAccount(scope, `S${i}`, { username: `s${i}`, password }));
+      });
+      expect(bodies(out, 'proxyaccount_sub_account').map((b) => b.password)).toEqual([
+        '0123${var.secret}', 'Pa%${var.secret}', '${join("", [join("", ["Pa", var.secret])])}', '${join("", [var.secret, "x"])}',
       ]);
     });
   });

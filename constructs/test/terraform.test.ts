@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { Fn, TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
+import { Fn, Lazy, TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { AccessListMode, AccountRoster, ParentAccess, SubAccount, l1 } from '../src';
 import { AROUND_REFERENCE, aroundReference } from './helpers';
 
@@ -233,6 +233,8 @@ describe('synthesized stack with the real terraform CLI', () => {
     new l1.provider.ProxyaccountProvider(stack, 'proxyaccount', {});
     const variable = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true, default: 'Secret-123' });
     const secret = variable.stringValue;
+    const empty = new TerraformVariable(stack, 'empty', { type: 'string', sensitive: true, default: '' }).stringValue;
+    const pws = new TerraformVariable(stack, 'pws', { type: 'map(string)', sensitive: true, default: { alice: 'Alice-pw' } }).value as Record<string, string>;
     const passwords: Record<string, [string, string]> = {
       a: [Fn.join('', ['a$${', secret]), 'a$${Secret-123'],
       b: [Fn.join('', ['x${y', secret]), 'x${ySecret-123'],
@@ -240,6 +242,15 @@ describe('synthesized stack with the real terraform CLI', () => {
       d: [`Pa%{${Fn.lower(secret)}`, 'Pa%{secret-123'],
       e: [Fn.join('-', ['Pa$${ss', secret, '%%']), 'Pa$${ss-Secret-123-%%'],
       f: [Token.asString(variable.value), 'Secret-123'],
+      // Plain strings that cdktf quotes itself (list and variadic arguments), and Lazy text kept.
+      g: [Fn.coalesce([empty, 'Default-pw!']), 'Default-pw!'],
+      h: [Fn.format('%s-%s', [secret, 'x']), 'Secret-123-x'],
+      i: [Fn.try([Fn.lookupNested(pws, ['bob']), 'Try-pw']), 'Try-pw'],
+      j: [Fn.lookup(pws, 'alice', 'Fallback-pw'), 'Alice-pw'],
+      k: [Fn.lookup(pws, 'bob', 'Fallback-pw'), 'Fallback-pw'],
+      l: [Fn.join('+', Fn.sort(['b-pw', secret])), 'Secret-123+b-pw'],
+      m: [`${Lazy.stringValue({ produce: () => '0123' })}${secret}`, '0123Secret-123'],
+      n: [Fn.join('', [Token.asString(variable.value), '-x']), 'Secret-123-x'],
     };
     for (const [username, [password]] of Object.entries(passwords)) new SubAccount(stack, username, { username, password });
     const dir = Testing.fullSynth(stack);
