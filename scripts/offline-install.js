@@ -18,7 +18,10 @@
 //
 // The install happens in a temporary sibling of <dir> (`.<dir>.tmp-XXXXXX`), renamed to <dir> once
 // it succeeded: a failed install leaves nothing behind, so a retry is not refused as "not empty".
+// <dir> ends with the mode a plain mkdir gives it (0777 less the umask), or, when it existed
+// (empty), the mode it had: other users (a benchmark or test run under another uid) may read it.
 'use strict';
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -60,7 +63,7 @@ function copyNativeAddons(dir) {
   return copied;
 }
 
-/** Checks the arguments: the tarball a regular file, <dir> missing or an empty directory. */
+/** Checks the arguments: the tarball a regular file, <dir> missing or an empty directory (returned, as its lstat). */
 function checkArgs(tarball, dir) {
   if (!tarball || !dir) fail('usage: offline-install.js <tarball> <dir> [--ignore-scripts --native-from-repo]');
   const st = fs.statSync(tarball, { throwIfNoEntry: false });
@@ -69,7 +72,24 @@ function checkArgs(tarball, dir) {
   const existing = fs.lstatSync(dir, { throwIfNoEntry: false });
   if (existing !== undefined && !existing.isDirectory()) fail(`${dir} is not a directory`);
   if (existing !== undefined && fs.readdirSync(dir).length > 0) fail(`${dir} is not empty`);
-  return existing !== undefined;
+  return existing;
+}
+
+/**
+ * Makes the temporary sibling with a plain mkdir (its mode 0777 less the umask, what <dir> would
+ * have got), not mkdtemp, whose 0700 the rename would hand on to <dir>. mkdir fails on a name that
+ * exists, so the folder is new; a collision draws another name.
+ */
+function makeWorkDir(target) {
+  for (;;) {
+    const work = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${crypto.randomBytes(6).toString('hex')}`);
+    try {
+      fs.mkdirSync(work);
+      return work;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+  }
 }
 
 /** Installs the tarball into `work` (seed files, npm install --offline, native addons). */
@@ -95,15 +115,19 @@ function installInto(work, tarball, argv) {
 
 function main(argv) {
   const [tarball, dir] = argv.filter((a) => !a.startsWith('--'));
-  const existed = checkArgs(tarball, dir);
+  const existing = checkArgs(tarball, dir);
   const target = path.resolve(dir);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   // A sibling: the same file system, so the rename is atomic, and the tarball's relative
   // `file:` path that npm records is the same from <dir>.
-  const work = fs.mkdtempSync(path.join(path.dirname(target), `.${path.basename(target)}.tmp-`));
+  const work = makeWorkDir(target);
   try {
     const copied = installInto(work, tarball, argv);
-    if (existed) fs.rmdirSync(target);
+    if (existing !== undefined) {
+      // The folder we were given keeps its mode (its owner and ACL are not carried over).
+      fs.chmodSync(work, existing.mode & 0o7777);
+      fs.rmdirSync(target);
+    }
     fs.renameSync(work, target);
     process.stdout.write(`${JSON.stringify({ dir: target, nativeAddonsCopied: copied })}\n`);
   } finally {

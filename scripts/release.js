@@ -10,9 +10,17 @@
 //   terraform-provider-proxyaccount_<version>_SHA256SUMS        sha256sum lines for the zips, the manifest and the tarball
 //   terraform-provider-proxyaccount_<version>_SHA256SUMS.sig    detached GPG signature, when PROXYACCOUNT_GPG_KEY_ID is set
 //
+// The files get mode 0644 and a directory the release makes 0755, whatever the umask: under
+// umask 002 they would be group-writable, and `provider install --from` (rightly) refuses such a
+// release. The output directory must be a real directory of the user's that nobody else can
+// write (src/packaging/private-tree.ts, as for the mirrors): whoever else could write there could
+// replace a zip and its SHA256SUMS line before they are signed, or plant a link for the release
+// to write through.
+//
 // --platform linux_amd64,linux_arm64,... picks platforms (default: every platform scripts/sea.js
 // supports by default). Needs `npm run build` first (the npm script does it).
 const { execFileSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -21,6 +29,20 @@ const sea = require('./sea');
 
 const ROOT = path.resolve(__dirname, '..');
 const TYPE = 'proxyaccount';
+/** The release's modes, set explicitly (fchmod), so the umask does not decide them. */
+const FILE_MODE = 0o644;
+const DIR_MODE = 0o755;
+// Windows has no O_NOFOLLOW (nor POSIX owners).
+const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/** How a refusal of `--out` says what the directory is for (src/packaging/private-tree.ts). */
+const RELEASE_USE = {
+  what: 'the release',
+  why:
+    'the release signs what its directory holds, and whoever else can write there can replace a zip and its SHA256SUMS line before ' +
+    "they are signed, or plant a link that turns the release's writes onto your files, so --out must be a real directory of your own " +
+    'that nobody else can write',
+};
 
 function packaging() {
   const file = path.join(ROOT, 'dist', 'packaging', 'index.js');
@@ -47,18 +69,86 @@ function zipDate(env = process.env) {
 
 /**
  * Makes the output directory (with its parents) before anything is built, which takes a minute
- * and may download Node binaries: a `--out` that cannot be written fails at once.
+ * and may download Node binaries: a `--out` that cannot be written fails at once, and so does one
+ * that is a symbolic link, another user's, or writable by group or others (walkPrivateTree, as
+ * for the mirrors). A directory made here gets mode 0755 whatever the umask; an existing one of
+ * the user's keeps its mode.
  */
-function prepareOutDir(outDir) {
-  let st;
+function prepareOutDir(outDir, { walkPrivateTree }) {
+  const st = lstatOrError(outDir);
+  if (st !== undefined && !st.isDirectory() && !st.isSymbolicLink()) throw new Error(`--out ${outDir} is not a directory`);
   try {
-    st = fs.statSync(outDir, { throwIfNoEntry: false });
-    if (st === undefined) fs.mkdirSync(outDir, { recursive: true });
-    fs.accessSync(outDir, fs.constants.W_OK);
+    walkPrivateTree(outDir, [], true, RELEASE_USE);
+  } catch (err) {
+    if (err.code !== undefined) throw new Error(`--out ${outDir} cannot be used as the release directory (${err.code})`);
+    throw err;
+  }
+  if (st === undefined) chmodOwnDir(outDir, DIR_MODE);
+}
+
+/** lstat, or undefined when nothing is there; other errors (ENOTDIR, EACCES) become the --out error. */
+function lstatOrError(outDir) {
+  try {
+    return fs.lstatSync(outDir, { throwIfNoEntry: false });
   } catch (err) {
     throw new Error(`--out ${outDir} cannot be used as the release directory (${err.code ?? err.message})`);
   }
-  if (st !== undefined && !st.isDirectory()) throw new Error(`--out ${outDir} is not a directory`);
+}
+
+/**
+ * Sets the mode of the directory just made and checked, through a descriptor opened without
+ * following a link and checked again (fstat), so the chmod lands on that directory and no other.
+ * Nothing to do without POSIX owners (Windows), where the mode says nothing of other users.
+ */
+function chmodOwnDir(dir, mode) {
+  if (typeof process.getuid !== 'function') return;
+  const fd = fs.openSync(dir, fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | NOFOLLOW);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isDirectory() || st.uid !== process.getuid()) throw new Error(`--out ${dir} changed while it was being made; run the release again`);
+    fs.fchmodSync(fd, mode);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A new temporary file beside `target`, named as src/packaging's stageFile names its own
+ * (`.NAME.tmp-PID-RANDOM`, which removeStaleTemps recognises), opened O_CREAT | O_EXCL |
+ * O_NOFOLLOW so that nothing is written through a link planted under any name, and given exactly
+ * `mode` (fchmod: the umask does not apply). `commit` renames it over `target`, replacing a file
+ * or link there rather than writing through it. (Not stageFile itself: zipExecutable and
+ * signSums run without a build, and a zip is streamed.)
+ */
+function createStaged(target, mode) {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}-${crypto.randomBytes(6).toString('hex')}`);
+  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW, 0o600);
+  const discard = () => fs.rmSync(tmp, { force: true });
+  try {
+    fs.fchmodSync(fd, mode);
+  } catch (err) {
+    fs.closeSync(fd);
+    discard();
+    throw err;
+  }
+  return { fd, tmp, commit: () => fs.renameSync(tmp, target), discard };
+}
+
+/** Writes `data` (a Buffer) to `target` through a staged file (mode 0644); returns the SHA-256 of the bytes written. */
+function writeStaged(target, data) {
+  const staged = createStaged(target, FILE_MODE);
+  try {
+    try {
+      for (let off = 0; off < data.length; ) off += fs.writeSync(staged.fd, data, off, data.length - off);
+    } finally {
+      fs.closeSync(staged.fd);
+    }
+    staged.commit();
+  } catch (err) {
+    staged.discard();
+    throw err;
+  }
+  return crypto.createHash('sha256').update(data).digest('hex');
 }
 
 /**
@@ -89,18 +179,40 @@ const DOS_LAST = Date.UTC(2107, 11, 30);
 /**
  * Zips one executable as `name` with Unix mode 0755 in the external attributes. The timestamp is
  * the DOS date and time only (`forceDosTimestamp`: no extra field holding Unix time), in UTC.
+ * The zip is written to a staged file (mode 0644) and renamed to `zipFile`; resolves with the
+ * SHA-256 and size of the bytes written, hashed as they were written, not read back by name.
  */
 function zipExecutable(executable, name, zipFile, date = zipDate()) {
   return new Promise((resolve, reject) => {
-    const zip = new yazl.ZipFile();
-    const tmp = `${zipFile}.tmp-${process.pid}`;
-    const out = fs.createWriteStream(tmp);
-    out.on('error', reject);
+    const staged = createStaged(zipFile, FILE_MODE);
+    const hash = crypto.createHash('sha256');
+    let size = 0;
+    let failed = false;
+    const out = fs.createWriteStream(null, { fd: staged.fd });
+    const fail = (err) => {
+      if (failed) return;
+      failed = true;
+      out.destroy();
+      staged.discard();
+      reject(err);
+    };
+    out.on('error', fail);
     out.on('close', () => {
-      fs.renameSync(tmp, zipFile);
-      resolve();
+      if (failed) return;
+      try {
+        staged.commit();
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      resolve({ sha256: hash.digest('hex'), size });
     });
-    zip.outputStream.on('error', reject);
+    const zip = new yazl.ZipFile();
+    zip.outputStream.on('error', fail);
+    zip.outputStream.on('data', (chunk) => {
+      hash.update(chunk);
+      size += chunk.length;
+    });
     zip.outputStream.pipe(out);
     const mtime = utcFieldsDate(new Date(Math.min(Math.max(date.getTime(), DOS_FIRST), DOS_LAST)));
     zip.addFile(executable, name, { mode: 0o100755, mtime, forceDosTimestamp: true, compress: true });
@@ -152,30 +264,37 @@ function releaseAgent(keyId, startedByUs, gavePassphraseTo, env) {
 /**
  * Signs SHA256SUMS with the gpg CLI (a binary detached signature, as the registry expects).
  * The passphrase, if any, goes to gpg on a pipe and is never printed, put in argv or in gpg's
- * environment; no agent is left holding it (releaseAgent).
+ * environment; no agent is left holding it (releaseAgent). gpg writes the signature to its
+ * stdout, and it is staged as `SUMS.sig` (mode 0644), so it too is never written through a link.
+ * gpg reads `sumsFile` by name: the release hands it the file it just wrote, in a directory that
+ * prepareOutDir checked nobody else can write, so what gpg signs is what the release computed.
  */
 function signSums(sumsFile, keyId, env = process.env) {
-  const args = ['--batch', '--yes', '--local-user', keyId, '--detach-sign', '--output', `${sumsFile}.sig`];
+  const args = ['--batch', '--local-user', keyId, '--detach-sign', '--output', '-'];
   const passphrase = env.PROXYACCOUNT_GPG_PASSPHRASE;
   if (passphrase !== undefined) args.push('--pinentry-mode', 'loopback', '--passphrase-fd', '0');
   args.push(sumsFile);
   const childEnv = gpgEnv(env);
   const startedByUs = !agentRunning(childEnv);
+  let signature;
   try {
-    execFileSync('gpg', args, { input: passphrase ?? '', env: childEnv, stdio: ['pipe', 'ignore', 'pipe'] });
+    signature = execFileSync('gpg', args, { input: passphrase ?? '', env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (err) {
     const detail = err.code === 'ENOENT' ? 'the gpg command is not on PATH' : String(err.stderr || err.message).trim();
     throw new Error(`signing ${path.basename(sumsFile)} with key ${keyId} failed: ${detail}`);
   } finally {
     releaseAgent(keyId, startedByUs, passphrase !== undefined, childEnv);
   }
+  if (signature.length === 0) throw new Error(`signing ${path.basename(sumsFile)} with key ${keyId} failed: gpg wrote no signature`);
+  writeStaged(`${sumsFile}.sig`, signature);
   return `${sumsFile}.sig`;
 }
 
 /**
  * Packs the `proxyaccount` npm package (scripts/pack.js) into `outDir` as `proxyaccount-VERSION.tgz`,
  * so that SHA256SUMS, and the signature over it, cover the tarball the CI templates download and
- * check (PROXYACCOUNT_TARBALL_SHA256). Returns its path.
+ * check (PROXYACCOUNT_TARBALL_SHA256). Packed in a private temporary directory, then staged into
+ * `outDir` (mode 0644). Returns its path, size and the SHA-256 of the bytes written.
  */
 function packCli(outDir, version) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-release-pack-'));
@@ -191,8 +310,8 @@ function packCli(outDir, version) {
       throw new Error(`scripts/pack.js failed: ${String(err.stderr || err.message).trim()}`);
     }
     const target = path.join(outDir, `proxyaccount-${version}.tgz`);
-    fs.copyFileSync(report.tarball, target);
-    return target;
+    const bytes = fs.readFileSync(report.tarball);
+    return { file: target, size: bytes.length, sha256: writeStaged(target, bytes) };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -204,37 +323,44 @@ async function release(opts = {}) {
   const env = opts.env ?? process.env;
   const platforms = opts.platforms ?? sea.DEFAULT_PLATFORMS;
   const outDir = path.resolve(opts.outDir ?? path.join(ROOT, 'dist', 'release'));
-  const { formatSha256Sums, releaseFileNames, releaseManifest, sha256File } = packaging();
+  const pkg = packaging();
+  const { formatSha256Sums, releaseFileNames, releaseManifest } = pkg;
   const version = require(path.join(ROOT, 'package.json')).version;
   const names = releaseFileNames(TYPE, version);
 
   const date = zipDate(env);
-  prepareOutDir(outDir);
+  prepareOutDir(outDir, pkg);
   const built = sea.build({ platforms, log });
   // A release directory holds one release: earlier files of this provider would mix in.
+  const isReleaseFile = (f) => f.startsWith(`terraform-provider-${TYPE}_`) || /^proxyaccount-.+\.tgz$/.test(f);
   for (const f of fs.readdirSync(outDir)) {
-    if (f.startsWith(`terraform-provider-${TYPE}_`) || /^proxyaccount-.+\.tgz$/.test(f)) fs.rmSync(path.join(outDir, f));
+    if (isReleaseFile(f)) fs.rmSync(path.join(outDir, f));
   }
+  // And the temporary files a killed release left (ours, of a process that has ended).
+  const staleOf = fs
+    .readdirSync(outDir)
+    .map((f) => /^\.(.+)\.tmp-\d+-[0-9a-f]{12}$/.exec(f)?.[1])
+    .filter((f) => f !== undefined && isReleaseFile(f));
+  pkg.removeStaleTemps(outDir, staleOf);
 
   const sums = new Map();
   const archives = [];
   for (const { platform, file, size } of built) {
     const zipName = names.zip(platform);
     const zipFile = path.join(outDir, zipName);
-    await zipExecutable(file, names.executable(platform), zipFile, date);
-    const zipSize = fs.statSync(zipFile).size;
-    sums.set(zipName, await sha256File(zipFile));
+    const { sha256, size: zipSize } = await zipExecutable(file, names.executable(platform), zipFile, date);
+    sums.set(zipName, sha256);
     archives.push({ platform, zip: zipFile, executableSize: size, zipSize });
     log(`release: ${zipName} (executable ${(size / 1e6).toFixed(1)} MB, zip ${(zipSize / 1e6).toFixed(1)} MB)\n`);
   }
   const manifestFile = path.join(outDir, names.manifest);
-  fs.writeFileSync(manifestFile, releaseManifest());
-  sums.set(names.manifest, await sha256File(manifestFile));
-  const tarball = packCli(outDir, version);
-  sums.set(path.basename(tarball), await sha256File(tarball));
-  log(`release: ${path.basename(tarball)} (the CLI's npm package, ${(fs.statSync(tarball).size / 1e6).toFixed(1)} MB)\n`);
+  sums.set(names.manifest, writeStaged(manifestFile, Buffer.from(releaseManifest())));
+  const packed = packCli(outDir, version);
+  const tarball = packed.file;
+  sums.set(path.basename(tarball), packed.sha256);
+  log(`release: ${path.basename(tarball)} (the CLI's npm package, ${(packed.size / 1e6).toFixed(1)} MB)\n`);
   const sumsFile = path.join(outDir, names.sums);
-  fs.writeFileSync(sumsFile, formatSha256Sums(sums));
+  writeStaged(sumsFile, Buffer.from(formatSha256Sums(sums)));
 
   let signature;
   const keyId = env.PROXYACCOUNT_GPG_KEY_ID;
@@ -274,7 +400,7 @@ function parseArgs(argv) {
   return { platforms: platforms.length > 0 ? sea.parsePlatforms(platforms) : undefined, outDir };
 }
 
-module.exports = { release, signSums, zipExecutable, zipDate, parseArgs };
+module.exports = { release, signSums, zipExecutable, zipDate, parseArgs, prepareOutDir };
 if (require.main === module) {
   (async () => {
     await release(parseArgs(process.argv.slice(2)));

@@ -11,6 +11,7 @@ import {
   installUnpacked,
   type NetworkMirrorResult,
   openRelease,
+  ownersChecked,
   PLATFORM_PATTERN,
   type ProviderAddress,
   type VerifiedRelease,
@@ -171,12 +172,16 @@ export async function writeMirror(opts: WriteMirrorOptions): Promise<WriteMirror
  * What `--from` checked, said plainly: SHA256SUMS comes from the same directory as the zips, so it
  * catches a zip damaged or changed by accident, and the ownership check keeps other users out;
  * the signature would be what proves the release is the publisher's, and nothing checks it.
+ * Without POSIX owners (Windows) there was no ownership check, and the note must not claim one.
  */
-function checkedNote(signature: boolean): string {
+function checkedNote(signature: boolean, owners = ownersChecked()): string {
   const sig = signature
     ? 'its SHA256SUMS.sig is not checked: verify it with gpg --verify before trusting a release you did not build'
     : 'the release has no SHA256SUMS.sig, so nothing proves who made it';
-  return `each zip matched the release's SHA256SUMS, in a directory only you or root can change; ${sig}\n`;
+  const where = owners
+    ? 'in a directory only you or root can change'
+    : 'but who owns the release and who can write it were not checked (this system has no POSIX owners, as on Windows: only symbolic links are refused), so use a release in a folder only you can change, such as under your profile';
+  return `each zip matched the release's SHA256SUMS, ${where}; ${sig}\n`;
 }
 
 /** A `provider_installation` block: this provider from one mirror, every other provider direct. */

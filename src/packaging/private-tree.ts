@@ -27,13 +27,35 @@ function dirProblem(st: fs.Stats): string | 'writable' | undefined {
   return undefined;
 }
 
+/** What a checked tree is for, as its refusals say it. */
+export interface PrivateTreeUse {
+  /** What is being written, e.g. `the provider mirror`. */
+  readonly what: string;
+  /** Why its directories must be private: a whole sentence, without the final stop. */
+  readonly why: string;
+}
+
+/** The provider mirrors' use: plain `provider install`, `install --from` and `provider mirror`. */
+export const MIRROR_USE: PrivateTreeUse = {
+  what: 'the provider mirror',
+  why: 'Terraform runs what a mirror holds, so each of its directories must be a real directory of your own that nobody else can write',
+};
+
+/** `file` quoted for a POSIX shell, for the `chmod go-w` a refusal prints. */
+function shellQuote(file: string): string {
+  return `'${file.replace(/'/g, "'\\''")}'`;
+}
+
+function modeOf(file: string): string {
+  return ((lstatOrUndefined(file)?.mode ?? 0) & 0o777).toString(8).padStart(4, '0');
+}
+
 /** The refusal naming every directory of the user's that group or others can write, with the command that mends them. */
-function refuseWritable(dirs: readonly string[]): Error {
-  const listed = dirs.map((dir) => `${dir} (mode ${((lstatOrUndefined(dir)?.mode ?? 0) & 0o777).toString(8).padStart(4, '0')})`);
-  const quoted = dirs.map((dir) => `'${dir.replace(/'/g, "'\\''")}'`).join(' ');
+function refuseWritable(dirs: readonly string[], use: PrivateTreeUse): Error {
+  const listed = dirs.map((dir) => `${dir} (mode ${modeOf(dir)})`);
   return new Error(
-    `refusing to write the provider mirror: ${dirs.length === 1 ? 'this directory is' : 'these directories are'} writable by group or others: ${listed.join(', ')}. ` +
-      `Terraform runs what a mirror holds, so each of its directories must be a real directory of your own that nobody else can write: run chmod go-w ${quoted}`,
+    `refusing to write ${use.what}: ${dirs.length === 1 ? 'this directory is' : 'these directories are'} writable by group or others: ${listed.join(', ')}. ` +
+      `${use.why}: run chmod go-w ${dirs.map(shellQuote).join(' ')}`,
   );
 }
 
@@ -41,19 +63,19 @@ function lstatOrUndefined(file: string): fs.Stats | undefined {
   return fs.lstatSync(file, { throwIfNoEntry: false });
 }
 
-function refuse(dir: string, problem: string): Error {
-  return new Error(
-    `refusing to write the provider mirror into ${dir}: ${problem}. Terraform runs what a mirror holds, so each of its directories must be a real directory of your own that nobody else can write`,
-  );
+function refuse(dir: string, problem: string, use: PrivateTreeUse): Error {
+  return new Error(`refusing to write ${use.what} into ${dir}: ${problem}. ${use.why}`);
 }
 
 /**
  * Walks `root`, then `root/parts[0]`, `root/parts[0]/parts[1]`, …, checking each with lstat.
  * With `create`, a missing directory is made (mode 0755; `root` with its parents); without,
  * the walk stops there. Throws, naming the directory, on one that is a symbolic link, not a
- * directory, another user's, or writable by group or others. Returns whether every directory exists.
+ * directory, another user's, or writable by group or others (those listed together, with the
+ * `chmod go-w` that mends them); `use` says in the refusal what the tree is for. Returns whether
+ * every directory exists.
  */
-export function walkPrivateTree(root: string, parts: readonly string[], create: boolean): boolean {
+export function walkPrivateTree(root: string, parts: readonly string[], create: boolean, use: PrivateTreeUse = MIRROR_USE): boolean {
   let dir = path.resolve(root);
   const writable: string[] = [];
   for (let i = 0; i <= parts.length; i++) {
@@ -61,7 +83,7 @@ export function walkPrivateTree(root: string, parts: readonly string[], create: 
     let st = lstatOrUndefined(dir);
     if (st === undefined) {
       // Nothing is made under a directory that is to be refused.
-      if (writable.length > 0) throw refuseWritable(writable);
+      if (writable.length > 0) throw refuseWritable(writable, use);
       if (!create) return false;
       try {
         fs.mkdirSync(dir, { mode: 0o755, recursive: i === 0 });
@@ -70,52 +92,93 @@ export function walkPrivateTree(root: string, parts: readonly string[], create: 
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       st = lstatOrUndefined(dir);
-      if (st === undefined) throw refuse(dir, 'it vanished right after it was created');
+      if (st === undefined) throw refuse(dir, 'it vanished right after it was created', use);
     }
     const problem = dirProblem(st);
     if (problem === 'writable') writable.push(dir);
-    else if (problem !== undefined) throw refuse(dir, problem);
+    else if (problem !== undefined) throw refuse(dir, problem, use);
   }
-  if (writable.length > 0) throw refuseWritable(writable);
+  if (writable.length > 0) throw refuseWritable(writable, use);
   return true;
+}
+
+/**
+ * Whether this platform has POSIX owners (`process.getuid`), so that the owner and write-bit
+ * checks here happen at all. Node has none on Windows: there only symbolic links are refused, and
+ * what the commands print must say so.
+ */
+export function ownersChecked(): boolean {
+  return typeof process.getuid === 'function';
 }
 
 /**
  * Why a directory or file of a release we read (`--from`) may not be trusted, or undefined when
  * it may: Terraform runs what is installed from it, and whoever can change the release can change
  * a zip and its SHA256SUMS line together, so it must be a real directory or regular file (no
- * symbolic link), owned by the current user or root, and writable by nobody else.
+ * symbolic link), owned by the current user or root, and writable by nobody else. 'writable' is
+ * one of those that group or others can write: one `chmod go-w` mends it (a release made or
+ * downloaded under umask 002 has several), so every such file is named at once.
  */
-function releaseProblem(st: fs.Stats, kind: 'directory' | 'file'): string | undefined {
+function releaseProblem(st: fs.Stats, kind: 'directory' | 'file'): string | 'writable' | undefined {
   if (st.isSymbolicLink()) return `it is a symbolic link (give the ${kind} it points to instead)`;
   if (kind === 'directory' ? !st.isDirectory() : !st.isFile()) return `it is not a ${kind === 'directory' ? 'directory' : 'regular file'}`;
   const uid = process.getuid?.();
   if (uid === undefined) return undefined; // no POSIX owners (Windows): only links are refused
   if (st.uid !== uid && st.uid !== 0) return `it is owned by uid ${st.uid}, neither you (uid ${uid}) nor root`;
-  if ((st.mode & 0o022) !== 0) return `group or others can write it (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`;
+  if ((st.mode & 0o022) !== 0) return 'writable';
   return undefined;
 }
 
+const RELEASE_WHY =
+  'Terraform runs what is installed from a release, and whoever can change its directory, its SHA256SUMS or a zip can replace a zip and its SHA256SUMS line together';
+
+/** The refusal of a release directory or file that someone else may have written (another owner, a link). */
 function refuseRelease(file: string, problem: string): Error {
   return new Error(
-    `refusing to use the release in ${file}: ${problem}. Terraform runs what is installed from a release, and whoever can change its directory, ` +
-      'its SHA256SUMS or a zip can replace a zip and its SHA256SUMS line together: use a release directory that you (or root) own and that ' +
+    `refusing to use the release in ${file}: ${problem}. ${RELEASE_WHY}: use a release directory that you (or root) own and that ` +
       'nobody else can write, made there by `npm run release` or downloaded there yourself',
+  );
+}
+
+/**
+ * The refusal naming every file of a release (the directory, SHA256SUMS, zips) that is the
+ * user's or root's but that group or others can write, with the one `chmod go-w` that mends them:
+ * under a umask such as 002 a download gets these modes, and telling the user to make or download
+ * the release themselves would tell them what they did.
+ */
+function refuseWritableRelease(dir: string, files: readonly string[]): Error {
+  const listed = files.map((file) => `${file} (mode ${modeOf(file)})`);
+  return new Error(
+    `refusing to use the release in ${dir}: group or others can write ${listed.join(', ')}. ${RELEASE_WHY}. ` +
+      `If nobody else has changed ${files.length === 1 ? 'it' : 'them'}, run chmod go-w ${files.map(shellQuote).join(' ')}`,
   );
 }
 
 /**
  * Checks the release directory `dir` with lstat, throwing a clear error (naming it as `label`,
  * e.g. `--from`) when it is missing, not a directory, a symbolic link, or not trusted (see
- * {@link releaseProblem}).
+ * {@link releaseProblem}); then, with lstat too, each file of it that `isReleaseFile` names (the
+ * ones the reader will open), so that every one group or others can write is named in one
+ * refusal. The files are checked again when opened ({@link openReleaseFile}).
  */
-export function checkReleaseDir(dir: string, label: string): void {
+export function checkReleaseDir(dir: string, label: string, isReleaseFile: (name: string) => boolean = () => false): void {
   const st = lstatOrUndefined(dir);
   if (st === undefined) throw new Error(`${label} ${dir} does not exist: give the directory \`npm run release\` wrote (dist/release by default)`);
   if (!st.isDirectory() && !st.isSymbolicLink())
     throw new Error(`${label} ${dir} is not a directory: give the directory \`npm run release\` wrote, not a file in it`);
-  const problem = releaseProblem(st, 'directory');
-  if (problem !== undefined) throw refuseRelease(dir, problem);
+  const writable: string[] = [];
+  const check = (file: string, fileSt: fs.Stats, kind: 'directory' | 'file'): void => {
+    const problem = releaseProblem(fileSt, kind);
+    if (problem === 'writable') writable.push(file);
+    else if (problem !== undefined) throw refuseRelease(file, problem);
+  };
+  check(dir, st, 'directory');
+  for (const name of fs.readdirSync(dir).filter(isReleaseFile).sort()) {
+    const file = path.join(dir, name);
+    const fileSt = lstatOrUndefined(file);
+    if (fileSt !== undefined) check(file, fileSt, 'file');
+  }
+  if (writable.length > 0) throw refuseWritableRelease(dir, writable);
 }
 
 /**
@@ -132,12 +195,13 @@ export function openReleaseFile(file: string): { fd: number; size: number } | un
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw refuseRelease(file, releaseProblem(fs.lstatSync(file), 'file') ?? 'it is a symbolic link');
+    if (code === 'ELOOP') throw refuseRelease(file, 'it is a symbolic link (give the file it points to instead)');
     throw new Error(`${file} cannot be opened (${code ?? String(err)})`);
   }
   try {
     const st = fs.fstatSync(fd);
     const problem = releaseProblem(st, 'file');
+    if (problem === 'writable') throw refuseWritableRelease(path.dirname(file), [file]);
     if (problem !== undefined) throw refuseRelease(file, problem);
     return { fd, size: st.size };
   } catch (err) {
@@ -165,7 +229,7 @@ export function writeOwnFile(file: string, text: string, what: string): void {
   if (dirSt === undefined) throw new Error(`cannot write ${what} ${file}: its directory ${dir} does not exist`);
   const problem = dirProblem(dirSt);
   if (problem === 'writable')
-    throw refuseFile(`its directory ${dir} `, `is writable by group or others (run chmod go-w '${dir.replace(/'/g, "'\\''")}', or write it elsewhere)`);
+    throw refuseFile(`its directory ${dir} `, `is writable by group or others (run chmod go-w ${shellQuote(dir)}, or write it elsewhere)`);
   if (problem !== undefined) throw refuseFile(`its directory ${dir}: `, problem);
   const st = lstatOrUndefined(target);
   const uid = process.getuid?.();

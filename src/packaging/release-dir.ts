@@ -72,7 +72,13 @@ function readFd(fd: number, size: number): string {
 export async function openRelease(dir: string, opts: OpenReleaseOptions): Promise<VerifiedRelease> {
   const names = releaseFileNames(opts.type, opts.version);
   const root = path.resolve(dir);
-  checkReleaseDir(root, opts.label ?? 'the release directory');
+  // SHA256SUMS and the zips to be read (every platform's when none is asked for), checked together
+  // first so that one refusal names every file group or others can write.
+  const wanted = (f: string): boolean => {
+    const platform = names.platformOf(f);
+    return f === names.sums || (platform !== undefined && (opts.platforms === undefined || opts.platforms.includes(platform)));
+  };
+  checkReleaseDir(root, opts.label ?? 'the release directory', wanted);
   const sumsFile = path.join(root, names.sums);
   const sumsOpen = openReleaseFile(sumsFile);
   if (sumsOpen === undefined) {

@@ -39,6 +39,11 @@ const READERS: [string, (from: string, dir: string) => Promise<unknown>][] = [
 
 const WHY =
   'Terraform runs what is installed from a release, and whoever can change its directory, its SHA256SUMS or a zip can replace a zip and its SHA256SUMS line together';
+const quote = (file: string): string => `'${file.replace(/'/g, "'\\''")}'`;
+/** The refusal of files of the user's that group or others can write: all of them, and the chmod that mends them. */
+const writableRefusal = (dir: string, files: [string, string][]): string =>
+  `refusing to use the release in ${dir}: group or others can write ${files.map(([f, mode]) => `${f} (mode ${mode})`).join(', ')}. ${WHY}. ` +
+  `If nobody else has changed ${files.length === 1 ? 'it' : 'them'}, run chmod go-w ${files.map(([f]) => quote(f)).join(' ')}`;
 
 describe.each(READERS)('%s', (_name, read) => {
   itAsRoot('refuses a release directory that another user replaced a zip and SHA256SUMS in (a shared download directory), installing nothing', async () => {
@@ -71,20 +76,52 @@ describe.each(READERS)('%s', (_name, read) => {
   it('refuses a release directory that group or others can write', async () => {
     const from = await release();
     fs.chmodSync(from, 0o775);
-    await expect(read(from, fresh())).rejects.toThrow(`refusing to use the release in ${from}: group or others can write it (mode 0775). ${WHY}`);
+    await expect(read(from, fresh())).rejects.toThrow(writableRefusal(from, [[from, '0775']]));
+  });
+
+  it('names every file group or others can write at once (a release made or downloaded under umask 002), with the chmod that mends them', async () => {
+    const from = await release();
+    const sums = path.join(from, `${BASE}_SHA256SUMS`);
+    const zip = path.join(from, zipName('linux_amd64'));
+    fs.chmodSync(from, 0o775);
+    fs.chmodSync(sums, 0o664);
+    fs.chmodSync(zip, 0o664);
+    const dir = fresh();
+    const err = await read(from, dir).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toBe(
+      writableRefusal(from, [
+        [from, '0775'],
+        [sums, '0664'],
+        [zip, '0664'],
+      ]),
+    );
+    // Not advice to do what the user did.
+    expect(err?.message).not.toContain('npm run release');
+    expect(fs.existsSync(dir)).toBe(false);
+    // The command it gives is the whole fix: one run of it, and the release is taken.
+    const chmod = /run (chmod go-w .*)$/.exec(err!.message)![1]!;
+    expect(spawnSync('sh', ['-c', chmod]).status).toBe(0);
+    await read(from, dir);
+    expect(fs.readdirSync(path.join(dir, SOURCE_DIR))).toContain(zipName('linux_amd64'));
   });
 
   itAsRoot("refuses a SHA256SUMS or a zip that is another user's, or that others can write", async () => {
     for (const [file, change, problem] of [
       [`${BASE}_SHA256SUMS`, (f: string) => fs.chownSync(f, OTHER, OTHER), `it is owned by uid ${OTHER}, neither you (uid 0) nor root`],
       [zipName('linux_amd64'), (f: string) => fs.chownSync(f, OTHER, OTHER), `it is owned by uid ${OTHER}, neither you (uid 0) nor root`],
-      [`${BASE}_SHA256SUMS`, (f: string) => fs.chmodSync(f, 0o666), 'group or others can write it (mode 0666)'],
-      [zipName('linux_amd64'), (f: string) => fs.chmodSync(f, 0o646), 'group or others can write it (mode 0646)'],
+      [`${BASE}_SHA256SUMS`, (f: string) => fs.chmodSync(f, 0o666), '0666'],
+      [zipName('linux_amd64'), (f: string) => fs.chmodSync(f, 0o646), '0646'],
     ] as const) {
       const from = await release();
-      change(path.join(from, file));
+      const target = path.join(from, file);
+      change(target);
       const dir = fresh();
-      await expect(read(from, dir)).rejects.toThrow(`refusing to use the release in ${path.join(from, file)}: ${problem}. ${WHY}`);
+      await expect(read(from, dir)).rejects.toThrow(
+        problem.startsWith('it is') ? `refusing to use the release in ${target}: ${problem}. ${WHY}` : writableRefusal(from, [[target, problem]]),
+      );
       expect(fs.existsSync(dir)).toBe(false);
     }
   });
@@ -139,6 +176,31 @@ describe('what the commands say they checked', () => {
     expect(res.stderr).not.toContain('verified');
     expect(res.stderr).toContain("each zip matched the release's SHA256SUMS, in a directory only you or root can change");
     expect(res.stderr).toContain('the release has no SHA256SUMS.sig, so nothing proves who made it');
+  });
+
+  it('says, where there are no POSIX owners (Windows: no process.getuid), that the owner and write permission were not checked', async () => {
+    // As Node is on Windows: a release anyone can write, which only the link check guards there.
+    const from = await release();
+    fs.chmodSync(from, 0o777);
+    fs.chmodSync(path.join(from, `${BASE}_SHA256SUMS`), 0o666);
+    const getuid = Object.getOwnPropertyDescriptor(process, 'getuid')!;
+    delete (process as { getuid?: unknown }).getuid;
+    try {
+      for (const args of [
+        ['provider', 'install', '--from', from, '--platform', 'linux_amd64', '--dir', fresh()],
+        ['provider', 'mirror', '--from', from, '--dir', fresh()],
+      ]) {
+        const res = await providerCli(args);
+        expect(res.error).toBeUndefined();
+        expect(res.stderr).not.toContain('only you or root can change');
+        expect(res.stderr).toContain(
+          "each zip matched the release's SHA256SUMS, but who owns the release and who can write it were not checked (this system has no POSIX owners, as on Windows: only symbolic links are refused)",
+        );
+      }
+    } finally {
+      Object.defineProperty(process, 'getuid', getuid);
+    }
+    expect(typeof process.getuid).toBe('function');
   });
 
   it('provider mirror says a SHA256SUMS.sig there was not checked', async () => {

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseSha256Sums, readZipEntries } from '../../src/packaging';
-import { type BuiltRelease, RELEASE_PLATFORMS, ROOT, sharedRelease, VERSION } from './helpers/release';
+import { installFromRelease } from '../../src/cli/provider';
+import { type BuiltRelease, RELEASE_PLATFORMS, RELEASE_UMASK, ROOT, sharedRelease, VERSION } from './helpers/release';
 import { throwawayKey } from './helpers/gpg';
 
 jest.setTimeout(300_000);
@@ -60,6 +61,18 @@ describe('npm run release', () => {
       version: 1,
       metadata: { protocol_versions: ['6.0'] },
     });
+  });
+
+  it(`gives every file mode 0644 and the directory it made 0755 under umask 0${RELEASE_UMASK.toString(8)}, so provider install --from takes it`, async () => {
+    expect(fs.statSync(release.dir).mode & 0o777).toBe(0o755);
+    for (const f of fs.readdirSync(release.dir)) expect([f, fs.statSync(path.join(release.dir, f)).mode & 0o777]).toEqual([f, 0o644]);
+    const mirror = fs.mkdtempSync(path.join(os.tmpdir(), 'proxyaccount-release-mirror-'));
+    try {
+      const result = await installFromRelease({ from: release.dir, mirrorDir: mirror, platforms: ['linux_amd64'] });
+      expect(result.files.map((f) => path.basename(f))).toEqual([`${BASE}_linux_amd64.zip`]);
+    } finally {
+      fs.rmSync(mirror, { recursive: true, force: true });
+    }
   });
 
   it('says it skipped signing, and why, when no GPG key is given', () => {

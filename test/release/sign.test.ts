@@ -34,7 +34,7 @@ describe("gpg's environment", () => {
     // A stand-in gpg that records what it was given.
     const bin = fs.mkdtempSync(path.join(work, 'bin-'));
     const dump = path.join(work, 'gpg-env');
-    fs.writeFileSync(path.join(bin, 'gpg'), `#!/bin/sh\nenv > '${dump}'\ncat > '${dump}.stdin'\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'gpg'), `#!/bin/sh\nenv > '${dump}'\ncat > '${dump}.stdin'\nprintf signature\n`, { mode: 0o755 });
     const sums = path.join(work, 'SUMS');
     fs.writeFileSync(sums, 'x');
     const passphrase = `pass-${Math.random().toString(36).slice(2)}`;
@@ -102,5 +102,23 @@ describe("gpg's environment", () => {
     expect(agentPid()).toBe(pid);
     expect(() => signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: `wrong-${passphrase}` })).toThrow(`with key ${keyId} failed`);
     if (fs.existsSync('/proc/self/environ')) expect(fs.readFileSync(`/proc/${pid}/environ`, 'latin1')).not.toContain(passphrase);
+  });
+
+  it('writes the signature with mode 0644 whatever the umask, replacing a link at its name instead of writing through it', () => {
+    const victim = path.join(work, 'victim');
+    fs.writeFileSync(victim, 'precious\n', { mode: 0o600 });
+    fs.rmSync(`${sums}.sig`, { force: true });
+    fs.symlinkSync(victim, `${sums}.sig`);
+    const before = process.umask(0o002);
+    try {
+      signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    } finally {
+      process.umask(before);
+    }
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
+    const st = fs.lstatSync(`${sums}.sig`);
+    expect(st.isFile()).toBe(true);
+    expect(st.mode & 0o777).toBe(0o644);
+    expect(() => execFileSync('gpg', ['--batch', '--verify', `${sums}.sig`, sums], { env, stdio: 'pipe' })).not.toThrow();
   });
 });

@@ -12,6 +12,8 @@ export const ROOT = path.resolve(__dirname, '..', '..', '..');
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** The platforms of the shared release: this machine's and one it cannot run. */
 export const RELEASE_PLATFORMS = ['linux_amd64', 'linux_arm64'] as const;
+/** The umask the shared release is made under (see runRelease). */
+export const RELEASE_UMASK = 0o002;
 
 /** A finished release directory and what `scripts/release.js` printed while making it. */
 export interface BuiltRelease {
@@ -29,7 +31,7 @@ const INPUTS = [
 ];
 
 function cacheKey(): string {
-  const hash = createHash('sha256').update(process.version).update(RELEASE_PLATFORMS.join(','));
+  const hash = createHash('sha256').update(process.version).update(RELEASE_PLATFORMS.join(',')).update(String(RELEASE_UMASK));
   for (const rel of INPUTS) {
     const file = path.join(ROOT, rel);
     if (!fs.existsSync(file)) throw new Error(`${rel} is missing: run \`npm run build\` before the release tests`);
@@ -38,14 +40,28 @@ function cacheKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * The release is made under umask 002, as Debian's, Ubuntu's and Fedora's users have it (user
+ * private groups): its files must still get the modes the script sets (0644, a directory 0755),
+ * which `provider install --from` requires.
+ */
 function runRelease(outDir: string): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.PROXYACCOUNT_GPG_KEY_ID;
   delete env.PROXYACCOUNT_GPG_PASSPHRASE;
   return new Promise((resolve, reject) => {
     execFile(
-      process.execPath,
-      [path.join(ROOT, 'scripts', 'release.js'), '--platform', RELEASE_PLATFORMS.join(','), '--out', outDir],
+      'sh',
+      [
+        '-c',
+        `umask ${RELEASE_UMASK.toString(8).padStart(3, '0')} && exec "$0" "$@"`,
+        process.execPath,
+        path.join(ROOT, 'scripts', 'release.js'),
+        '--platform',
+        RELEASE_PLATFORMS.join(','),
+        '--out',
+        outDir,
+      ],
       { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024, timeout: 300_000 },
       (err, stdout, stderr) => (err ? reject(new Error(`scripts/release.js failed: ${err.message}\n${stderr}`)) : resolve(`${stdout}${stderr}`)),
     );
