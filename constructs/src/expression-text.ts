@@ -36,6 +36,21 @@ const TEMPLATE_TEXT =
 // What to do instead: the text around a reference is what terraform-literal.ts writes exactly.
 const HOW = "write literal text outside expressions and references, joined to them with plain + (such as 'Pa%{' + " +
   'Fn.lower(secret.stringValue)): the construct writes that text exactly';
+// cdktf writes a list's items by their index in the list with the missing ones dropped: after one, each
+// item is written a place early and the last is lost (`[cfg.prefix, secret]` became `[]`).
+const MISSING_VALUE =
+  'a Terraform expression in it holds undefined or null (an optional setting left out, say) as an item of a list, an ' +
+  'argument of an Fn.* call or a branch of a condition, which cdktf does not write as given: in a list it writes the items ' +
+  'after it a place early and drops the last, so the account would get another password, or the plan would fail and print the text';
+const HOW_MISSING = 'leave the item out of the list in code (with a spread or filter) or give it a value';
+// cdktf 0.21 writes an operator's right operand only when it is truthy (CDK Terrain writes it as given).
+const FALSY_OPERAND =
+  "a Terraform expression in it holds an operator (Op.*) whose right operand is '', 0, false or null, which this version of cdktf " +
+  'writes as `undefined` (Op.sub(x, 0) as -x): the plan would fail and print the text, or the account would get another value';
+const HOW_FALSY = "make that value the left operand (Op.neq('', x) for Op.neq(x, '')), use Fn.coalesce([x, 'fallback']) for " +
+  'a fallback to an empty value, or leave out an operation that changes nothing (Op.sub(x, 0), Op.or(x, false))';
+// What to do instead of what the check refuses, when not HOW.
+const ADVICE = new Map([[MISSING_VALUE, HOW_MISSING], [FALSY_OPERAND, HOW_FALSY]]);
 
 // In a quoted string of an expression cdktf writes, what Terraform would not read as written.
 const UNSAFE_QUOTED = /["\\\n\r]|%\{/;
@@ -70,7 +85,7 @@ class CheckedText implements IResolvable {
 
   public resolve(context: IResolveContext): string {
     const v = new Violations();
-    for (const problem of expressionProblems(this.text, context.scope)) v.add(this.path, `${problem}; ${HOW}`);
+    for (const problem of expressionProblems(this.text, context.scope)) v.add(this.path, `${problem}; ${ADVICE.get(problem) ?? HOW}`);
     v.throwIfAny(this.subject);
     return this.text;
   }
@@ -140,22 +155,40 @@ class ArgumentProbe extends DefaultTokenResolver {
     // other expression's as it resolves them: the context, with its resolve recording what the
     // token passes to it (writes reach the context itself).
     const call = functionCall(t);
-    if (call) this.given.push(...givenArguments(call));
+    // A call's arguments are written as a list's items are, so one that is missing is one too.
+    if (call) this.given.push(givenArguments(call));
+    const passed: unknown[] = [];
     const recording = call ? context : new Proxy(context, {
-      get: (target, key) => (key === 'resolve' ? (x: unknown) => this.record(target, x) : Reflect.get(target, key)),
+      get: (target, key) => (key === 'resolve' ? (x: unknown) => this.record(target, x, passed) : Reflect.get(target, key)),
     });
     this.depth += 1;
     try {
       return postProcessor.postProcess(context.resolve(t.resolve(recording)), context);
     } finally {
       this.depth -= 1;
+      if (dropsRightOperand(t, passed)) this.problems.add(FALSY_OPERAND);
     }
   }
 
-  private record(context: IResolveContext, value: unknown): unknown {
+  private record(context: IResolveContext, value: unknown, passed: unknown[]): unknown {
     this.given.push(value);
+    passed.push(value);
     return context.resolve(value);
   }
+}
+
+/**
+ * True when `t` is an operator whose right operand is given but was never passed on to be written
+ * (`passed`, what it resolved): cdktf 0.21 skips a falsy one (`''`, 0, false, null), writing
+ * `undefined` in its place, or `Op.sub(x, 0)` as `-x`. Asking the writer itself, not its version,
+ * keeps a fixed one (CDK Terrain's) free. In `passed` a right operand cannot be told apart from the
+ * same value in the left one: the same left operand is refused in any writer (`Op.eq('', '')` means
+ * nothing anyway), and one in a list literal on the left (`Op.eq([''], '')`, no text) goes unseen.
+ */
+function dropsRightOperand(t: IResolvable, passed: unknown[]): boolean {
+  const { operator, left, right } = t as { operator?: unknown; left?: unknown; right?: unknown };
+  if (typeof operator !== 'string' || right === undefined || right) return false;
+  return !passed.includes(right) || left === right;
 }
 
 /** True for cdktf's expressions (a reference, a function call, a condition...): a Lazy value is none. */
@@ -220,13 +253,22 @@ function argumentProblems(argument: unknown, problems: Set<string>): void {
         if (part.endsWith('$') && i < parts.length - 1) problems.add(DOLLAR_BEFORE_REFERENCE);
       }
     });
+  } else if (argument === undefined) {
+    // Given to an expression (a branch of a condition), cdktf writes it as the name `undefined`.
+    problems.add(MISSING_VALUE);
   } else if (Array.isArray(argument)) {
-    for (const item of argument) argumentProblems(item, problems);
+    // By index, so that a hole of a sparse list counts too. A null item is written as nothing (or as
+    // `null`, which no function reading the list accepts in place of text).
+    for (let i = 0; i < argument.length; i++) {
+      if (argument[i] === null) problems.add(MISSING_VALUE);
+      else argumentProblems(argument[i], problems);
+    }
   } else if (isPlainObject(argument)) {
-    // A map's keys are written as they are, between quotes; its values are arguments of their own.
+    // A map's keys are written as they are, between quotes; its values are arguments of their own,
+    // except an undefined one: cdktf leaves out its key, as JavaScript does.
     for (const [key, value] of Object.entries(argument)) {
       if (!holdsTokenMarker(key) && UNSAFE_KEY.test(key)) problems.add(QUOTED_TEXT);
-      argumentProblems(value, problems);
+      if (value !== undefined) argumentProblems(value, problems);
     }
   }
 }

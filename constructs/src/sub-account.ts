@@ -37,12 +37,18 @@ export interface SubAccountProps {
    * inside an expression, which cdktf writes there as Terraform source (`0123` as the number 123), and
    * a `Lazy` value whose text makes `${`, `%{` or `$${` with the text next to it. The error names the
    * construct, never the password; write such text outside the expression, joined with `+`
-   * (`'Pa%{' + Fn.lower(secret)`). A number reference just after a digit, `.`, `+`, `-` or another number
-   * reference, or just before a digit, is refused too: cdktf does not find it there. The check covers
-   * the expressions written into the password only: a reference to a `TerraformLocal` (or to another
-   * construct's attribute) stays a reference, and Terraform reads the local's own expression as cdktf
-   * wrote it, unescaped, as a template (`Pa%%{` there is `Pa%{`); put an `Fn.*` call in the password
-   * itself, not in a local, to have it checked.
+   * (`'Pa%{' + Fn.lower(secret)`). It refuses `undefined` or `null` (an optional setting left out) as
+   * an item of a list inside an expression, a hole of a sparse list, or an argument of an `Fn.*`
+   * call, and `undefined` as a branch of `Fn.conditional`: cdktf writes the items after a missing one
+   * a place early and drops the last (a map's `undefined` value, left out with its key, is kept). With
+   * cdktf 0.21 it refuses an operator (`Op.*`) whose right operand is `''`, `0`, `false` or `null`,
+   * which cdktf writes as `undefined`: make that value the left operand (`Op.neq('', secret)`); CDK
+   * Terrain writes such operands as given and keeps them. A number reference just after a digit,
+   * `.`, `+`, `-` or another number reference, or just before a digit, is refused too: cdktf does not
+   * find it there. The check covers the expressions written into the password only: a reference to
+   * a `TerraformLocal` (or to another construct's attribute) stays a reference, and Terraform reads
+   * the local's own expression as cdktf wrote it, unescaped, as a template (`Pa%%{` there is
+   * `Pa%{`); put an `Fn.*` call in the password itself, not in a local, to have it checked.
    * @default - no password: the sub-account authenticates with its tokens
    */
   readonly password?: string;

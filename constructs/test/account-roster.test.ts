@@ -118,6 +118,19 @@ describe('AccountRoster', () => {
     expect(err.message).not.toContain('Zq7');
   });
 
+  test('a password with an optional value left out of a list in its expression is refused, naming the member, never shown', () => {
+    // cdktf wrote `[undefined, secret]` as `[]`: the account would have got `Zq7-tail` alone.
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const secret = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true }).stringValue;
+    const unset: { prefix?: string } = {};
+    const roster = { teams: [{ name: 't', members: [{ username: 'carol' }] }] };
+    new AccountRoster(stack, 'Roster', { roster, passwords: { carol: Fn.join('-', Fn.concat([[unset.prefix, secret], ['Zq7-tail']])) } });
+    const err = thrown(() => Testing.synth(stack));
+    expect(err.message).toContain("SubAccount 'stack/Roster/carol' is invalid (1 problem):\n");
+    expect(violationLines(err)).toEqual([expect.stringMatching(/^password: a Terraform expression in it holds undefined or null \(an optional setting left out, say\) as an item of a list/)]);
+    expect(err.message).not.toContain('Zq7');
+  });
+
   test('lists every violation with its path in the data, from YAML', () => {
     const stack = new TerraformStack(Testing.app(), 'stack');
     const err = thrown(() => new AccountRoster(stack, 'Roster', {

@@ -1,5 +1,6 @@
-import { Fn, Lazy, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
+import { Fn, Lazy, Op, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { AccessListMode, AccountRoster, ParentAccess, SubAccount, SubAccountProps, TokenOptions, l1 } from '../src';
+import { FLAVOR } from './flavor';
 import { AROUND_REFERENCE, aroundReference, bodies, synth, templateLiteral, templateValue, thrown, violationLines } from './helpers';
 
 describe('SubAccount', () => {
@@ -114,7 +115,11 @@ describe('SubAccount', () => {
     const NUMBER = /^password: a Terraform expression in it holds a number reference inside text, which cdktf writes there as the reference's bare name \(or as placeholder digits\)/;
     const NOT_AN_EXPRESSION = /^password: a Terraform expression in it \(the arguments of an Fn\.\* call, say\) holds a token that is no expression \(a Lazy value or Token\.asAny, say\) and gives a value of its own, which cdktf writes there as Terraform source, not as text/;
     const JOINED = /^password: a reference in it \(a Lazy value, say\) gives text that ends with \$ or % where the text after it starts with \{, or ends with \$ just before a reference: written together they make \$\{, %\{ or \$\$\{/;
+    const MISSING = /^password: a Terraform expression in it holds undefined or null \(an optional setting left out, say\) as an item of a list, .* drops the last, so the account would get another password, or the plan would fail and print the text; leave the item out of the list in code/;
     const lazy = (text: string) => Lazy.stringValue({ produce: () => text });
+    // An optional setting left out: cdktf wrote the items after it a place early, dropping the last
+    // (`Fn.concat([[prefix, secret], ['Zq7']])` planned as `Zq7`, the secret gone).
+    const unset: { prefix?: string } = {};
     const REFUSED: Record<string, [Build, RegExp]> = {
       'an escape of %{': [(s) => Fn.join('', ['Zq7%%{', s]), QUOTED],
       'a %{': [(s) => Fn.join('', ['Zq7%{', s]), QUOTED],
@@ -159,6 +164,16 @@ describe('SubAccount', () => {
       'two Lazy values making ${': [(s) => `${lazy('Zq7$')}${lazy('{x}')}${s}`, JOINED],
       'a Lazy value ending in $ before a reference': [(s) => `${lazy('Zq7$')}${s}`, JOINED],
       'an empty Lazy value between % and {': [(s) => `Zq7%${lazy('')}{x}${s}`, JOINED],
+      'an undefined item in a list of Fn.concat': [(s) => Fn.join('-', Fn.concat([[unset.prefix, s], ['Zq7']])), MISSING],
+      'an undefined item in the list of Fn.join': [(s) => Fn.join('-', [s, unset.prefix, 'Zq7'] as string[]), MISSING],
+      'an undefined item in the list of Fn.tolist': [(s) => Fn.join('-', Fn.tolist([s, unset.prefix, 'Zq7'])), MISSING],
+      'an undefined item in the list of Fn.element': [(s) => Fn.element([unset.prefix, s, 'Zq7'], 2), MISSING],
+      'an undefined item in a nested list': [(s) => Fn.join('-', Fn.flatten([['Zq7', [unset.prefix, s]]])), MISSING],
+      'an undefined item in a list that is a map value': [(s) => Fn.join('-', Fn.flatten(Fn.values({ a: [unset.prefix, s, 'Zq7'] }))), MISSING],
+      'a null item in a list': [(s) => Fn.join('-', ['Zq7', null, s] as string[]), MISSING],
+      'a hole in a sparse list': [(s) => Fn.join('-', ['Zq7', , s] as string[]), MISSING],
+      'an undefined argument of a call': [(s) => Fn.join('-', Fn.concat([Fn.tolist(unset.prefix), ['Zq7', s]])), MISSING],
+      'an undefined branch of a condition': [(s) => Fn.conditional(Op.eq(s, 'x'), 'Zq7', unset.prefix), MISSING],
     };
 
     test.each(Object.entries(REFUSED))('refused, stored or write-only: %s', (_name, [build, reason]) => {
@@ -240,6 +255,52 @@ describe('SubAccount', () => {
       });
       expect(bodies(out, 'proxyaccount_sub_account').map((b) => b.password)).toEqual([
         '0123${var.secret}', 'Pa%${var.secret}', '${join("", [join("", ["Pa", var.secret])])}', '${join("", [var.secret, "x"])}',
+      ]);
+    });
+
+    test('an operator whose right operand is \'\', 0, false or null: refused where the writer drops it (cdktf), written as given where not (CDK Terrain)', () => {
+      // cdktf 0.21 wrote `Op.neq(secret, '')` as `(var.secret != undefined)`: the plan failed and
+      // printed the fallback password. `Op.sub(pin, 0)` became `-var.pin`, planned without a word.
+      const FALSY = /^password: a Terraform expression in it holds an operator \(Op\.\*\) whose right operand is '', 0, false or null, which this version of cdktf writes as `undefined` .*; make that value the left operand/;
+      const cases: Array<[(s: string, pin: number, flag: boolean) => string, string]> = [
+        [(s) => Fn.conditional(Op.neq(s, ''), s, 'Zq7-fallback'), '${(var.secret != "") ? var.secret : "Zq7-fallback"}'],
+        [(s) => Fn.conditional(Op.eq(s, null), 'Zq7-fallback', s), '${(var.secret == null) ? "Zq7-fallback" : var.secret}'],
+        [(s, _pin, flag) => Fn.conditional(Op.or(flag, false), s, 'Zq7-fallback'), '${(var.flag || false) ? var.secret : "Zq7-fallback"}'],
+        [(s, pin) => Fn.format('Zq7%s%d', [s, Op.sub(pin, 0)]), '${format("Zq7%s%d", var.secret, (var.pin - 0))}'],
+      ];
+      for (const [build, written] of cases) {
+        const stack = new TerraformStack(Testing.app(), 'stack');
+        const secret = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true }).stringValue;
+        const pin = new TerraformVariable(stack, 'pin', { type: 'number' }).numberValue;
+        const flag = new TerraformVariable(stack, 'flag', { type: 'bool' }).booleanValue as unknown as boolean;
+        new SubAccount(stack, 'A', { username: 'a', password: build(secret, pin, flag) });
+        if (FLAVOR.lib === 'cdktf') {
+          const err = thrown(() => Testing.synth(stack));
+          expect(violationLines(err)).toEqual([expect.stringMatching(FALSY)]);
+          expect(err.message).not.toContain('Zq7');
+        } else {
+          const { resource } = JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, { password?: string }>> };
+          expect(Object.values(resource.proxyaccount_sub_account).map((b) => b.password)).toEqual([written]);
+        }
+      }
+    });
+
+    test('kept in both: a falsy left operand, an operator without a right one, lists without gaps, a map value left out', () => {
+      const out = synth((scope) => {
+        const s = new TerraformVariable(scope, 'secret', { type: 'string', sensitive: true }).stringValue;
+        const pin = new TerraformVariable(scope, 'pin', { type: 'number' }).numberValue;
+        const unset: { suffix?: string } = {};
+        const passwords: string[] = [
+          Fn.conditional(Op.neq('', s), s, 'fallback'), Fn.format('%s%d', [s, Op.negate(pin)]), Fn.conditional(Op.not(Op.eq(s, 'x')), s, 'y'),
+          Fn.join('-', Fn.concat([[s], ['Tail9']])), Fn.join('-', Fn.compact([s, unset.suffix] as string[])),
+          Fn.lookup({ a: unset.suffix, b: s }, 'b', 'x'), Fn.conditional(Op.eq(s, 'x'), 'y', null),
+        ];
+        passwords.forEach((password, i) => new SubAccount(scope, `S${i}`, { username: `s${i}`, password }));
+      });
+      expect(bodies(out, 'proxyaccount_sub_account').map((b) => b.password)).toEqual([
+        '${("" != var.secret) ? var.secret : "fallback"}', '${format("%s%d", var.secret, -var.pin)}', '${!(var.secret == "x") ? var.secret : "y"}',
+        '${join("-", concat([var.secret], ["Tail9"]))}', '${join("-", compact([var.secret]))}', '${lookup({"b" = var.secret}, "b", "x")}',
+        '${(var.secret == "x") ? "y" : null}',
       ]);
     });
   });

@@ -8,8 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { Fn, Lazy, TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
+import { Fn, Lazy, Op, TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { AccessListMode, AccountRoster, ParentAccess, SubAccount, l1 } from '../src';
+import { FLAVOR } from './flavor';
 import { AROUND_REFERENCE, aroundReference } from './helpers';
 
 const REPO = path.join(__dirname, '..', '..');
@@ -235,6 +236,8 @@ describe('synthesized stack with the real terraform CLI', () => {
     const secret = variable.stringValue;
     const empty = new TerraformVariable(stack, 'empty', { type: 'string', sensitive: true, default: '' }).stringValue;
     const pws = new TerraformVariable(stack, 'pws', { type: 'map(string)', sensitive: true, default: { alice: 'Alice-pw' } }).value as Record<string, string>;
+    const pin = new TerraformVariable(stack, 'pin', { type: 'number', default: 42 }).numberValue;
+    const unset: { suffix?: string } = {};
     const passwords: Record<string, [string, string]> = {
       a: [Fn.join('', ['a$${', secret]), 'a$${Secret-123'],
       b: [Fn.join('', ['x${y', secret]), 'x${ySecret-123'],
@@ -251,6 +254,20 @@ describe('synthesized stack with the real terraform CLI', () => {
       l: [Fn.join('+', Fn.sort(['b-pw', secret])), 'Secret-123+b-pw'],
       m: [`${Lazy.stringValue({ produce: () => '0123' })}${secret}`, '0123Secret-123'],
       n: [Fn.join('', [Token.asString(variable.value), '-x']), 'Secret-123-x'],
+      // Neighbours of what is refused: a falsy left operand, an optional value left out of a map
+      // (or dropped by Fn.compact), lists without gaps, a null branch beside a taken one.
+      o: [Fn.conditional(Op.neq('', secret), secret, 'Fallback-pw'), 'Secret-123'],
+      p: [Fn.conditional(Op.neq('', empty), empty, 'Fallback-pw'), 'Fallback-pw'],
+      q: [Fn.lookup({ a: unset.suffix, b: secret }, 'b', 'x'), 'Secret-123'],
+      r: [Fn.join('-', Fn.compact([secret, unset.suffix, 'Tail9'] as string[])), 'Secret-123-Tail9'],
+      s: [Fn.join('-', Fn.concat([[secret], ['Tail9']])), 'Secret-123-Tail9'],
+      t: [Fn.conditional(Op.eq(secret, 'x'), null, secret), 'Secret-123'],
+      // CDK Terrain writes a falsy right operand as given (cdktf's writer, which drops it, is refused).
+      ...(FLAVOR.lib === 'cdktn' ? {
+        u: [Fn.conditional(Op.neq(secret, ''), secret, 'Fallback-pw'), 'Secret-123'],
+        v: [Fn.conditional(Op.eq(empty, ''), 'Fallback-pw', secret), 'Fallback-pw'],
+        w: [Fn.format('%s%d', [secret, Op.sub(pin, 0)]), 'Secret-12342'],
+      } satisfies Record<string, [string, string]> : {}),
     };
     for (const [username, [password]] of Object.entries(passwords)) new SubAccount(stack, username, { username, password });
     const dir = Testing.fullSynth(stack);
