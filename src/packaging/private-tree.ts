@@ -63,6 +63,14 @@ function lstatOrUndefined(file: string): fs.Stats | undefined {
   return fs.lstatSync(file, { throwIfNoEntry: false });
 }
 
+function realpathOrUndefined(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 function refuse(dir: string, problem: string, use: PrivateTreeUse): Error {
   return new Error(`refusing to write ${use.what} into ${dir}: ${problem}. ${use.why}`);
 }
@@ -100,6 +108,59 @@ export function walkPrivateTree(root: string, parts: readonly string[], create: 
   }
   if (writable.length > 0) throw refuseWritable(writable, use);
   return true;
+}
+
+/**
+ * Why `st`, a directory above a private tree (or a symbolic link on the way to it), lets someone
+ * else put a directory of their own in the tree's place, or undefined when it does not: its owner
+ * can rename its entries, and so can whoever may write it, unless it is sticky (then only the
+ * entry's owner, the directory's owner and root may). A link is judged by its owner alone (only
+ * its parent, checked too, decides who may replace it); where it points is checked on its own.
+ */
+function ancestorProblem(st: fs.Stats, uid: number): string | undefined {
+  if (st.uid !== uid && st.uid !== 0) return `is owned by uid ${st.uid}, neither you (uid ${uid}) nor root`;
+  if (st.isSymbolicLink()) return undefined;
+  if (!st.isDirectory()) return 'is not a directory';
+  if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0)
+    return `is writable by group or others (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')}) and not sticky`;
+  return undefined;
+}
+
+/**
+ * Checks every directory above `dir` (from the nearest one that exists, when `dir` or its parents
+ * are yet to be made, up to the root; through a symbolic link, also the directories above where it
+ * points): each must be the user's or root's, and writable by nobody else unless sticky, as
+ * OpenSSH's StrictModes asks of the directories above ~/.ssh. Whoever could rename an entry of one
+ * could move the checked tree away while it is being written and put a directory of their own in
+ * its place, whose contents are theirs to change. Throws naming the first one that fails; nothing
+ * to check without POSIX owners (Windows).
+ */
+export function checkAncestors(dir: string, use: PrivateTreeUse): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const target = path.resolve(dir);
+  const checked = new Set<string>();
+  const walk = (start: string): void => {
+    // A directory already checked had every directory above it checked too.
+    for (let p = start; !checked.has(p); p = path.dirname(p)) {
+      checked.add(p);
+      const st = lstatOrUndefined(p);
+      const problem = st === undefined ? undefined : ancestorProblem(st, uid);
+      if (problem !== undefined)
+        throw new Error(
+          `refusing to write ${use.what} into ${target}: ${p}, a directory above it, ${problem}, so someone else could move ${target} away while it is ` +
+            "being written and put a directory of their own in its place. Every directory above it must be yours or root's and writable by nobody " +
+            'else, unless sticky (as /tmp is): give a directory elsewhere',
+        );
+      if (st?.isSymbolicLink()) {
+        // A link to nothing leads nowhere to write: making the tree fails there, saying so.
+        const real = realpathOrUndefined(p);
+        if (real !== undefined) walk(real);
+      }
+      if (path.dirname(p) === p) return;
+    }
+  };
+  walk(path.dirname(target));
 }
 
 /**

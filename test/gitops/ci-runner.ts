@@ -51,15 +51,35 @@ export interface JobResult {
   readonly outputs?: Readonly<Record<string, string>>;
 }
 
+/**
+ * How a runner differs from the default one (umask 022, a workspace of the job's user): what some
+ * real runners do by default.
+ */
+export interface RunnerQuirks {
+  /**
+   * The umask the job's scripts run under, the workspace then made with the mode it leaves of
+   * 0777: GitLab's docker and kubernetes executors clone and run under umask 0000, so
+   * CI_PROJECT_DIR is writable by everyone.
+   */
+  readonly umask?: number;
+  /**
+   * The owner given to the workspace and the temp directory (a test running as root only): a
+   * GitHub `container:` job runs as root in directories of the runner's user (uid 1001).
+   */
+  readonly owner?: number;
+}
+
 let runCounter = 0;
 
 /** A fresh machine: HOME, workspace and temp directory, all new. */
-export function freshRunner(base: string): { home: string; workspace: string; temp: string } {
+export function freshRunner(base: string, quirks: RunnerQuirks = {}): { home: string; workspace: string; temp: string } {
   const dir = fs.mkdtempSync(path.join(base, `runner-${++runCounter}-`));
   const home = path.join(dir, 'home');
   const workspace = path.join(dir, 'work');
   const temp = path.join(dir, 'tmp');
   for (const d of [home, workspace, temp]) fs.mkdirSync(d, { recursive: true });
+  if (quirks.umask !== undefined) fs.chmodSync(workspace, 0o777 & ~quirks.umask);
+  if (quirks.owner !== undefined) for (const d of [workspace, temp]) fs.chownSync(d, quirks.owner, quirks.owner);
   return { home, workspace, temp };
 }
 
@@ -69,12 +89,13 @@ function pathFor(service: Service): string {
 }
 
 /**
- * Runs one bash script; resolves with its exit code and output. Asynchronous: the emulator's log
+ * Runs one bash script (under `umask` when given); resolves with its exit code and output. Asynchronous: the emulator's log
  * and the fake forge live in this process and must keep answering while the script runs.
  */
-export function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
+export function bash(script: string, cwd: string, env: Record<string, string>, umask?: number): Promise<{ code: number; output: string }> {
+  const body = umask === undefined ? script : `umask ${umask.toString(8).padStart(4, '0')}\n${script}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', body], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));

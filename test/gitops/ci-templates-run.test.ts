@@ -10,6 +10,10 @@
 // succeed fails the run, and GitLab applies only a plan reviewed at the merged head. And the ban budget holds on runners that
 // keep nothing but what the template caches: six drift runs with a wrong password, each on a
 // fresh machine, and four different wrong passwords on one machine, leave the emulator unbanned.
+// The templates also run on runners' defaults that are hostile to private files: one GitLab job
+// under umask 0000 (a project directory everyone can write, as GitLab's docker executor makes
+// it), one GitHub job as well, in a workspace and temp directory of another user when the test
+// runs as root (a `container:` job runs as root in the runner user's directories).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -35,6 +39,10 @@ const MERGED = { pull_request: { number: 5, merged: true, merge_commit_sha: '5e1
 const OPENED = { pull_request: { number: 5, head: { sha: '4d3c2b1a0f9e8d7c6b5a4d3c2b1a0f9e8d7c6b5a', repo: { full_name: 'owner/repo' } } } };
 /** The environments whose secrets the GitHub jobs read, and the job that reads each. */
 const GITHUB_ENVIRONMENTS = ['proxyaccount-review', 'proxyaccount-apply', 'proxyaccount-drift'];
+/** GitLab's docker and kubernetes executors: jobs run under umask 0000, the project directory 0777. */
+const UMASK_0000 = { umask: 0 } as const;
+/** The runner user of a GitHub `container:` job (it runs as root in that user's directories). */
+const RUNNER_UID = 1001;
 
 const MAIN_TF = `terraform {
   required_providers {
@@ -296,9 +304,16 @@ describe('GitHub Actions templates on fresh runners', () => {
     await client.close();
   });
 
-  it("nightly: the drift job finds no drift on a third fresh runner, with one plan of the code (drift's own)", async () => {
-    const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: gh, base, override });
+  it("nightly: the drift job finds no drift on a third fresh runner, with one plan of the code (drift's own), under umask 0000 in another user's workspace", async () => {
+    // A workspace everyone can write, and, as root, one of the runner's user as in a `container:`
+    // job: the install step keeps the mirror and the CLI configuration out of it.
+    const asRoot = process.getuid?.() === 0;
+    const quirks = { ...UMASK_0000, ...(asRoot ? { owner: RUNNER_UID } : {}) };
+    const r = await runGithubJob({ file: `${GH}/drift.yml`, job: 'drift', service: gh, base, override, quirks });
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    const ws = fs.statSync(r.workspace);
+    expect(ws.mode & 0o777).toBe(0o777);
+    if (asRoot) expect(ws.uid).toBe(RUNNER_UID);
     expect(r.log).toMatch(/-- skipped: What needs attention before the pending changes are applied/);
     expect(r.log).toMatch(/-- skipped: Open or update the drift issue/);
   });
@@ -686,9 +701,11 @@ describe('the GitLab template on fresh runners', () => {
     }
   }
 
-  it('review on the merge request: plans, reviews, posts the note, keeps the plan, its commit and tree; the install saw no secret', async () => {
-    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined: mergeRequestPipeline(3, head3), override });
+  it("review on the merge request, under the docker executor's umask 0000: plans, reviews, posts the note, keeps the plan, its commit and tree; the install saw no secret", async () => {
+    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined: mergeRequestPipeline(3, head3), override, quirks: UMASK_0000 });
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    // CI_PROJECT_DIR as GitLab's docker executor leaves it: everyone can write it.
+    expect(fs.statSync(r.workspace).mode & 0o777).toBe(0o777);
     expect(forge.calls).toContain('POST /api/v4/projects/7/merge_requests/3/notes');
     expect(fs.existsSync(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan'))).toBe(true);
     expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-commit'), 'utf8').trim()).toBe(head3);

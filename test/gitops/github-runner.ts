@@ -1,7 +1,7 @@
 // One GitHub Actions job of a template, run as a fresh hosted runner would (see ci-runner.ts):
 // workflow, job and step `env`, `${{ }}` expressions the templates use, job and step `if:`
 // conditions (with the results and outputs of the jobs it `needs`), step outcomes, job outputs,
-// GITHUB_OUTPUT / GITHUB_PATH, and the actions whose effect matters here (checkout, cache
+// GITHUB_OUTPUT / GITHUB_PATH / GITHUB_ENV, and the actions whose effect matters here (checkout, cache
 // restore/save, artifact upload/download). An expression, event field or action it does not know
 // fails the run, so a template cannot silently depend on something this test does not model.
 // A job's `environment` gives it that environment's secrets besides the repository's; protection
@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { ROOT, baseEnv, bash, copy, freshRunner, type JobResult, type Service } from './ci-runner';
+import { ROOT, baseEnv, bash, copy, freshRunner, type JobResult, type RunnerQuirks, type Service } from './ci-runner';
 
 /** One step of a GitHub workflow, as the templates write it. */
 export interface Step {
@@ -52,6 +52,8 @@ export interface GithubRunOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Reuse this runner (HOME and workspace) instead of a fresh one. */
   readonly runner?: ReturnType<typeof freshRunner>;
+  /** How the fresh runner differs from a default one (see `RunnerQuirks`). @default none */
+  readonly quirks?: RunnerQuirks;
   /** The event payload (`github.event.*`), e.g. `{ pull_request: { merged: true, … } }`. @default {} */
   readonly event?: Readonly<Record<string, unknown>>;
   /** The result of each job this one `needs` ('success', 'failure', 'cancelled', 'skipped'). @default {} */
@@ -87,7 +89,7 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
   const wf = parse(fs.readFileSync(path.join(ROOT, o.file), 'utf8')) as Workflow;
   const job = wf.jobs[o.job];
   if (job === undefined) throw new Error(`${o.file} has no job ${o.job}`);
-  const runner = o.runner ?? freshRunner(o.base);
+  const runner = o.runner ?? freshRunner(o.base, o.quirks);
   const ws = runner.workspace;
   const id = String(++runId);
   const outputs = new Map<string, Record<string, string>>();
@@ -148,17 +150,21 @@ export async function runGithubJob(o: GithubRunOptions): Promise<JobResult> {
     }
     const outFile = path.join(runner.temp, `output-${step.id ?? 'x'}`);
     const pathFile = path.join(runner.temp, 'path');
+    const envFile = path.join(runner.temp, `env-${step.id ?? 'x'}`);
     fs.writeFileSync(outFile, '');
+    fs.writeFileSync(envFile, '');
     if (!fs.existsSync(pathFile)) fs.writeFileSync(pathFile, '');
-    const stepEnv: Record<string, string> = { ...env, GITHUB_OUTPUT: outFile, GITHUB_PATH: pathFile };
+    const stepEnv: Record<string, string> = { ...env, GITHUB_OUTPUT: outFile, GITHUB_PATH: pathFile, GITHUB_ENV: envFile };
     for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = expand(String(v), ctx);
     stepEnv.PATH = [...extraPath, env.PATH].join(path.delimiter);
     const cwd = path.join(ws, step['working-directory'] ?? '.');
-    const r = await bash(expand(step.run ?? '', ctx), cwd, stepEnv);
+    const r = await bash(expand(step.run ?? '', ctx), cwd, stepEnv, o.quirks?.umask);
     log += `-- ran (${r.code}): ${label}\n${r.output}`;
     if (step.id !== undefined) outputs.set(step.id, parseOutputs(fs.readFileSync(outFile, 'utf8')));
     if (step.id !== undefined) outcomes.set(step.id, r.code === 0 ? 'success' : 'failure');
     for (const line of fs.readFileSync(pathFile, 'utf8').split('\n')) if (line !== '' && !extraPath.includes(line)) extraPath.unshift(line);
+    // GITHUB_ENV: the variables a step sets for the steps after it (a step's own `env` still wins).
+    Object.assign(env, parseOutputs(fs.readFileSync(envFile, 'utf8')));
     if (r.code !== 0) failed = true;
   }
   // Job outputs are evaluated at the end of the job, whatever its result.

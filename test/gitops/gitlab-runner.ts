@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { ROOT, baseEnv, bash, copy, freshRunner, type JobResult, type Service } from './ci-runner';
+import { ROOT, baseEnv, bash, copy, freshRunner, type JobResult, type RunnerQuirks, type Service } from './ci-runner';
 
 interface Cache {
   readonly key: string;
@@ -46,6 +46,8 @@ export interface GitlabRunOptions {
   readonly predefined: Readonly<Record<string, string>>;
   /** Pipeline `variables` to replace (e.g. the tarball URL pointed at this build). */
   readonly override?: Readonly<Record<string, string>>;
+  /** How the fresh runner differs from a default one (e.g. GitLab's docker executor's umask 0000). @default none */
+  readonly quirks?: RunnerQuirks;
 }
 
 /** Runs one job; returns its outcome. */
@@ -53,9 +55,9 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   const doc = parse(fs.readFileSync(path.join(ROOT, FILE), 'utf8')) as Pipeline;
   const job = doc[o.job] as Job | undefined;
   if (job === undefined) throw new Error(`${FILE} has no job ${o.job}`);
-  const runner = freshRunner(o.base);
+  const runner = freshRunner(o.base, o.quirks);
   const dir = runner.workspace;
-  checkout(o.service.repository, dir, o.predefined.CI_COMMIT_SHA);
+  checkout(o.service.repository, dir, o.predefined.CI_COMMIT_SHA, o.quirks?.umask);
   const environment = typeof job.environment === 'string' ? job.environment : job.environment?.name;
   const env: Record<string, string> = {
     ...baseEnv(o.service, runner),
@@ -78,9 +80,12 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   if (cacheDir !== undefined && fs.existsSync(cacheDir)) fs.cpSync(cacheDir, dir, { recursive: true });
 
   const lines = [...(job.before_script ?? doc.default?.before_script ?? []), ...job.script];
-  const r = await bash(lines.join('\n'), dir, env);
+  const r = await bash(lines.join('\n'), dir, env, o.quirks?.umask);
   const ok = r.code === 0;
-  const after = job.after_script === undefined ? undefined : await bash(job.after_script.join('\n'), dir, { ...env, CI_JOB_STATUS: ok ? 'success' : 'failed' });
+  const after =
+    job.after_script === undefined
+      ? undefined
+      : await bash(job.after_script.join('\n'), dir, { ...env, CI_JOB_STATUS: ok ? 'success' : 'failed' }, o.quirks?.umask);
 
   if (cache !== undefined && cacheDir !== undefined && (ok || cache.when === 'always')) {
     for (const p of cache.paths) if (fs.existsSync(path.join(dir, p))) copy(path.join(dir, p), path.join(cacheDir, p));
@@ -91,15 +96,22 @@ export async function runGitlabJob(o: GitlabRunOptions): Promise<JobResult> {
   return { ok, log: r.output + (after?.output ?? ''), workspace: dir };
 }
 
-/** The pipeline's commit of a git repository, as GitLab's runner fetches it; else a copy of the files. */
-function checkout(repository: string, dir: string, sha: string | undefined): void {
+/**
+ * The pipeline's commit of a git repository, as GitLab's runner fetches it (under `umask`, as the
+ * runner's clone is, when given); else a copy of the files.
+ */
+function checkout(repository: string, dir: string, sha: string | undefined, umask?: number): void {
   if (!fs.existsSync(path.join(repository, '.git'))) {
     fs.cpSync(repository, dir, { recursive: true });
     return;
   }
   if (sha === undefined) throw new Error(`the test gave no CI_COMMIT_SHA to check out of ${repository}`);
   const git = (args: string[], cwd: string): void => {
-    execFileSync('git', args, { cwd, stdio: 'ignore', env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+    execFileSync('sh', ['-c', `${umask === undefined ? '' : `umask ${umask.toString(8).padStart(4, '0')}; `}exec git "$@"`, 'git', ...args], {
+      cwd,
+      stdio: 'ignore',
+      env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
   };
   git(['clone', '--quiet', '--no-checkout', repository, dir], path.dirname(dir));
   git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', sha], dir);

@@ -2,7 +2,10 @@
 // the user's that nobody else can write (as the mirrors' directories): whoever else could write
 // there could swap a zip and its SHA256SUMS line before gpg signs them, or plant a link for the
 // release to write through. Every file is written through a new O_EXCL | O_NOFOLLOW temporary
-// file with an explicit mode, renamed into place; the zip is hashed as it is written.
+// file with an explicit mode, renamed into place; the zip is hashed as it is written. So must every
+// directory above DIR be the user's or root's, writable by nobody else unless sticky: whoever could
+// rename DIR away could put a directory of their own in its place while the release writes. And
+// the release ends by checking that DIR is still the directory it checked, holding what it wrote.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -10,9 +13,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT } from './helpers/release';
 
-const { zipExecutable, prepareOutDir } = require('../../scripts/release.js') as {
+const { zipExecutable, prepareOutDir, confirmOutDir } = require('../../scripts/release.js') as {
   zipExecutable: (executable: string, name: string, zipFile: string) => Promise<{ sha256: string; size: number }>;
-  prepareOutDir: (outDir: string, packaging: unknown) => void;
+  prepareOutDir: (outDir: string, packaging: unknown) => { dev: number; ino: number };
+  confirmOutDir: (outDir: string, checked: { dev: number; ino: number }, written: Map<string, string>) => void;
 };
 const packaging = (): unknown => require(path.join(ROOT, 'dist', 'packaging', 'index.js'));
 
@@ -98,6 +102,79 @@ describe('--out', () => {
     fs.chmodSync(own, 0o700);
     prepareOutDir(own, packaging());
     expect(mode(own)).toBe(0o700);
+  });
+});
+
+describe('the directories above --out', () => {
+  const above = (parent: string, out: string, problem: string): string =>
+    `refusing to write the release into ${out}: ${parent}, a directory above it, ${problem}, so someone else could move ${out} away while it is being written ` +
+    "and put a directory of their own in its place. Every directory above it must be yours or root's and writable by nobody else, unless sticky (as /tmp is): give a directory elsewhere";
+
+  itAsRoot('refuses an --out below a scratch directory another user made, sticky or not, before making or building anything', async () => {
+    // The attack: they own the parent, so they may rename the release's own --out away once it
+    // is checked and put a directory of theirs in its place, whose files they can swap.
+    const scratch = path.join(dir, 'scratch');
+    fs.mkdirSync(scratch);
+    fs.chownSync(scratch, OTHER, OTHER);
+    fs.chmodSync(scratch, 0o1777);
+    const out = path.join(scratch, 'rel');
+    const res = await release(['--platform', 'linux_amd64', '--out', out]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(`release: ${above(scratch, out, `is owned by uid ${OTHER}, neither you (uid 0) nor root`)}\n`);
+    expect(fs.readdirSync(scratch)).toEqual([]);
+  });
+
+  itAsRoot('follows a symbolic link above --out and checks the directories above where it points', () => {
+    const theirs = path.join(dir, 'theirs');
+    fs.mkdirSync(path.join(theirs, 'builds'), { recursive: true });
+    fs.chownSync(theirs, OTHER, OTHER);
+    const link = path.join(dir, 'builds-link');
+    fs.symlinkSync(path.join(theirs, 'builds'), link);
+    expect(() => prepareOutDir(path.join(link, 'rel'), packaging())).toThrow(`${theirs}, a directory above it, is owned by uid ${OTHER}`);
+    expect(fs.readdirSync(path.join(theirs, 'builds'))).toEqual([]);
+  });
+
+  it('refuses one below a directory of yours that others can write and that is not sticky; takes it once sticky, as /tmp is', () => {
+    const open = path.join(dir, 'open');
+    fs.mkdirSync(open);
+    fs.chmodSync(open, 0o777);
+    const out = path.join(open, 'deeper', 'rel');
+    expect(() => prepareOutDir(out, packaging())).toThrow(above(open, out, 'is writable by group or others (mode 0777) and not sticky'));
+    expect(fs.readdirSync(open)).toEqual([]);
+    fs.chmodSync(open, 0o1777);
+    prepareOutDir(out, packaging());
+    expect(mode(out)).toBe(0o755);
+  });
+});
+
+describe('the end of the release', () => {
+  const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+  it('fails loudly when --out is no longer the directory that was checked (replaced while the release ran)', () => {
+    const out = path.join(dir, 'confirm-replaced');
+    const checked = prepareOutDir(out, packaging());
+    fs.writeFileSync(path.join(out, 'SUMS'), 'computed\n', { mode: 0o644 });
+    const written = new Map([['SUMS', sha('computed\n')]]);
+    expect(() => confirmOutDir(out, checked, written)).not.toThrow();
+    // The same name, the same file, in another directory: what was checked is gone.
+    fs.renameSync(out, `${out}.moved`);
+    fs.mkdirSync(out, { mode: 0o755 });
+    fs.copyFileSync(path.join(`${out}.moved`, 'SUMS'), path.join(out, 'SUMS'));
+    expect(() => confirmOutDir(out, checked, written)).toThrow(
+      `--out ${out} is no longer the directory the release checked and wrote into: someone replaced it while the release ran. Do not publish what it holds`,
+    );
+  });
+
+  it('fails when a file it wrote holds other bytes, or is a link', () => {
+    const out = path.join(dir, 'confirm-bytes');
+    const checked = prepareOutDir(out, packaging());
+    fs.writeFileSync(path.join(out, 'a.zip'), 'swapped\n');
+    expect(() => confirmOutDir(out, checked, new Map([['a.zip', sha('computed\n')]]))).toThrow(
+      `${path.join(out, 'a.zip')} holds other bytes, not the file the release wrote: do not publish this release`,
+    );
+    fs.writeFileSync(path.join(out, 'elsewhere'), 'computed\n');
+    fs.symlinkSync(path.join(out, 'elsewhere'), path.join(out, 'b.zip'));
+    expect(() => confirmOutDir(out, checked, new Map([['b.zip', sha('computed\n')]]))).toThrow(`${path.join(out, 'b.zip')} cannot be opened (ELOOP)`);
   });
 });
 

@@ -120,7 +120,9 @@ const GPG = (() => {
 })();
 
 (GPG ? describe : describe.skip)(`signing with a throwaway GPG key${GPG ? '' : ' (skipped: gpg is not on PATH on this machine)'}`, () => {
-  const { signSums } = require('../../scripts/release.js') as { signSums: (file: string, keyId: string, env: NodeJS.ProcessEnv) => string };
+  const { signSums } = require('../../scripts/release.js') as {
+    signSums: (file: string, sums: Buffer, keyId: string, env: NodeJS.ProcessEnv) => Promise<{ file: string; sha256: string }>;
+  };
   const passphrase = `pass-${Math.random().toString(36).slice(2)}`;
   let home: string;
   let work: string;
@@ -144,22 +146,24 @@ const GPG = (() => {
     for (const dir of [home, work]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes a detached signature of SHA256SUMS that gpg verifies, and that fails once SHA256SUMS changes', () => {
+  it('writes a detached signature of SHA256SUMS that gpg verifies, and that fails once SHA256SUMS changes', async () => {
     const sums = path.join(work, `${BASE}_SHA256SUMS`);
-    const sig = signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    const signed = await signSums(sums, fs.readFileSync(sums), keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    const sig = signed.file;
     expect(sig).toBe(`${sums}.sig`);
+    expect(signed.sha256).toBe(createHash('sha256').update(fs.readFileSync(sig)).digest('hex'));
     expect(fs.readFileSync(sig)[0]! & 0x80).toBe(0x80); // binary OpenPGP packet, not ASCII armour
     expect(() => execFileSync('gpg', ['--batch', '--verify', sig, sums], { env, stdio: 'pipe' })).not.toThrow();
     fs.appendFileSync(sums, `${'0'.repeat(64)}  extra.zip\n`);
     expect(() => execFileSync('gpg', ['--batch', '--verify', sig, sums], { env, stdio: 'pipe' })).toThrow();
   });
 
-  it('names the key but never the passphrase when signing fails', () => {
+  it('names the key but never the passphrase when signing fails', async () => {
     const sums = path.join(work, `${BASE}_SHA256SUMS`);
     const wrong = `wrong-${passphrase}`;
     let message = '';
     try {
-      signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: wrong });
+      await signSums(sums, fs.readFileSync(sums), keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: wrong });
     } catch (err) {
       message = (err as Error).message;
     }

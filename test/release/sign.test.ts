@@ -1,14 +1,18 @@
-// scripts/release.js signs SHA256SUMS without leaving the passphrase where another process of the
-// user could read it: not in gpg's environment (gpg-agent, a daemon that outlives the release,
-// inherits it), not in an agent the signing started (stopped afterwards), and not in the cache of
-// an agent that was already running (cleared). No release build needed: any file is signed.
+// scripts/release.js signs the SHA256SUMS bytes it computed, given to gpg on its stdin, never the
+// file by name (which someone could swap before gpg read it), and without leaving the passphrase
+// where another process of the user could read it: not in argv or gpg's environment (gpg-agent, a
+// daemon that outlives the release, inherits it), but on a pipe of its own (descriptor 3); not in
+// an agent the signing started (stopped afterwards), and not in the cache of an agent that was
+// already running (cleared). No release build needed: any bytes are signed.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { throwawayKey } from './helpers/gpg';
 
-const { signSums } = require('../../scripts/release.js') as { signSums: (file: string, keyId: string, env: NodeJS.ProcessEnv) => string };
+const { signSums } = require('../../scripts/release.js') as {
+  signSums: (file: string, sums: Buffer, keyId: string, env: NodeJS.ProcessEnv) => Promise<{ file: string; sha256: string }>;
+};
 
 const GPG = (() => {
   try {
@@ -30,15 +34,19 @@ afterAll(() => {
 });
 
 describe("gpg's environment", () => {
-  it('holds neither PROXYACCOUNT_GPG_PASSPHRASE nor PROXYACCOUNT_GPG_KEY_ID; the passphrase goes on the pipe', () => {
+  it('holds neither PROXYACCOUNT_GPG_PASSPHRASE nor PROXYACCOUNT_GPG_KEY_ID; the bytes go on stdin, the passphrase on descriptor 3', async () => {
     // A stand-in gpg that records what it was given.
     const bin = fs.mkdtempSync(path.join(work, 'bin-'));
     const dump = path.join(work, 'gpg-env');
-    fs.writeFileSync(path.join(bin, 'gpg'), `#!/bin/sh\nenv > '${dump}'\ncat > '${dump}.stdin'\nprintf signature\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'gpg'),
+      `#!/bin/sh\nenv > '${dump}'\nprintf '%s\\n' "$@" > '${dump}.args'\ncat > '${dump}.stdin'\ncat <&3 > '${dump}.fd3'\nprintf signature\n`,
+      { mode: 0o755 },
+    );
     const sums = path.join(work, 'SUMS');
-    fs.writeFileSync(sums, 'x');
+    fs.writeFileSync(sums, 'the file on disk\n');
     const passphrase = `pass-${Math.random().toString(36).slice(2)}`;
-    signSums(sums, 'ABCDEF', {
+    await signSums(sums, Buffer.from('the bytes computed\n'), 'ABCDEF', {
       PATH: `${bin}:/usr/bin:/bin`,
       GNUPGHOME: fs.mkdtempSync(path.join(work, 'home-')),
       PROXYACCOUNT_GPG_PASSPHRASE: passphrase,
@@ -48,7 +56,12 @@ describe("gpg's environment", () => {
     expect(env).toContain('GNUPGHOME=');
     expect(env).not.toContain(passphrase);
     expect(env).not.toContain('PROXYACCOUNT_GPG');
-    expect(fs.readFileSync(`${dump}.stdin`, 'utf8')).toBe(passphrase);
+    const args = fs.readFileSync(`${dump}.args`, 'utf8').trimEnd().split('\n');
+    expect(args).not.toContain(passphrase);
+    expect(args).not.toContain(sums);
+    expect(args.slice(-3)).toEqual(['--passphrase-fd', '3', '-']);
+    expect(fs.readFileSync(`${dump}.stdin`, 'utf8')).toBe('the bytes computed\n');
+    expect(fs.readFileSync(`${dump}.fd3`, 'utf8')).toBe(passphrase);
   });
 });
 
@@ -85,33 +98,35 @@ describe("gpg's environment", () => {
     }
   });
 
-  it('stops the agent the signing started, so nothing keeps the passphrase after the release', () => {
+  it('stops the agent the signing started, so nothing keeps the passphrase after the release', async () => {
     stopAgent();
     expect(agentPid()).toBeUndefined();
-    signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    await signSums(sums, fs.readFileSync(sums), keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
     expect(() => execFileSync('gpg', ['--batch', '--verify', `${sums}.sig`, sums], { env, stdio: 'pipe' })).not.toThrow();
     expect(agentPid()).toBeUndefined();
   });
 
-  it('leaves an agent that was already running, without the passphrase in its cache: a wrong one then fails', () => {
+  it('leaves an agent that was already running, without the passphrase in its cache: a wrong one then fails', async () => {
     stopAgent();
     execFileSync('gpg-connect-agent', ['/bye'], { env, stdio: 'ignore' }); // the user's agent, started before the release
     const pid = agentPid();
     expect(pid).toBeDefined();
-    signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    await signSums(sums, fs.readFileSync(sums), keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
     expect(agentPid()).toBe(pid);
-    expect(() => signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: `wrong-${passphrase}` })).toThrow(`with key ${keyId} failed`);
+    await expect(signSums(sums, fs.readFileSync(sums), keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: `wrong-${passphrase}` })).rejects.toThrow(
+      `with key ${keyId} failed`,
+    );
     if (fs.existsSync('/proc/self/environ')) expect(fs.readFileSync(`/proc/${pid}/environ`, 'latin1')).not.toContain(passphrase);
   });
 
-  it('writes the signature with mode 0644 whatever the umask, replacing a link at its name instead of writing through it', () => {
+  it('writes the signature with mode 0644 whatever the umask, replacing a link at its name instead of writing through it', async () => {
     const victim = path.join(work, 'victim');
     fs.writeFileSync(victim, 'precious\n', { mode: 0o600 });
     fs.rmSync(`${sums}.sig`, { force: true });
     fs.symlinkSync(victim, `${sums}.sig`);
     const before = process.umask(0o002);
     try {
-      signSums(sums, keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+      await signSums(sums, fs.readFileSync(sums), keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
     } finally {
       process.umask(before);
     }
@@ -120,5 +135,21 @@ describe("gpg's environment", () => {
     expect(st.isFile()).toBe(true);
     expect(st.mode & 0o777).toBe(0o644);
     expect(() => execFileSync('gpg', ['--batch', '--verify', `${sums}.sig`, sums], { env, stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('signs the bytes it is given, not what the file at the name holds (which someone may have swapped before gpg read it)', async () => {
+    const computed = `${'1'.repeat(64)}  terraform-provider-proxyaccount_0.1.0_linux_amd64.zip\n`;
+    const swapped = `${'2'.repeat(64)}  terraform-provider-proxyaccount_0.1.0_linux_amd64.zip\n`;
+    fs.writeFileSync(sums, swapped);
+    const signed = await signSums(sums, Buffer.from(computed), keyId, { ...env, PROXYACCOUNT_GPG_PASSPHRASE: passphrase });
+    expect(signed.file).toBe(`${sums}.sig`);
+    const verify = (text: string): void => {
+      const file = path.join(work, 'to-verify');
+      fs.writeFileSync(file, text);
+      execFileSync('gpg', ['--batch', '--verify', signed.file, file], { env, stdio: 'pipe' });
+    };
+    expect(() => verify(computed)).not.toThrow();
+    expect(() => verify(swapped)).toThrow();
+    fs.writeFileSync(sums, computed);
   });
 });
