@@ -4,8 +4,9 @@
 // source tells them apart. The reader is deliberately plain: what it cannot follow line by line
 // leaves the blocks concerned not known, and drift then does not resolve them, saying why (the
 // file and line it could not follow).
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import * as path from 'node:path';
+import { readZipFiles } from '../packaging';
 import { isRecord } from './plan-json';
 
 /** The settings of a provider block that are exactly one variable: `username = var.team` → `team`. */
@@ -56,35 +57,93 @@ const IDENT = '[A-Za-z_][A-Za-z0-9_-]*';
 /** Terraform merges override files into the other files' blocks: a block's settings are then in two places. */
 const OVERRIDE_FILE = /(^|_)override\.tf(\.json)?$/;
 
+/** A file of the root module as Terraform reads it: its name (no directory) and its text. */
+export interface SourceFile {
+  readonly name: string;
+  readonly text: string;
+}
+
 /**
  * Reads the provider blocks of the root module in `dir` (its `*.tf` and `*.tf.json` files), for
- * the settings that are exactly one variable. Anything this reader does not follow plainly (an
- * override file, a heredoc, string or comment it cannot end, a block on one line, a setting over
- * several lines) leaves the blocks concerned, or all of them, not known: they are then not
- * resolved. A `.tf` file it does not follow leaves every block unknown (it may hold one), unless
- * the file never says `provider`, without which no block can be written.
+ * the settings that are exactly one variable; see {@link providerSourceOf}.
  */
 export function readProviderSource(dir: string): ProviderSource {
-  const unread = (why: string): ProviderSource => ({ blocks: new Map(), unread: why });
-  let files: string[];
+  let names: string[];
   try {
-    files = readdirSync(dir)
-      .filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'))
-      .sort();
+    names = readdirSync(dir).filter(isConfigurationFile);
   } catch (err) {
     return unread(`the directory could not be listed (${errorCode(err)})`);
   }
-  const override = files.find((f) => OVERRIDE_FILE.test(f));
-  if (override !== undefined) return unread(`${override} is an override file, whose settings Terraform merges into the other files' blocks`);
-  const blocks: SourceBlock[] = [];
-  for (const f of files) {
-    let text: string;
+  const files: SourceFile[] = [];
+  for (const name of names) {
     try {
-      text = readFileSync(path.join(dir, f), 'utf8');
+      files.push({ name, text: readFileSync(path.join(dir, name), 'utf8') });
     } catch (err) {
-      return unread(`${f} could not be read (${errorCode(err)})`);
+      return unread(`${name} could not be read (${errorCode(err)})`);
     }
-    const found = f.endsWith('.json') ? jsonProviderBlocks(f, text) : hclProviderBlocks(f, text);
+  }
+  return providerSourceOf(files);
+}
+
+/** The files Terraform reads as a module's configuration (it skips hidden files and editor backups). */
+export function isConfigurationFile(name: string): boolean {
+  return (name.endsWith('.tf') || name.endsWith('.tf.json')) && !name.startsWith('.') && !name.startsWith('#') && !name.endsWith('~');
+}
+
+/** Where a saved plan keeps its copy of the root module's files. */
+const PLAN_ROOT_MODULE = 'tfconfig/m-/';
+
+/** Whether `file` is a saved plan (a zip), not plan JSON. */
+function isSavedPlan(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(4);
+    return readSync(fd, head, 0, 4, 0) === 4 && head.equals(Buffer.from('PK\x03\x04', 'latin1'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The provider blocks the plan `plan` was made from: a saved plan holds a copy of the root
+ * module's files (`tfconfig/m-/`), which is exactly what Terraform planned, wherever `dir` points;
+ * plan JSON (or `-`) holds none, and `dir`'s files are read instead (the plan must have been made
+ * there).
+ */
+export async function planProviderSource(plan: string, dir: string): Promise<ProviderSource> {
+  if (plan === '-' || !isSavedPlan(plan)) return readProviderSource(dir);
+  let entries: Map<string, Buffer>;
+  try {
+    entries = await readZipFiles(plan, (name) => name.startsWith(PLAN_ROOT_MODULE) && !name.slice(PLAN_ROOT_MODULE.length).includes('/'));
+  } catch (err) {
+    return unread(`the saved plan's copy of the root module could not be read (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (entries.size === 0) return unread("the saved plan holds no copy of the root module's files");
+  return providerSourceOf([...entries].map(([name, bytes]) => ({ name: name.slice(PLAN_ROOT_MODULE.length), text: bytes.toString('utf8') })));
+}
+
+function unread(why: string): ProviderSource {
+  return { blocks: new Map(), unread: why };
+}
+
+/**
+ * The provider blocks of a root module's files, for the settings that are exactly one variable.
+ * Anything this reader does not follow plainly (an override file, a heredoc, string or comment it
+ * cannot end, a block on one line, a setting over several lines) leaves the blocks concerned, or
+ * all of them, not known: they are then not resolved. A `.tf` file it does not follow leaves
+ * every block unknown (it may hold one), unless the file never says `provider`, without which no
+ * block can be written.
+ */
+export function providerSourceOf(files: readonly SourceFile[]): ProviderSource {
+  const sorted = files.filter((f) => isConfigurationFile(f.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const override = sorted.find((f) => OVERRIDE_FILE.test(f.name));
+  if (override !== undefined) return unread(`${override.name} is an override file, whose settings Terraform merges into the other files' blocks`);
+  const blocks: SourceBlock[] = [];
+  for (const f of sorted) {
+    const found = f.name.endsWith('.json') ? jsonProviderBlocks(f.name, f.text) : hclProviderBlocks(f.name, f.text);
     if (typeof found === 'string') return unread(found);
     blocks.push(...found);
   }

@@ -23,7 +23,7 @@ import {
 } from './drift';
 import { scanUnmanaged } from './drift-scan';
 import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
-import { type ProviderSource, readProviderSource } from './provider-source';
+import { planProviderSource, type ProviderSource, readProviderSource } from './provider-source';
 import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';
 import { type Plan, type PlanReading, parsePlanJson } from './plan-json';
@@ -251,16 +251,19 @@ const DRIFT_READING: PlanReading = { errored: 'read' };
 
 /**
  * `proxyaccount drift`: the report of a working directory (or of a given plan). The provider
- * blocks are read from `dir`'s root module, so a given plan must have been made there.
+ * blocks are read from `dir`'s root module, or from a saved plan's own copy of it; plan JSON holds
+ * none, so a plan given as JSON must have been made in `dir`.
  */
 export async function runDrift(opts: DriftOptions): Promise<DriftReport> {
   checkDir(opts.dir);
   const progress = opts.progress ?? SILENT_PROGRESS;
-  const source = readProviderSource(opts.dir);
   if (opts.plan !== undefined) {
+    // A saved plan's own copy of the root module, which is what was planned; plan JSON: dir's files.
+    const source = await planProviderSource(opts.plan, opts.dir);
     const json = await loadPlan(opts.plan, { dir: opts.dir, ...(opts.terraform !== undefined ? { terraform: opts.terraform } : {}) });
     return driftOfPlan(parsePlanJson(json, DRIFT_READING), { ...opts, progress, json, source });
   }
+  const source = readProviderSource(opts.dir);
   const made = await planOfDir(opts.dir, opts.terraform, progress, opts.signal);
   return driftOfPlan(parsePlanJson(made.json, DRIFT_READING), {
     ...opts,

@@ -12,4 +12,4 @@ export {
 export { checkAncestors, ownersChecked, type PrivateTreeUse, removeStaleTemps, walkPrivateTree, writeOwnFile } from './private-tree';
 export { PLATFORM_PATTERN, PROTOCOL_VERSIONS, type ProviderAddress, releaseFileNames, releaseManifest } from './names';
 export { type OpenReleaseOptions, openRelease, type ReleaseArchive, type VerifiedRelease } from './release-dir';
-export { hash1, listZipEntries, packageEntriesProblem, readZipEntries, type ZipEntryInfo, type ZipListing, zipHash1 } from './zip';
+export { hash1, listZipEntries, packageEntriesProblem, readZipEntries, readZipFiles, type ZipEntryInfo, type ZipListing, zipHash1 } from './zip';

@@ -128,6 +128,25 @@ export function readZipEntries(file: string): Promise<ZipEntryInfo[]> {
   });
 }
 
+/**
+ * The contents of the files of a zip whose names `wanted` accepts (names as stored), each at most
+ * `maxBytes` (a larger one is an error, not read): small text files out of an archive, such as the
+ * copy of the configuration a saved Terraform plan holds.
+ */
+export function readZipFiles(file: string, wanted: (name: string) => boolean, maxBytes = 1 << 20): Promise<Map<string, Buffer>> {
+  return withZip(file, async (zip) => {
+    const out = new Map<string, Buffer>();
+    for (let entry = await nextEntry(zip); entry !== undefined; entry = await nextEntry(zip)) {
+      if (entry.fileName.endsWith('/') || !wanted(entry.fileName)) continue;
+      if (entry.uncompressedSize > maxBytes) throw new Error(`${entry.fileName} is larger than ${maxBytes} bytes`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+      out.set(entry.fileName, Buffer.concat(chunks));
+    }
+    return out;
+  });
+}
+
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 

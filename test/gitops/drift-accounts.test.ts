@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { blockOf, readProviderSource } from '../../src/gitops/provider-source';
+import { blockOf, planProviderSource, readProviderSource } from '../../src/gitops/provider-source';
 import { driftMarkdown } from '../../src/gitops/drift-render';
 import { parsePlanJson } from '../../src/gitops/plan-json';
 import { driftOfPlan } from '../../src/gitops/use-cases';
@@ -598,6 +598,37 @@ describe('the provider blocks read from the root module', () => {
     // One that ends on its line is followed, quotes and backslashes being heredoc text.
     const plain = `locals {\n  doc = <<-EOT\n    say "${ref('lookup(var.m, "k", "}")')}" \\ done\n  EOT\n}\n${tf('  username = var.team')}`;
     expect(readProviderSource(rootModule({ 'main.tf': plain })).blocks.get('proxyaccount')).toEqual({ username: 'team' });
+  });
+
+  it("reads a saved plan's own copy of the root module, whatever --dir holds; plan JSON, --dir's files", async () => {
+    // A saved plan is a zip holding the files Terraform planned (tfconfig/m-/ for the root module).
+    const yazl = require('yazl') as { ZipFile: new () => { addBuffer(b: Buffer, name: string): void; end(): void; outputStream: NodeJS.ReadableStream } };
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from(tf('  username = var.team')), 'tfconfig/m-/main.tf');
+    zip.addBuffer(Buffer.from(tf('  username = var.hidden')), 'tfconfig/m-/.hidden.tf');
+    zip.addBuffer(Buffer.from(tf('  username = var.nested')), 'tfconfig/m-mod/main.tf');
+    zip.addBuffer(Buffer.from('{}'), 'tfplan');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const c of zip.outputStream) chunks.push(c as Buffer);
+    // --dir holds other code (a checkout of another commit, say): the plan's copy is what was planned.
+    const dir = rootModule({ 'main.tf': tf(`  username = "${ref('var.team')}2"`) });
+    writeFileSync(path.join(dir, 'saved.tfplan'), Buffer.concat(chunks));
+    writeFileSync(path.join(dir, 'plan.json'), '{}');
+    expect(await planProviderSource(path.join(dir, 'saved.tfplan'), dir)).toEqual({ blocks: new Map([['proxyaccount', { username: 'team' }]]) });
+    expect(await planProviderSource(path.join(dir, 'plan.json'), dir)).toEqual(readProviderSource(dir));
+    expect(readProviderSource(dir).blocks.get('proxyaccount')).toEqual({});
+    // A zip without the copy says so rather than reading --dir.
+    const bare = new yazl.ZipFile();
+    bare.addBuffer(Buffer.from('{}'), 'tfplan');
+    bare.end();
+    const bareChunks: Buffer[] = [];
+    for await (const c of bare.outputStream) bareChunks.push(c as Buffer);
+    writeFileSync(path.join(dir, 'bare.tfplan'), Buffer.concat(bareChunks));
+    expect(await planProviderSource(path.join(dir, 'bare.tfplan'), dir)).toEqual({
+      blocks: new Map(),
+      unread: "the saved plan holds no copy of the root module's files",
+    });
   });
 
   it('knows nothing it does not read plainly: a setting over several lines, a block on one line, an override file', () => {
