@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { parseSha256Sums, readZipEntries } from '../../src/packaging';
 import { installFromRelease } from '../../src/cli/provider';
 import { type BuiltRelease, RELEASE_PLATFORMS, RELEASE_UMASK, ROOT, sharedRelease, VERSION } from './helpers/release';
-import { throwawayKey } from './helpers/gpg';
+import { HAS_GPG, throwawayKey } from './helpers/gpg';
 
 jest.setTimeout(300_000);
 
@@ -110,16 +110,7 @@ describe('npm run release', () => {
   });
 });
 
-const GPG = (() => {
-  try {
-    execFileSync('gpg', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-(GPG ? describe : describe.skip)(`signing with a throwaway GPG key${GPG ? '' : ' (skipped: gpg is not on PATH on this machine)'}`, () => {
+(HAS_GPG ? describe : describe.skip)(`signing with a throwaway GPG key${HAS_GPG ? '' : ' (skipped: gpg is not on PATH on this machine)'}`, () => {
   const { signSums } = require('../../scripts/release.js') as {
     signSums: (file: string, sums: Buffer, keyId: string, env: NodeJS.ProcessEnv) => Promise<{ file: string; sha256: string }>;
   };

@@ -8,20 +8,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { throwawayKey } from './helpers/gpg';
+import { HAS_GPG, throwawayKey } from './helpers/gpg';
 
 const { signSums } = require('../../scripts/release.js') as {
   signSums: (file: string, sums: Buffer, keyId: string, env: NodeJS.ProcessEnv) => Promise<{ file: string; sha256: string }>;
 };
-
-const GPG = (() => {
-  try {
-    execFileSync('gpg', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let work: string;
 
@@ -65,7 +56,7 @@ describe("gpg's environment", () => {
   });
 });
 
-(GPG ? describe : describe.skip)(`the gpg-agent${GPG ? '' : ' (skipped: gpg is not on PATH on this machine)'}`, () => {
+(HAS_GPG ? describe : describe.skip)(`the gpg-agent${HAS_GPG ? '' : ' (skipped: gpg is not on PATH on this machine)'}`, () => {
   const passphrase = `pass-${Math.random().toString(36).slice(2)}`;
   let env: NodeJS.ProcessEnv;
   let keyId: string;

@@ -1,6 +1,16 @@
 // A throwaway GPG signing key for the release-signing tests, in a GNUPGHOME of the test's own.
 import { execFileSync } from 'node:child_process';
 
+/** Whether gpg is on PATH (the signing tests need it; CI installs it). */
+export const HAS_GPG = ((): boolean => {
+  try {
+    execFileSync('gpg', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 /**
  * Makes an ed25519 signing key protected by `passphrase` (valid one day) in `env.GNUPGHOME`;
  * returns its fingerprint. `env.GNUPGHOME` must be a short path (gpg-agent's socket lives there).
