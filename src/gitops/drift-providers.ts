@@ -364,7 +364,7 @@ function openSettings(c: ProviderConfiguration, account: ScanAccount, plannedHer
     // Both settings come from one block: one reason.
     const [one, many] = [unread.length === 1, unread.map((x) => x.name).join(' and ')];
     open.push(
-      `its ${many} ${one ? 'references' : 'reference'} one root variable, but the provider block could not be read from the files of --dir ` +
+      `its ${many} ${one ? 'references' : 'reference'} one root variable, but the provider block could not be read from the root module's files ` +
         `to tell whether ${one ? 'it is' : 'each is'} exactly that variable (as in ${unread[0]!.name} = var.NAME): ${unread[0]!.why}`,
     );
   }

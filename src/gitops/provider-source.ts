@@ -34,7 +34,7 @@ export function blockOf(source: ProviderSource, key: string): BareVariables | st
   if (source.unread !== undefined) return source.unread;
   const unsure = source.unsure?.get(key.split('.')[0]!);
   if (unsure !== undefined) return unsure;
-  return source.blocks.get(key) ?? `no provider block of ${key} was found in the *.tf and *.tf.json files of the directory`;
+  return source.blocks.get(key) ?? `no provider block of ${key} was found in the root module's *.tf and *.tf.json files`;
 }
 
 /** One provider block of a file: its local name, its alias (null: not readable) and its settings (null: not readable), where it is, and why it is not readable. */
@@ -85,13 +85,20 @@ export function readProviderSource(dir: string): ProviderSource {
   return providerSourceOf(files);
 }
 
-/** The files Terraform reads as a module's configuration (it skips hidden files and editor backups). */
+/**
+ * The files Terraform reads as a module's configuration. It skips hidden files, vim's backups
+ * (`~` at the end) and emacs's autosaves (`#` at both ends, so never a `.tf` file): a `#ops.tf` is
+ * read, and so must it be here.
+ */
 export function isConfigurationFile(name: string): boolean {
-  return (name.endsWith('.tf') || name.endsWith('.tf.json')) && !name.startsWith('.') && !name.startsWith('#') && !name.endsWith('~');
+  const ignored = name.startsWith('.') || name.endsWith('~') || (name.startsWith('#') && name.endsWith('#'));
+  return (name.endsWith('.tf') || name.endsWith('.tf.json')) && !ignored;
 }
 
 /** Where a saved plan keeps its copy of the root module's files. */
 const PLAN_ROOT_MODULE = 'tfconfig/m-/';
+/** The largest file of that copy read (bytes). */
+const PLAN_FILE_LIMIT = 256 * 1024 * 1024;
 
 /** Whether `file` is a saved plan (a zip), not plan JSON. */
 function isSavedPlan(file: string): boolean {
@@ -117,9 +124,11 @@ export async function planProviderSource(plan: string, dir: string): Promise<Pro
   if (plan === '-' || !isSavedPlan(plan)) return readProviderSource(dir);
   let entries: Map<string, Buffer>;
   try {
-    entries = await readZipFiles(plan, (name) => name.startsWith(PLAN_ROOT_MODULE) && !name.slice(PLAN_ROOT_MODULE.length).includes('/'));
+    // The directory reader has no limit; this one only guards memory against a crafted archive
+    // (a CDKTF stack's one cdk.tf.json is easily megabytes).
+    entries = await readZipFiles(plan, (name) => name.startsWith(PLAN_ROOT_MODULE) && !name.slice(PLAN_ROOT_MODULE.length).includes('/'), PLAN_FILE_LIMIT);
   } catch (err) {
-    return unread(`the saved plan's copy of the root module could not be read (${err instanceof Error ? err.message : String(err)})`);
+    return unread(`the saved plan's copy of the root module's files could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (entries.size === 0) return unread("the saved plan holds no copy of the root module's files");
   return providerSourceOf([...entries].map(([name, bytes]) => ({ name: name.slice(PLAN_ROOT_MODULE.length), text: bytes.toString('utf8') })));

@@ -133,18 +133,25 @@ export function readZipEntries(file: string): Promise<ZipEntryInfo[]> {
  * `maxBytes` (a larger one is an error, not read): small text files out of an archive, such as the
  * copy of the configuration a saved Terraform plan holds.
  */
-export function readZipFiles(file: string, wanted: (name: string) => boolean, maxBytes = 1 << 20): Promise<Map<string, Buffer>> {
-  return withZip(file, async (zip) => {
-    const out = new Map<string, Buffer>();
+export async function readZipFiles(file: string, wanted: (name: string) => boolean, maxBytes = 1 << 20): Promise<Map<string, Buffer>> {
+  let tooLarge: string | undefined;
+  const out = await withZip(file, async (zip) => {
+    const files = new Map<string, Buffer>();
     for (let entry = await nextEntry(zip); entry !== undefined; entry = await nextEntry(zip)) {
       if (entry.fileName.endsWith('/') || !wanted(entry.fileName)) continue;
-      if (entry.uncompressedSize > maxBytes) throw new Error(`${entry.fileName} is larger than ${maxBytes} bytes`);
+      if (entry.uncompressedSize > maxBytes) {
+        tooLarge = entry.fileName;
+        break;
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-      out.set(entry.fileName, Buffer.concat(chunks));
+      files.set(entry.fileName, Buffer.concat(chunks));
     }
-    return out;
+    return files;
   });
+  // Not a zip that cannot be read (withZip's wording): a file this reader does not take.
+  if (tooLarge !== undefined) throw new Error(`${tooLarge} in ${file} is larger than ${maxBytes} bytes, the most read`);
+  return out;
 }
 
 const S_IFMT = 0o170000;

@@ -522,12 +522,12 @@ describe('the provider blocks read from the root module', () => {
     expect(unread).toEqual(expect.objectContaining({ account_confirmed: false, complete: false }));
     expect(unread.incomplete).toEqual([
       'the scanned account could not be confirmed to be the one provider configuration proxyaccount uses: its username references one root variable, ' +
-        'but the provider block could not be read from the files of --dir to tell whether it is exactly that variable (as in username = var.NAME): ' +
+        "but the provider block could not be read from the root module's files to tell whether it is exactly that variable (as in username = var.NAME): " +
         'tags.tf line 3: a quoted string this reader does not follow: it does not end on its line, or an interpolation in it holds a comment or a heredoc. ' +
         "Its objects were compared with that configuration's resources all the same, so what is reported managed or not may be another account's",
     ]);
     const absent = await run({ 'other.tf': tf('  alias = "other"') });
-    expect(absent.incomplete[0]).toMatch(/: no provider block of proxyaccount was found in the \*\.tf and \*\.tf\.json files of the directory\. /);
+    expect(absent.incomplete[0]).toMatch(/: no provider block of proxyaccount was found in the root module's \*\.tf and \*\.tf\.json files\. /);
     // The same block, with a lookup in another file: read, and the account confirmed.
     const tags = `output "o" {\n  value = "${ref('lookup(var.sites, "hq", "none")')}" # provider-independent\n}\n`;
     await expect(run({ 'main.tf': main, 'tags.tf': tags })).resolves.toEqual(expect.objectContaining({ account_confirmed: true, complete: true }));
@@ -606,6 +606,8 @@ describe('the provider blocks read from the root module', () => {
     const zip = new yazl.ZipFile();
     zip.addBuffer(Buffer.from(tf('  username = var.team')), 'tfconfig/m-/main.tf');
     zip.addBuffer(Buffer.from(tf('  username = var.hidden')), 'tfconfig/m-/.hidden.tf');
+    // A CDKTF stack's one file is easily megabytes: read all the same.
+    zip.addBuffer(Buffer.from(`{"locals": {"big": "${'x'.repeat(1_500_000)}"}}`), 'tfconfig/m-/cdk.tf.json');
     zip.addBuffer(Buffer.from(tf('  username = var.nested')), 'tfconfig/m-mod/main.tf');
     zip.addBuffer(Buffer.from('{}'), 'tfplan');
     zip.end();
@@ -629,6 +631,18 @@ describe('the provider blocks read from the root module', () => {
       blocks: new Map(),
       unread: "the saved plan holds no copy of the root module's files",
     });
+  });
+
+  it('reads the files Terraform reads: a name starting with # is one of them, and its override is not missed (finding: wrong account confirmed)', () => {
+    // Terraform skips hidden files, names ending with ~, and names with # at both ends (never a .tf file).
+    const dir = rootModule({ 'main.tf': tf('  username = var.team'), '#ops_override.tf': tf('  username = var.ops'), '.hidden.tf': 'not HCL {' });
+    expect(readProviderSource(dir)).toEqual({
+      blocks: new Map(),
+      unread: "#ops_override.tf is an override file, whose settings Terraform merges into the other files' blocks",
+    });
+    expect(
+      readProviderSource(rootModule({ 'main.tf': tf('  username = var.team'), 'main.tf~': tf('  username = var.old') })).blocks.get('proxyaccount'),
+    ).toEqual({ username: 'team' });
   });
 
   it('knows nothing it does not read plainly: a setting over several lines, a block on one line, an override file', () => {
