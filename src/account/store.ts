@@ -3,6 +3,8 @@
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
 // copy on every write, and resolves a write whose answer was lost by reading the account back.
+// The cache knows only this process's writes: a read that must see other writers' (a data
+// source) uses `fresh`.
 import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
@@ -57,6 +59,11 @@ export class AccountStore {
   readonly subAccounts = {
     /** Details of `username` (cached); rejects with the SDK's NotFoundError when it does not exist. */
     get: (username: string): Promise<SubAccount> => this.cache.get('subAccount', username, () => this.client.subAccounts.get(username, this.readOptions())),
+    /** Details of `username` read anew (for a data source: another process may have changed it). */
+    fresh: (username: string): Promise<SubAccount> => {
+      this.cache.invalidate('subAccount', username);
+      return this.subAccounts.get(username);
+    },
     /** Details of `username`, or undefined when it does not exist. */
     find: async (username: string): Promise<SubAccount | undefined> => absentOn404(() => this.subAccounts.get(username)),
     /**

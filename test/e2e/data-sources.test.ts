@@ -2,6 +2,8 @@
 // they read: values match the API, a second plan is empty, changed arguments read other objects,
 // changes and deletions made outside Terraform show up in the next plan (exit 2, or an error on
 // the argument's line for a sub-account that is gone), and reading never changes the account.
+// A data source read after another provider configuration's write in the same run sees it, and
+// a required argument set to null is refused at validation.
 import { startAccount, type E2eAccount } from './helpers/account';
 import { expectChanges, expectNoChanges } from './helpers/steps';
 import { REQUIRED_PROVIDERS, type Workspace } from './helpers/terraform';
@@ -194,5 +196,51 @@ describe('data sources', () => {
     const before = await account.snapshot();
     await ws.destroy();
     expect(await account.snapshot()).toEqual(before);
+  });
+
+  it("see another provider configuration's write made earlier in the same apply", async () => {
+    // Each provider configuration is a process of its own: `before` fills the default one's
+    // list cache, `other` is written by the second, and `after` must read the account anew.
+    const other = await account.workspace();
+    other.write(
+      'main.tf',
+      `${REQUIRED_PROVIDERS}
+provider "proxyaccount" {}
+provider "proxyaccount" {
+  alias = "second"
+}
+resource "proxyaccount_authorized_hostname" "trigger" {
+  domain = "trigger.example.org"
+}
+data "proxyaccount_authorized_ips" "before" {
+  depends_on = [proxyaccount_authorized_hostname.trigger]
+}
+resource "proxyaccount_authorized_ip" "other" {
+  provider   = proxyaccount.second
+  ip         = "192.0.2.77"
+  depends_on = [data.proxyaccount_authorized_ips.before]
+}
+data "proxyaccount_authorized_ips" "after" {
+  depends_on = [proxyaccount_authorized_ip.other]
+}
+output "before" { value = data.proxyaccount_authorized_ips.before.entries[*].ip }
+output "after"  { value = data.proxyaccount_authorized_ips.after.entries[*].ip }
+`,
+    );
+    await other.apply();
+    const outputs = await other.outputs();
+    expect(outputs.before).not.toContain('192.0.2.77');
+    expect(outputs.after).toContain('192.0.2.77');
+    await other.destroy();
+  });
+
+  it('refuse a required argument set to null at validation, on its line', async () => {
+    const nulls = await account.workspace();
+    nulls.write('main.tf', `${REQUIRED_PROVIDERS}\ndata "proxyaccount_geoips" "x" {\n  pool = null\n}\n`);
+    const res = await nulls.run(['validate', '-no-color']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Error: Missing required argument');
+    expect(res.stderr).toContain('Attribute pool is required, but its value is null');
+    expect(res.stderr).toMatch(/on main\.tf line \d+, in data "proxyaccount_geoips" "x"/);
   });
 });

@@ -120,6 +120,15 @@ describe('proxyaccount_authorized_hostname', () => {
     expect(errors(await driver.validate({ domain: 'localhost' }))).toEqual([]);
   });
 
+  it('refuses domain = null (a null variable) at validation, where Terraform would plan a create', async () => {
+    const diags = errors(await driver.validate({ domain: null }));
+    expect(diags.map((d) => [paths([d]), d.summary, d.detail])).toEqual([
+      [['domain'], 'Missing required argument', expect.stringContaining('domain is required, but its value is null')],
+    ]);
+    // username is optional: null there is the authenticated account.
+    expect(errors(await driver.validate({ domain: 'null.example.com', username: null }))).toEqual([]);
+  });
+
   it('refuses a domain the resolver reads as an IP address, saying why; the same label before a name is fine', async () => {
     for (const domain of ['0x7f000001', '0x7f.0x1', '127.0.0.0x1', 'ci.0X1F']) {
       const diags = errors(await driver.validate({ domain }));

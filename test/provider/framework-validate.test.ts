@@ -1,6 +1,8 @@
 // ValidateResourceConfig / ValidateDataResourceConfig through the FrameworkServer: validators on
-// the right attribute paths, unknown values skipped, write-only support, deprecation warnings.
+// the right attribute paths, unknown values skipped, write-only support, deprecation warnings,
+// and required attributes set to null refused in every kind of configuration.
 import { CtyBigNumber, type CtyType, UNKNOWN } from '../../src/protocol/cty';
+import { attr, defineSchema, FrameworkServer, type EphemeralResourceDefinition } from '../../src/provider/framework';
 import { lookupSchema, widgetSchema, WidgetStore, widgetServer } from './fixtures';
 import { dv, errors, obj, paths, TF110, TF111 } from './harness';
 
@@ -126,5 +128,90 @@ describe('ValidateDataResourceConfig', () => {
     const server = await widgetServer(new WidgetStore(), { configure: false });
     const res = await server.validateDataResourceConfig({ typeName: 'test_lookup', config: dv(lookupSchema, obj(lookupSchema, { key: 'long' })) });
     expect(paths(errors(res.diagnostics))).toEqual(['key']);
+  });
+});
+
+describe('a required attribute set to null', () => {
+  // Terraform refuses a required argument left out, but passes one set to null (`label = var.x`
+  // with a null variable); the framework refuses it, on the attribute, before any code runs.
+  const nullRequired = (name: string) =>
+    expect.objectContaining({
+      severity: 'error',
+      summary: 'Missing required argument',
+      detail: `Attribute ${name} is required, but its value is null (for example a variable that is null); set it to a value.`,
+    });
+
+  const ticketSchema = defineSchema({
+    description: 'A test ticket.',
+    attributes: {
+      purpose: attr.string({ description: 'Purpose.', required: true }),
+      value: attr.string({ description: 'Value.', computed: true }),
+    },
+  });
+  const providerSchema = defineSchema({
+    description: 'Test provider.',
+    attributes: { region: attr.string({ description: 'Region.', required: true }), flag: attr.bool({ description: 'Flag.', optional: true }) },
+  });
+  const ticket = {
+    typeName: 'test_ticket',
+    displayName: 'ticket',
+    schema: ticketSchema,
+    async open(_ctx, { config }) {
+      return { result: { purpose: config.purpose, value: `ticket-for-${config.purpose}` } };
+    },
+  } satisfies EphemeralResourceDefinition<typeof ticketSchema>;
+  const ticketServer = new FrameworkServer({
+    typeName: 'test',
+    schema: providerSchema,
+    configure: async () => ({}),
+    resources: [],
+    dataSources: [],
+    ephemeralResources: [ticket],
+  });
+
+  it('is refused in a resource, on the attribute, and in a nested object on its element', async () => {
+    const diags = await validate({ name: null });
+    expect(errors(diags)).toEqual([nullRequired('name')]);
+    expect(paths(diags)).toEqual(['name']);
+    const nested = await validate({
+      name: 'ok',
+      entries: [
+        { ip: '10.0.0.1', label: null },
+        { ip: null, label: 'x' },
+      ],
+    });
+    expect(errors(nested)).toEqual([nullRequired('entries[1].ip')]);
+    expect(paths(nested)).toEqual(['entries.[1].ip']);
+  });
+
+  it('is refused in a data source', async () => {
+    const server = await widgetServer(new WidgetStore(), { configure: false });
+    const res = await server.validateDataResourceConfig({ typeName: 'test_lookup', config: dv(lookupSchema, obj(lookupSchema, { key: null })) });
+    expect(errors(res.diagnostics)).toEqual([nullRequired('key')]);
+    expect(paths(res.diagnostics)).toEqual(['key']);
+  });
+
+  it('is refused in an ephemeral resource', async () => {
+    const res = await ticketServer.validateEphemeralResourceConfig({ typeName: 'test_ticket', config: dv(ticketSchema, obj(ticketSchema, { purpose: null })) });
+    expect(errors(res.diagnostics)).toEqual([nullRequired('purpose')]);
+    expect(paths(res.diagnostics)).toEqual(['purpose']);
+    const ok = await ticketServer.validateEphemeralResourceConfig({ typeName: 'test_ticket', config: dv(ticketSchema, obj(ticketSchema, { purpose: 'ci' })) });
+    expect(ok.diagnostics).toEqual([]);
+  });
+
+  it('is refused in the provider block', async () => {
+    const res = await ticketServer.validateProviderConfig({ config: dv(providerSchema, obj(providerSchema, { region: null })) });
+    expect(errors(res.diagnostics)).toEqual([nullRequired('region')]);
+    expect(paths(res.diagnostics)).toEqual(['region']);
+    expect((await ticketServer.validateProviderConfig({ config: dv(providerSchema, obj(providerSchema, { region: 'eu' })) })).diagnostics).toEqual([]);
+  });
+
+  it('is not refused while unknown (Terraform validates again once it is known)', async () => {
+    expect(await validate({ name: UNKNOWN, entries: [{ ip: UNKNOWN, label: null }] })).toEqual([]);
+    const res = await ticketServer.validateEphemeralResourceConfig({
+      typeName: 'test_ticket',
+      config: dv(ticketSchema, obj(ticketSchema, { purpose: UNKNOWN })),
+    });
+    expect(res.diagnostics).toEqual([]);
   });
 });

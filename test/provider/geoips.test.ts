@@ -39,4 +39,12 @@ describe('proxyaccount_geoips data source', () => {
     expect(errors(bad.diagnostics)[0]!.detail).toContain('"open", "world"');
     expect((await validate('world')).diagnostics).toEqual([]);
   });
+
+  it('refuses pool = null at validation instead of reading the open pool', async () => {
+    const server = await suite.newServer();
+    const res = await server.validateDataResourceConfig({ typeName: 'proxyaccount_geoips', config: dv(schema, obj(schema, { pool: null })) });
+    expect(errors(res.diagnostics).map((d) => [paths([d]), d.summary, d.detail])).toEqual([
+      [['pool'], 'Missing required argument', expect.stringContaining('pool is required, but its value is null')],
+    ]);
+  });
 });

@@ -30,7 +30,9 @@ export const authorizedHostnamesDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    const remote = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).hostnames.list());
+    // Read anew, not from the copy resource refreshes cached: this process never learns of a write
+    // another provider configuration (its own process) made earlier in the run.
+    const remote = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).hostnames.fresh());
     return remote === undefined ? undefined : { username: config.username, id: accountId(config.username), domains: [...remote].sort() };
   },
 } satisfies DataSource<typeof schema>;

@@ -36,7 +36,9 @@ export const authorizedIpsDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    const remote = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).ips.list());
+    // Read anew, not from the copy resource refreshes cached: this process never learns of a write
+    // another provider configuration (its own process) made earlier in the run.
+    const remote = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).ips.fresh());
     if (remote === undefined) return undefined;
     const entries = [...remote].sort((a, b) => ipOrder(a.ip) - ipOrder(b.ip)).map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label }));
     return { username: config.username, id: accountId(config.username), entries };

@@ -41,7 +41,9 @@ export const bearerTokensDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    const remote: readonly BearerToken[] | undefined = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).tokens.list());
+    // Read anew, not from the copy resource refreshes cached: this process never learns of a write
+    // another provider configuration (its own process) made earlier in the run.
+    const remote: readonly BearerToken[] | undefined = await readOfAccount(ctx, config.username, () => ctx.data.account(config.username).tokens.fresh());
     if (remote === undefined) return undefined;
     const tokens = [...remote]
       .sort((a, b) => a.id - b.id)

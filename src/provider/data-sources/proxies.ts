@@ -26,7 +26,9 @@ export const proxiesDataSource = {
   schema,
 
   async read(ctx) {
-    const remote = await ctx.data.proxies.list();
+    // Read anew, not from the copy resource refreshes cached: this process never learns of a write
+    // another provider configuration (its own process) made earlier in the run.
+    const remote = await ctx.data.proxies.fresh();
     return { id: SELF_ID, proxies: [...remote].sort() };
   },
 } satisfies DataSource<typeof schema>;

@@ -36,7 +36,9 @@ export const subAccountDataSource = {
   schema,
 
   async read(ctx, { config }) {
-    const remote: SubAccount | undefined = await readOfAccount(ctx, config.username, () => ctx.data.subAccounts.get(config.username));
+    // Read anew, not from the copy resource refreshes cached: this process never learns of a write
+    // another provider configuration (its own process) made earlier in the run.
+    const remote: SubAccount | undefined = await readOfAccount(ctx, config.username, () => ctx.data.subAccounts.fresh(config.username));
     if (remote === undefined) return undefined;
     return {
       username: config.username,

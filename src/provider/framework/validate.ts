@@ -1,5 +1,6 @@
-// Config validation shared by resources, data sources and the provider block: attribute
-// validators (known, non-null values only), deprecation warnings and the write-only check.
+// Config validation shared by resources, data sources, ephemeral resources and the provider
+// block: required attributes set to null, attribute validators (known, non-null values only),
+// deprecation warnings and the write-only check.
 import { CtyBigNumber, isUnknown, isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import type { AttributePath, Diagnostic } from '../../protocol/types';
 import { errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
@@ -30,8 +31,14 @@ export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: 
   const out: Diagnostic[] = [];
   for (const [name, a] of attributeList(attributes).entries) {
     const v = value[name] ?? null;
-    if (v === null) continue;
     const path: AttributePath = [...base, { attributeName: name }];
+    if (v === null) {
+      // Terraform refuses a required argument left out, but not one set to null (often a variable
+      // that happens to be null): without this the code would get null where its model promises a
+      // value. An unknown value is checked again once Terraform knows it.
+      if (a.required) out.push(requiredNull(path));
+      continue;
+    }
     if (a.deprecated !== undefined) {
       out.push(warningDiagnostic('Deprecated attribute', `Attribute ${formatPath(path)} is deprecated: ${a.deprecated}`, path));
     }
@@ -75,4 +82,12 @@ export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: 
     }
   }
   return out;
+}
+
+function requiredNull(path: AttributePath): Diagnostic {
+  return errorDiagnostic(
+    'Missing required argument',
+    `Attribute ${formatPath(path)} is required, but its value is null (for example a variable that is null); set it to a value.`,
+    path,
+  );
 }
