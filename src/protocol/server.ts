@@ -56,6 +56,30 @@ export interface ServeOptions {
 
 type UnaryHandler = (request: unknown) => Promise<unknown>;
 
+/**
+ * A provider may release, before its process exits, what the run opened and Terraform did not
+ * close (Terraform skips closing ephemeral resources when anything upstream failed, then calls
+ * Shutdown). Optional, outside the protocol: a provider without it exits as before.
+ */
+export interface ReleasesOnShutdown {
+  /** Releases what is still open, settling within `withinMs`; logs (never throws) what it could not. */
+  releaseOnShutdown(withinMs: number, log: (message: string) => void): Promise<void>;
+}
+
+/** Of go-plugin's 2 s between Shutdown and the kill, what releasing may take (the RPC answer still has to travel). */
+const RELEASE_ON_SHUTDOWN_MS = 1_500;
+
+/** Calls the provider's {@link ReleasesOnShutdown} hook, if it has one; never throws. */
+async function releaseOpen(provider: ProviderServer, withinMs: number, log: (level: LogLevel, message: string) => void): Promise<void> {
+  const release = (provider as Partial<ReleasesOnShutdown>).releaseOnShutdown;
+  if (typeof release !== 'function') return;
+  try {
+    await release(withinMs, (message) => log('warn', message));
+  } catch (err) {
+    log('error', `releasing at shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /** Largest message either way: states of large accounts can exceed gRPC's usual 4 MiB. */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
@@ -127,7 +151,9 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   const handlers = createProviderHandlers(provider, { logger, providerName: opts.providerName }) as unknown as Record<string, UnaryHandler>;
   const controller: Record<string, UnaryHandler> = {
     Shutdown: async () => {
-      // Terraform is done with us; go-plugin kills the process if it is still there 2 s later.
+      // Terraform is done with us; go-plugin kills the process if it is still there 2 s later,
+      // counted from this answer: what the run left open is released before it.
+      await releaseOpen(provider, RELEASE_ON_SHUTDOWN_MS, log);
       setImmediate(() => shutdown('Shutdown called by Terraform', 250));
       return {};
     },
@@ -172,7 +198,10 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
 
   if (opts.handleSignals ?? true) {
     const onInt = (): void => log('debug', 'ignoring SIGINT: Terraform sends StopProvider and waits for in-flight work');
-    const onTerm = (): void => shutdown('SIGTERM', opts.shutdownGraceMs ?? 60_000);
+    const onTerm = (): void => {
+      if (stopping) return;
+      void releaseOpen(provider, RELEASE_ON_SHUTDOWN_MS, log).then(() => shutdown('SIGTERM', opts.shutdownGraceMs ?? 60_000));
+    };
     signalHandlers.push(['SIGINT', onInt], ['SIGTERM', onTerm]);
     for (const [sig, fn] of signalHandlers) process.on(sig, fn);
     process.on('unhandledRejection', onRejection);

@@ -10,7 +10,8 @@ import { geoIpsDataSource } from './data-sources/geoips';
 import { proxiesDataSource } from './data-sources/proxies';
 import { FrameworkServer, type ProviderDefinition } from './framework';
 import { type ConfigureOptions, configure, verifyCredentials } from './configure';
-import { bearerTokenEphemeral } from './ephemeral-resources/bearer-token';
+import { bearerTokenEphemeral, deleteOpenTokens } from './ephemeral-resources/bearer-token';
+import type { ReleasesOnShutdown } from '../protocol/server';
 import { describeProxyAccountError } from './errors';
 import { providerSchema } from './settings';
 import { subAccountResource } from './resources/sub-account';
@@ -74,7 +75,10 @@ export function createProvider(opts: ProviderOptions = {}): ProviderDefinition<t
 /** The framework server of this provider: its data is the account store. */
 export type ProxyAccountServer = FrameworkServer<AccountStore>;
 
-/** The ProviderServer the protocol layer serves. */
-export function createProviderServer(opts: ProviderOptions = {}): FrameworkServer<AccountStore> {
-  return new FrameworkServer(createProvider(opts));
+/**
+ * The ProviderServer the protocol layer serves. At Shutdown it deletes the ephemeral tokens
+ * Terraform opened and did not close (a failed or interrupted run skips close).
+ */
+export function createProviderServer(opts: ProviderOptions = {}): FrameworkServer<AccountStore> & ReleasesOnShutdown {
+  return Object.assign(new FrameworkServer(createProvider(opts)), { releaseOnShutdown: deleteOpenTokens });
 }

@@ -1,7 +1,9 @@
 // The ephemeral bearer token with the real Terraform (>= 1.10): it feeds a second provider alias
 // that adds an IP; after apply (and after a plan alone) neither the state file nor
 // `terraform show -json` holds a token value, and no ephemeral token is left in the account. A
-// token left behind by a killed provider is removed by `proxyaccount tokens prune`.
+// plan that fails after the open (Terraform then skips close) leaves none either: the provider
+// deletes it when Terraform shuts it down. A token left behind by a killed provider is removed
+// by `proxyaccount tokens prune`.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -55,6 +57,42 @@ describe('ephemeral "proxyaccount_bearer_token"', () => {
     holdsNoToken(ws.read('terraform.tfstate'));
     holdsNoToken((await ws.expect(['show', '-json', '-no-color'])).stdout);
     await expectNoChanges(ws);
+  });
+
+  it('a plan that fails after the open (Terraform skips close) leaves no token: the provider deletes it at shutdown', async () => {
+    const failing = await account.workspace({ env });
+    failing.write(
+      'main.tf',
+      `${REQUIRED_PROVIDERS}
+variable "username" {
+  type = string
+}
+variable "password" {
+  type      = string
+  sensitive = true
+}
+provider "proxyaccount" {
+  username = var.username
+  password = var.password
+}
+ephemeral "proxyaccount_bearer_token" "ci" {
+  label = "failing-run"
+}
+provider "proxyaccount" {
+  alias = "scoped"
+  token = ephemeral.proxyaccount_bearer_token.ci.token
+}
+# Fails after the open: listing tokens needs username and password, not a token.
+data "proxyaccount_bearer_tokens" "scoped" {
+  provider = proxyaccount.scoped
+}
+`,
+    );
+    const res = await failing.run(['plan', '-no-color', '-input=false']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/ephemeral\.proxyaccount_bearer_token\.ci: (Opening|Opened)/);
+    expect(res.stdout).not.toMatch(/Closing|Closed/);
+    expect(await ephemeralTokens()).toEqual([]);
   });
 
   it('a token whose close never ran (a killed provider) expires on its own and is deleted by tokens prune', async () => {

@@ -1,10 +1,14 @@
 // The ephemeral bearer token at the RPC level: open creates a prefixed token expiring tomorrow by
 // default and hands close what it needs; close deletes it even after StopProvider (Ctrl-C), and
-// a close that finds it gone succeeds; a full allowance names the leftover ephemeral tokens.
+// a close that finds it gone succeeds; a full allowance names the leftover ephemeral tokens. A
+// token Terraform never closed (a failed run skips close) is deleted at Shutdown; a token that
+// may remain is named, with its expiry and the commands that report and delete it.
+import { request } from 'undici';
 import { AccountStore, EPHEMERAL_TOKEN_PREFIX, type StoreClient } from '../../src/account';
 import { decodeDynamicValue, encodeDynamicValue } from '../../src/protocol/codec';
-import { bearerTokenEphemeral } from '../../src/provider/ephemeral-resources/bearer-token';
+import { bearerTokenEphemeral, openTokenCount } from '../../src/provider/ephemeral-resources/bearer-token';
 import { FrameworkServer } from '../../src/provider/framework';
+import type { ReleasesOnShutdown } from '../../src/protocol/server';
 import { createProvider, type ProxyAccountServer } from '../../src/provider/provider';
 import type { BearerToken } from '../../src/sdk';
 import { startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
@@ -75,6 +79,90 @@ describe('ephemeral proxyaccount_bearer_token', () => {
     }
   });
 });
+
+describe('ephemeral proxyaccount_bearer_token that Terraform does not close', () => {
+  const releasing = (server: ProxyAccountServer): ReleasesOnShutdown => server as ProxyAccountServer & ReleasesOnShutdown;
+  const exists = async (id: unknown): Promise<boolean> => (await p.admin.tokens.list()).some((t) => t.id === id);
+
+  it('is deleted at Shutdown, after StopProvider too, and a close that comes later finds it gone', async () => {
+    const { server, res, result } = await open({ label: 'failed-run' });
+    expect(res.diagnostics).toEqual([]);
+    expect(await exists(result!['token_id'])).toBe(true);
+    // A failed run: Terraform stops the provider, skips close, then shuts it down.
+    await server.stopProvider();
+    const logged: string[] = [];
+    await releasing(server).releaseOnShutdown(1_500, (m) => logged.push(m));
+    expect(logged).toEqual([]);
+    expect(await exists(result!['token_id'])).toBe(false);
+    expect(openTokenCount()).toBe(0);
+    const closed = await server.closeEphemeralResource({ typeName: 'proxyaccount_bearer_token', private: res.private });
+    expect(closed.diagnostics).toEqual([]);
+  });
+
+  it('is not deleted again at Shutdown once close has run', async () => {
+    const { server, res } = await open({ label: 'closed-run' });
+    await server.closeEphemeralResource({ typeName: 'proxyaccount_bearer_token', private: res.private });
+    expect(openTokenCount()).toBe(0);
+  });
+
+  it('a failing close names the token, its expiry, drift and tokens prune, never its value', async () => {
+    const { server, res, result } = await open({ label: 'close-fails' });
+    await p.emu.control.fault({ path: '/api/token/delete/', status: 500, count: 10 });
+    try {
+      const closed = await server.closeEphemeralResource({ typeName: 'proxyaccount_bearer_token', private: res.private });
+      expect(closed.diagnostics).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          summary: 'Unable to close ephemeral bearer token',
+          detail: expect.stringContaining(
+            `Bearer token ${String(result!['token_id'])} may remain active until it expires on ${String(result!['expires_at'])} (UTC, on the API's clock). \`proxyaccount drift\` reports it; \`proxyaccount tokens prune\` deletes it`,
+          ),
+        }),
+      ]);
+      expect(JSON.stringify(closed.diagnostics)).not.toContain(String(result!['token']));
+      expect(await exists(result!['token_id'])).toBe(true);
+    } finally {
+      await clearFaults();
+      await p.admin.tokens.delete({ id: Number(result!['token_id']) });
+    }
+  });
+
+  it('an open whose answer is lost and whose read-back fails names the label, the expiry, drift and tokens prune', async () => {
+    const before = new Set((await p.admin.tokens.list()).map((t) => t.id));
+    // A first open and close tell this server the API's clock: the next open reads no listing for it.
+    const first = await open({ label: 'lost-first' });
+    await first.server.closeEphemeralResource({ typeName: 'proxyaccount_bearer_token', private: first.res.private });
+    const server = first.server;
+    // The listing read right before the create is served; the create's answer is lost; every read-back fails.
+    await p.emu.control.fault({ path: '/api/tokens/', method: 'GET', pass: true, count: 1 });
+    await p.emu.control.fault({ path: '/api/token/create/', method: 'POST', dropResponse: true, count: 1 });
+    await p.emu.control.fault({ path: '/api/tokens/', method: 'GET', status: 503, count: 50 });
+    try {
+      const { res } = await open({ label: 'lost', expires_at: ymd(Date.now() + 3 * DAY_MS) }, server);
+      expect(res.diagnostics).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          detail: expect.stringContaining(
+            `A bearer token labelled '${EPHEMERAL_TOKEN_PREFIX}lost' may remain active until it expires on ${ymd(Date.now() + 3 * DAY_MS)} (UTC, on the API's clock). \`proxyaccount drift\` reports it; \`proxyaccount tokens prune\` deletes it`,
+          ),
+        }),
+      ]);
+    } finally {
+      await clearFaults();
+      for (const t of await p.admin.tokens.list()) if (!before.has(t.id)) await p.admin.tokens.delete({ id: t.id });
+    }
+  });
+});
+
+/** Removes every pending fault (the control API's DELETE /_emulator/faults). */
+async function clearFaults(): Promise<void> {
+  const res = await request(`${p.emu.url}/_emulator/faults`, {
+    method: 'DELETE',
+    dispatcher: p.emu.dispatcher,
+    headers: { authorization: `Bearer ${p.emu.adminToken}` },
+  });
+  await res.body.dump();
+}
 
 /** A provider whose account is `client`, configured as Terraform does. */
 async function providerOver(client: StoreClient): Promise<ProxyAccountServer> {

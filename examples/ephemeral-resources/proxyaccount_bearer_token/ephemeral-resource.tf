@@ -1,5 +1,6 @@
-# A token for this run only: created when Terraform opens it, deleted when the run is done,
-# never written to plan or state (Terraform 1.10 or later).
+# A token for this run only: created when Terraform opens it, deleted when the run is done (failed
+# or interrupted runs too), never written to plan or state (Terraform 1.10 or later). Use it only
+# for what runs during the run: anything that stores it gets a token that no longer works.
 variable "username" {
   type = string
 }

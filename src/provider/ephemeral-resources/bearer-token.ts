@@ -1,9 +1,11 @@
 // ephemeral "proxyaccount_bearer_token": a bearer token that lives for one Terraform run and never
 // lands in plan or state. Open creates it (labelled with EPHEMERAL_TOKEN_PREFIX, expiring by
-// default tomorrow so a token whose close never ran dies on its own); close deletes it, also
-// after an error elsewhere or Ctrl-C. Leftovers (a killed provider) show in `proxyaccount drift`
-// and are deleted by `proxyaccount tokens prune`. Dates are judged on the API's clock, as the API
-// judges them: "tomorrow" on this machine's clock can be the API's today.
+// default tomorrow so a token nobody deleted dies on its own); close deletes it. Terraform skips
+// close when anything upstream of it failed (an error elsewhere, Ctrl-C) and then shuts the
+// provider down: the shutdown deletes the tokens still open (deleteOpenTokens). Leftovers (a killed
+// provider, a delete that failed) show in `proxyaccount drift` and are deleted by `proxyaccount
+// tokens prune`. Dates are judged on the API's clock, as the API judges them: "tomorrow" on this
+// machine's clock can be the API's today.
 import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import { labelValidators } from '../access/labels';
 import { reportDiscardedTokens } from '../access/token-discards';
@@ -24,7 +26,7 @@ const MIDNIGHT_MARGIN_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 const schema = defineSchema({
-  description: `A bearer token for one Terraform run (Terraform 1.10 or later): created when the run opens it, deleted when the run closes it, never written to plan or state. Its label is \`${EPHEMERAL_TOKEN_PREFIX}\` followed by \`label\`, so leftovers are recognisable: \`proxyaccount drift\` reports them and \`proxyaccount tokens prune\` deletes them. Use it to configure a second \`proxyaccount\` provider (least privilege: a bearer token cannot manage tokens) or in write-only arguments of other providers. Needs username and password credentials; each open counts against the account's token allowance.`,
+  description: `A bearer token for one Terraform run (Terraform 1.10 or later): created when the run opens it, deleted when the run ends, failed or interrupted runs included (Terraform then skips closing it, and the provider deletes it when Terraform shuts it down), never written to plan or state. Its label is \`${EPHEMERAL_TOKEN_PREFIX}\` followed by \`label\`, so leftovers are recognisable: \`proxyaccount drift\` reports them and \`proxyaccount tokens prune\` deletes them. Use it only for what acts during the run: a second \`proxyaccount\` provider (least privilege: a bearer token cannot manage tokens), another provider's configuration, a provisioner. Not for anything that keeps it, such as a write-only argument that stores it in a secret manager: the stored token stops working when the run ends. Needs username and password credentials; each open counts against the account's token allowance.`,
   markdown: true,
   attributes: {
     label: attr.string({
@@ -55,6 +57,8 @@ const schema = defineSchema({
 interface Opened {
   readonly id: number;
   readonly username: string | null;
+  /** Absent in the bytes of an earlier version. */
+  readonly expiresAt?: string;
 }
 
 /** The `proxyaccount_bearer_token` ephemeral resource. */
@@ -84,10 +88,13 @@ export const bearerTokenEphemeral = {
         ctx.diagnostics.addError('Token allowance reached', await allowanceDetail(ctx.data, config.username, err));
         return undefined;
       }
+      // The create may have made a token nobody received: say what remains and how it goes.
+      if (outcomeUnknown(err)) throw withLeftoverAdvice(err, leftoverAdvice(undefined, EPHEMERAL_TOKEN_PREFIX + config.label, config.username, expiresAt));
       throw err;
     }
     reportDiscardedTokens(ctx.diagnostics, `ephemeral bearer token '${config.label}'`, created);
-    const opened: Opened = { id: created.token.id, username: config.username };
+    const opened: Opened = { id: created.token.id, username: config.username, expiresAt };
+    trackOpenToken(ctx.data, created.token.id, config.username);
     return {
       result: { label: config.label, username: config.username, expires_at: expiresAt, token: created.token.token, token_id: created.token.id },
       private: Buffer.from(JSON.stringify(opened)),
@@ -103,8 +110,14 @@ export const bearerTokenEphemeral = {
       );
       return;
     }
+    // Close owns it now: the shutdown does not send this delete again (a 401 must not be resent).
+    untrackOpenToken(opened.id, opened.username);
     // A stop must not keep the token alive: close runs after Ctrl-C too. Already gone is closed.
-    await ctx.data.forCleanup().account(opened.username).tokens.delete(opened.id);
+    try {
+      await ctx.data.forCleanup().account(opened.username).tokens.delete(opened.id);
+    } catch (err) {
+      throw withLeftoverAdvice(err, leftoverAdvice(opened.id, undefined, opened.username, opened.expiresAt));
+    }
   },
 } satisfies EphemeralResourceDefinition<typeof schema, AccountStore>;
 
@@ -112,10 +125,37 @@ function parseOpened(bytes: Uint8Array | undefined): Opened | undefined {
   if (bytes === undefined || bytes.length === 0) return undefined;
   try {
     const v = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<Opened>;
-    return typeof v.id === 'number' && (v.username === null || typeof v.username === 'string') ? { id: v.id, username: v.username ?? null } : undefined;
+    if (typeof v.id !== 'number' || !(v.username === null || typeof v.username === 'string')) return undefined;
+    return { id: v.id, username: v.username ?? null, ...(typeof v.expiresAt === 'string' ? { expiresAt: v.expiresAt } : {}) };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What to do about a token that may remain: which one (its ID when known, else its label), until
+ * when it works, and the commands that report and delete it. Never its value.
+ */
+function leftoverAdvice(id: number | undefined, label: string | undefined, username: string | null, expiresAt: string | undefined): string {
+  const which = id !== undefined ? `Bearer token ${id}` : `A bearer token labelled '${label}'`;
+  const owner = username === null ? '' : ` of sub-account '${username}'`;
+  const until = expiresAt === undefined ? 'until it expires' : `until it expires on ${expiresAt} (UTC, on the API's clock)`;
+  const user = username === null ? '' : ` --username ${username}`;
+  return `${which}${owner} may remain active ${until}. \`proxyaccount drift\` reports it; \`proxyaccount tokens prune${user}\` deletes it (with \`--older-than 0s\` once no run is using ephemeral tokens).`;
+}
+
+/**
+ * The SDK's and the store's errors say whether the request may have taken effect; read here
+ * without loading the SDK (account's isUnknownOutcome does), which this module must not at start.
+ */
+function outcomeUnknown(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { outcomeUnknown?: unknown }).outcomeUnknown === true;
+}
+
+/** `err` with `advice` after its message: the diagnostic built from it then carries both. */
+function withLeftoverAdvice(err: unknown, advice: string): unknown {
+  if (err instanceof Error) err.message = `${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}\n\n${advice}`;
+  return err;
 }
 
 /** "the allowance is reached", and which ephemeral leftovers hold it. */
@@ -147,4 +187,71 @@ async function apiNow(store: AccountStore, tokens: TokenList): Promise<number> {
 /** The UTC date of `now`, YYYY-MM-DD. */
 function today(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
+}
+
+// The tokens this process opened and Terraform has not closed. Terraform skips close when
+// anything upstream of it failed (a failing data source, a refused create, Ctrl-C), then shuts
+// the provider down: the shutdown deletes what is still here, so a failed run leaves no working
+// credential behind. One provider per process (as Terraform runs it), so one list.
+
+/** One token to delete, and the store of the configuration that opened it. */
+interface OpenToken {
+  readonly store: AccountStore;
+  readonly id: number;
+  readonly username: string | null;
+}
+
+const OPEN = new Map<string, OpenToken>();
+
+function key(id: number, username: string | null): string {
+  return `${username ?? ''}\u0000${id}`;
+}
+
+/** Remembers a token open has returned to Terraform. */
+function trackOpenToken(store: AccountStore, id: number, username: string | null): void {
+  OPEN.set(key(id, username), { store, id, username });
+}
+
+/** Forgets a token: close deleted it (or is about to). */
+function untrackOpenToken(id: number, username: string | null): void {
+  OPEN.delete(key(id, username));
+}
+
+/** How many tokens are open: for tests. */
+export function openTokenCount(): number {
+  return OPEN.size;
+}
+
+/**
+ * Deletes every token still open, waiting at most `withinMs` (go-plugin kills the
+ * process 2 s after Shutdown). Through the cleanup store: a stop (Ctrl-C) must not keep them
+ * alive; a lost answer is settled by reading the list back, and a refusal (401 included) is not
+ * sent again. What is not deleted in time or fails is logged by id, never by value, and stays in
+ * the list: `proxyaccount drift` reports it and `proxyaccount tokens prune` deletes it.
+ */
+export async function deleteOpenTokens(withinMs: number, log: (message: string) => void = () => {}): Promise<void> {
+  if (OPEN.size === 0) return;
+  const failed = new Set<string>();
+  // One after the other: after a 401 the client's failure memory sends no further request (four
+  // failed authentications ban the address); a run opens one token or two.
+  const deletes = (async () => {
+    for (const [k, t] of [...OPEN.entries()]) {
+      try {
+        await t.store.forCleanup().account(t.username).tokens.delete(t.id);
+        OPEN.delete(k);
+      } catch (err) {
+        failed.add(k);
+        log(`ephemeral bearer token ${t.id} not deleted at shutdown: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, withinMs);
+    timer.unref();
+  });
+  await Promise.race([deletes, late]);
+  clearTimeout(timer);
+  for (const [k, t] of OPEN)
+    if (!failed.has(k)) log(`ephemeral bearer token ${t.id} not deleted at shutdown in time: \`proxyaccount tokens prune\` deletes it`);
 }
