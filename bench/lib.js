@@ -222,6 +222,20 @@ function terraformRunner(root, env) {
 }
 
 /**
+ * Removes what a provider killed right after its handshake leaves behind: go-plugin servers (the
+ * Go anchor) remove their Unix socket only when they exit cleanly, and ours keeps its socket in a
+ * private `proxyaccount-plugin-*` directory that an exit handler removes, which SIGKILL skips.
+ * `handshake` is the line the provider printed; call this once the child has exited.
+ */
+function removePluginSocket(handshake) {
+  const socket = /^\d+\|\d+\|unix\|([^|]+)\|/.exec(String(handshake))?.[1];
+  if (socket === undefined) return;
+  fs.rmSync(socket, { force: true });
+  const dir = path.dirname(socket);
+  if (path.basename(dir).startsWith('proxyaccount-plugin-')) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
  * The environment Terraform gives a provider it starts (go-plugin's magic cookie, a fresh client
  * certificate for AutoMTLS, protocol 6) on top of `base`: for timing a provider's handshake alone.
  */
@@ -334,6 +348,7 @@ module.exports = {
   percentile,
   planOf200Config,
   pluginEnv,
+  removePluginSocket,
   proxyaccountConfig,
   requireBuild,
   roundByRound,

@@ -22,7 +22,17 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { GO_ANCHOR_BINARY, GO_ANCHOR_SOURCE, anchorWithOurSchema, goAnchorConfig, requireGoAnchor } = require('./go-anchor');
-const { ROOT, median, pluginEnv: makePluginEnv, proxyaccountConfig, requireBuild, roundByRound, startBench, terraformRunner } = require('./lib');
+const {
+  ROOT,
+  median,
+  pluginEnv: makePluginEnv,
+  proxyaccountConfig,
+  removePluginSocket,
+  requireBuild,
+  roundByRound,
+  startBench,
+  terraformRunner,
+} = require('./lib');
 const ARGS = process.argv.slice(2);
 const OUR_SCHEMA = ARGS.includes('--our-schema');
 for (const a of ARGS.filter((x) => x.startsWith('--') && x !== '--our-schema')) {
@@ -56,10 +66,8 @@ function handshakeMs(env, binary) {
     const child = spawn(binary, [], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     child.stdout.once('data', (line) => {
       resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+      child.once('exit', () => removePluginSocket(line));
       child.kill('SIGKILL');
-      // go-plugin listens on a Unix socket it only removes when it exits cleanly.
-      const socket = /^\d+\|\d+\|unix\|([^|]+)\|/.exec(String(line));
-      if (socket) child.once('exit', () => fs.rmSync(socket[1], { force: true }));
     });
     child.once('error', reject);
   });

@@ -30,7 +30,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, emulatorControl, planOf200Config, pluginEnv: makePluginEnv, requireBuild, startBench, startLatencyRelay } = require('./lib');
+const { ROOT, emulatorControl, planOf200Config, pluginEnv: makePluginEnv, removePluginSocket, requireBuild, startBench, startLatencyRelay } = require('./lib');
 
 const MODE = process.argv[2];
 /** How many functions the profile lists per process. */
@@ -249,8 +249,9 @@ function spawnMs(file, args, env, untilLine) {
     const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
     const done = () => resolve(Number(process.hrtime.bigint() - t0) / 1e6);
     if (untilLine) {
-      child.stdout.once('data', () => {
+      child.stdout.once('data', (line) => {
         done();
+        child.once('exit', () => removePluginSocket(line));
         child.kill('SIGKILL');
       });
     } else child.once('exit', done);

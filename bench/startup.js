@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const esbuild = require('esbuild');
+const { removePluginSocket } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const N = Number(process.argv[2] || 30);
@@ -91,7 +92,10 @@ function timeOne(args, env, done, cwd = ROOT) {
       if (settled) return;
       settled = true;
       resolve(Number(process.hrtime.bigint() - start) / 1e6);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null) {
+        child.once('exit', () => removePluginSocket(out));
+        child.kill('SIGKILL');
+      }
     };
     child.stdout.on('data', (d) => {
       out += d;
@@ -122,7 +126,8 @@ async function main() {
       PLUGIN_CLIENT_CERT: client.certPem,
       PLUGIN_PROTOCOL_VERSIONS: '6',
     };
-    const handshake = (out) => /^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|[A-Za-z0-9+/]+\n/.test(out);
+    // The provider listens on a Unix socket (the floor on a loopback port).
+    const handshake = (out) => /^1\|6\|(?:tcp\|127\.0\.0\.1:\d+|unix\|[^|\n]+)\|grpc\|[A-Za-z0-9+/]+\n/.test(out);
     const variants = [
       { name: '`node -e 0`', args: ['-e', '0'], env: { PATH: process.env.PATH } },
       {
