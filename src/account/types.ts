@@ -46,12 +46,6 @@ export interface TokenWrite {
    */
   readonly outcome: 'done' | 'recovered';
   /**
-   * Tokens with this label that appeared while an answer was lost, of which this process cannot
-   * tell which one its request made (another client created tokens with the same label at the
-   * same time): none was deleted. Empty in every other case.
-   */
-  readonly undecided: readonly number[];
-  /**
    * Tokens deleted as the unusable one a lost answer's request made (with `recovered`). Told apart
    * within this process only: a token another process created with the same label at that moment
    * (a second provider configuration, another job on the same account) would be taken for it.

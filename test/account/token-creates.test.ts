@@ -1,11 +1,12 @@
 // Token creates whose answers are lost, over an in-memory fake of the token endpoints: the store
 // deletes only the token its own lost request made (never one another create of the same label
-// made, in parallel or not), reads back before every re-send, and finishes that clean-up during a
-// stop. Whatever happens, every token in the account belongs to a create that returned it.
+// made, in parallel or not), sends again only once the read-back found and deleted that token,
+// and finishes that clean-up during a stop. A read-back that finds no such token, or several, ends
+// the create with its outcome unknown: the request may still be carried out.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccountStore, type StoreClient } from '../../src/account';
+import { AccountStore, type StoreClient, type TokenWrite } from '../../src/account';
 import { TokenCreateOutcomeUnknownError } from '../../src/account/token-create';
 import { DEFAULT_AUTH_FAILURE_TTL_MS, ServiceUnavailableError, TimeoutError, type BearerToken } from '../../src/sdk';
 import { AuthFailureMemory } from '../../src/sdk/failure-memory';
@@ -24,6 +25,9 @@ class FakeTokens {
   readonly lose = new Set<number>();
   /** Create numbers that time out before the API makes anything (the client cannot tell). */
   readonly timeOutBefore = new Set<number>();
+  /** Create numbers that time out and make their token only at `serveLate()` (a request served late). */
+  readonly servedLate = new Set<number>();
+  private late: Array<() => void> = [];
   /** Create numbers that wait until `release()` before making their token. */
   readonly hold = new Set<number>();
   /** Runs when a held create is released, before it makes its token (e.g. another client's create). */
@@ -35,6 +39,11 @@ class FakeTokens {
   /** How far each list and create moves `apiTime` (negative: a Date header a second behind the last). */
   apiStep = 1000;
   private held: Array<() => void> = [];
+
+  /** Serves the creates that timed out and are served late: their tokens are made now. */
+  serveLate(): void {
+    for (const make of this.late.splice(0)) make();
+  }
 
   release(): void {
     for (const r of this.held.splice(0)) r();
@@ -76,8 +85,16 @@ class FakeTokens {
             this.onRelease?.();
           }
           if (this.timeOutBefore.has(n)) throw new TimeoutError(CTX, 1000, 1);
-          const t = { id: this.nextId++, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(0) };
-          this.tokens.push(t);
+          const make = () => {
+            const t = { id: this.nextId++, label: input.label ?? '', isActive: true, expiresAt: null, createdAt: new Date(this.apiTime) };
+            this.tokens.push(t);
+            return t;
+          };
+          if (this.servedLate.has(n)) {
+            this.late.push(make);
+            throw new TimeoutError(CTX, 1000, 1);
+          }
+          const t = make();
           if (this.lose.has(n)) throw new TimeoutError(CTX, 1000, 1);
           return { ...t, token: `pxa_secret${t.id}` };
         },
@@ -106,7 +123,6 @@ describe('parallel creates of one label with a lost answer', () => {
     expect(ids(api.tokens)).toEqual(returned);
     expect(new Set(returned).size).toBe(3);
     expect(created.filter((c) => c.outcome === 'recovered')).toHaveLength(1);
-    expect(created.every((c) => c.undecided.length === 0)).toBe(true);
   });
 });
 
@@ -173,29 +189,25 @@ describe('a lost answer whose read-back fails too', () => {
     expect([failed.sentFrom, failed.givenUpAt]).toEqual([API_T0 - 400, API_T0 - 400]);
   });
 
-  it('spans from before the first send: a token an earlier lost answer left undecided may be its own', async () => {
+  it('spans from before the first send, when a re-send after a recovered lost answer is lost too', async () => {
     const api = new FakeTokens();
     api.lose.add(1).add(2);
-    api.hold.add(1);
-    api.onRelease = () => {
-      api.makeElsewhere('deploy');
-    };
-    const store = new AccountStore(api.client());
-    const creating = store.account().tokens.create({ label: 'deploy', expiresAt: null });
-    await api.waiting();
-    // The second send's read-back fails: two creates sent, then listings fail.
+    // The first read-back finds the first lost token (deleted, then sent again); the second fails.
     api.listsFailAfterCreates = 2;
-    api.release();
-    const failed = (await creating.then(
-      () => undefined,
-      (err: unknown) => err,
-    )) as TokenCreateOutcomeUnknownError;
+    const store = new AccountStore(api.client());
+    const failed = (await store
+      .account()
+      .tokens.create({ label: 'deploy', expiresAt: null })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      )) as TokenCreateOutcomeUnknownError;
     expect(failed).toBeInstanceOf(TokenCreateOutcomeUnknownError);
-    // Tokens 1 (elsewhere) and 2 (the first lost create) could not be told apart: both were made in
-    // the span, from the listing before the first send (+1 s) to the second read-back's failure (+5 s).
-    expect(api.sent).toEqual(['list', 'create#1', 'list', 'create#2', 'list']);
+    expect(api.sent).toEqual(['list', 'create#1', 'list', 'delete 1', 'create#2', 'list']);
+    // From the listing before the first send (+1 s) to the second read-back's failure (+5 s).
     expect([failed.sentFrom, failed.givenUpAt]).toEqual([API_T0 + 1000, API_T0 + 5000]);
-    expect(api.tokens.map((t) => t.id)).toEqual([1, 2, 3]);
+    expect(failed).toMatchObject({ readBack: 'failed', strays: [] });
+    expect(api.tokens.map((t) => t.id)).toEqual([2]);
   });
 
   it('sends no later create of the same (account, label) in this process, and says why', async () => {
@@ -238,7 +250,7 @@ describe('a stop during a lost token answer', () => {
 });
 
 describe('another client creating tokens of the same label meanwhile', () => {
-  it('deletes none of the tokens it cannot tell apart, and names them', async () => {
+  it('deletes none of the tokens it cannot tell apart, names them, and sends the create no more', async () => {
     const api = new FakeTokens();
     api.lose.add(1);
     api.hold.add(1);
@@ -250,28 +262,89 @@ describe('another client creating tokens of the same label meanwhile', () => {
     const creating = store.account().tokens.create({ label: 'deploy', expiresAt: null });
     await api.waiting();
     api.release();
-    const created = await creating;
-    expect(api.tokens.map((t) => t.id)).toContain(theirs);
-    expect(created.undecided).toHaveLength(2);
-    expect(created.undecided).toContain(theirs);
-    expect(api.sent.filter((s) => s.startsWith('delete'))).toEqual([]);
+    const failed = (await creating.then(
+      () => undefined,
+      (err: unknown) => err,
+    )) as TokenCreateOutcomeUnknownError;
+    expect(failed).toBeInstanceOf(TokenCreateOutcomeUnknownError);
+    const ours = api.tokens.find((t) => t.id !== theirs)!.id;
+    expect(failed).toMatchObject({ code: 'ERR_UNKNOWN_OUTCOME', readBack: 'several', readBackError: undefined });
+    expect([...failed.strays].sort((a, b) => a - b)).toEqual([theirs, ours].sort((a, b) => a - b));
+    expect(failed.message).toContain(`holds tokens ${failed.strays.join(', ')} labelled 'deploy' that no answer named`);
+    expect(failed.message).toMatch(/none was deleted and the create was not sent again$/);
+    expect(failed.message).not.toMatch(/failed too/);
+    expect(api.sent).toEqual(['list', 'create#1', 'list']);
+    // Unsettled: a later create of the label in this run is refused, not sent.
+    await expect(store.account().tokens.create({ label: 'deploy', expiresAt: null })).rejects.toMatchObject({ code: 'ERR_UNSETTLED_CREATE' });
+    expect(api.sent.filter((s) => s.startsWith('create') || s.startsWith('delete'))).toEqual(['create#1']);
+  });
+});
+
+describe('a lost answer whose read-back shows no token yet (a request served late)', () => {
+  it.each([
+    ['deploy', "no new token labelled 'deploy' yet", "A token labelled 'deploy' may yet appear"],
+    [null, 'no new token without a label yet', 'A token without a label may yet appear'],
+  ])('is not sent again: one send, the span in the error, the label unsettled (%s)', async (label, none, mayAppear) => {
+    const api = new FakeTokens();
+    api.makeElsewhere('other');
+    api.servedLate.add(1);
+    const store = new AccountStore(api.client());
+    const failed = (await store
+      .account('alice')
+      .tokens.create({ label, expiresAt: null })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      )) as TokenCreateOutcomeUnknownError;
+    expect(failed).toBeInstanceOf(TokenCreateOutcomeUnknownError);
+    // The listing before the send (+1 s), the send (+2 s), the read-back that found nothing (+3 s).
+    expect(failed).toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      outcomeUnknown: true,
+      account: 'alice',
+      label: label ?? '',
+      sentFrom: API_T0 + 1000,
+      givenUpAt: API_T0 + 3000,
+      readBack: 'none',
+      strays: [],
+      readBackError: undefined,
+    });
+    // Says what happened: the read-back answered and showed nothing yet; not that it failed.
+    expect(failed.message).toContain('the request was sent but its answer was lost (');
+    expect(failed.message).toContain(`the account was read back and holds ${none}, but the request may still be carried out`);
+    expect(failed.message).toMatch(new RegExp(`so it was not sent again\\. ${mayAppear} whose value nobody received$`));
+    expect(failed.message).not.toMatch(/failed too|next refresh/);
+    expect(api.sent).toEqual(['list', 'create#1', 'list']);
+    // The first request is served now: its token is the only one of the label, made in the span's
+    // wake; a re-send would have left a second one, active, whose value nobody has.
+    api.serveLate();
+    expect(api.tokens.filter((t) => t.label === (label ?? ''))).toHaveLength(1);
+    // Unsettled: no later create of the label for alice is sent in this run.
+    await expect(store.account('alice').tokens.create({ label, expiresAt: null })).rejects.toMatchObject({
+      code: 'ERR_UNSETTLED_CREATE',
+      message: expect.stringMatching(/reading the account back did not settle whether it made a token \(it may still make one\)/),
+    });
+    expect(api.sent.filter((s) => s.startsWith('create'))).toEqual(['create#1']);
   });
 });
 
 describe('two stores of one process on the same account (two provider aliases)', () => {
   it("never delete each other's token: creates of one label wait for each other across stores", async () => {
     const api = new FakeTokens();
-    // The first create times out before the API makes anything: its read-back finds no token of
-    // its own, only the other store's token, made meanwhile if the creates overlapped.
+    // The first create times out before the API makes anything: its read-back would find the other
+    // store's token, made meanwhile, had the creates overlapped. It finds none, so it stays unknown.
     api.timeOutBefore.add(1);
     const client = api.client();
     const first = new AccountStore(client);
     const second = new AccountStore(client);
-    const created = await Promise.all([
+    const [one, two] = await Promise.allSettled([
       first.account().tokens.create({ label: 'ci', expiresAt: null }),
       second.account().tokens.create({ label: 'ci', expiresAt: null }),
     ]);
-    expect(ids(api.tokens)).toEqual(created.map((c) => c.token.id).sort((a, b) => a - b));
+    expect(one).toMatchObject({ status: 'rejected', reason: { code: 'ERR_UNKNOWN_OUTCOME', readBack: 'none' } });
+    expect(two.status).toBe('fulfilled');
+    expect(ids(api.tokens)).toEqual([(two as PromiseFulfilledResult<TokenWrite>).value.token.id]);
+    expect(api.sent.filter((s) => s.startsWith('delete'))).toEqual([]);
   });
 });
 
@@ -312,9 +385,12 @@ describe('two processes on one machine (a provider per aliased configuration, a 
     // Time for the second process to list and send, were it not waiting for the machine's lock.
     for (let i = 0; i < 50 && !api.sent.includes('create#2'); i++) await new Promise((r) => setTimeout(r, 2));
     api.release();
-    const created = await Promise.all([one, two]);
-    expect(ids(api.tokens)).toEqual(created.map((c) => c.token.id).sort((a, b) => a - b));
-    expect(created.flatMap((c) => c.discarded)).toEqual([]);
+    // The first create's read-back finds nothing of its own: unknown, never sent again.
+    await expect(one).rejects.toMatchObject({ code: 'ERR_UNKNOWN_OUTCOME', readBack: 'none' });
+    const created = await two;
+    expect(ids(api.tokens)).toEqual([created.token.id]);
+    expect(created.discarded).toEqual([]);
+    expect(api.sent.filter((s) => s.startsWith('create'))).toEqual(['create#1', 'create#2']);
     expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 

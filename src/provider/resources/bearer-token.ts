@@ -29,7 +29,7 @@ import type { Ctx, Resource } from '../types';
 
 const schema = defineSchema({
   description:
-    'A bearer token of the authenticated account or of a sub-account, for the API and the proxy servers. Managing tokens needs the provider configured with username and password (the API refuses bearer authentication here). The raw token is known only when Terraform creates it. A create whose answer is lost while the account cannot be read back either is saved tainted, with no token ID and the span of time it ran in as its `id`: the next refresh, or a delete planned without one, finds the token it may have made (one of its label created in that span, give or take 2 seconds) and replaces or deletes it; should it find several, it names them and deletes none. A token of that label created later is never taken for it.',
+    'A bearer token of the authenticated account or of a sub-account, for the API and the proxy servers. Managing tokens needs the provider configured with username and password (the API refuses bearer authentication here). The raw token is known only when Terraform creates it. A create whose answer is lost and whose read-back does not settle it (the read-back fails, or shows no token of the label yet: a request that timed out may still be served, so the create is not sent again) is saved tainted, with no token ID and the span of time it ran in as its `id`: the next refresh, or a delete planned without one, finds the token it may have made (one of its label created in that span, give or take 2 seconds) and replaces or deletes it; should it find several, it names them and deletes none. A token of that label created later is never taken for it: the refresh names it in a warning.',
   markdown: true,
   attributes: {
     id: attr.string({
@@ -167,19 +167,13 @@ export const bearerTokenResource = {
         'Unable to create bearer token',
         `${capitalize(object)}: ${err.message}. It is kept in the state, marked tainted, as pending: its id ${id} is the span of the API's time in which it ran. ` +
           `The next plan reads the account's tokens: a token with this label created in that span (give or take ${PENDING_MARGIN_MS / 1000} s) is taken as the one it made and replaced (deleted, with a new token created in its place); with none, the plan creates the token; with several, it names them and deletes none. ` +
-          'A token of this label created later is never taken for it. A destroy, or a replacement planned with -refresh=false, finds it the same way before deleting it.',
+          'A token of this label created later is never taken for it, since another client may have made it; the plan names it in a warning, as an API that served this create late would have made it. A destroy, or a replacement planned with -refresh=false, finds it the same way before deleting it.',
       );
       return { ...planned, id, token_id: null, created_at: null, token: null };
     }
     if (created === undefined) return undefined;
     const { token } = created;
     reportDiscardedTokens(ctx.diagnostics, describeToken(token.id, label, username), created);
-    if (created.undecided.length > 0) {
-      ctx.diagnostics.addWarning(
-        'A lost answer left a token that could not be told apart',
-        `${capitalize(describeToken(token.id, label, username))} was created after an answer was lost, but tokens ${created.undecided.join(', ')} with the same label also appeared meanwhile (another client creating tokens with this label at the same time), so none of them was deleted: one of them may be unusable. Compare them with what uses this label, and delete the one nobody holds.`,
-      );
-    }
     let remote: BearerToken = token;
     if (planned.active === false) {
       try {
@@ -372,8 +366,8 @@ async function findPendingToken(
   ctx.diagnostics.addError(
     `Unable to ${operation} bearer token`,
     pending.kind === 'span'
-      ? `${capitalize(object)}: its create had its answer lost and could not read the account back. Tokens ${ids} with this label were created while it ran, ${describeSpan(pending)}: one may be the token it made (its value was never received), the others were made by other clients with the same label at the same time. ${remedy}`
-      : `${capitalize(object)}: its create had its answer lost and could not read the account back, and was saved by an earlier version of the provider, which did not record when it ran. Token${candidates.length === 1 ? '' : 's'} ${ids} with this label appeared since it was sent: ${candidates.length === 1 ? 'it may be the token it made (its value was never received), or one another client made later' : 'one may be the token it made (its value was never received), the others were made by other clients'}, and nothing tells which. ${remedy}`,
+      ? `${capitalize(object)}: its create had its answer lost, and reading the account back did not settle what it made. Tokens ${ids} with this label were created while it ran, ${describeSpan(pending)}: one may be the token it made (its value was never received), the others were made by other clients with the same label at the same time. ${remedy}`
+      : `${capitalize(object)}: its create had its answer lost, reading the account back did not settle what it made, and it was saved by an earlier version of the provider, which did not record when it ran. Token${candidates.length === 1 ? '' : 's'} ${ids} with this label appeared since it was sent: ${candidates.length === 1 ? 'it may be the token it made (its value was never received), or one another client made later' : 'one may be the token it made (its value was never received), the others were made by other clients'}, and nothing tells which. ${remedy}`,
   );
   return undefined;
 }
