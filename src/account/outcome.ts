@@ -1,8 +1,9 @@
-// When a write's outcome is unknown, and the error the store throws when reading back could not
-// settle it. A write whose request may have reached the API (a timeout, a dropped connection, a
-// 500, a success whose body was lost) may have taken effect: the store reads the account back
-// before deciding, so nothing it made is forgotten and nothing is made twice. Which failures
-// those are is the SDK's fact (`outcomeUnknown`), decided where the wire was seen.
+// When a write's outcome is unknown, and the errors the store throws when reading back could not
+// settle it: the read failed, or a create was not found yet. A write whose request may have
+// reached the API (a timeout, a dropped connection, a 500, a success whose body was lost) may have
+// taken effect, now or later: the store reads the account back before deciding, so nothing it
+// made is forgotten and nothing is made twice. Which failures those are is the SDK's fact
+// (`outcomeUnknown`), decided where the wire was seen.
 import { isProxyAccountError, ProxyAccountError } from '../sdk';
 
 /**
@@ -42,6 +43,29 @@ export class UnknownOutcomeError extends ProxyAccountError<AccountErrorCode> {
     );
     this.operation = operation;
     this.readBackError = readBackError;
+  }
+}
+
+/**
+ * A create's answer was lost and reading the account back did not find what it makes: not proof
+ * that it failed, since a request that timed out or lost its connection may still be carried out
+ * by the API after the read (queued at a proxy, a load balancer or the server). So the outcome
+ * stays unknown (the same code as {@link UnknownOutcomeError}), and the caller keeps the object as
+ * one that may exist. `next` as for {@link UnknownOutcomeError}.
+ */
+export class UnseenCreateError extends ProxyAccountError<AccountErrorCode> {
+  /** What the write was, e.g. "add IP '203.0.113.7' for sub-account 'alice'". */
+  readonly operation: string;
+
+  constructor(operation: string, cause: unknown, next: string = NEXT_REFRESH_SHOWS) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'ERR_UNKNOWN_OUTCOME',
+      `${operation}: the request was sent but its answer was lost (${why}); the account was read back and does not hold it yet, ` +
+        `but the API may still carry the request out. ${next}`,
+      { cause, facts: { mayHaveReachedServer: true, outcomeUnknown: true } },
+    );
+    this.operation = operation;
   }
 }
 

@@ -7,7 +7,7 @@
 // source) uses `fresh`.
 import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
 import { CoalescingCache, type Collection } from './cache';
-import { isUnknownOutcome, StoppedError, UnknownOutcomeError } from './outcome';
+import { isUnknownOutcome, StoppedError, UnknownOutcomeError, UnseenCreateError } from './outcome';
 import { createToken, TokenCreateBook } from './token-create';
 import { absentOn404, firstWhere, forAccount, matchHostname, matchProxy, targetOf } from './store-helpers';
 import type {
@@ -22,6 +22,18 @@ import type {
   WriteOutcome,
   WriteSpec,
 } from './types';
+
+/** A write as the store sends it. */
+interface StoreWrite<T> extends WriteSpec<T> {
+  /**
+   * The write makes an object (a create, an add): a `readBack` that does not find it leaves the
+   * outcome unknown (UnseenCreateError) instead of throwing the write's own error, since the lost
+   * request may still be carried out after the read. A delete's negative read-back ("still there")
+   * needs no such care: the object stays where it is recorded, and a later read shows it gone.
+   * @default false
+   */
+  readonly makes?: boolean;
+}
 
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 
@@ -69,7 +81,8 @@ export class AccountStore {
     /**
      * Creates the sub-account. A username already taken is found first, and nothing is sent
      * (`exists`): only then can a lost answer be told apart from someone else's sub-account. When
-     * the answer is lost, reading back decides: one found now was made by this request (`recovered`).
+     * the answer is lost, reading back decides: one found now was made by this request (`recovered`);
+     * none found yet leaves the outcome unknown (UnseenCreateError).
      */
     create: async (input: SubAccountInput): Promise<SubAccountWrite> => {
       const op = `create sub-account '${input.username}'`;
@@ -80,6 +93,7 @@ export class AccountStore {
         collection: 'subAccount',
         username: input.username,
         operation: op,
+        makes: true,
         send: async () => ({ account: await this.client.subAccounts.create(input), outcome: 'done' }),
         readBack: async () => {
           const found = await absentOn404(() => this.client.subAccounts.get(input.username));
@@ -142,7 +156,8 @@ export class AccountStore {
     /**
      * Authorizes `proxy` (any accepted form); returns its full domain. Adding one already there
      * changes nothing (the API contract), so an add is safe to send again after a lost answer;
-     * when the second answer is lost too, the listing decides (an entry `proxy` names: its domain).
+     * when the second answer is lost too, the listing decides (an entry `proxy` names: its domain;
+     * none yet: the outcome stays unknown).
      */
     add: async (proxy: string): Promise<string> => {
       const op = `add proxy '${proxy}'`;
@@ -152,6 +167,7 @@ export class AccountStore {
         operation: op,
         send: async () => (await this.client.proxies.add(proxy)).proxy,
         resend: true,
+        makes: true,
         readBack: async () => matchProxy(await this.client.proxies.list(), proxy),
       });
     },
@@ -215,16 +231,24 @@ export class AccountStore {
       },
       add: async (ip: string, label: string | null): Promise<WriteOutcome> => {
         const op = `add IP '${ip}'${forAccount(username)}`;
-        const matches = async (): Promise<boolean> => (await this.client.ips.listWithLabels(target)).some((e) => e.ip === ip && e.label === (label ?? ''));
+        const listed = async () => (await this.client.ips.listWithLabels(target)).find((e) => e.ip === ip);
+        const matches = async (): Promise<boolean> => (await listed())?.label === (label ?? '');
         return this.write({
           collection: 'ips',
           username,
           operation: op,
+          makes: true,
           send: async () => {
             await this.client.ips.add({ ip, ...(label !== null ? { label } : {}), ...target });
             return 'done' as const;
           },
-          readBack: async () => ((await matches()) ? 'recovered' : undefined),
+          // Listed with another label: not this add's (the API refuses an IP already authorized),
+          // so it is "already there", as its 400 would have said.
+          readBack: async () => {
+            const found = await listed();
+            if (found === undefined) return undefined;
+            return found.label === (label ?? '') ? 'recovered' : 'unchanged';
+          },
           // "Already authorized" is a 400 like any form error: only the listing tells them apart.
           onError: async (err) => (isProxyAccountError(err, 'ERR_VALIDATION') && (await matches()) ? 'unchanged' : undefined),
         });
@@ -256,6 +280,7 @@ export class AccountStore {
           collection: 'hostnames',
           username,
           operation: `add hostname '${domain}'${forAccount(username)}`,
+          makes: true,
           send: async () => {
             await this.client.hostnames.add({ domain, ...target });
             return 'done' as const;
@@ -406,13 +431,14 @@ export class AccountStore {
   /**
    * Sends one write: refused before sending when the run is stopping (unless it is `settling` a
    * write already sent), never cancelled once sent (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
-   * write's result, undefined means it did not happen (the original error is thrown). When
+   * write's result; undefined is "not made yet", which for a write that `makes` an object leaves
+   * the outcome unknown (UnseenCreateError) and otherwise throws the original error. When
    * `resend` is true because the write is idempotent, it is first sent once more, and `readBack`
    * decides only if that answer is lost too. `onError` may turn a known failure into a result
    * (e.g. "already there").
    */
-  private async write<T>(w: WriteSpec<T>): Promise<T> {
-    const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false } = w;
+  private async write<T>(w: StoreWrite<T>): Promise<T> {
+    const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false, makes = false } = w;
     if (this.signal?.aborted === true && !settling) throw new StoppedError(op);
     try {
       return await this.cache.write(collection, username, send);
@@ -435,6 +461,7 @@ export class AccountStore {
             throw new UnknownOutcomeError(op, lost, readErr);
           }
           if (settled !== undefined) return settled;
+          if (makes) throw new UnseenCreateError(op, lost);
         }
         throw lost;
       }

@@ -136,7 +136,9 @@ export interface WriteSpec<T> {
   send(): Promise<T>;
   /**
    * After an unknown outcome: the write's result when reading the account back shows it
-   * happened, undefined when it did not (the original error is then thrown). @default none: the error is thrown
+   * happened, undefined when it shows it not made (yet): the original error is then thrown, or,
+   * for a write that makes an object, UnseenCreateError (the request may still be carried out).
+   * @default none: the error is thrown
    */
   readBack?(): Promise<T | undefined>;
   /**

@@ -102,6 +102,10 @@ export function describeProxyAccountError(err: unknown, ctx: ErrorContext): Diag
           `Check base_url (${PROVIDER_ENV.base_url}), that the API is reachable, and ca_cert_file (${PROVIDER_ENV.ca_cert_file}) for a private certificate; request_timeout (seconds) and max_retries tune waiting.`,
         ),
       );
+    case 'ERR_UNKNOWN_OUTCOME':
+      // The store's: the run reached the API (it sent the write and read the account back), so
+      // connection advice would mislead; the message says what is known and what comes next.
+      return errorDiagnostic(ctx.summary, detail());
     case 'ERR_ABORTED':
       return errorDiagnostic(ctx.summary, detail('Terraform asked the provider to stop.'));
     case 'ERR_INVALID_ARGUMENT': {

@@ -1,8 +1,10 @@
 // The account store's write rules, over an in-memory fake of the API whose answers can be lost
 // after the change is made: a stop never aborts a write already sent and refuses new ones; a
 // write whose answer is lost is settled by reading back (nothing orphaned, nothing made twice);
-// when reading back fails too, the error says both.
+// a create that reading back does not find yet stays unknown (the API may still make it); when
+// reading back fails too, the error says both.
 import { AccountStore, type StoreClient } from '../../src/account';
+import { UnseenCreateError } from '../../src/account/outcome';
 import { AbortedError, NetworkError, TimeoutError, ValidationError, type BearerToken, type LabeledIp, type SubAccount } from '../../src/sdk';
 
 const CTX = { method: 'POST', path: '/api/x/', operation: 'x' };
@@ -101,6 +103,11 @@ class FakeApi {
       },
       hostnames: {
         list: () => this.read('GET hostnames', () => [...this.hostnames]),
+        add: (input: { domain: string }) =>
+          this.write('POST hostname/add', () => {
+            if (this.hostnames.includes(input.domain)) throw new ValidationError({ ...CTX, status: 400, responseText: 'domain: already authorized' });
+            this.hostnames.push(input.domain);
+          }),
         delete: (input: { domain: string }) =>
           this.write('POST hostname/delete', () => {
             if (!this.hostnames.includes(input.domain))
@@ -184,13 +191,48 @@ describe('a write whose answer is lost', () => {
     expect(api.sent.filter((s) => s === 'POST ip/add')).toHaveLength(1);
   });
 
-  it('fails with the original error when reading back shows the timed-out add made nothing', async () => {
+  it('leaves the outcome unknown when reading back does not show the timed-out add yet: the API may still make it', async () => {
     const api = new FakeApi();
     const store = new AccountStore(api.client());
     api.timeOutNextBeforeChange = true;
-    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
-    expect(api.ips.size).toBe(0);
+    const failed = await store
+      .account('alice')
+      .ips.add('203.0.113.7', null)
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(UnseenCreateError);
+    expect(failed).toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      outcomeUnknown: true,
+      operation: "add IP '203.0.113.7' for sub-account 'alice'",
+      message: expect.stringMatching(
+        /^add IP '203\.0\.113\.7' for sub-account 'alice': the request was sent but its answer was lost \(.*timed out.*\); the account was read back and does not hold it yet, but the API may still carry the request out\. The next refresh/,
+      ),
+    });
+    expect((failed as Error).cause).toMatchObject({ code: 'ERR_TIMEOUT' });
     expect(api.sent).toEqual(['POST ip/add', 'GET ips']);
+  });
+
+  it.each([
+    ['a sub-account create', (s: AccountStore) => s.subAccounts.create({ username: 'late' }), ['GET sub', 'POST sub/create', 'GET sub']],
+    ['a hostname add', (s: AccountStore) => s.account().hostnames.add('late.example.net'), ['POST hostname/add', 'GET hostnames']],
+  ])('leaves the outcome of %s unknown when its answer is lost and reading back shows nothing yet', async (_what, create, sent) => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.timeOutNextBeforeChange = true;
+    await expect(create(store)).rejects.toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      message: expect.stringMatching(/answer was lost.*does not hold it yet, but the API may still carry the request out/),
+    });
+    expect(api.sent).toEqual(sent);
+  });
+
+  it("takes an IP listed with another label after a lost add for one already there, not this add's", async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.ips.set('203.0.113.7', 'someone');
+    api.failNextWith = lost;
+    await expect(store.account().ips.add('203.0.113.7', 'office')).resolves.toBe('unchanged');
+    expect(api.ips.get('203.0.113.7')).toBe('someone');
   });
 
   it("follows the SDK's facts, not codes: reads back after an abort in flight, not after a connect timeout", async () => {
@@ -200,7 +242,7 @@ describe('a write whose answer is lost', () => {
     await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
     expect(api.sent).toEqual(['POST ip/add']);
     api.failNextWith = () => new AbortedError(CTX, undefined, true);
-    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({ code: 'ERR_UNKNOWN_OUTCOME', cause: { code: 'ERR_ABORTED' } });
     expect(api.sent).toEqual(['POST ip/add', 'POST ip/add', 'GET ips']);
   });
 
@@ -265,6 +307,15 @@ describe('a write whose answer is lost', () => {
     await expect(store.account().ips.delete('203.0.113.7')).resolves.toBe('unchanged');
   });
 
+  it('fails a delete with its own error when its answer is lost and the listing still holds the entry (the state keeps it)', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.ips.set('203.0.113.7', '');
+    api.timeOutNextBeforeChange = true;
+    await expect(store.account().ips.delete('203.0.113.7')).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(api.sent).toEqual(['POST ip/delete', 'GET ips']);
+  });
+
   it.each([
     ['a bare host', 'us-ny'],
     ['a full domain', 'US-NY.proxy.example.net'],
@@ -281,10 +332,13 @@ describe('a write whose answer is lost', () => {
     const api = new FakeApi();
     const store = new AccountStore(api.client());
     api.proxies = ['us-nyc.proxy.example.net:8080', 'us.proxy.example.net:3128'];
-    // Both sends time out before the API makes any change.
+    // Both sends time out before the API makes any change (which it may still do later).
     api.failNextWith = lost;
     api.timeOutNextBeforeChange = true;
-    await expect(store.proxies.add('us-ny.proxy.example.net')).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    await expect(store.proxies.add('us-ny.proxy.example.net')).rejects.toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      message: expect.stringMatching(/add proxy 'us-ny\.proxy\.example\.net'.*does not hold it yet/),
+    });
     expect(api.sent).toEqual(['POST proxy/add', 'POST proxy/add', 'GET proxies']);
   });
 

@@ -112,6 +112,26 @@ describe('proxyaccount_authorized_hostname', () => {
     expect(diagnostics[0]!.detail).toMatch(/terraform import proxyaccount_authorized_hostname\.NAME "dup\.example\.com"/);
   });
 
+  it('keeps in state, with the error, a hostname whose add lost its connection and which reading back does not show yet; no connection advice', async () => {
+    const config = { domain: 'reset.example.net' };
+    const { planned } = await driver.plan(null, config);
+    // The connection drops without an answer: the add may still be queued somewhere on its way.
+    await p.emu.control.fault({ path: '/api/hostname/add/', method: 'POST', reset: true, count: 1 });
+    const { state, diagnostics } = await driver.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to create authorized hostname',
+        detail: expect.stringMatching(
+          /add hostname 'reset\.example\.net'.*does not hold it yet, but the API may still carry the request out.*kept in the state marked tainted/s,
+        ),
+      }),
+    ]);
+    expect(diagnostics[0]!.detail).not.toMatch(/base_url|reachable|ca_cert_file/);
+    expect(state).toEqual(obj(schema, { id: 'reset.example.net', domain: 'reset.example.net' }));
+    // Never made: the next refresh drops it, and the plan creates it again.
+    expect(await driver.read(state!)).toBeNull();
+  });
+
   it('validates every constraint on its attribute', async () => {
     expect(paths(errors(await driver.validate({ domain: 'has space.example.com', username: 'no way' }))).sort()).toEqual(['domain', 'username']);
     for (const domain of ['', 'a..b', `${'x'.repeat(64)}.com`, '203.0.113.7', 'ci.example.com/path']) {

@@ -149,6 +149,41 @@ describe('proxyaccount_authorized_ip', () => {
     expect(await driver.read(state!)).toEqual(state);
   });
 
+  it('keeps in state, with the error, an IP whose add lost its connection and which reading back does not show yet; no connection advice', async () => {
+    const config = { ip: '203.0.113.63', label: 'reset' };
+    const { planned } = await driver.plan(null, config);
+    // The connection drops without an answer: the add may still be queued somewhere on its way.
+    await p.emu.control.fault({ path: '/api/ip/add/', method: 'POST', reset: true, count: 1 });
+    const { state, diagnostics } = await driver.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to create authorized IP',
+        detail: expect.stringMatching(
+          /^Authorized IP '203\.0\.113\.63': add IP '203\.0\.113\.63': the request was sent but its answer was lost \(.+\); the account was read back and does not hold it yet, but the API may still carry the request out\..*kept in the state marked tainted.*creates it again.*replaces it.*terraform untaint/s,
+        ),
+      }),
+    ]);
+    // The run reached the API: advice about base_url, reachability or the CA would mislead.
+    expect(diagnostics[0]!.detail).not.toMatch(/base_url|reachable|ca_cert_file/);
+    // Terraform saves it (tainted); it was never made, so the next refresh drops it and the plan creates it again.
+    expect(state).toEqual(obj(schema, { id: '203.0.113.63', ip: '203.0.113.63', label: 'reset' }));
+    expect(await driver.read(state!)).toBeNull();
+  });
+
+  it('keeps in state an IP whose add timed out and was made by the API after the read-back, so the next refresh finds it', async () => {
+    const slow = p.driver('proxyaccount_authorized_ip', schema, { PROXYACCOUNT_REQUEST_TIMEOUT: '1', PROXYACCOUNT_MAX_RETRIES: '0' });
+    const config = { ip: '203.0.113.64', label: 'late' };
+    const { planned } = await slow.plan(null, config);
+    // Served 4 s after it arrived: after the client gave up at 1 s and read the account back.
+    await p.emu.control.fault({ path: '/api/ip/add/', method: 'POST', delayMs: 4000, count: 1 });
+    const { state, diagnostics } = await slow.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([expect.objectContaining({ summary: 'Unable to create authorized IP' })]);
+    expect(state).toEqual(obj(schema, { id: '203.0.113.64', ip: '203.0.113.64', label: 'late' }));
+    while (!(await labelsOf()).some((e) => e.ip === '203.0.113.64')) await new Promise((r) => setTimeout(r, 50));
+    // Not an orphan: the state holds it, and the next refresh reads it.
+    expect(await driver.read(state!)).toEqual(state);
+  });
+
   it('keeps in state an IP whose add a gateway answered 504 after the API made it, with no error', async () => {
     const config = { ip: '203.0.113.62', label: 'via-gateway' };
     const { planned } = await driver.plan(null, config);

@@ -130,6 +130,26 @@ describe('proxyaccount_authorized_proxy', () => {
     expect(await driver.read(state!)).toEqual(obj(schema, { id: config.proxy, proxy: config.proxy, domain: 'kr-sel.proxy.example.net' }));
   });
 
+  it('keeps in state, with the error, a proxy whose adds lost their connections and which the listing does not show yet; no connection advice', async () => {
+    const lossy = await oneApply();
+    const config = { proxy: 'de-ber' };
+    const { planned } = await lossy.plan(null, config);
+    // Both the add and the add sent again lose their connections: either may still be on its way.
+    await p.emu.control.fault({ path: '/api/proxy/add/', method: 'POST', reset: true, count: 2 });
+    const { state, diagnostics } = await lossy.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to create authorized proxy',
+        detail: expect.stringMatching(
+          /add proxy 'de-ber'.*does not hold it yet, but the API may still carry the request out.*kept in the state marked tainted/s,
+        ),
+      }),
+    ]);
+    expect(diagnostics[0]!.detail).not.toMatch(/base_url|reachable|ca_cert_file/);
+    expect(state).toEqual(obj(schema, { id: 'de-ber', proxy: 'de-ber', domain: null }));
+    expect(await driver.read(state!)).toBeNull();
+  });
+
   it('reports a proxy the API does not recognize on create', async () => {
     const { planned } = await driver.plan(null, { proxy: 'xx-nowhere' });
     const { state, diagnostics } = await driver.apply(null, planned, { proxy: 'xx-nowhere' });

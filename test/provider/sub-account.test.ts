@@ -184,6 +184,26 @@ describe('proxyaccount_sub_account', () => {
     );
   });
 
+  it('keeps in state, with the error, a sub-account whose create lost its connection and which reading back does not show yet', async () => {
+    const config = { username: 'sa-reset', password_wo: 'reset-pw-1', password_wo_version: 1, monthly_limit: 5 };
+    const { planned } = await driver.plan(null, config);
+    // The connection drops without an answer: the create may still be queued somewhere on its way.
+    await emu.control.fault({ path: '/api/sub/create/', method: 'POST', reset: true, count: 1 });
+    const { state, diagnostics } = await driver.apply(null, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to create sub-account',
+        detail: expect.stringMatching(
+          /create sub-account 'sa-reset'.*does not hold it yet, but the API may still carry the request out.*kept in the state marked tainted/s,
+        ),
+      }),
+    ]);
+    expect(diagnostics[0]!.detail).not.toMatch(/base_url|reachable|ca_cert_file|reset-pw-1/);
+    // Saved as sent (tainted): the next refresh drops it, as it was never made, and the plan creates it again.
+    expect(state).toMatchObject({ id: 'sa-reset', username: 'sa-reset', monthly_limit: 5, password_wo: null });
+    expect(await driver.read(state!)).toBeNull();
+  });
+
   it('keeps a configured unknown unknown and still defaults the other computed attributes', async () => {
     const { planned } = await driver.plan(null, { username: 'sa-plan', active: UNKNOWN });
     expect(isUnknown(planned['active']!)).toBe(true);
