@@ -22,9 +22,14 @@
 // costs a brute-force attempt per guess. Hashing only happens when the file has live entries (a
 // check) or after a 401 (remember), so the usual run pays one small file read. The file is used
 // only inside a directory of the user's own that nobody else can write to (private-file.ts).
+//
+// Each change (remember, forget) reads the file, changes it and replaces it: two at once would
+// both read the old file, and the second replacement would lose the first's 401, so the memory
+// would count fewer failures than the API did. Changes take turns, within the process and, under a
+// lock beside the file (machine-lock.ts), between this user's processes on the machine.
 import { createHash, randomBytes, scrypt } from 'node:crypto';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { takeMachineLock, type ReleaseLock } from './machine-lock';
 import { privateDirProblem, readPrivateFile, writePrivateFile } from './private-file';
 
@@ -54,6 +59,13 @@ const KEY_BYTES = 32;
 const SCRYPT_COST = { N: 16384, r: 8, p: 1 } as const;
 // A file bigger than this is not ours (or is damaged): treated as empty rather than parsed.
 const MAX_FILE_BYTES = 256 * 1024;
+
+/**
+ * The last change queued for each memory file (by absolute path) in this process: the next one
+ * starts after it. Without it, a second change here would find the machine's lock taken by this
+ * very process and poll for it; with it, the lock is only contended between processes.
+ */
+const CHANGES = new Map<string, Promise<void>>();
 
 /** The per-user cache directory of proxyaccount, following each platform's convention. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
@@ -160,12 +172,14 @@ export class AuthFailureMemory {
     try {
       const untrusted = await this.untrusted();
       if (untrusted !== undefined) return { until: new Date(until), originCount, notRemembered: untrusted };
-      const mem = (await this.read()) ?? emptyMemory();
-      mem.failures.set(await this.fingerprint(mem.salt, credential), until);
-      const times = [...(mem.origins.get(origin) ?? []).filter((t) => t > now), until];
-      mem.origins.set(origin, times);
-      originCount = times.length;
-      await this.write(mem);
+      originCount = await this.change(async () => {
+        const mem = (await this.read()) ?? emptyMemory();
+        mem.failures.set(await this.fingerprint(mem.salt, credential), until);
+        const times = [...(mem.origins.get(origin) ?? []).filter((t) => t > now), until];
+        mem.origins.set(origin, times);
+        await this.write(mem);
+        return times.length;
+      });
     } catch (err) {
       // A read-only home or a full disk must not turn a 401 into a crash; this run's guard still holds.
       return {
@@ -187,14 +201,17 @@ export class AuthFailureMemory {
     try {
       const untrusted = await this.untrusted();
       if (untrusted !== undefined) return { unanswered: 1, notRemembered: untrusted };
-      const mem = (await this.read()) ?? emptyMemory();
-      const probes = [
-        ...(mem.unanswered.get(origin) ?? []).filter((p) => p.until > now),
-        { until: now + this.ttlMs, key: await this.fingerprint(mem.salt, credential) },
-      ];
-      mem.unanswered.set(origin, probes);
-      await this.write(mem);
-      return { unanswered: probes.length };
+      const unanswered = await this.change(async () => {
+        const mem = (await this.read()) ?? emptyMemory();
+        const probes = [
+          ...(mem.unanswered.get(origin) ?? []).filter((p) => p.until > now),
+          { until: now + this.ttlMs, key: await this.fingerprint(mem.salt, credential) },
+        ];
+        mem.unanswered.set(origin, probes);
+        await this.write(mem);
+        return probes.length;
+      });
+      return { unanswered };
     } catch (err) {
       return { unanswered: 1, notRemembered: `${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
     }
@@ -230,21 +247,53 @@ export class AuthFailureMemory {
   async forget(credential: string): Promise<void> {
     try {
       if ((await this.untrusted()) !== undefined) return;
-      const mem = await this.read();
-      if (mem === undefined || (mem.failures.size === 0 && mem.unanswered.size === 0)) return;
-      const key = await this.fingerprint(mem.salt, credential);
-      let changed = mem.failures.delete(key);
-      for (const [origin, probes] of mem.unanswered) {
-        const kept = probes.filter((p) => p.key !== key);
-        if (kept.length === probes.length) continue;
-        mem.unanswered.set(origin, kept);
-        changed = true;
-      }
-      if (!changed) return;
-      await this.write(mem);
+      // Read once without the lock: the usual run, with nothing remembered, takes no lock.
+      if (isEmpty(await this.read())) return;
+      await this.change(async () => {
+        const mem = await this.read();
+        if (mem === undefined || isEmpty(mem)) return;
+        const key = await this.fingerprint(mem.salt, credential);
+        let changed = mem.failures.delete(key);
+        for (const [origin, probes] of mem.unanswered) {
+          const kept = probes.filter((p) => p.key !== key);
+          if (kept.length === probes.length) continue;
+          mem.unanswered.set(origin, kept);
+          changed = true;
+        }
+        if (changed) await this.write(mem);
+      });
     } catch {
       // Forgetting is best effort: the entry expires anyway.
     }
+  }
+
+  /**
+   * Runs `update` (a read, change and write of the file) after this process's earlier changes of
+   * the file and under this machine's lock beside it, so that no change is lost to another made at
+   * once. The directory must have been found private. Without a lock (it cannot be made) the
+   * change still takes its turn within the process.
+   */
+  private change<T>(update: () => Promise<T>): Promise<T> {
+    const path = resolve(this.file);
+    const run = (CHANGES.get(path) ?? Promise.resolve()).then(async () => {
+      // The file's own lock, not the probe's: a probe holds its lock while its 401 is remembered.
+      const release = await takeMachineLock(join(dirname(path), `.${basename(path)}.lock`));
+      try {
+        return await update();
+      } finally {
+        await release?.();
+      }
+    });
+    const done = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    CHANGES.set(path, done);
+    // Forgotten once nothing follows it, so the map keeps no entry per file ever changed.
+    void done.then(() => {
+      if (CHANGES.get(path) === done) CHANGES.delete(path);
+    });
+    return run;
   }
 
   private originFailures(mem: MemoryFile, origin: string, now: number): OriginFailures {
@@ -346,6 +395,11 @@ export class AuthFailureMemory {
 /** A new memory with a new salt. */
 function emptyMemory(): MemoryFile {
   return { salt: randomBytes(SALT_BYTES), failures: new Map(), origins: new Map(), unanswered: new Map() };
+}
+
+/** True when the memory is absent or holds no credential and no unanswered probe. */
+function isEmpty(mem: MemoryFile | undefined): boolean {
+  return mem === undefined || (mem.failures.size === 0 && mem.unanswered.size === 0);
 }
 
 /** When `sorted` (expiries, ascending) falls below `budget` entries; undefined when it is below. */
