@@ -30,6 +30,12 @@ export interface HandlerDeps extends ControlDeps {
   readonly log: (line: string) => void;
 }
 
+/**
+ * What became of a request: the status it was answered with (or, its client gone before the
+ * answer, would have been), or `dropped` when a fault dropped its connection without an answer.
+ */
+type Outcome = number | 'dropped';
+
 /** Creates the HTTPS request listener. */
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -38,39 +44,36 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     let note = '';
     // Every answer is dated by the emulator's clock, not Node's: clients judge expiry by it.
     res.setHeader('Date', httpDate(deps.clock.now()));
-    res.on('close', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const status = res.headersSent ? String(res.statusCode) : 'dropped';
-      // Path only: query strings and bodies stay out of the log.
-      deps.log(`${req.method ?? '-'} ${path} ${status} ${ms.toFixed(1)}ms${note}`);
-    });
-    serve(req, res, path, query, deps).catch((err: unknown) => {
-      if (err instanceof HttpError) {
-        if (!res.headersSent) sendText(res, err.status, err.message, err.headers);
-        return;
-      }
-      note = ' (internal error, see above)';
-      deps.log(`error: ${req.method ?? '-'} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      if (!res.headersSent) sendText(res, 500, 'internal server error');
-      else res.destroy();
-    });
+    // Logged when the request is done with, not when its connection closes: a request whose client
+    // stopped waiting is still served, and its line must say with what (someone counting writes
+    // in the log looks for the one that made an orphan).
+    serve(req, res, path, query, deps)
+      .catch((err: unknown): Outcome => {
+        if (err instanceof HttpError) return send(res, err);
+        note = ' (internal error, see above)';
+        deps.log(`error: ${req.method ?? '-'} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        if (!res.headersSent) return send(res, new HttpError(500, 'internal server error'));
+        res.destroy();
+        return res.statusCode;
+      })
+      .then((outcome) => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        // An answer never written although the request came to a status: its client had gone.
+        const gone = outcome !== 'dropped' && !res.headersSent ? ' (client gone)' : '';
+        // Path only: query strings and bodies stay out of the log.
+        deps.log(`${req.method ?? '-'} ${path} ${outcome} ${ms.toFixed(1)}ms${gone}${note}`);
+      });
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, path: string, query: string, deps: HandlerDeps): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, path: string, query: string, deps: HandlerDeps): Promise<Outcome> {
   const method = req.method ?? 'GET';
-  if (path.startsWith('/_emulator/')) {
-    sendReply(res, await handleControl(req, path, deps));
-    return;
-  }
+  if (path.startsWith('/_emulator/')) return send(res, await handleControl(req, path, deps));
   // The body is read before any fault: Node's request timeout counts until the body has arrived,
   // so a delayed request must not leave it unread.
   const body = await readBody(req);
   const fault = deps.faults.take(method, path);
-  if (fault && replacesRequest(fault)) {
-    await replaceWithFault(fault, req, res);
-    return;
-  }
+  if (fault && replacesRequest(fault)) return replaceWithFault(fault, req, res);
   // A request that has arrived is served even when its client has stopped waiting meanwhile, as a
   // real server does: a client that gives up on a sent write must find it made.
   if (fault?.delayMs !== undefined && fault.delayMs > 0) await sleep(fault.delayMs, undefined, { ref: false });
@@ -84,15 +87,25 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
   if (fault && actsAfterServing(fault)) {
     // The change (if any) is committed: what follows only loses or delays the answer.
     if (fault.delayAfterMs !== undefined && fault.delayAfterMs > 0) await sleep(fault.delayAfterMs, undefined, { ref: false });
-    if (fault.dropResponse === true || res.destroyed) {
+    if (fault.dropResponse === true) {
       req.socket.destroy();
-      return;
+      return 'dropped';
     }
     if (fault.statusAfterServing !== undefined) answer = new HttpError(fault.statusAfterServing, 'injected fault after serving the request');
   }
-  if (res.destroyed) return;
-  if (answer instanceof HttpError) sendText(res, answer.status, answer.message, answer.headers);
-  else sendReply(res, answer);
+  return send(res, answer);
+}
+
+/**
+ * Writes `answer` unless the client has gone (then nothing can be written); returns its status
+ * either way.
+ */
+function send(res: ServerResponse, answer: Reply | HttpError): number {
+  if (!res.destroyed && !res.headersSent) {
+    if (answer instanceof HttpError) sendText(res, answer.status, answer.message, answer.headers);
+    else sendReply(res, answer);
+  }
+  return answer.status;
 }
 
 /** Ban, route, form, authentication and the endpoint itself; throws {@link HttpError}. */
@@ -123,20 +136,20 @@ function requestParams(req: IncomingMessage, method: string, query: string, body
 }
 
 /** Answers with a fault instead of serving the request (after its `delayMs`, if any). */
-async function replaceWithFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (fault.delayMs !== undefined && fault.delayMs > 0) {
-    await sleep(fault.delayMs, undefined, { ref: false });
-    if (res.destroyed) return;
-  }
+async function replaceWithFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<Outcome> {
+  if (fault.delayMs !== undefined && fault.delayMs > 0) await sleep(fault.delayMs, undefined, { ref: false });
   if (fault.reset === true) {
     req.socket.destroy();
-    return;
+    return 'dropped';
   }
   const status = fault.status ?? 500;
+  // Its client gone during the delay: nothing to write, and the line says so.
+  if (res.destroyed) return status;
   const text = status === 503 ? 'subscription plan lookup failed; retry after a few minutes' : 'injected fault';
   const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(fault.retryAfterSeconds) };
   if (forbidsContent(status)) sendEmpty(res, status, headers);
   else sendText(res, status, text, headers);
+  return status;
 }
 
 /** Authenticates the request and applies the route's policy (401, 403). */

@@ -1,5 +1,6 @@
 // In-process check of the request pipeline's last line of defence: a handler that throws gives a
-// logged 500 and the server keeps serving. No real route throws, so a test route does.
+// logged 500 and the server keeps serving. No real route throws, so a test route does. And its
+// log: one line per request, written once the request is served, whether its client waited or not.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -15,6 +16,18 @@ let server: Server;
 let store: Store;
 let base: string;
 const logs: string[] = [];
+let made = 0;
+
+/** Faults that tell when a request takes its fault: its body is read, and its delay starts. */
+class WatchedFaults extends FaultList {
+  onTake: (() => void) | undefined;
+  override take(method: string, path: string): ReturnType<FaultList['take']> {
+    const fault = super.take(method, path);
+    this.onTake?.();
+    return fault;
+  }
+}
+const faults = new WatchedFaults();
 
 beforeAll(async () => {
   const clock = createClock();
@@ -29,13 +42,22 @@ beforeAll(async () => {
       },
     },
     { method: 'GET', path: '/api/fine/', fields: [], handle: () => ({ status: 200, json: { ok: true } }) },
+    {
+      method: 'POST',
+      path: '/api/make/',
+      fields: [],
+      handle: () => {
+        made += 1;
+        return { status: 200, json: { made } };
+      },
+    },
   ]);
   const handler = createRequestHandler({
     adminToken: 'admin-token-for-tests',
     store,
     clock,
     bans: new BanList(clock),
-    faults: new FaultList(),
+    faults,
     loadSeeds: () => DEFAULT_ACCOUNTS,
     router,
     settings: { proxyDomain: 'proxy.example.net', tokenPrefix: 'pxa_' },
@@ -70,4 +92,40 @@ it('answers 500 for a throwing handler, logs the stack, and keeps serving', asyn
 
 it('never logs the Authorization header', () => {
   expect(logs.join('\n')).not.toContain(auth.authorization.slice(6));
+});
+
+/** The first log line starting with `prefix`, once there is one. */
+async function lineOf(prefix: string): Promise<string> {
+  for (let i = 0; i < 500; i++) {
+    const line = logs.find((l) => l.startsWith(prefix));
+    if (line !== undefined) return line;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no log line starts with ${prefix}`);
+}
+
+it('logs a delayed request whose client gave up once it is served, with the status it was served with', async () => {
+  faults.add({ path: '/api/make/', delayMs: 1000, remaining: 1 });
+  const giveUp = new AbortController();
+  // The client leaves as the delay starts (its body read), well before the request is served.
+  faults.onTake = () => giveUp.abort();
+  try {
+    await expect(request(`${base}/api/make/`, { method: 'POST', headers: auth, signal: giveUp.signal })).rejects.toThrow();
+  } finally {
+    faults.onTake = undefined;
+  }
+  expect(await lineOf('POST /api/make/ ')).toMatch(/^POST \/api\/make\/ 200 [\d.]+ms \(client gone\)$/);
+  // Its change was made, and it has that one line.
+  expect(made).toBe(1);
+  expect(logs.filter((l) => l.startsWith('POST /api/make/ '))).toHaveLength(1);
+});
+
+it('logs an answer a fault dropped as dropped, and an answered request without "client gone"', async () => {
+  faults.add({ path: '/api/fine/', dropResponse: true, remaining: 1 });
+  await expect(request(`${base}/api/fine/`, { headers: auth })).rejects.toThrow();
+  const ok = await request(`${base}/api/make/`, { method: 'POST', headers: auth });
+  expect(ok.statusCode).toBe(200);
+  await ok.body.dump();
+  expect(logs.filter((l) => l.startsWith('GET /api/fine/ dropped '))).toHaveLength(1);
+  expect(logs.filter((l) => l.startsWith('POST /api/make/ ')).at(-1)).toMatch(/^POST \/api\/make\/ 200 [\d.]+ms$/);
 });
