@@ -3,6 +3,7 @@
 // delete, a partial failure that leaves a true state, and validation.
 import { authorizedHostnamesDataSource } from '../../src/provider/data-sources/authorized-hostnames';
 import { authorizedHostnamesResource } from '../../src/provider/resources/authorized-hostnames';
+import { UNKNOWN } from '../../src/protocol/cty';
 import { dv, errors, obj, paths } from './harness';
 import { normalized, sorted, startListSuite, type ListSuite } from './list-harness';
 import { ResourceDriver, type Obj } from './terraform-sim';
@@ -161,6 +162,25 @@ describe('proxyaccount_authorized_hostnames', () => {
     const dup = await driver.validate({ domains: ['a.example.com', 'A.example.com'] });
     expect(errors(dup)).toEqual([expect.objectContaining({ attribute: [{ attributeName: 'domains' }], detail: expect.stringContaining('case-insensitive') })]);
     expect(await driver.validate({ domains: ['localhost', 'x-1.example.co.uk'] })).toEqual([]);
+  });
+
+  it('refuses a null hostname (`domains = ["a.example.org", var.n]`) at validation, and waits for an unknown one', async () => {
+    const diags = await driver.validate({ domains: ['a.example.org', null] });
+    expect(errors(diags)).toEqual([
+      expect.objectContaining({
+        summary: 'Null element',
+        detail: 'An element of domains is null (for example a variable that is null, or a conditional that gives null); remove it or set it to a value.',
+        attribute: [{ attributeName: 'domains' }],
+      }),
+    ]);
+    expect(await driver.validate({ domains: ['a.example.org', UNKNOWN] })).toEqual([]);
+  });
+
+  it("keeps domains' own rules from failing on a null hostname, should one reach them", () => {
+    const ctx = { path: [{ attributeName: 'domains' }], attributeName: 'domains', sensitive: false, siblings: {} };
+    const check = (v: Array<string | null>) => schema.attributes.domains.validators.flatMap((r) => r.validate(v as string[], ctx));
+    expect(check(['a.example.org', null])).toEqual([]);
+    expect(check([null, 'a.example.org', 'A.example.org'])).toEqual([expect.objectContaining({ detail: expect.stringContaining('case-insensitive') })]);
   });
 });
 

@@ -263,6 +263,27 @@ describe('proxyaccount_authorized_ips', () => {
     expect(await driver.validate({ username: 'ok', entries: [e('203.0.113.9', 'fine')] })).toEqual([]);
   });
 
+  it('refuses a null entry (a conditional giving null in a for) at validation, and waits for an unknown one', async () => {
+    const config = { entries: [e('192.0.2.1'), null] };
+    expect(errors(await driver.validate(config))).toEqual([
+      expect.objectContaining({
+        summary: 'Null element',
+        detail: 'An element of entries is null (for example a variable that is null, or a conditional that gives null); remove it or set it to a value.',
+        attribute: [{ attributeName: 'entries' }],
+      }),
+    ]);
+    expect(await driver.validate({ entries: [e('192.0.2.1'), UNKNOWN] })).toEqual([]);
+  });
+
+  it("keeps entries' own rules from failing on a null entry, should one reach them", () => {
+    const ctx = { path: [{ attributeName: 'entries' }], attributeName: 'entries', sensitive: false, siblings: {} };
+    const check = (v: Array<Entry | null>) => schema.attributes.entries.validators.flatMap((r) => r.validate(v as Entry[], ctx));
+    expect(check([e('192.0.2.1'), null])).toEqual([]);
+    expect(check([null, e('192.0.2.1'), e('192.0.2.1', 'x')])).toEqual([
+      expect.objectContaining({ detail: expect.stringContaining('192.0.2.1 more than once') }),
+    ]);
+  });
+
   it('leaves id unknown at plan time while username is unknown', async () => {
     const { planned } = await driver.plan(null, { username: UNKNOWN, entries: [] });
     expect(isUnknown(planned['id']!)).toBe(true);

@@ -3,6 +3,7 @@
 // the API lists domain:port, drift, import, idempotent delete, a plan limit reached mid-apply.
 import { proxiesDataSource } from '../../src/provider/data-sources/proxies';
 import { authorizedProxiesResource } from '../../src/provider/resources/authorized-proxies';
+import { UNKNOWN } from '../../src/protocol/cty';
 import { errors, paths } from './harness';
 import { normalized, sorted, startListSuite, type ListSuite } from './list-harness';
 import { ResourceDriver, type Obj } from './terraform-sim';
@@ -161,6 +162,18 @@ describe('proxyaccount_authorized_proxies', () => {
         .join('\n'),
     ).toContain('"us-ny:8080"');
     expect(await driver.validate({ proxies: ['us-ny', 'us-ny.proxy.example.net', NY] })).toEqual([]);
+  });
+
+  it('refuses a null proxy (`proxies = [var.n]`) at validation, and waits for an unknown one', async () => {
+    const diags = await driver.validate({ proxies: [null] });
+    expect(errors(diags)).toEqual([
+      expect.objectContaining({
+        summary: 'Null element',
+        detail: 'An element of proxies is null (for example a variable that is null, or a conditional that gives null); remove it or set it to a value.',
+        attribute: [{ attributeName: 'proxies' }],
+      }),
+    ]);
+    expect(await driver.validate({ proxies: ['us-ny', UNKNOWN] })).toEqual([]);
   });
 });
 

@@ -1,8 +1,17 @@
 // ValidateResourceConfig / ValidateDataResourceConfig through the FrameworkServer: validators on
 // the right attribute paths, unknown values skipped, write-only support, deprecation warnings,
-// and required attributes set to null refused in every kind of configuration.
+// and required attributes set to null, and null elements of collections, refused in every kind
+// of configuration.
 import { CtyBigNumber, type CtyType, UNKNOWN } from '../../src/protocol/cty';
-import { attr, defineSchema, FrameworkServer, type EphemeralResourceDefinition } from '../../src/provider/framework';
+import {
+  attr,
+  defineSchema,
+  eachElement,
+  FrameworkServer,
+  lengthBetween,
+  type DataSourceDefinition,
+  type EphemeralResourceDefinition,
+} from '../../src/provider/framework';
 import { lookupSchema, widgetSchema, WidgetStore, widgetServer } from './fixtures';
 import { dv, errors, obj, paths, TF110, TF111 } from './harness';
 
@@ -213,5 +222,96 @@ describe('a required attribute set to null', () => {
       config: dv(ticketSchema, obj(ticketSchema, { purpose: UNKNOWN })),
     });
     expect(res.diagnostics).toEqual([]);
+  });
+});
+
+describe('a null element of a collection', () => {
+  // `domains = ["a.example.org", var.n]`, `entries = [for ... : cond ? {...} : null]`: Terraform
+  // passes the null element on; the framework refuses it, naming the element, before any code
+  // (or any validator, which is promised no nulls) sees it.
+  const nullElement = (what: string) =>
+    expect.objectContaining({
+      severity: 'error',
+      summary: 'Null element',
+      detail: `${what} is null (for example a variable that is null, or a conditional that gives null); remove it or set it to a value.`,
+    });
+
+  const bagSchema = defineSchema({
+    description: 'A test bag of collections.',
+    attributes: {
+      hosts: attr.list('string', { description: 'Hosts.', optional: true, validators: [eachElement(lengthBetween(1, 3))] }),
+      labels: attr.map('string', { description: 'Labels.', optional: true }),
+      secrets: attr.map('string', { description: 'Secrets.', optional: true, sensitive: true }),
+      rules: attr.setNested({ port: attr.number({ description: 'Port.', required: true }) }, { description: 'Rules.', required: true }),
+      value: attr.string({ description: 'Value.', computed: true }),
+    },
+  });
+  const bag = {
+    typeName: 'test_bag',
+    displayName: 'bag',
+    schema: bagSchema,
+    async read() {
+      return { hosts: null, labels: null, secrets: null, rules: [], value: 'v' };
+    },
+  } satisfies DataSourceDefinition<typeof bagSchema>;
+  const zonesSchema = defineSchema({ description: 'Test provider.', attributes: { zones: attr.set('string', { description: 'Zones.', optional: true }) } });
+  const bagServer = new FrameworkServer({
+    typeName: 'test',
+    schema: zonesSchema,
+    configure: async () => ({}),
+    resources: [],
+    dataSources: [bag],
+  });
+  const validateBag = async (values: Parameters<typeof obj>[1]) =>
+    (await bagServer.validateDataResourceConfig({ typeName: 'test_bag', config: dv(bagSchema, obj(bagSchema, { rules: [], ...values })) })).diagnostics;
+
+  it('is refused in a set, on the set (a set element has no address, and a set holds one null at most)', async () => {
+    const diags = await validate({ name: 'ok', tags: ['a', null] });
+    expect(errors(diags)).toEqual([nullElement('An element of tags')]);
+    expect(paths(diags)).toEqual(['tags']);
+  });
+
+  it('is refused in a list, on the element, counted from 1 and indexed as Terraform does', async () => {
+    const diags = await validateBag({ hosts: ['a', null, 'b', null] });
+    expect(errors(diags)).toEqual([nullElement('Element 2 of hosts (hosts[1])'), nullElement('Element 4 of hosts (hosts[3])')]);
+    expect(paths(diags)).toEqual(['hosts.[1]', 'hosts.[3]']);
+  });
+
+  it('is refused in a map, on the element by its key, unless the map is sensitive (then no key is named)', async () => {
+    const diags = await validateBag({ labels: { team: 'ci', owner: null } });
+    expect(errors(diags)).toEqual([nullElement('Element "owner" of labels')]);
+    expect(paths(diags)).toEqual(['labels.[owner]']);
+    const secret = await validateBag({ secrets: { 'key-TOPSECRET': null, other: null } });
+    expect(errors(secret)).toEqual([nullElement('An element of secrets')]);
+    expect(paths(secret)).toEqual(['secrets']);
+    expect(JSON.stringify(secret)).not.toContain('TOPSECRET');
+  });
+
+  it('is refused as a null object in a nested list or set, while the other objects are still checked', async () => {
+    const diags = await validate({ name: 'ok', entries: [{ ip: '10.0.0.1', label: null }, null, { ip: 'nope', label: null }] });
+    expect(errors(diags)).toEqual([nullElement('Element 2 of entries (entries[1])'), expect.objectContaining({ summary: 'Invalid attribute value' })]);
+    expect(paths(diags)).toEqual(['entries.[1]', 'entries.[2].ip']);
+    const set = await validateBag({ rules: [{ port: 80 }, null] });
+    expect(errors(set)).toEqual([nullElement('An element of rules')]);
+    expect(paths(set)).toEqual(['rules']);
+  });
+
+  it("keeps the attribute's own validators from seeing a collection with a null", async () => {
+    // "long" breaks the element rule, which is told once the null is gone: validators are
+    // promised collections without nulls (a hand-written one need not think of them).
+    const diags = await validateBag({ hosts: ['long', null] });
+    expect(errors(diags)).toEqual([nullElement('Element 2 of hosts (hosts[1])')]);
+  });
+
+  it('is refused in the provider block', async () => {
+    const res = await bagServer.validateProviderConfig({ config: dv(zonesSchema, { zones: ['eu', null] }) });
+    expect(errors(res.diagnostics)).toEqual([nullElement('An element of zones')]);
+  });
+
+  it('is not refused while unknown (Terraform validates again once it is known), but a known null beside an unknown is', async () => {
+    expect(await validate({ name: 'ok', tags: ['a', UNKNOWN], entries: [{ ip: '10.0.0.1', label: null }, UNKNOWN] })).toEqual([]);
+    expect(await validateBag({ hosts: [UNKNOWN, 'a'], labels: { team: UNKNOWN }, rules: [UNKNOWN] })).toEqual([]);
+    const diags = await validateBag({ hosts: [UNKNOWN, null] });
+    expect(errors(diags)).toEqual([nullElement('Element 2 of hosts (hosts[1])')]);
   });
 });

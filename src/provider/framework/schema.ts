@@ -25,7 +25,8 @@ export interface ValidatorContext {
 
 /**
  * Checks one known, non-null configured value. Runs in ValidateResourceConfig,
- * ValidateDataResourceConfig and ValidateProviderConfig; unknown and null values are skipped.
+ * ValidateDataResourceConfig and ValidateProviderConfig; unknown and null values, and collections
+ * holding a null element (refused by the framework itself), are skipped.
  */
 export interface Validator<T> {
   /** One line for docs and tests, e.g. "at most 30 characters". */

@@ -1,11 +1,12 @@
 // Config validation shared by resources, data sources, ephemeral resources and the provider
-// block: required attributes set to null, attribute validators (known, non-null values only),
-// deprecation warnings and the write-only check.
+// block: required attributes set to null, null elements of collections, attribute validators
+// (known, non-null values without null elements only), deprecation warnings and the write-only
+// check.
 import { CtyBigNumber, isUnknown, isWhollyKnown, type CtyValue } from '../../protocol/cty';
 import type { AttributePath, Diagnostic } from '../../protocol/types';
 import { errorDiagnostic, formatPath, warningDiagnostic } from './diagnostics';
 import { attributeList, attributeToModel, isCtyObject } from './model';
-import type { AttributeMap } from './schema';
+import type { AnyAttribute, AttributeMap } from './schema';
 
 /** Options of {@link validateConfig}. */
 export interface ValidateOptions {
@@ -52,6 +53,12 @@ export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: 
       );
       continue;
     }
+    // A null element is no more a value than a null attribute (`[a, var.n]`, or a conditional
+    // giving null in a `for`): the model promises none, and a null object would reach the code
+    // as an object whose every attribute is null. Other elements are still checked below; the
+    // attribute's own rules are not, since they are promised collections without nulls.
+    const nulls = nullElements(a, v, path);
+    out.push(...nulls);
     if (a.nested !== undefined && Array.isArray(v)) {
       const nesting = a.nested.nesting;
       const nested = a.nested.attributes;
@@ -64,7 +71,7 @@ export function validateConfig(attributes: AttributeMap, value: CtyValue, opts: 
         }
       });
     }
-    if (isUnknown(v) || !isWhollyKnown(v)) continue;
+    if (nulls.length > 0 || isUnknown(v) || !isWhollyKnown(v)) continue;
     const model = attributeToModel(a, v);
     const ctx = { path, attributeName: name, sensitive: a.sensitive, siblings: value };
     const found = a.validators.flatMap((validator) => validator.validate(model, ctx));
@@ -88,6 +95,35 @@ function requiredNull(path: AttributePath): Diagnostic {
   return errorDiagnostic(
     'Missing required argument',
     `Attribute ${formatPath(path)} is required, but its value is null (for example a variable that is null); set it to a value.`,
+    path,
+  );
+}
+
+/**
+ * The known null elements of a list, set or map attribute, each refused on its own path (a set
+ * element has none: its error sits on the set, and a set holds at most one null). Unknown
+ * elements pass: Terraform validates again once they are known, before it applies.
+ */
+function nullElements(a: AnyAttribute, v: CtyValue, path: AttributePath): Diagnostic[] {
+  const kind = a.type.kind;
+  const where = formatPath(path);
+  if (kind === 'list' && Array.isArray(v)) {
+    return v.flatMap((el, i) => (el === null ? [nullElement(`Element ${i + 1} of ${where} (${where}[${i}])`, [...path, { elementKeyInt: i }])] : []));
+  }
+  if (kind === 'set' && Array.isArray(v)) return v.includes(null) ? [nullElement(`An element of ${where}`, path)] : [];
+  if (kind === 'map' && isCtyObject(v)) {
+    const keys = Object.keys(v).filter((k) => v[k] === null);
+    // A sensitive map's keys are part of its value: then neither the message nor the path names one.
+    if (a.sensitive) return keys.length > 0 ? [nullElement(`An element of ${where}`, path)] : [];
+    return keys.map((k) => nullElement(`Element ${JSON.stringify(k)} of ${where}`, [...path, { elementKeyString: k }]));
+  }
+  return [];
+}
+
+function nullElement(what: string, path: AttributePath): Diagnostic {
+  return errorDiagnostic(
+    'Null element',
+    `${what} is null (for example a variable that is null, or a conditional that gives null); remove it or set it to a value.`,
     path,
   );
 }

@@ -100,9 +100,11 @@ function asDeclared(remote: readonly string[], declared: readonly string[]): str
 }
 
 function uniqueIgnoringCase() {
-  return validator<string[]>('each hostname once, ignoring case', (v) => {
+  // Validation refuses a null element before this runs; should one come anyway, it is no hostname.
+  return validator<Array<string | null>>('each hostname once, ignoring case', (v) => {
     const seen = new Map<string, string>();
     for (const d of v) {
+      if (d === null) continue;
       const other = seen.get(d.toLowerCase());
       if (other !== undefined)
         return `lists ${JSON.stringify(other)} and ${JSON.stringify(d)}, the same hostname (host names are case-insensitive); list it once`;

@@ -110,9 +110,11 @@ function toEntry(e: LabeledIp): Entry {
   return { ip: e.ip, label: labelFromRemote(e.label) };
 }
 
-function duplicateIp(entries: readonly { ip: string }[]): string | undefined {
+function duplicateIp(entries: ReadonlyArray<{ readonly ip: string | null } | null>): string | undefined {
   const seen = new Set<string>();
   for (const e of entries) {
+    // Validation refuses a null entry or address before this runs; should one come anyway, it is no address.
+    if (e === null || e.ip === null) continue;
     if (seen.has(e.ip)) return e.ip;
     seen.add(e.ip);
   }
@@ -132,13 +134,13 @@ function entryLabel() {
 }
 
 function atMostIps() {
-  return validator<Entry[]>(`at most ${MAX_IPS} entries`, (v) =>
+  return validator<Array<Entry | null>>(`at most ${MAX_IPS} entries`, (v) =>
     v.length > MAX_IPS ? `must hold at most ${MAX_IPS} entries (the API's limit of authorized IPs per account), got ${v.length}` : undefined,
   );
 }
 
 function uniqueIps() {
-  return validator<Entry[]>('each IP once', (v) => {
+  return validator<Array<Entry | null>>('each IP once', (v) => {
     const dup = duplicateIp(v);
     return dup === undefined ? undefined : `lists ${dup} more than once (with different labels); each IP may appear once`;
   });
