@@ -3,7 +3,15 @@
 // store; what each type writes comes from the resource-type catalogue. Passwords and raw token
 // values cannot be read back: comments say how to set them.
 import type { AccountStore, TokenList } from '../account';
-import { accountPhrase, type Catalogue, type ExportValue, type LiveAccountView, RESOURCE_TYPES } from '../resource-types';
+import {
+  accountPhrase,
+  type Catalogue,
+  type ExportBlock,
+  type ExportValue,
+  type LiveAccountView,
+  RESOURCE_TYPES,
+  type ResourceTypeDescriptor,
+} from '../resource-types';
 import { type BearerToken, isProxyAccountError, type LabeledIp, type SubAccount } from '../sdk';
 
 /** How access lists are written. */
@@ -112,9 +120,39 @@ function accountView(live: LiveAccount, a: AccountExport): LiveAccountView {
   return { ...a, details: a.details, proxies: a.username === null ? live.proxies : [] };
 }
 
+/** One block to write, with its Terraform name. */
+interface Written {
+  readonly type: ResourceTypeDescriptor;
+  readonly name: string;
+  readonly block: ExportBlock;
+}
+
+/**
+ * The reference the children of `a` name their account by (`proxyaccount_sub_account.carol.username`)
+ * when the account itself is among `written`; undefined for the parent and for a sub-account not
+ * exported, whose children keep the literal.
+ */
+function ownerReference(a: AccountExport, written: readonly Written[]): string | undefined {
+  if (a.username === null) return undefined;
+  const own = written.find((w) => w.type.shape === 'account' && w.block.attributes.some(([k, v]) => k === w.type.ownerAttribute && v === a.username));
+  return own === undefined ? undefined : `${own.type.typeName}.${own.name}.${own.type.ownerAttribute}`;
+}
+
+/**
+ * A block's attributes as HCL. A child names its exported account by reference, not by the
+ * literal username: renaming the account then replaces each child into the renamed one (a plan
+ * review shows) instead of leaving the code declaring objects the API deleted with the old one.
+ */
+function attributesOf(w: Written, a: AccountExport, owner: string | undefined): Array<[string, string]> {
+  return w.block.attributes.map(([k, v]) => {
+    const byReference = owner !== undefined && w.type.shape !== 'account' && k === w.type.ownerAttribute && v === a.username;
+    return [k, byReference ? owner : hcl(v)];
+  });
+}
+
 /**
  * The live account as HCL resources plus import blocks: each type the catalogue exports in the
- * chosen list style writes its blocks, account by account.
+ * chosen list style writes its blocks, account by account. Import IDs stay literal.
  */
 export function toHcl(live: LiveAccount, lists: ListStyle, catalogue: Catalogue = RESOURCE_TYPES): HclExport {
   const resources: string[] = [];
@@ -131,29 +169,29 @@ export function toHcl(live: LiveAccount, lists: ListStyle, catalogue: Catalogue 
   };
   const skipped = unreadLines(live);
   for (const a of live.accounts) {
+    // All of an account's blocks are named first, so its children can refer to the account's block.
+    const written: Written[] = [];
     for (const d of catalogue.values()) {
       if (d.export === undefined || (d.export.lists !== 'any' && d.export.lists !== lists)) continue;
       const view = accountView(live, a);
       skipped.push(...(d.export.leftOut?.(view) ?? []));
-      for (const b of d.export.blocks(view)) {
-        const name = unique(d.typeName, resourceName(...b.name));
-        resources.push(
-          block(
-            `resource "${d.typeName}" "${name}"`,
-            b.attributes.map(([k, v]) => [k, hcl(v)] as [string, string]),
-            b.comments ?? [],
-          ),
-        );
-        imports.push(
-          block('import', [
-            ['to', `${d.typeName}.${name}`],
-            ['id', q(b.importId)],
-          ]),
-        );
-      }
+      for (const b of d.export.blocks(view)) written.push({ type: d, name: unique(d.typeName, resourceName(...b.name)), block: b });
+    }
+    const owner = ownerReference(a, written);
+    for (const w of written) {
+      resources.push(block(`resource "${w.type.typeName}" "${w.name}"`, attributesOf(w, a, owner), w.block.comments ?? []));
+      imports.push(
+        block('import', [
+          ['to', `${w.type.typeName}.${w.name}`],
+          ['id', q(w.block.importId)],
+        ]),
+      );
     }
   }
   const head = '# Written by `proxyaccount export` from the live account. Review it, then `terraform plan`: it should show only imports.\n\n';
+  // An import block stays bound to its resource: once the object is in state it does nothing, but
+  // removing the resource then fails every plan ("Configuration for import target does not exist").
+  const done = '# Once the apply has imported everything, delete this file: a kept import block makes removing its resource a plan error.\n\n';
   const notes = skipped.length === 0 ? '' : `# Not exported (each line says why):\n${skipped.map((line) => `# - ${line}`).join('\n')}\n\n`;
-  return { 'account.tf': head + notes + resources.join('\n'), 'imports.tf': head + imports.join('\n'), skipped };
+  return { 'account.tf': head + notes + resources.join('\n'), 'imports.tf': head + done + imports.join('\n'), skipped };
 }

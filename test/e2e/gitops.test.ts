@@ -2,12 +2,13 @@
 // (per account, attention first, other providers counted, never a secret, exit codes), `drift`
 // (attribute drift, out-of-band delete, unmanaged objects; none; bad credentials) and `export`
 // round trips in both formats (HCL, and a roster file through the CDKTF example app) and both list
-// styles (the plan shows only imports; after apply it is empty).
+// styles (the plan shows only imports; after apply it is empty; renaming an adopted sub-account
+// replaces its objects into the renamed one).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startAccount, requestLogOf, type E2eAccount } from './helpers/account';
-import { expectNoChanges } from './helpers/steps';
+import { expectNoChanges, planCounts } from './helpers/steps';
 import type { Workspace } from './helpers/terraform';
 
 jest.setTimeout(240_000);
@@ -202,16 +203,47 @@ describe('proxyaccount drift', () => {
 });
 
 describe('proxyaccount export', () => {
-  it.each(['per-entry', 'authoritative'])('writes configuration that %s adoption plans as imports only, then applies to an empty plan', async (lists) => {
-    const out = await account.workspace();
-    const res = await cli(['export', '--out', out.dir, '--sub-account', 'gitops-alice', '--sub-account', 'gitops-bob', '--lists', lists], out.env);
-    expect(res.code).toBe(0);
-    expect((await out.run(['fmt', '-check', '-no-color'])).code).toBe(0);
-    const plan = await out.expect(['plan', '-no-color', '-input=false']);
-    expect(plan.stdout).toMatch(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy/);
-    await out.apply();
-    await expectNoChanges(out);
-  });
+  it.each(['per-entry', 'authoritative'])(
+    'writes configuration that %s adoption plans as imports only, then applies to an empty plan; a renamed sub-account takes its objects along',
+    async (lists) => {
+      // A sub-account of this case alone, renamed below: its IP, hostname and token must follow it.
+      const renamed = `gitops-ren-${lists === 'per-entry' ? 'pe' : 'au'}`;
+      await account.client.subAccounts.create({ username: renamed });
+      await account.client.ips.add({ ip: '198.51.100.40', label: 'laptop', username: renamed });
+      await account.client.hostnames.add({ domain: 'ren.example.com', username: renamed });
+      await account.client.tokens.create({ label: 'ci', username: renamed });
+      const out = await account.workspace();
+      const res = await cli(
+        ['export', '--out', out.dir, '--sub-account', 'gitops-alice', '--sub-account', 'gitops-bob', '--sub-account', renamed, '--lists', lists],
+        out.env,
+      );
+      expect(res.code).toBe(0);
+      expect((await out.run(['fmt', '-check', '-no-color'])).code).toBe(0);
+      const plan = await out.expect(['plan', '-no-color', '-input=false']);
+      expect(plan.stdout).toMatch(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy/);
+      await out.apply();
+      await expectNoChanges(out);
+      // The import blocks have done their job: the docs say to delete them, and the plan stays empty.
+      fs.rmSync(path.join(out.dir, 'imports.tf'));
+      await expectNoChanges(out);
+
+      // Renamed in its own block only, as a user would: each child names it by reference, so the
+      // plan replaces the IP, hostname and token into the renamed account (the API deletes them with
+      // the old one), and applying it leaves them there.
+      const tf = out.read('account.tf');
+      const literal = new RegExp(`(username\\s+= )"${renamed}"`, 'g');
+      expect(tf.match(literal)).toHaveLength(1);
+      out.write('account.tf', tf.replace(literal, `$1"${renamed}2"`));
+      const rename = await out.expect(['plan', '-no-color', '-input=false']);
+      expect(planCounts(rename.stdout)).toEqual({ import: 0, add: 4, change: 0, destroy: 4 });
+      await out.apply();
+      await expectNoChanges(out);
+      const moved = { username: `${renamed}2` };
+      expect(await account.client.ips.list(moved)).toEqual(['198.51.100.40']);
+      expect(await account.client.hostnames.list(moved)).toEqual(['ren.example.com']);
+      expect((await account.client.tokens.list(moved)).map((t) => t.label)).toEqual(['ci']);
+    },
+  );
 });
 
 /** Synthesizes the CDKTF example app (examples/cdktf-roster) for `rosterFile`; returns its stack JSON. */

@@ -1,6 +1,7 @@
 // export's own unit tests: the live account read through the store (each account once, a missing
 // sub-account named), and written as HCL whose every resource has its import block with the
-// catalogue's import ID (`alice/203.0.113.7`, `_self`, `alice/42`), in both list styles.
+// catalogue's import ID (`alice/203.0.113.7`, `_self`, `alice/42`), in both list styles, and whose
+// children of an exported sub-account name it by reference.
 import { type LiveAccount, resourceName, toHcl } from '../../src/gitops/export';
 import { toRoster } from '../../src/gitops/export-roster';
 import { exportAccount } from '../../src/gitops/use-cases';
@@ -34,6 +35,16 @@ function live(): LiveAccount {
 /** The `to` and `id` of every import block. */
 function importsOf(text: string): Array<[string, string]> {
   return [...text.matchAll(/to\s+= (\S+)\n\s+id\s+= "([^"]*)"/g)].map((m) => [m[1]!, m[2]!]);
+}
+
+/** The `username` each resource of account.tf is written with, by address (absent when it has none). */
+function usernamesOf(tf: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of tf.matchAll(/^resource "(\S+)" "(\S+)" \{\n([\s\S]*?)\n\}/gm)) {
+    const username = /^ {2}username\s+= (.+)$/m.exec(m[3]!);
+    if (username !== null) out[`${m[1]}.${m[2]}`] = username[1]!;
+  }
+  return out;
 }
 
 describe('toHcl', () => {
@@ -70,6 +81,49 @@ describe('toHcl', () => {
     ]);
     expect(files['account.tf']).toContain('  entries = [\n    { ip = "198.51.100.9", label = "vpn" },\n  ]');
     expect(files['account.tf']).toContain('  entries = [\n    { ip = "203.0.113.7", label = null },\n  ]');
+  });
+
+  it.each(['per-entry', 'authoritative'] as const)(
+    '%s: the children of an exported sub-account name it by reference, so renaming it replaces them into the renamed one',
+    (lists) => {
+      const files = toHcl(live(), lists);
+      const ref = 'proxyaccount_sub_account.alice.username';
+      const children =
+        lists === 'per-entry'
+          ? ['proxyaccount_authorized_ip.alice_ip_203_0_113_7', 'proxyaccount_authorized_hostname.alice_host_ci_example_com']
+          : ['proxyaccount_authorized_ips.alice_ips', 'proxyaccount_authorized_hostnames.alice_hostnames'];
+      expect(usernamesOf(files['account.tf'])).toEqual({
+        'proxyaccount_sub_account.alice': '"alice"',
+        ...Object.fromEntries(children.map((c) => [c, ref])),
+        'proxyaccount_bearer_token.alice_token_42': ref,
+      });
+      // The import IDs stay literal: they name the objects as they are now.
+      expect(importsOf(files['imports.tf']).filter(([to]) => to.startsWith('proxyaccount_bearer_token.'))).toEqual([
+        ['proxyaccount_bearer_token.alice_token_42', 'alice/42'],
+      ]);
+    },
+  );
+
+  it("refers to the account's own block when names fold together, and keeps the literal for a sub-account not exported", () => {
+    const l = live();
+    const sub = (username: string) => ({ ...l.accounts[1]!, username, details: { ...l.accounts[1]!.details!, username }, hostnames: [], tokens: [] });
+    const unexported = { ...sub('carol'), details: undefined };
+    const files = toHcl({ accounts: [sub('lo.a'), sub('lo-a'), unexported], proxies: [] }, 'per-entry');
+    expect(usernamesOf(files['account.tf'])).toEqual({
+      'proxyaccount_sub_account.lo_a': '"lo.a"',
+      'proxyaccount_authorized_ip.lo_a_ip_203_0_113_7': 'proxyaccount_sub_account.lo_a.username',
+      'proxyaccount_sub_account.lo_a_2': '"lo-a"',
+      'proxyaccount_authorized_ip.lo_a_ip_203_0_113_7_2': 'proxyaccount_sub_account.lo_a_2.username',
+      'proxyaccount_authorized_ip.carol_ip_203_0_113_7': '"carol"',
+    });
+  });
+
+  it('says in imports.tf to delete it after the adopting apply, since a kept import block fails the plan of removing its resource', () => {
+    const files = toHcl(live(), 'per-entry');
+    expect(files['imports.tf']).toContain(
+      '# Once the apply has imported everything, delete this file: a kept import block makes removing its resource a plan error.\n',
+    );
+    expect(files['account.tf']).not.toContain('delete this file');
   });
 
   it('gives objects whose names fold to the same one a number each, so every object is written once', () => {
