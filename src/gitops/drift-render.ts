@@ -5,6 +5,7 @@
 // writes one beside the Markdown (`--json-out`). The drift issue is as public as a
 // review comment: text from the plan or the account (addresses, which hold whatever a for_each key
 // holds; usernames, labels, messages naming them) never shapes it, by the review's own rules.
+import { RESOURCE_TYPES } from '../resource-types';
 import type { DriftReport, HeldObject, NotScanned, PendingChange, UnmanagedObject } from './drift';
 import { codeSpan, escapeMarkdown } from './markdown';
 
@@ -44,6 +45,12 @@ function difference(recorded: unknown, live: unknown): string {
   return [...added, ...removed].join(' ');
 }
 
+/** For a list changed outside Terraform: the entry resources that declare what it leaves out, and add it back at every apply (maybe this change). */
+function undoneNote(entries: readonly string[] | undefined): string {
+  if (entries === undefined || entries.length === 0) return '';
+  return ` (${entries.map(codeSpan).join(', ')} ${entries.length === 1 ? 'declares an entry' : 'declare entries'} this list leaves out, and ${entries.length === 1 ? 'adds it' : 'add them'} back at every apply)`;
+}
+
 function object(o: UnmanagedObject): string {
   return `- ${escapeMarkdown(o.account)}: ${o.kind} ${show(o.value)}${o.label === '' ? '' : ` (label ${show(o.label)})`}`;
 }
@@ -56,8 +63,22 @@ function heldLine(o: HeldObject): string {
   return `${object(o)}: held by a resource of provider configuration ${show(o.provider)}, ${whose}`;
 }
 
-function pendingLine(p: PendingChange, drifted: ReadonlySet<string>): string {
-  const notes = [...(p.deferred ? ['deferred to a later plan'] : []), ...(drifted.has(p.address) ? ['puts back the change outside Terraform above'] : [])];
+/**
+ * A pending change, with what it puts back: what changed outside Terraform, or what is not in the
+ * account (whoever removed it). A change that resources of this configuration undo at every apply
+ * says so instead: what it puts back is theirs, not a change outside Terraform.
+ */
+function pendingLine(p: PendingChange, changed: ReadonlySet<string>, gone: ReadonlySet<string>): string {
+  const undone = p.undone_by ?? [];
+  const puts =
+    undone.length > 0
+      ? `undone by ${undone.map(codeSpan).join(', ')} at every apply: a list resource and entry resources of one account's list undo each other`
+      : changed.has(p.address)
+        ? 'puts back the change outside Terraform above'
+        : gone.has(p.address)
+          ? 'puts back what is not in the account above'
+          : undefined;
+  const notes = [...(p.deferred ? ['deferred to a later plan'] : []), ...(puts === undefined ? [] : [puts])];
   return `- ${codeSpan(p.address)}: ${escapeMarkdown(p.description)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }
 
@@ -118,7 +139,10 @@ function sectionLines(s: Section, shown: number, jsonFile: string | undefined): 
 }
 
 function sectionsOf(r: DriftReport): Section[] {
-  const drifted = new Set([...r.changed.map((c) => c.address), ...r.deleted.map((d) => d.address)]);
+  const changed = new Set(r.changed.map((c) => c.address));
+  // A list's pending change names the entry resources that undo it.
+  const undoers = new Map(r.pending.filter((p) => RESOURCE_TYPES.get(p.type)?.shape === 'list').map((p) => [p.address, p.undone_by ?? []]));
+  const gone = new Set(r.deleted.map((d) => d.address));
   const whose = (t: DriftReport['expired_tokens'][number]): string =>
     t.managed ? '' : t.held_by !== undefined ? ` (held by a resource of provider configuration ${show(t.held_by)})` : ' (not managed)';
   const expired = r.expired_tokens.map((t) => `- ${escapeMarkdown(t.account)}: token ${t.token_id} ${show(t.label)} expired ${t.expired_at}${whose(t)}`);
@@ -126,11 +150,12 @@ function sectionsOf(r: DriftReport): Section[] {
   const all: Section[] = [
     {
       title: `Changed outside Terraform (${r.changed.length})`,
-      items: r.changed.map((c) => `- ${codeSpan(c.address)}: ${codeSpan(c.attribute)} ${difference(c.recorded, c.live)}`),
+      items: r.changed.map((c) => `- ${codeSpan(c.address)}: ${codeSpan(c.attribute)} ${difference(c.recorded, c.live)}${undoneNote(undoers.get(c.address))}`),
       after: [],
     },
     {
-      title: `Deleted outside Terraform (${r.deleted.length})`,
+      // Neutral: Terraform's own apply may have removed them (a list, a sub-account deleted); the reason says so when known.
+      title: `Not in the account (${r.deleted.length})`,
       items: r.deleted.map(
         (d) => `- ${codeSpan(d.address)}${d.value === undefined ? '' : ` ${show(d.value)}`}${d.reason === undefined ? '' : `: ${escapeMarkdown(d.reason)}`}`,
       ),
@@ -138,7 +163,7 @@ function sectionsOf(r: DriftReport): Section[] {
     },
     {
       title: `Not applied: the code differs from the account (${r.pending.length} change${r.pending.length === 1 ? '' : 's'})`,
-      items: r.pending.map((p) => pendingLine(p, drifted)),
+      items: r.pending.map((p) => pendingLine(p, changed, gone)),
       after: ['`terraform plan` shows them in full; applying the code makes them.'],
     },
     { title: `Not managed by any resource (${r.unmanaged.length})`, items: r.unmanaged.map(object), after: [] },

@@ -6,9 +6,10 @@
 // scanned. An object whose key only a resource of another provider configuration declares, one
 // not proven to use another account (drift-providers.ts), is held by it: it may be that
 // resource's object, so it is never called unmanaged, nor managed here.
-import { accountPhrase, type Catalogue, type ChangeKind, describeType, RESOURCE_TYPES } from '../resource-types';
+import { accountPhrase, type Catalogue, type ChangeKind, describeType, RESOURCE_TYPES, type ResourceTypeDescriptor } from '../resource-types';
 import { describeChange } from './describe';
-import { isProxyAccount, kindOf, type Plan, type ResourceChange, type StateResource } from './plan-json';
+import { isProxyAccount, kindOf, type Plan, type ResourceChange, type StateResource, type Values } from './plan-json';
+import { accessOverlaps, declaredAfter, keysShown, sameKey } from './review';
 
 /** One attribute that changed outside Terraform. */
 export interface AttributeDrift {
@@ -59,6 +60,12 @@ export interface DeletedObject {
   readonly reason?: string;
   /** The object's key when the scan did not find it in its account's list: an IP, a hostname (in lower case), a proxy as the state holds it, a token ID; for a list resource, the entry gone. */
   readonly value?: string;
+  /**
+   * The resource of this configuration whose own apply removed it: an authoritative list of the
+   * same account whose latest change removed its key (`removed_entries`), which this resource
+   * declares. Absent when the state does not show who removed it.
+   */
+  readonly removed_by?: string;
 }
 
 /** An object a resource of the scanned configuration manages whose key the scan did not find in its account's list. */
@@ -80,6 +87,11 @@ export interface PendingChange {
   readonly description: string;
   /** True for a change the plan defers to a later plan. */
   readonly deferred: boolean;
+  /**
+   * Resources of this configuration that undo this change at every apply (absent: none): an entry
+   * resource declaring a key the list of its account leaves out, and that list, which removes it.
+   */
+  readonly undone_by?: string[];
 }
 
 /** Resources of this provider whose account the scan did not read. */
@@ -133,15 +145,109 @@ export interface ScanProgress {
   note?(message: string): void;
 }
 
-/** Attribute drift and out-of-band deletions of a plan (refresh-only or normal: both carry `resource_drift`). */
-export function planDrift(plan: Plan): { changed: AttributeDrift[]; deleted: DeletedObject[] } {
+/** What the plan tells of where a managed object that is not in the account went. */
+interface RemovalFacts {
+  /** The list resources of the state: their account and the keys their latest change removed. */
+  readonly lists: ReadonlyArray<{
+    readonly address: string;
+    readonly type: ResourceTypeDescriptor;
+    readonly account: string | null;
+    readonly removed: readonly string[];
+  }>;
+  /** The sub-accounts a resource of the state or of the code manages. */
+  readonly subAccounts: ReadonlySet<string>;
+  /** The sub-accounts the plan's own drift reports deleted. */
+  readonly subAccountsDeleted: ReadonlySet<string>;
+}
+
+/** The owning account of values: a username, null for the parent, undefined when not shown. */
+function ownerIn(d: ResourceTypeDescriptor, v: Values, hidden: ReadonlySet<string>): string | null | undefined {
+  if (hidden.has(d.ownerAttribute) || hidden.has('*')) return undefined;
+  const owner = v[d.ownerAttribute];
+  return typeof owner === 'string' ? owner : null;
+}
+
+function removalFacts(plan: Plan, catalogue: Catalogue): RemovalFacts {
+  const lists: Array<RemovalFacts['lists'][number]> = [];
+  const subAccounts = new Set<string>();
+  const managedBy = (type: string): ResourceTypeDescriptor | undefined => (isProxyAccount(type) ? catalogue.get(type) : undefined);
+  for (const r of plan.priorState) {
+    const d = r.mode === 'managed' ? managedBy(r.type) : undefined;
+    if (d === undefined) continue;
+    if (d.shape === 'account') for (const name of d.managedKeys(r.values)) subAccounts.add(name);
+    const account = ownerIn(d, r.values, r.sensitive);
+    if (d.shape === 'list' && account !== undefined) lists.push({ address: r.address, type: d, account, removed: d.removedKeys?.(r.values) ?? [] });
+  }
+  for (const c of [...plan.changes, ...plan.drift]) {
+    const d = c.mode === 'managed' ? managedBy(c.type) : undefined;
+    if (d?.shape === 'account') for (const name of [...d.managedKeys(c.before), ...d.managedKeys(c.after)]) subAccounts.add(name);
+  }
+  return { lists, subAccounts, subAccountsDeleted: subAccountsDeletedInPlan(plan, catalogue) };
+}
+
+/** What is known of who removed an object not in the account (empty: nothing, only that it is gone). */
+interface Cause {
+  readonly reason?: string;
+  readonly removed_by?: string;
+}
+
+/**
+ * Whether a list of the same account removes an entry resource's object: proven when the list's
+ * latest change removed its key (`removed_entries`); else the list is named, since it removes what
+ * it does not declare, but not said to have done it.
+ */
+function listCause(d: ResourceTypeDescriptor, account: string | null | undefined, key: string | undefined, facts: RemovalFacts): Cause {
+  if (d.shape !== 'entry' || account === undefined || key === undefined) return {};
+  const lists = facts.lists.filter((l) => l.type.collection === d.collection && l.account === account);
+  const whole = (address: string): string =>
+    `${address}, which manages the whole ${d.noun.one} list of ${accountPhrase(account)} and removes what it does not declare`;
+  const remover = lists.find((l) => l.removed.some((k) => sameKey(d, k, key)));
+  if (remover !== undefined) {
+    return {
+      removed_by: remover.address,
+      reason: `removed by Terraform's own apply of ${whole(remover.address)} (its latest change removed it: removed_entries); this resource adds it back at every apply: never combine both for one account`,
+    };
+  }
+  const list = lists[0];
+  if (list === undefined) return {};
+  return {
+    reason: `${list.address} manages the whole ${d.noun.one} list of ${accountPhrase(account)} as well, and removes what it does not declare: never combine both for one account`,
+  };
+}
+
+/**
+ * Whether the object went with its sub-account, which the plan's drift reports deleted, or which
+ * no resource manages any more (whoever deleted it, the API deletes its objects with it).
+ */
+function accountCause(d: ResourceTypeDescriptor, account: string | null | undefined, facts: RemovalFacts): string | undefined {
+  if (account === undefined || account === null || d.shape === 'account') return undefined;
+  const phrase = accountPhrase(account);
+  if (facts.subAccountsDeleted.has(account)) return `${phrase} is not in the account either: the API deletes a sub-account's IPs, hostnames and tokens with it`;
+  if (facts.subAccounts.has(account)) return undefined;
+  return `no resource of this configuration manages ${phrase}: if it was deleted (by an apply that stopped declaring it, or outside Terraform), the API deleted this with it`;
+}
+
+/** Attribute drift, and managed objects the plan's refresh no longer found, of a plan (refresh-only or normal: both carry `resource_drift`). */
+export function planDrift(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): { changed: AttributeDrift[]; deleted: DeletedObject[] } {
   const changed: AttributeDrift[] = [];
   const deleted: DeletedObject[] = [];
+  const facts = removalFacts(plan, catalogue);
   for (const d of plan.drift) {
     if (d.mode !== 'managed') continue;
     const kind = kindOf(d);
     if (kind === 'delete') {
-      deleted.push({ address: d.address, type: d.type });
+      const desc = isProxyAccount(d.type) ? catalogue.get(d.type) : undefined;
+      const key = desc !== undefined && keysShown(desc, new Set(), d.sensitive) ? desc.managedKeys(d.before)[0] : undefined;
+      const owner = desc === undefined ? undefined : ownerIn(desc, d.before, d.sensitive);
+      const byList = desc === undefined ? {} : listCause(desc, owner, key, facts);
+      const reasons = [byList.reason, byList.removed_by === undefined && desc !== undefined ? accountCause(desc, owner, facts) : undefined];
+      const reason = reasons.filter((r): r is string => r !== undefined).join('; ');
+      deleted.push({
+        address: d.address,
+        type: d.type,
+        ...(reason === '' ? {} : { reason }),
+        ...(byList.removed_by === undefined ? {} : { removed_by: byList.removed_by }),
+      });
       continue;
     }
     if (kind !== 'update') continue;
@@ -186,11 +292,26 @@ export function planGaps(plan: Plan): string[] {
 
 /** The changes of this provider's resources a normal plan would make: the code not applied yet. */
 export function pendingChanges(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): PendingChange[] {
+  // An entry resource and the list of its account that leaves its key out undo each other.
+  const undoing = accessOverlaps(declaredAfter(plan, catalogue)).filter((o) => !o.declaredByList);
+  const undoneBy = (address: string): string[] => [
+    ...new Set(undoing.flatMap((o) => (o.entry.address === address ? [o.list.address] : o.list.address === address ? [o.entry.address] : []))),
+  ];
   const of = (c: ResourceChange, deferred: boolean): PendingChange[] => {
     if (c.mode !== 'managed' || !isProxyAccount(c.type)) return [];
     const kind = kindOf(c);
     if (kind === 'no-op' || kind === 'read') return [];
-    return [{ address: c.address, type: c.type, kind, description: deferred ? `${c.type} ${kind}` : describeChange(c, catalogue), deferred }];
+    const undone = deferred ? [] : undoneBy(c.address);
+    return [
+      {
+        address: c.address,
+        type: c.type,
+        kind,
+        description: deferred ? `${c.type} ${kind}` : describeChange(c, catalogue),
+        deferred,
+        ...(undone.length > 0 ? { undone_by: undone } : {}),
+      },
+    ];
   };
   return [...plan.changes.flatMap((c) => of(c, false)), ...plan.deferred.flatMap((c) => of(c, true))];
 }
@@ -259,15 +380,19 @@ function keysKept(plan: Plan, catalogue: Catalogue): Map<string, Set<string>> {
 export function absentAsDeleted(absent: readonly AbsentObject[], plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): DeletedObject[] {
   const reported = new Set(plan.drift.filter((d) => d.mode === 'managed' && kindOf(d) === 'delete').map((d) => d.address));
   const kept = keysKept(plan, catalogue);
+  const facts = removalFacts(plan, catalogue);
   return absent
     .filter((a) => !reported.has(a.address) && kept.get(a.address)?.has(a.value) !== false)
     .map((a) => {
       const d = describeType(catalogue, a.type);
       const what = d.shape === 'list' ? 'this entry of the list' : `this ${d.noun.one}`;
+      // The scan found its account, so only a list of it can be the cause; said only when the state shows it.
+      const { reason: why, removed_by } = listCause(d, a.account, a.value, facts);
+      const gone = 'removed since the state last recorded it (a plan made without refreshing does not show it), or after the plan';
       const reason =
-        `${what} was not found in the ${d.noun.many} of ${accountPhrase(a.account)} when the account was scanned: deleted outside Terraform ` +
-        '(a plan made without refreshing does not show it), or after the plan';
-      return { address: a.address, type: a.type, value: a.value, reason };
+        `${what} was not found in the ${d.noun.many} of ${accountPhrase(a.account)} when the account was scanned: ` +
+        (removed_by !== undefined ? why : why === undefined ? gone : `${gone}; ${why}`);
+      return { address: a.address, type: a.type, value: a.value, reason, ...(removed_by === undefined ? {} : { removed_by }) };
     });
 }
 

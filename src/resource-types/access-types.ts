@@ -18,6 +18,10 @@ interface AccessKind {
   entryKey(v: Values): string | undefined;
   /** The attributes {@link entryKey} reads. */
   readonly entryKeyAttributes: readonly string[];
+  /** The key of an entry as `removed_entries` shows it (an IP with its label: `192.0.2.7 (office)`). */
+  removedKey(shown: string): string;
+  /** Whether two keys name one object, where equal keys are not the only way (proxy forms). */
+  sameKey?(a: string, b: string): boolean;
   /** An entry resource's values as a reviewer reads them. */
   entryShown(v: Values): string | undefined;
   /** The live entries of one account, as list elements for export. */
@@ -45,6 +49,7 @@ const IPS: AccessKind = {
   key: (v) => (typeof v === 'object' && v !== null ? str((v as { ip?: unknown }).ip) : str(v)),
   entryKey: (v) => str(v.ip),
   entryKeyAttributes: ['ip'],
+  removedKey: (shown) => shown.split(' ')[0] ?? shown,
   entryShown: (v) => ipEntry({ ip: v.ip, label: v.label }),
   live: (a) => a.ips.map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label })),
   liveKey: (e) => (e as { ip: string }).ip,
@@ -69,6 +74,7 @@ const HOSTNAMES: AccessKind = {
   key: (v) => str(v)?.toLowerCase(),
   entryKey: (v) => str(v.domain)?.toLowerCase(),
   entryKeyAttributes: ['domain'],
+  removedKey: (shown) => shown.toLowerCase(),
   entryShown: (v) => str(v.domain),
   live: (a) => [...a.hostnames],
   liveKey: String,
@@ -87,6 +93,9 @@ const PROXIES: AccessKind = {
   // A proxy is matched by its configured form; `domain` (the listing's) when the provider resolved it.
   entryKey: (v) => str(v.domain) ?? str(v.proxy),
   entryKeyAttributes: ['domain', 'proxy'],
+  removedKey: (shown) => shown,
+  // Either key may be a form (`us-ny`, `us-ny.proxy.example.net`) of the other's `domain:port`.
+  sameKey: (a, b) => proxyFormOf(a, b) || proxyFormOf(b, a),
   entryShown: (v) => str(v.proxy),
   live: (a) => [...a.proxies],
   liveKey: String,
@@ -94,6 +103,15 @@ const PROXIES: AccessKind = {
   entryName: (_owner, key) => ['proxy', key],
   opensParent: false,
 };
+
+/** True when a proxy form (bare host, full domain or domain:port) stands for `listed` (a `domain:port`, or the same form). */
+function proxyFormOf(form: string, listed: string): boolean {
+  const f = form.toLowerCase();
+  if (f === listed.toLowerCase()) return true;
+  const domain = listed.replace(/:\d+$/, '').toLowerCase();
+  const host = f.replace(/:\d+$/, '');
+  return host.includes('.') ? host === domain : host === domain.split('.')[0];
+}
 
 function listEntries(k: AccessKind, v: Values): string[] | undefined {
   const raw = v[k.listAttribute];
@@ -233,6 +251,7 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
       return key === undefined ? [] : [key];
     },
     keyAttributes: k.entryKeyAttributes,
+    ...(k.sameKey === undefined ? {} : { sameKey: k.sameKey }),
     describeChange: (c) =>
       `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : c.kind === 'forget' ? ` ${verb(c.kind)}` : ''}`,
     summarize: (v) => k.entryShown(v) ?? '',
@@ -273,7 +292,10 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       return Array.isArray(raw) ? raw.map((e) => k.key(e)).filter((x): x is string => x !== undefined) : [];
     },
     keyAttributes: [k.listAttribute],
+    ...(k.sameKey === undefined ? {} : { sameKey: k.sameKey }),
     entries: (v) => listEntries(k, v),
+    removedKeys: (v) =>
+      Array.isArray(v.removed_entries) ? v.removed_entries.filter((e): e is string => typeof e === 'string').map((e) => k.removedKey(e)) : undefined,
     describeChange: (c) => {
       if (c.kind === 'import') return `${noun} list imported`;
       if (c.kind === 'delete') return `${noun} list no longer managed (destroying it removes every entry)`;

@@ -36,7 +36,12 @@ function describeSubAccount(c: ChangeView): string {
 function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
   const who = owner.phrase;
   const out: Risk[] = [];
-  if (c.kind === 'delete') out.push({ kind: 'sub_account_deleted', message: `${who} is deleted: its usage history and credentials are lost for good` });
+  if (c.kind === 'delete') {
+    out.push({
+      kind: 'sub_account_deleted',
+      message: `${who} is deleted: its usage history and credentials are lost for good, and its authorized IPs, hostnames and tokens are deleted with it`,
+    });
+  }
   if (c.kind === 'forget') {
     // The API cannot list sub-accounts: one no state names is out of every later drift scan.
     out.push(forgetRisk(who, 'its credentials and access lists keep working, and drift runs no longer scan it'));

@@ -52,7 +52,9 @@ export interface Risk {
     | 'activation'
     | 'no_longer_managed'
     | 'account_not_shown'
-    | 'change_deferred';
+    | 'change_deferred'
+    | 'deleted_with_account'
+    | 'managed_twice';
   readonly message: string;
 }
 
@@ -135,6 +137,16 @@ export interface ResourceTypeDescriptor {
    * values a reader gets, so which objects the resource manages cannot be told from them.
    */
   readonly keyAttributes: readonly string[];
+  /**
+   * Whether two keys of its collection name one object (a proxy form such as `us-ny` and the
+   * listed `us-ny.proxy.example.net:8080`); absent: equal keys only.
+   */
+  sameKey?(a: string, b: string): boolean;
+  /**
+   * For a list: the keys its latest change removed from the account (`removed_entries`, which the
+   * state keeps until the list changes again); undefined for other shapes, or when not known.
+   */
+  removedKeys?(values: Values): string[] | undefined;
   /** For a list: its entries as a reviewer reads them; undefined for other shapes or when unknown. */
   entries?(values: Values): string[] | undefined;
   /** The change in a reviewer's words, without the account (the section carries it). */

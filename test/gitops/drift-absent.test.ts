@@ -62,7 +62,7 @@ function drift(json: Record<string, unknown>, fake: FakeAccount) {
 const OFFICE = res('proxyaccount_authorized_hostname', 'office', { domain: 'office.example.com', username: null });
 
 describe('managed objects the account no longer holds, whatever the plan says', () => {
-  it('reports a hostname deleted outside Terraform as deleted, where the plan made without refreshing says nothing (finding: "No drift", exit 0)', async () => {
+  it('reports a hostname deleted outside Terraform as not in the account, where the plan made without refreshing says nothing (finding: "No drift", exit 0)', async () => {
     const json = planJson([OFFICE]);
     const kept = new FakeAccount();
     kept.lists('').hostnames.push('office.example.com');
@@ -76,14 +76,14 @@ describe('managed objects the account no longer holds, whatever the plan says', 
         type: 'proxyaccount_authorized_hostname',
         value: 'office.example.com',
         reason:
-          'this hostname was not found in the hostnames of the parent account when the account was scanned: deleted outside Terraform ' +
+          'this hostname was not found in the hostnames of the parent account when the account was scanned: removed since the state last recorded it ' +
           '(a plan made without refreshing does not show it), or after the plan',
       },
     ]);
     const md = driftMarkdown(report);
     expect(md).toContain('**The account differs from the code.**');
     expect(md).toContain(
-      '### Deleted outside Terraform (1)\n\n- `proxyaccount_authorized_hostname.office` `office.example.com`: this hostname was not found in the hostnames of the parent account',
+      '### Not in the account (1)\n\n- `proxyaccount_authorized_hostname.office` `office.example.com`: this hostname was not found in the hostnames of the parent account',
     );
   });
 

@@ -87,7 +87,7 @@ describe('the Markdown drift report', () => {
     for (const limit of [MIN_DRIFT_MARKDOWN_LIMIT, 10_000, DRIFT_MARKDOWN_LIMIT]) {
       const md = driftMarkdown(huge, limit);
       expect(md.length).toBeLessThanOrEqual(limit);
-      for (const title of ['Changed outside Terraform (2000)', 'Deleted outside Terraform (2000)', 'Not managed by any resource (4000)', 'Not checked (550)']) {
+      for (const title of ['Changed outside Terraform (2000)', 'Not in the account (2000)', 'Not managed by any resource (4000)', 'Not checked (550)']) {
         expect(md).toContain(`### ${title}`);
       }
     }

@@ -205,6 +205,12 @@ describe('a sub-account replaced', () => {
         message:
           "sub-account 'rev1' is replaced: deleted and created again, losing its usage history and credentials; its authorized IPs, hostnames and tokens are deleted with it, and those this configuration manages come back only on the next apply (this plan shows them unchanged)",
       },
+      {
+        kind: 'deleted_with_account',
+        address: 'proxyaccount_authorized_ip.ip',
+        message:
+          "declares IP 203.0.113.9 of sub-account 'rev1', which this plan replaces (proxyaccount_sub_account.s) with its IPs, hostnames and tokens: the apply removes what this resource claims, and the state keeps it; the next apply creates it again in the new sub-account",
+      },
     ]);
     expect(reviewMarkdown(r)).not.toContain('Rev-Pass-1');
   });

@@ -1,0 +1,237 @@
+// What review must say when Terraform itself removes objects the plan still declares: a
+// sub-account deleted or replaced takes its IPs, hostnames and tokens with it (while resources
+// of the plan, unchanged, still claim them), and a list resource removes what an entry resource
+// of the same account declares (never combine both). And what it must not say: the migration
+// guide's steps (an entry forgotten, a list declaring its key) leave nothing unmanaged. The
+// plans are in the shape of `terraform show -json` (Terraform 1.11), as the reviewer's were.
+import { failsOn } from '../../src/gitops/review';
+import { reviewMarkdown } from '../../src/gitops/review-render';
+import { change, review } from './plan-changes';
+
+const sub = (username: string) => ({ id: username, username, active: true, monthly_limit: 50, total_limit: 0 });
+const ip = (username: string | null, addr: string, label: string | null = null) => ({
+  id: username === null ? addr : `${username}/${addr}`,
+  ip: addr,
+  label,
+  username,
+});
+const same = (type: string, name: string, values: unknown) => change(type, name, ['no-op'], values, values);
+
+describe('a sub-account deleted while resources of the plan still declare its objects', () => {
+  const plan = () =>
+    review(
+      change('proxyaccount_sub_account', 'bob', ['delete'], sub('bob'), null),
+      same('proxyaccount_authorized_ip', 'bob_ip', ip('bob', '198.51.100.12', 'bob-laptop')),
+      same('proxyaccount_authorized_hostname', 'bob_host', { id: 'bob/bob.example.org', domain: 'bob.example.org', username: 'bob' }),
+      same('proxyaccount_bearer_token', 'bob_token', { id: 'bob/3', token_id: 3, label: 'bob-ci', username: 'bob', active: true, expires_at: null }),
+      // Deleted with it, and another account's: neither is named.
+      change('proxyaccount_authorized_ip', 'bob_old', ['delete'], ip('bob', '198.51.100.30'), null),
+      same('proxyaccount_authorized_ip', 'alice_ip', ip('alice', '198.51.100.11')),
+      same('proxyaccount_sub_account', 'alice', sub('alice')),
+    );
+
+  it('says its IPs, hostnames and tokens are deleted with it, as the replace case does', () => {
+    const deleted = plan().attention.find((a) => a.kind === 'sub_account_deleted');
+    expect(deleted?.message).toBe(
+      "sub-account 'bob' is deleted: its usage history and credentials are lost for good, and its authorized IPs, hostnames and tokens are deleted with it",
+    );
+  });
+
+  it('names each resource that still declares an object of it, and what the next apply does', () => {
+    const r = plan();
+    expect(r.attention.filter((a) => a.kind === 'deleted_with_account').map((a) => a.address)).toEqual([
+      'proxyaccount_authorized_ip.bob_ip',
+      'proxyaccount_authorized_hostname.bob_host',
+      'proxyaccount_bearer_token.bob_token',
+    ]);
+    expect(r.attention.find((a) => a.address === 'proxyaccount_authorized_ip.bob_ip')?.message).toBe(
+      "declares IP 198.51.100.12 of sub-account 'bob', which this plan deletes (proxyaccount_sub_account.bob) with its IPs, hostnames and tokens: " +
+        "the apply removes what this resource claims, and the state keeps it; the next plan creates it again, and its apply fails: no sub-account 'bob' is left. " +
+        'Remove it from the code with the sub-account',
+    );
+    expect(r.attention.find((a) => a.address === 'proxyaccount_bearer_token.bob_token')?.message).toMatch(/^declares token 3 of sub-account 'bob'/);
+    expect(reviewMarkdown(r)).toContain('- **deleted_with_account** `proxyaccount_authorized_hostname.bob_host`: declares hostname bob.example.org');
+  });
+
+  it('a rename names them too, and says how to make them follow it', () => {
+    const r = review(
+      change('proxyaccount_sub_account', 'carol', ['delete', 'create'], sub('carol'), sub('carol2'), { after_unknown: { id: true } }),
+      same('proxyaccount_authorized_ip', 'carol_ip', ip('carol', '198.51.100.13')),
+      // A child whose username refers to the sub-account is replaced along with it: not named.
+      change('proxyaccount_authorized_ip', 'carol_ref', ['delete', 'create'], ip('carol', '198.51.100.23'), { ...ip('carol2', '198.51.100.23'), id: null }),
+    );
+    expect(r.attention.filter((a) => a.kind === 'deleted_with_account')).toEqual([
+      {
+        kind: 'deleted_with_account',
+        address: 'proxyaccount_authorized_ip.carol_ip',
+        message: expect.stringContaining(
+          "which this plan replaces (proxyaccount_sub_account.carol) with its IPs, hostnames and tokens: the apply removes what this resource claims, and the state keeps it; the next plan creates it again, and its apply fails: no sub-account 'carol' is left. Remove it from the code with the sub-account, or set its username to proxyaccount_sub_account.carol.username so that it follows the rename",
+        ),
+      },
+    ]);
+  });
+
+  it('nothing more when the plan deletes its objects with it', () => {
+    const r = review(
+      change('proxyaccount_sub_account', 'bob', ['delete'], sub('bob'), null),
+      change('proxyaccount_authorized_ip', 'bob_ip', ['delete'], ip('bob', '198.51.100.12'), null),
+      change('proxyaccount_authorized_ip', 'bob_kept', ['forget'], ip('bob', '198.51.100.13'), null),
+    );
+    expect(r.attention.map((a) => a.kind)).not.toContain('deleted_with_account');
+  });
+});
+
+describe('a list resource and entry resources of one account (never combine both)', () => {
+  // The reviewer's p6: a new parent list over the parent's per-entry IPs.
+  const plan = () =>
+    review(
+      same('proxyaccount_authorized_ip', 'self_ip_1', ip(null, '203.0.113.1', 'office-hq')),
+      same('proxyaccount_authorized_ip', 'self_ip_2', ip(null, '203.0.113.2')),
+      change(
+        'proxyaccount_authorized_ips',
+        'parent',
+        ['create'],
+        null,
+        { username: null, entries: [{ ip: '203.0.113.1', label: 'office-hq' }], removed_entries: ['203.0.113.2'] },
+        { after_unknown: { id: true } },
+      ),
+      // Another account's entry, and another collection of the same account: not overlaps.
+      same('proxyaccount_authorized_ip', 'alice_ip', ip('alice', '203.0.113.2')),
+      same('proxyaccount_authorized_hostname', 'self_host', { id: 'ci.example.com', domain: 'ci.example.com', username: null }),
+    );
+
+  it('flags the entry the list removes: each apply undoes the other', () => {
+    const item = plan().attention.find((a) => a.address === 'proxyaccount_authorized_ip.self_ip_2');
+    expect(item).toEqual({
+      kind: 'managed_twice',
+      address: 'proxyaccount_authorized_ip.self_ip_2',
+      message:
+        'IP 203.0.113.2 is declared by this resource but not by proxyaccount_authorized_ips.parent, which manages the whole IP list of the parent account: ' +
+        'the list removes it and this resource adds it back, at every apply. Never combine both for one account: declare it in the list, ' +
+        'and stop managing this resource (a removed block with destroy = false)',
+    });
+  });
+
+  it('flags a key both declare', () => {
+    const r = plan();
+    expect(r.attention.filter((a) => a.kind === 'managed_twice').map((a) => a.address)).toEqual([
+      'proxyaccount_authorized_ip.self_ip_1',
+      'proxyaccount_authorized_ip.self_ip_2',
+    ]);
+    expect(r.attention.find((a) => a.address === 'proxyaccount_authorized_ip.self_ip_1')?.message).toMatch(
+      /^IP 203\.0\.113\.1 is declared both by this resource and by proxyaccount_authorized_ips\.parent, .*never combine both for one account/,
+    );
+  });
+
+  it('matches a proxy by its form, as the provider does', () => {
+    const r = review(
+      same('proxyaccount_authorized_proxy', 'ny', { id: 'us-ny.proxy.example.net:8080', proxy: 'us-ny', domain: 'us-ny.proxy.example.net:8080' }),
+      same('proxyaccount_authorized_proxy', 'fra', { id: 'de-fra.proxy.example.net:1080', proxy: 'de-fra', domain: 'de-fra.proxy.example.net:1080' }),
+      change(
+        'proxyaccount_authorized_proxies',
+        'all',
+        ['create'],
+        null,
+        { proxies: ['us-ny'], removed_entries: ['de-fra.proxy.example.net:1080'] },
+        { after_unknown: { id: true } },
+      ),
+    );
+    const overlaps = r.attention.filter((a) => a.kind === 'managed_twice');
+    expect(overlaps.map((a) => [a.address, a.message.includes('declared both')])).toEqual([
+      ['proxyaccount_authorized_proxy.ny', true],
+      ['proxyaccount_authorized_proxy.fra', false],
+    ]);
+  });
+
+  it('says nothing when the list of the account its entries are in is not known', () => {
+    const r = review(
+      same('proxyaccount_authorized_ip', 'self_ip_2', ip(null, '203.0.113.2')),
+      change(
+        'proxyaccount_authorized_ips',
+        'parent',
+        ['create'],
+        null,
+        { username: null, entries: null, removed_entries: null },
+        {
+          after_unknown: { id: true, entries: true, removed_entries: true },
+        },
+      ),
+    );
+    expect(r.attention.map((a) => a.kind)).not.toContain('managed_twice');
+  });
+});
+
+describe("the migration guide's steps", () => {
+  it('an entry forgotten while the list of its account declares it: nothing left unmanaged, nothing to flag', () => {
+    // The reviewer's p6 for alice: removed { destroy = false } of the entry, the list imported and declaring its IP.
+    const r = review(
+      change('proxyaccount_authorized_ip', 'alice_ip', ['forget'], ip('alice', '198.51.100.11', 'alice-laptop'), null),
+      change(
+        'proxyaccount_authorized_ips',
+        'alice',
+        ['update'],
+        { id: 'alice', username: 'alice', entries: [{ ip: '198.51.100.11', label: 'alice-laptop' }], removed_entries: null },
+        { id: 'alice', username: 'alice', entries: [{ ip: '198.51.100.11', label: 'alice-laptop' }], removed_entries: [] },
+        { importing: { id: 'alice' } },
+      ),
+    );
+    expect(r.attention).toEqual([]);
+    expect(failsOn(r, 'attention')).toBe(false);
+    expect(r.accounts[0]!.changes[0]!.description).toBe(
+      'IP 198.51.100.11 (alice-laptop) no longer managed (it stays in the account), declared by proxyaccount_authorized_ips.alice from now on',
+    );
+  });
+
+  it('an entry forgotten while the list leaves its key out still needs attention', () => {
+    const r = review(
+      change('proxyaccount_authorized_ip', 'alice_ip', ['forget'], ip('alice', '198.51.100.11'), null),
+      change(
+        'proxyaccount_authorized_ips',
+        'other',
+        ['create'],
+        null,
+        { username: 'alice', entries: [{ ip: '198.51.100.99', label: null }], removed_entries: [] },
+        {
+          after_unknown: { id: true },
+        },
+      ),
+      // Another account's list declaring the key does not count.
+      change(
+        'proxyaccount_authorized_ips',
+        'bob',
+        ['create'],
+        null,
+        { username: 'bob', entries: [{ ip: '198.51.100.11', label: null }], removed_entries: [] },
+        {
+          after_unknown: { id: true },
+        },
+      ),
+    );
+    expect(r.attention.map((a) => [a.kind, a.address])).toEqual([['no_longer_managed', 'proxyaccount_authorized_ip.alice_ip']]);
+  });
+
+  it('and back: a list forgotten while entry resources declare each of its entries', () => {
+    const entries = [
+      { ip: '198.51.100.11', label: null },
+      { ip: '198.51.100.12', label: null },
+    ];
+    const r = review(
+      change('proxyaccount_authorized_ips', 'alice', ['forget'], { id: 'alice', username: 'alice', entries, removed_entries: [] }, null),
+      change('proxyaccount_authorized_ip', 'a1', ['no-op'], ip('alice', '198.51.100.11'), ip('alice', '198.51.100.11'), {
+        importing: { id: 'alice/198.51.100.11' },
+      }),
+      change('proxyaccount_authorized_ip', 'a2', ['no-op'], ip('alice', '198.51.100.12'), ip('alice', '198.51.100.12'), {
+        importing: { id: 'alice/198.51.100.12' },
+      }),
+    );
+    expect(r.attention).toEqual([]);
+    // One entry not declared: the list's forget still needs attention.
+    const partial = review(
+      change('proxyaccount_authorized_ips', 'alice', ['forget'], { id: 'alice', username: 'alice', entries, removed_entries: [] }, null),
+      change('proxyaccount_authorized_ip', 'a1', ['no-op'], ip('alice', '198.51.100.11'), ip('alice', '198.51.100.11'), {
+        importing: { id: 'alice/198.51.100.11' },
+      }),
+    );
+    expect(partial.attention.map((a) => a.kind)).toEqual(['no_longer_managed']);
+  });
+});
