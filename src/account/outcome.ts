@@ -61,8 +61,8 @@ export class UnseenCreateError extends ProxyAccountError<AccountErrorCode> {
     const why = cause instanceof Error ? cause.message : String(cause);
     super(
       'ERR_UNKNOWN_OUTCOME',
-      `${operation}: the request was sent but its answer was lost (${why}); the account was read back and does not hold it yet, ` +
-        `but the API may still carry the request out. ${next}`,
+      `${operation}: the request was sent and its outcome is unknown (${why}); the account was read back and does not hold it yet, ` +
+        `but the API may still carry the request out. ${next}.`,
       { cause, facts: { mayHaveReachedServer: true, outcomeUnknown: true } },
     );
     this.operation = operation;

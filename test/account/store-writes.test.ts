@@ -205,7 +205,7 @@ describe('a write whose answer is lost', () => {
       outcomeUnknown: true,
       operation: "add IP '203.0.113.7' for sub-account 'alice'",
       message: expect.stringMatching(
-        /^add IP '203\.0\.113\.7' for sub-account 'alice': the request was sent but its answer was lost \(.*timed out.*\); the account was read back and does not hold it yet, but the API may still carry the request out\. The next refresh/,
+        /^add IP '203\.0\.113\.7' for sub-account 'alice': the request was sent and its outcome is unknown \(.*timed out.*\); the account was read back and does not hold it yet, but the API may still carry the request out\. The next refresh/,
       ),
     });
     expect((failed as Error).cause).toMatchObject({ code: 'ERR_TIMEOUT' });
@@ -221,7 +221,7 @@ describe('a write whose answer is lost', () => {
     api.timeOutNextBeforeChange = true;
     await expect(create(store)).rejects.toMatchObject({
       code: 'ERR_UNKNOWN_OUTCOME',
-      message: expect.stringMatching(/answer was lost.*does not hold it yet, but the API may still carry the request out/),
+      message: expect.stringMatching(/outcome is unknown.*does not hold it yet, but the API may still carry the request out/),
     });
     expect(api.sent).toEqual(sent);
   });

@@ -159,7 +159,7 @@ describe('proxyaccount_authorized_ip', () => {
       expect.objectContaining({
         summary: 'Unable to create authorized IP',
         detail: expect.stringMatching(
-          /^Authorized IP '203\.0\.113\.63': add IP '203\.0\.113\.63': the request was sent but its answer was lost \(.+\); the account was read back and does not hold it yet, but the API may still carry the request out\..*kept in the state marked tainted.*creates it again.*replaces it.*terraform untaint/s,
+          /^Authorized IP '203\.0\.113\.63': add IP '203\.0\.113\.63': the request was sent and its outcome is unknown \(.+\); the account was read back and does not hold it yet, but the API may still carry the request out\. The next refresh reads the account again and shows what exists\.\n\nIt is kept in the state marked tainted.*creates it again.*replaces it.*terraform untaint/s,
         ),
       }),
     ]);

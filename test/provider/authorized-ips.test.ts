@@ -187,6 +187,15 @@ describe('proxyaccount_authorized_ips', () => {
     expect(errors(partial.diagnostics)).toHaveLength(1);
     expect(partial.state!['entries']).toEqual(await remote('ips-create-fail'));
     expect(partial.state!['entries']).toHaveLength(1);
+    // Saved with an error, Terraform marks it tainted and replaces the whole list next: said, with the way out.
+    expect(partial.diagnostics.filter((d) => d.severity === 'warning')).toEqual([
+      expect.objectContaining({
+        summary: 'The authorized IP list is kept, marked tainted',
+        detail: expect.stringMatching(
+          /sub-account 'ips-create-fail'.*next plan replaces it: every entry removed, then added again.*terraform untaint ADDRESS/s,
+        ),
+      }),
+    ]);
 
     await subAccount('ips-create-none');
     const none = { username: 'ips-create-none', entries: [e('203.0.113.72')] };
@@ -195,6 +204,7 @@ describe('proxyaccount_authorized_ips', () => {
     const failed = await driver.apply(null, plan2.planned, none);
     expect(failed.state).toBeNull();
     expect(errors(failed.diagnostics)[0]!.summary).toBe('Unable to create authorized IP list');
+    expect(failed.diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
   });
 
   it('says so when the apply removes an entry added after the plan, which the plan could not show', async () => {

@@ -194,6 +194,15 @@ export async function syncList<R, O extends ListOp>(ctx: ResourceContext, s: Lis
   // A write whose answer was lost may have taken effect: the list read again says whether; unread,
   // it counts as a change, so a new list keeps its state rather than leave an entry no state holds.
   const mayHaveChanged = reread ? !sameEntries(before, remote) : result.failed.some((f) => isProxyAccountError(f.error) && f.error.outcomeUnknown);
+  // Kept with an error, a new list is saved tainted by Terraform, whose next plan replaces it:
+  // every entry removed, then added again. Said, with the way to keep it.
+  if (s.operation === 'create' && (changed || mayHaveChanged)) {
+    ctx.diagnostics.addWarning(
+      `The ${s.displayName} is kept, marked tainted`,
+      `${capitalize(s.object)}: its create failed after changing the account, so Terraform saves it marked tainted, and the next plan replaces it: every entry removed, then added again, ` +
+        'which leaves the account without them for a moment. `terraform untaint ADDRESS` keeps it instead: the next plan then changes only the entries that differ.',
+    );
+  }
   return { ok: false, changed: changed || mayHaveChanged, remote };
 }
 

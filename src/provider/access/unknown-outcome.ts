@@ -30,7 +30,12 @@ export async function keepIfOutcomeUnknown<T>(
     if (!isProxyAccountError(err) || err.code !== 'ERR_UNKNOWN_OUTCOME') throw err;
     const said = describeProxyAccountError(err, { summary, object });
     if (said === undefined) ctx.reportError(err, summary, object);
-    else ctx.diagnostics.add({ ...said, detail: `${said.detail ?? ''}\n\n${KEPT_TAINTED}` });
+    else ctx.diagnostics.add({ ...said, detail: `${endSentence(said.detail ?? '')}\n\n${KEPT_TAINTED}` });
     return mayExist;
   }
+}
+
+/** `text` ending with a full stop. */
+function endSentence(text: string): string {
+  return text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
 }
