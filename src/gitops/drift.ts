@@ -9,7 +9,7 @@
 import { accountPhrase, type Catalogue, type ChangeKind, describeType, RESOURCE_TYPES, type ResourceTypeDescriptor } from '../resource-types';
 import { describeChange } from './describe';
 import { isProxyAccount, kindOf, type Plan, type ResourceChange, type StateResource, type Values } from './plan-json';
-import { accessOverlaps, declaredAfter, keysShown, sameKey } from './review';
+import { accessOverlaps, declaredAfter, keysShown, sameKey } from './plan-overlaps';
 
 /** One attribute that changed outside Terraform. */
 export interface AttributeDrift {

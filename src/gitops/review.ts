@@ -3,10 +3,12 @@
 // providers' resources counted and listed by address, never a secret. What a type's change means
 // comes from the resource-type catalogue; what it means for the plan's other resources (objects of
 // a sub-account deleted with it while still declared, a list and entry resources of one account,
-// an object forgotten while another resource declares it) from the plan as a whole.
-import { accountPhrase, type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
+// an object forgotten while another resource declares it, or while its sub-account is deleted)
+// from the plan as a whole (plan-overlaps.ts).
+import { type Catalogue, changeVerb, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
 import { accountOf, describeChange, deferredSubject, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
 import { changeView, type DeferredChange, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
+import { accountsGone, declaredAfter, deletedWithAccount, type GoneAccount, managedTwice, takenOverBy } from './plan-overlaps';
 
 /** Counts as in terraform's plan line, plus replacements, imports and objects no longer managed. */
 export interface ReviewSummary {
@@ -56,6 +58,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
   const other: string[] = [];
   const usage = usageByAccount(plan);
   const declared = declaredAfter(plan, catalogue);
+  const gone = accountsGone(plan, catalogue);
 
   for (const c of plan.changes) {
     if (c.mode !== 'managed') continue;
@@ -79,10 +82,12 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     const list = accounts.get(account) ?? [];
     // A forget whose objects another resource of the plan declares (the migration guide's steps) leaves nothing unmanaged.
     const takenOver = kind === 'forget' ? takenOverBy(c, account, declared, catalogue) : undefined;
-    const description = describeChange(c, catalogue);
+    // What a removed block forgets in a sub-account the plan deletes goes with it.
+    const goneWith = kind === 'forget' ? gone.get(account) : undefined;
+    const description = goneWith === undefined ? describeChange(c, catalogue) : forgottenWith(describeChange(c, catalogue), goneWith);
     list.push({ address: c.address, type: c.type, action: kind, description: takenOver === undefined ? description : `${description}, ${takenOver}` });
     accounts.set(account, list);
-    const risks = attentionOf(c, account, usage.get(account), catalogue);
+    const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith);
     attention.push(...(takenOver === undefined ? risks : risks.filter((r) => r.kind !== 'no_longer_managed')));
   }
   attention.push(...deletedWithAccount(plan, declared, catalogue), ...managedTwice(declared));
@@ -132,13 +137,19 @@ function usageByAccount(plan: Plan): Map<string, { monthly: number; total: numbe
   return out;
 }
 
-function attentionOf(c: ResourceChange, account: string, usage: { monthly: number; total: number } | undefined, catalogue: Catalogue): Attention[] {
+function attentionOf(
+  c: ResourceChange,
+  account: string,
+  usage: { monthly: number; total: number } | undefined,
+  catalogue: Catalogue,
+  deletedBy: GoneAccount | undefined,
+): Attention[] {
   const d = catalogue.get(c.type);
   if (d === undefined) return [];
   const unnamed = account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT;
   const username = account === PARENT ? null : account;
   const phrase = username === null ? 'the parent account' : unnamed ? 'an account the plan does not name' : `sub-account '${username}'`;
-  const owner = { username, phrase, ...(usage !== undefined ? { usage } : {}) };
+  const owner = { username, phrase, ...(usage !== undefined ? { usage } : {}), ...(deletedBy !== undefined ? { deletedBy } : {}) };
   const risks = d.risks(changeView(c), owner).map((r) => ({ kind: r.kind, address: c.address, message: r.message }));
   // A sub-account's own username names it: hidden, it is still a sub-account, never the parent.
   if (!unnamed || d.shape === 'account') return risks;
@@ -150,156 +161,15 @@ function attentionOf(c: ResourceChange, account: string, usage: { monthly: numbe
   ];
 }
 
-/** A resource of this provider the plan leaves in place, with its account and the keys it declares. */
-export interface Declaring {
-  readonly address: string;
-  readonly type: ResourceTypeDescriptor;
-  /** Its account: a username, or {@link PARENT}. */
-  readonly account: string;
-  /** The keys it declares after the plan, as the catalogue reads them; undefined when the plan does not show them (unknown, or marked sensitive). */
-  readonly keys: readonly string[] | undefined;
-  /** Its change in the plan (`no-op` included). */
-  readonly kind: string;
-}
-
-/** True when two keys of `d`'s collection name one object. */
-export function sameKey(d: ResourceTypeDescriptor, a: string, b: string): boolean {
-  return d.sameKey?.(a, b) ?? a === b;
-}
-
 /**
- * The resources of this provider a plan leaves in place (`resource_changes` other than deletes and
- * forgets, no-ops included), with what they declare. Left out: a resource whose account the plan
- * does not show (marked sensitive, or known only after apply). One whose keys it does not show is
- * never said to overlap another.
+ * A forget's description when the plan deletes or replaces its sub-account: the catalogue says the
+ * object stays in the account, but the API deletes it with the sub-account.
  */
-export function declaredAfter(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Declaring[] {
-  const out: Declaring[] = [];
-  for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
-    const kind = kindOf(c);
-    if (d === undefined || kind === 'delete' || kind === 'forget' || kind === 'read') continue;
-    const account = accountOf(c, catalogue);
-    if (account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) continue;
-    out.push({ address: c.address, type: d, account, keys: keysShown(d, c.afterUnknown, c.sensitive) ? d.managedKeys(c.after) : undefined, kind });
-  }
-  return out;
-}
-
-/** True when the keys a resource declares are all in its values (none unknown or marked sensitive). */
-export function keysShown(d: ResourceTypeDescriptor, unknown: ReadonlySet<string>, hidden: ReadonlySet<string>): boolean {
-  return !unknown.has('*') && !hidden.has('*') && !d.keyAttributes.some((a) => unknown.has(a) || hidden.has(a));
-}
-
-/** An entry resource and a list resource of one account's collection (see {@link accessOverlaps}). */
-export interface Overlap {
-  readonly entry: Declaring;
-  readonly list: Declaring;
-  readonly key: string;
-  /** True when the list declares the key too; false when it leaves it out, so removes it. */
-  readonly declaredByList: boolean;
-}
-
-/**
- * Each key an entry resource declares in a collection of an account whose whole list a list
- * resource manages: the list declares it too (managed twice), or the list removes it and the entry
- * resource adds it back, at every apply. The docs say never to combine both for one account.
- */
-export function accessOverlaps(resources: readonly Declaring[]): Overlap[] {
-  const out: Overlap[] = [];
-  for (const entry of resources) {
-    if (entry.type.shape !== 'entry' || entry.keys === undefined) continue;
-    const lists = resources.filter((r) => r.type.shape === 'list' && r.type.collection === entry.type.collection && r.account === entry.account);
-    for (const list of lists) {
-      const listed = list.keys;
-      if (listed === undefined) continue;
-      for (const key of entry.keys) out.push({ entry, list, key, declaredByList: listed.some((k) => sameKey(list.type, k, key)) });
-    }
-  }
-  return out;
-}
-
-/** The account of a {@link Declaring}, as messages name it. */
-function phraseOf(account: string): string {
-  return accountPhrase(account === PARENT ? null : account);
-}
-
-/** The attention items of {@link accessOverlaps}, on the entry resource. */
-function managedTwice(declared: readonly Declaring[]): Attention[] {
-  return accessOverlaps(declared).map(({ entry, list, key, declaredByList }) => {
-    const noun = entry.type.noun.one;
-    const whole = `${list.address}, which manages the whole ${noun} list of ${phraseOf(entry.account)}`;
-    const message = declaredByList
-      ? `${noun} ${key} is declared both by this resource and by ${whole}: never combine both for one account. ` +
-        'Destroying either one removes it from the account while the other still declares it, and a difference between them (a label) flips at every apply'
-      : `${noun} ${key} is declared by this resource but not by ${whole}: the list removes it and this resource adds it back, at every apply. ` +
-        'Never combine both for one account: declare it in the list, and stop managing this resource (a removed block with destroy = false)';
-    return { kind: 'managed_twice', address: entry.address, message };
-  });
-}
-
-/**
- * For a forget: what another resource the plan leaves in place declares all of the forgotten
- * object, as the migration guide's steps do (an entry resource forgotten and a list declaring its
- * key; a list forgotten and entry resources declaring its entries), in words; else undefined.
- */
-function takenOverBy(c: ResourceChange, account: string, declared: readonly Declaring[], catalogue: Catalogue): string | undefined {
-  const d = catalogue.get(c.type);
-  if (d === undefined || d.shape === 'account' || !keysShown(d, new Set(), c.sensitive)) return undefined;
-  const keys = d.managedKeys(c.before);
-  const other = d.shape === 'list' ? 'entry' : 'list';
-  const by = declared.filter((r) => r.type.shape === other && r.type.collection === d.collection && r.account === account);
-  const holder = (key: string): Declaring | undefined => by.find((r) => r.keys?.some((k) => sameKey(d, k, key)) === true);
-  if (keys.length === 0 || !keys.every((k) => holder(k) !== undefined)) return undefined;
-  const addresses = [...new Set(keys.map((k) => holder(k)!.address))];
-  return `declared by ${addresses.join(', ')} from now on`;
-}
-
-/**
- * The resources of the plan that still declare objects of a sub-account the plan deletes or
- * replaces, without being deleted or replaced themselves: the API deletes a sub-account's IPs,
- * hostnames and tokens with it, so this apply removes what they claim, and the state keeps them.
- */
-function deletedWithAccount(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue): Attention[] {
-  const out: Attention[] = [];
-  for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
-    const kind = kindOf(c);
-    if (d?.shape !== 'account' || (kind !== 'delete' && kind !== 'replace')) continue;
-    for (const gone of d.managedKeys(c.before)) {
-      // Replaced under the same name (or created again by another resource), the sub-account is there after the apply.
-      const again = declared.some((r) => r.type.shape === 'account' && r.keys?.includes(gone) === true);
-      const verb = kind === 'delete' ? 'deletes' : 'replaces';
-      for (const r of declared) {
-        if (r.type.shape === 'account' || r.account !== gone || r.kind === 'replace') continue;
-        const what =
-          r.type.shape === 'list'
-            ? `the ${r.type.noun.one} list`
-            : r.keys !== undefined && r.keys.length > 0
-              ? `${r.type.noun.one} ${r.keys.join(', ')}`
-              : `one ${r.type.noun.one}`;
-        const next = again
-          ? 'the next apply creates it again in the new sub-account'
-          : `the next plan creates it again, and its apply fails: no sub-account '${gone}' is left. ` +
-            `Remove it from the code with the sub-account${renamed(d, c) ? `, or set its ${r.type.ownerAttribute} to ${c.address}.${d.keyAttributes[0] ?? r.type.ownerAttribute} so that it follows the rename` : ''}`;
-        out.push({
-          kind: 'deleted_with_account',
-          address: r.address,
-          message:
-            `declares ${what} of sub-account '${gone}', which this plan ${verb} (${c.address}) with its IPs, hostnames and tokens: ` +
-            `the apply removes what this resource claims, and the state keeps it; ${next}`,
-        });
-      }
-    }
-  }
-  return out;
-}
-
-/** True for a sub-account's replacement that changes its username. */
-function renamed(d: ResourceTypeDescriptor, c: ResourceChange): boolean {
-  const [before] = d.managedKeys(c.before);
-  const [after] = d.managedKeys(c.after);
-  return before !== undefined && after !== undefined && before !== after;
+function forgottenWith(description: string, gone: GoneAccount): string {
+  return description.replace(
+    changeVerb('forget'),
+    `no longer managed (deleted with its sub-account, which this plan ${gone.kind === 'delete' ? 'deletes' : 'replaces'})`,
+  );
 }
 
 /**

@@ -1,8 +1,9 @@
 // The access-list types: an authorized IP, hostname or proxy, one per resource ("entry") or the
 // whole list of one account ("list", authoritative: what it does not declare is removed).
+import { forgottenRisk } from './account-types';
 import { ACCOUNT_LIST_ID, entryIdFormat, PROXY_ID } from './import-ids';
 import type { ChangeView, Collection, ExportBlock, ExportValue, ImportIdFormat, LiveAccountView, Owner, ResourceTypeDescriptor, Risk, Values } from './types';
-import { accountPhrase, counted, forgetRisk, ipEntry, sign, str, subjectValues, verb } from './words';
+import { accountPhrase, counted, ipEntry, sign, str, subjectValues, verb } from './words';
 
 /** What the entry and list types of one collection share. */
 interface AccessKind {
@@ -18,6 +19,12 @@ interface AccessKind {
   entryKey(v: Values): string | undefined;
   /** The attributes {@link entryKey} reads. */
   readonly entryKeyAttributes: readonly string[];
+  /** Key attributes another one stands in for when a plan does not show them (see {@link ResourceTypeDescriptor.keyStandIns}). */
+  readonly entryKeyStandIns?: Readonly<Record<string, string>>;
+  /** An entry resource's key as the code writes it (a hostname in its own case, a proxy's configured form). */
+  written(v: Values): string | undefined;
+  /** What an entry holds besides its key, which an entry resource and a list can declare differently (an IP's label). */
+  readonly detail?: string;
   /** The key of an entry as `removed_entries` shows it (an IP with its label: `192.0.2.7 (office)`). */
   removedKey(shown: string): string;
   /** Whether two keys name one object, where equal keys are not the only way (proxy forms). */
@@ -49,6 +56,8 @@ const IPS: AccessKind = {
   key: (v) => (typeof v === 'object' && v !== null ? str((v as { ip?: unknown }).ip) : str(v)),
   entryKey: (v) => str(v.ip),
   entryKeyAttributes: ['ip'],
+  written: (v) => str(v.ip),
+  detail: 'a label',
   removedKey: (shown) => shown.split(' ')[0] ?? shown,
   entryShown: (v) => ipEntry({ ip: v.ip, label: v.label }),
   live: (a) => a.ips.map((e) => ({ ip: e.ip, label: e.label === '' ? null : e.label })),
@@ -74,6 +83,7 @@ const HOSTNAMES: AccessKind = {
   key: (v) => str(v)?.toLowerCase(),
   entryKey: (v) => str(v.domain)?.toLowerCase(),
   entryKeyAttributes: ['domain'],
+  written: (v) => str(v.domain),
   removedKey: (shown) => shown.toLowerCase(),
   entryShown: (v) => str(v.domain),
   live: (a) => [...a.hostnames],
@@ -93,6 +103,9 @@ const PROXIES: AccessKind = {
   // A proxy is matched by its configured form; `domain` (the listing's) when the provider resolved it.
   entryKey: (v) => str(v.domain) ?? str(v.proxy),
   entryKeyAttributes: ['domain', 'proxy'],
+  // `domain` is computed: a new or replaced entry's is known only after apply, its `proxy` is not.
+  entryKeyStandIns: { domain: 'proxy' },
+  written: (v) => str(v.proxy),
   removedKey: (shown) => shown,
   // Either key may be a form (`us-ny`, `us-ny.proxy.example.net`) of the other's `domain:port`.
   sameKey: (a, b) => proxyFormOf(a, b) || proxyFormOf(b, a),
@@ -251,13 +264,22 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
       return key === undefined ? [] : [key];
     },
     keyAttributes: k.entryKeyAttributes,
+    ...(k.entryKeyStandIns === undefined ? {} : { keyStandIns: k.entryKeyStandIns }),
+    writtenKey: k.written,
+    ...(k.detail === undefined ? {} : { entryDetail: k.detail }),
     ...(k.sameKey === undefined ? {} : { sameKey: k.sameKey }),
     describeChange: (c) =>
       `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : c.kind === 'forget' ? ` ${verb(c.kind)}` : ''}`,
     summarize: (v) => k.entryShown(v) ?? '',
     risks: (c, owner) => {
       if (c.kind === 'forget') {
-        return [forgetRisk(`${k.noun.one} ${k.entryShown(c.before) ?? '?'} of ${owner.phrase}`, `it stays authorized, and drift runs report it as unmanaged`)];
+        return [
+          forgottenRisk(
+            `${k.noun.one} ${k.entryShown(c.before) ?? '?'} of ${owner.phrase}`,
+            owner,
+            `it stays authorized, and drift runs report it as unmanaged`,
+          ),
+        ];
       }
       return k.opensParent && owner.username === null && (c.kind === 'create' || c.kind === 'replace')
         ? [{ kind: 'parent_access_opened', message: `${k.noun.one} ${k.entryShown(c.after) ?? '?'} may use the parent account's proxies without credentials` }]
@@ -292,6 +314,7 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       return Array.isArray(raw) ? raw.map((e) => k.key(e)).filter((x): x is string => x !== undefined) : [];
     },
     keyAttributes: [k.listAttribute],
+    ...(k.detail === undefined ? {} : { entryDetail: k.detail }),
     ...(k.sameKey === undefined ? {} : { sameKey: k.sameKey }),
     entries: (v) => listEntries(k, v),
     removedKeys: (v) =>
@@ -315,7 +338,7 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
     },
     risks: (c, owner: Owner) => {
       if (c.kind === 'forget')
-        return [forgetRisk(`the ${noun} list of ${owner.phrase}`, `its entries stay authorized, and drift runs report them as unmanaged`)];
+        return [forgottenRisk(`the ${noun} list of ${owner.phrase}`, owner, `its entries stay authorized, and drift runs report them as unmanaged`)];
       if (listHidden(k, c)) return onlyMarkingChanges(k, c) ? [] : hiddenListRisks(k, c, owner);
       const out: Risk[] = [];
       const d = listDelta(k, c);

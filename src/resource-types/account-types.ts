@@ -80,6 +80,23 @@ function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
   return out;
 }
 
+/**
+ * The risk of a `removed` block forgetting an object of `owner`'s account (`what`): it stays in the
+ * account with nothing managing it (`stays`: what that leaves), unless the plan deletes or replaces
+ * the sub-account, which the API deletes it with, whatever the removed block says.
+ */
+export function forgottenRisk(what: string, owner: Owner, stays: string): Risk {
+  const gone = owner.deletedBy;
+  if (gone === undefined) return forgetRisk(what, stays);
+  const verb = gone.kind === 'delete' ? 'deletes' : 'replaces';
+  return {
+    kind: 'no_longer_managed',
+    message:
+      `${what} is no longer managed by Terraform, and does not stay in the account: this plan ${verb} ${owner.phrase} (${gone.address}), ` +
+      'and the API deletes its IPs, hostnames and tokens with it, whatever the removed block says',
+  };
+}
+
 const SUB_ACCOUNT: ResourceTypeDescriptor = {
   typeName: 'proxyaccount_sub_account',
   noun: { one: 'sub-account', many: 'sub-accounts' },
@@ -152,7 +169,7 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   risks: (c, owner) => {
     const name = `token '${String(c.before.label ?? c.after.label ?? '(no label)')}' of ${owner.phrase}`;
     if (c.kind === 'delete') return [{ kind: 'token_deleted', message: `${name} is deleted: clients using it stop working` }];
-    if (c.kind === 'forget') return [forgetRisk(name, 'clients holding it keep using the proxies')];
+    if (c.kind === 'forget') return [forgottenRisk(name, owner, 'clients holding it keep using the proxies')];
     if (c.kind === 'replace') {
       // A create whose outcome was unknown (provider's `pending:` id): nobody holds its value.
       if (typeof c.before.id === 'string' && c.before.id.startsWith('pending:')) {

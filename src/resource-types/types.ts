@@ -36,6 +36,11 @@ export interface Owner {
   readonly phrase: string;
   /** Usage figures the plan knows (from a usage data source), in GB. */
   readonly usage?: { readonly monthly: number; readonly total: number };
+  /**
+   * Set when the plan deletes or replaces this sub-account: the API deletes its IPs, hostnames and
+   * tokens with it, so what a `removed` block forgets in it does not stay in the account.
+   */
+  readonly deletedBy?: { readonly address: string; readonly kind: 'delete' | 'replace' };
 }
 
 /** A change that needs a reviewer's attention. */
@@ -137,6 +142,23 @@ export interface ResourceTypeDescriptor {
    * values a reader gets, so which objects the resource manages cannot be told from them.
    */
   readonly keyAttributes: readonly string[];
+  /**
+   * Key attributes another one stands in for when a plan does not show them (known only after
+   * apply, or marked sensitive): a proxy's `domain`, which the provider resolves from its
+   * configured `proxy` at apply; {@link managedKeys} then reads the stand-in, and {@link sameKey}
+   * matches its form with the listed one. Absent: none.
+   */
+  readonly keyStandIns?: Readonly<Record<string, string>>;
+  /**
+   * For an entry: its key as the code writes it, for messages (a hostname in its own case, a proxy
+   * in its configured form); absent, or undefined: the key as {@link managedKeys} reads it.
+   */
+  writtenKey?(values: Values): string | undefined;
+  /**
+   * For an entry or a list: what an entry holds besides its key, which an entry resource and a
+   * list can declare differently, for messages (`a label` for an IP); absent: nothing.
+   */
+  readonly entryDetail?: string;
   /**
    * Whether two keys of its collection name one object (a proxy form such as `us-ny` and the
    * listed `us-ny.proxy.example.net:8080`); absent: equal keys only.

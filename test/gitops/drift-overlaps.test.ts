@@ -204,3 +204,23 @@ describe('objects of a sub-account that is gone', () => {
     expect(report.deleted).toEqual([{ address: 'proxyaccount_authorized_ip.bob_ip', type: 'proxyaccount_authorized_ip' }]);
   });
 });
+
+describe("a proxy entry created again while the proxy list of the account leaves it out (the reviewer's d2)", () => {
+  const PROXY_LIST = res('proxyaccount_authorized_proxies', 'all', { id: '_self', proxies: ['us-ny'], removed_entries: ['de-fra.proxy.example.net:1080'] });
+  const FRA = 'proxyaccount_authorized_proxy.fra';
+  const fra = { id: 'de-fra.proxy.example.net:1080', proxy: 'de-fra.proxy.example.net:1080', domain: 'de-fra.proxy.example.net:1080' };
+
+  it('its pending create, whose domain is known only after apply, is undone by the list at every apply', async () => {
+    const report = await drift(
+      planJson([PROXY_LIST], {
+        drift: [change('proxyaccount_authorized_proxy', 'fra', ['delete'], fra, null)],
+        changes: [change('proxyaccount_authorized_proxy', 'fra', ['create'], null, { proxy: fra.proxy }, { after_unknown: { domain: true, id: true } })],
+      }),
+    );
+    expect(report.deleted).toEqual([expect.objectContaining({ address: FRA, removed_by: 'proxyaccount_authorized_proxies.all' })]);
+    expect(report.pending).toEqual([expect.objectContaining({ address: FRA, kind: 'create', undone_by: ['proxyaccount_authorized_proxies.all'] })]);
+    const md = driftMarkdown(report);
+    expect(md).toContain('(undone by `proxyaccount_authorized_proxies.all` at every apply');
+    expect(md).not.toContain('puts back what is not in the account above');
+  });
+});

@@ -235,3 +235,171 @@ describe("the migration guide's steps", () => {
     expect(partial.attention.map((a) => a.kind)).toEqual(['no_longer_managed']);
   });
 });
+
+describe("a new or replaced proxy entry, whose domain is known only after apply (the reviewer's p3)", () => {
+  const proxies = { id: '_self', proxies: ['us-ny'], removed_entries: ['de-fra.proxy.example.net:1080'] };
+  const created = (name: string, proxy: string) =>
+    change('proxyaccount_authorized_proxy', name, ['create'], null, { proxy }, { after_unknown: { domain: true, id: true } });
+  const plan = () =>
+    review(
+      same('proxyaccount_authorized_proxies', 'all', proxies),
+      created('gb', 'gb-lon'),
+      created('fra', 'de-fra.proxy.example.net:1080'),
+      // Replaced onto a form of a proxy the list declares.
+      change(
+        'proxyaccount_authorized_proxy',
+        'ny',
+        ['delete', 'create'],
+        { id: 'gb-lon.proxy.example.net:8080', proxy: 'gb-lon', domain: 'gb-lon.proxy.example.net:8080' },
+        { proxy: 'us-ny.proxy.example.net' },
+        { after_unknown: { domain: true, id: true }, replace_paths: [['proxy']] },
+      ),
+      // Its configured form unknown too: which proxy it declares is not shown, so it is not said to overlap.
+      change('proxyaccount_authorized_proxy', 'later', ['create'], null, {}, { after_unknown: { proxy: true, domain: true, id: true } }),
+    );
+
+  it('is matched by its configured form, as the provider does', () => {
+    const overlaps = plan().attention.filter((a) => a.kind === 'managed_twice');
+    expect(overlaps.map((a) => [a.address, a.message.includes('declared both')])).toEqual([
+      ['proxyaccount_authorized_proxy.gb', false],
+      ['proxyaccount_authorized_proxy.fra', false],
+      ['proxyaccount_authorized_proxy.ny', true],
+    ]);
+    expect(overlaps[0]!.message).toBe(
+      'proxy gb-lon is declared by this resource but not by proxyaccount_authorized_proxies.all, which manages the whole proxy list of the parent account: ' +
+        'the list removes it and this resource adds it back, at every apply. Never combine both for one account: declare it in the list, ' +
+        'and stop managing this resource (a removed block with destroy = false)',
+    );
+    expect(failsOn(plan(), 'attention')).toBe(true);
+  });
+});
+
+describe('managed_twice in the words of each kind, with the key as the code writes it', () => {
+  it('a hostname: its own case, and no label', () => {
+    const r = review(
+      same('proxyaccount_authorized_hostname', 'host', { id: 'Carol2/Host-18.Example.com', domain: 'Host-18.Example.com', username: 'Carol2' }),
+      same('proxyaccount_authorized_hostnames', 'carol', { id: 'Carol2', username: 'Carol2', domains: ['host-18.example.com'], removed_entries: [] }),
+    );
+    expect(r.attention).toEqual([
+      {
+        kind: 'managed_twice',
+        address: 'proxyaccount_authorized_hostname.host',
+        message:
+          "hostname Host-18.Example.com is declared both by this resource and by proxyaccount_authorized_hostnames.carol, which manages the whole hostname list of sub-account 'Carol2': " +
+          'never combine both for one account. Destroying either one removes it from the account while the other still declares it',
+      },
+    ]);
+  });
+
+  it('a proxy: its configured form, and no label', () => {
+    const r = review(
+      same('proxyaccount_authorized_proxy', 'fra', { id: 'de-fra.proxy.example.net:1080', proxy: 'de-fra', domain: 'de-fra.proxy.example.net:1080' }),
+      same('proxyaccount_authorized_proxies', 'all', { id: '_self', proxies: ['de-fra.proxy.example.net'], removed_entries: [] }),
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      'proxy de-fra is declared both by this resource and by proxyaccount_authorized_proxies.all, which manages the whole proxy list of the parent account: ' +
+        'never combine both for one account. Destroying either one removes it from the account while the other still declares it',
+    ]);
+  });
+
+  it('an IP: a label that differs flips at every apply', () => {
+    const r = review(
+      same('proxyaccount_authorized_ip', 'office', ip(null, '203.0.113.1', 'office')),
+      same('proxyaccount_authorized_ips', 'parent', { id: '_self', username: null, entries: [{ ip: '203.0.113.1', label: 'hq' }], removed_entries: [] }),
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      'IP 203.0.113.1 is declared both by this resource and by proxyaccount_authorized_ips.parent, which manages the whole IP list of the parent account: ' +
+        'never combine both for one account. Destroying either one removes it from the account while the other still declares it, ' +
+        'and a difference between them (a label) flips at every apply',
+    ]);
+  });
+});
+
+describe("an object replaced or created in a sub-account the plan deletes (the reviewer's a.b)", () => {
+  const relabelled = (username: string) =>
+    change(
+      'proxyaccount_authorized_ip',
+      'a_b_ip',
+      ['delete', 'create'],
+      ip(username, '198.51.100.14', 'a.b-laptop'),
+      { ...ip(username, '198.51.100.14', 'a.b-relabelled'), id: null },
+      {
+        after_unknown: { id: true },
+        replace_paths: [['label']],
+      },
+    );
+
+  it('is named like a resource left unchanged: its create fails, or the account takes it with it', () => {
+    const r = review(
+      change('proxyaccount_sub_account', 'a_b', ['delete'], sub('a.b'), null),
+      relabelled('a.b'),
+      change('proxyaccount_authorized_ip', 'ab_new', ['create'], null, { ...ip('a.b', '198.51.100.77'), id: null }, { after_unknown: { id: true } }),
+    );
+    const items = r.attention.filter((a) => a.kind === 'deleted_with_account');
+    expect(items.map((a) => a.address)).toEqual(['proxyaccount_authorized_ip.a_b_ip', 'proxyaccount_authorized_ip.ab_new']);
+    expect(items[0]!.message).toBe(
+      "declares IP 198.51.100.14 of sub-account 'a.b', which this plan deletes (proxyaccount_sub_account.a_b) with its IPs, hostnames and tokens: " +
+        "this apply creates it in a sub-account it deletes, so the create fails (no sub-account 'a.b' is left) or the object goes with the account while the state keeps it. " +
+        'Remove it from the code with the sub-account',
+    );
+  });
+
+  it('not when the sub-account is created again under its name: the replacement lands in the new one', () => {
+    const r = review(
+      change('proxyaccount_sub_account', 'a_b', ['delete', 'create'], sub('a.b'), sub('a.b'), { after_unknown: { id: true } }),
+      relabelled('a.b'),
+    );
+    expect(r.attention.map((a) => a.kind)).toEqual(['sub_account_replaced']);
+  });
+});
+
+describe("objects forgotten (removed { destroy = false }) while the plan deletes their sub-account (the reviewer's p4)", () => {
+  const plan = () =>
+    review(
+      change('proxyaccount_sub_account', 'x_y', ['delete'], sub('x+y'), null),
+      change('proxyaccount_authorized_ip', 'x_y_ip', ['forget'], ip('x+y', '198.51.100.17', 'x+y-laptop'), null),
+      change(
+        'proxyaccount_bearer_token',
+        'x_y_token',
+        ['forget'],
+        { id: 'x+y/9', token_id: 9, label: 'ci x', username: 'x+y', active: true, expires_at: null },
+        null,
+      ),
+      change('proxyaccount_authorized_hostnames', 'x_y', ['forget'], { id: 'x+y', username: 'x+y', domains: ['x.example.com'], removed_entries: [] }, null),
+    );
+
+  it('says they are deleted with it, never that they stay in the account', () => {
+    const r = plan();
+    const forgotten = r.attention.filter((a) => a.kind === 'no_longer_managed');
+    expect(forgotten.map((a) => a.address)).toEqual([
+      'proxyaccount_authorized_ip.x_y_ip',
+      'proxyaccount_bearer_token.x_y_token',
+      'proxyaccount_authorized_hostnames.x_y',
+    ]);
+    expect(forgotten[0]!.message).toBe(
+      "IP 198.51.100.17 (x+y-laptop) of sub-account 'x+y' is no longer managed by Terraform, and does not stay in the account: " +
+        "this plan deletes sub-account 'x+y' (proxyaccount_sub_account.x_y), and the API deletes its IPs, hostnames and tokens with it, whatever the removed block says",
+    );
+    expect(forgotten[1]!.message).toMatch(/^token 'ci x' of sub-account 'x\+y' is no longer managed by Terraform, and does not stay in the account: /);
+    expect(forgotten[2]!.message).toMatch(/^the hostname list of sub-account 'x\+y' is no longer managed by Terraform, and does not stay in the account: /);
+    const text = reviewMarkdown(r);
+    expect(text).not.toMatch(/stays in the account|stays? authorized|keep using the proxies/);
+    expect(r.accounts.find((a) => a.account === 'x+y')?.changes.map((c) => c.description)).toEqual([
+      'sub-account deleted',
+      'IP 198.51.100.17 (x+y-laptop) no longer managed (deleted with its sub-account, which this plan deletes)',
+      "token 'ci x' no longer managed (deleted with its sub-account, which this plan deletes)",
+      'hostname list no longer managed (deleted with its sub-account, which this plan deletes)',
+    ]);
+  });
+
+  it('a rename deletes them with the old sub-account too', () => {
+    const r = review(
+      change('proxyaccount_sub_account', 'carol', ['delete', 'create'], sub('Carol'), sub('Carol2'), { after_unknown: { id: true } }),
+      change('proxyaccount_authorized_ip', 'carol_ip', ['forget'], ip('Carol', '198.51.100.18'), null),
+    );
+    expect(r.attention.find((a) => a.kind === 'no_longer_managed')?.message).toBe(
+      "IP 198.51.100.18 of sub-account 'Carol' is no longer managed by Terraform, and does not stay in the account: " +
+        "this plan replaces sub-account 'Carol' (proxyaccount_sub_account.carol), and the API deletes its IPs, hostnames and tokens with it, whatever the removed block says",
+    );
+  });
+});

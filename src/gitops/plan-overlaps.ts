@@ -1,0 +1,213 @@
+// What a plan's changes mean for its other resources, read from the plan as a whole: objects of a
+// sub-account the plan deletes while resources still declare them (the API deletes them with it),
+// a list resource and entry resources of one account's collection (each apply undoes the other),
+// and an object forgotten while another resource declares it (the migration guide's hand-over).
+// Review raises them as attention items, drift names the resources that undo a pending change.
+import { accountPhrase, type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor, type Risk } from '../resource-types';
+import { accountOf, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
+import { isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
+
+/** An attention item of the plan as a whole (review's `Attention`). */
+export interface PlanItem {
+  readonly kind: Extract<Risk['kind'], 'deleted_with_account' | 'managed_twice'>;
+  readonly address: string;
+  readonly message: string;
+}
+
+/** A resource of this provider the plan leaves in place, with its account and the keys it declares. */
+export interface Declaring {
+  readonly address: string;
+  readonly type: ResourceTypeDescriptor;
+  /** Its account: a username, or {@link PARENT}. */
+  readonly account: string;
+  /** The keys it declares after the plan, as the catalogue reads them; undefined when the plan does not show them (unknown, or marked sensitive). */
+  readonly keys: readonly string[] | undefined;
+  /** For an entry resource whose keys the plan shows: its key as the code writes it, when the plan shows that too. */
+  readonly written?: string;
+  /** Its change in the plan (`no-op` included). */
+  readonly kind: string;
+}
+
+/** True when two keys of `d`'s collection name one object. */
+export function sameKey(d: ResourceTypeDescriptor, a: string, b: string): boolean {
+  return d.sameKey?.(a, b) ?? a === b;
+}
+
+/**
+ * The resources of this provider a plan leaves in place (`resource_changes` other than deletes and
+ * forgets, no-ops included), with what they declare. Left out: a resource whose account the plan
+ * does not show (marked sensitive, or known only after apply). One whose keys it does not show is
+ * never said to overlap another.
+ */
+export function declaredAfter(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Declaring[] {
+  const out: Declaring[] = [];
+  for (const c of plan.changes) {
+    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const kind = kindOf(c);
+    if (d === undefined || kind === 'delete' || kind === 'forget' || kind === 'read') continue;
+    const account = accountOf(c, catalogue);
+    if (account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) continue;
+    const shown = keysShown(d, c.afterUnknown, c.sensitive);
+    const written = shown ? d.writtenKey?.(c.after) : undefined;
+    out.push({ address: c.address, type: d, account, keys: shown ? d.managedKeys(c.after) : undefined, ...(written === undefined ? {} : { written }), kind });
+  }
+  return out;
+}
+
+/**
+ * True when the values show the keys a resource declares: no key attribute unknown or marked
+ * sensitive, unless its stand-in is shown (a new proxy entry's `domain`, by its configured `proxy`).
+ */
+export function keysShown(d: ResourceTypeDescriptor, unknown: ReadonlySet<string>, hidden: ReadonlySet<string>): boolean {
+  const shown = (a: string): boolean => !unknown.has(a) && !hidden.has(a);
+  const standIn = (a: string): string | undefined => d.keyStandIns?.[a];
+  return shown('*') && d.keyAttributes.every((a) => shown(a) || (standIn(a) !== undefined && shown(standIn(a)!)));
+}
+
+/** An entry resource and a list resource of one account's collection (see {@link accessOverlaps}). */
+export interface Overlap {
+  readonly entry: Declaring;
+  readonly list: Declaring;
+  readonly key: string;
+  /** True when the list declares the key too; false when it leaves it out, so removes it. */
+  readonly declaredByList: boolean;
+}
+
+/**
+ * Each key an entry resource declares in a collection of an account whose whole list a list
+ * resource manages: the list declares it too (managed twice), or the list removes it and the entry
+ * resource adds it back, at every apply. The docs say never to combine both for one account.
+ */
+export function accessOverlaps(resources: readonly Declaring[]): Overlap[] {
+  const out: Overlap[] = [];
+  for (const entry of resources) {
+    if (entry.type.shape !== 'entry' || entry.keys === undefined) continue;
+    const lists = resources.filter((r) => r.type.shape === 'list' && r.type.collection === entry.type.collection && r.account === entry.account);
+    for (const list of lists) {
+      const listed = list.keys;
+      if (listed === undefined) continue;
+      for (const key of entry.keys) out.push({ entry, list, key, declaredByList: listed.some((k) => sameKey(list.type, k, key)) });
+    }
+  }
+  return out;
+}
+
+/** The account of a {@link Declaring}, as messages name it. */
+function phraseOf(account: string): string {
+  return accountPhrase(account === PARENT ? null : account);
+}
+
+/** What a {@link Declaring} declares, as messages name it: its key as the code writes it, else as the catalogue reads it. */
+function keysOf(r: Declaring, keys: readonly string[]): string {
+  return r.written ?? keys.join(', ');
+}
+
+/** The attention items of {@link accessOverlaps}, on the entry resource. */
+export function managedTwice(declared: readonly Declaring[]): PlanItem[] {
+  return accessOverlaps(declared).map(({ entry, list, key, declaredByList }) => {
+    const noun = entry.type.noun.one;
+    const what = `${noun} ${keysOf(entry, [key])}`;
+    const whole = `${list.address}, which manages the whole ${noun} list of ${phraseOf(entry.account)}`;
+    // Only what an entry holds besides its key (an IP's label) can differ between the two.
+    const detail = entry.type.entryDetail;
+    const message = declaredByList
+      ? `${what} is declared both by this resource and by ${whole}: never combine both for one account. ` +
+        `Destroying either one removes it from the account while the other still declares it${detail === undefined ? '' : `, and a difference between them (${detail}) flips at every apply`}`
+      : `${what} is declared by this resource but not by ${whole}: the list removes it and this resource adds it back, at every apply. ` +
+        'Never combine both for one account: declare it in the list, and stop managing this resource (a removed block with destroy = false)';
+    return { kind: 'managed_twice', address: entry.address, message };
+  });
+}
+
+/**
+ * For a forget: what another resource the plan leaves in place declares all of the forgotten
+ * object, as the migration guide's steps do (an entry resource forgotten and a list declaring its
+ * key; a list forgotten and entry resources declaring its entries), in words; else undefined.
+ */
+export function takenOverBy(c: ResourceChange, account: string, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): string | undefined {
+  const d = catalogue.get(c.type);
+  if (d === undefined || d.shape === 'account' || !keysShown(d, new Set(), c.sensitive)) return undefined;
+  const keys = d.managedKeys(c.before);
+  const other = d.shape === 'list' ? 'entry' : 'list';
+  const by = declared.filter((r) => r.type.shape === other && r.type.collection === d.collection && r.account === account);
+  const holder = (key: string): Declaring | undefined => by.find((r) => r.keys?.some((k) => sameKey(d, k, key)) === true);
+  if (keys.length === 0 || !keys.every((k) => holder(k) !== undefined)) return undefined;
+  const addresses = [...new Set(keys.map((k) => holder(k)!.address))];
+  return `declared by ${addresses.join(', ')} from now on`;
+}
+
+/** A sub-account the plan deletes or replaces, by its username before the plan. */
+export interface GoneAccount {
+  /** The sub-account resource. */
+  readonly address: string;
+  readonly kind: 'delete' | 'replace';
+}
+
+/** The sub-accounts the plan deletes or replaces (the API deletes their IPs, hostnames and tokens with them), by username before the plan. */
+export function accountsGone(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Map<string, GoneAccount> {
+  const out = new Map<string, GoneAccount>();
+  for (const c of plan.changes) {
+    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const kind = kindOf(c);
+    if (d?.shape !== 'account' || (kind !== 'delete' && kind !== 'replace')) continue;
+    for (const name of d.managedKeys(c.before)) out.set(name, { address: c.address, kind });
+  }
+  return out;
+}
+
+/**
+ * The resources of the plan that still declare objects of a sub-account the plan deletes or
+ * replaces, without being deleted themselves, nor replaced or created into another account: the
+ * API deletes a sub-account's IPs, hostnames and tokens with it, so this apply removes what they
+ * claim (or fails to create it), and the state keeps it.
+ */
+export function deletedWithAccount(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
+  const out: PlanItem[] = [];
+  for (const c of plan.changes) {
+    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const kind = kindOf(c);
+    if (d?.shape !== 'account' || (kind !== 'delete' && kind !== 'replace')) continue;
+    for (const gone of d.managedKeys(c.before)) {
+      // Replaced under the same name (or created again by another resource), the sub-account is there after the apply.
+      const again = declared.some((r) => r.type.shape === 'account' && r.keys?.includes(gone) === true);
+      const verb = kind === 'delete' ? 'deletes' : 'replaces';
+      for (const r of declared) {
+        // A replacement into the sub-account created again lands in the new one.
+        if (r.type.shape === 'account' || r.account !== gone || (r.kind === 'replace' && again)) continue;
+        const owner = r.type.ownerAttribute;
+        const follow = renamed(d, c) ? `, or set its ${owner} to ${c.address}.${d.keyAttributes[0] ?? owner} so that it follows the rename` : '';
+        const what =
+          r.type.shape === 'list'
+            ? `the ${r.type.noun.one} list`
+            : r.keys !== undefined && r.keys.length > 0
+              ? `${r.type.noun.one} ${keysOf(r, r.keys)}`
+              : `one ${r.type.noun.one}`;
+        out.push({
+          kind: 'deleted_with_account',
+          address: r.address,
+          message: `declares ${what} of sub-account '${gone}', which this plan ${verb} (${c.address}) with its IPs, hostnames and tokens: ${nextApplies(r, gone, again)}${again ? '' : `. Remove it from the code with the sub-account${follow}`}`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** What this apply and the next do to a resource of a sub-account this plan deletes (`again`: creates anew under its name). */
+function nextApplies(r: Declaring, gone: string, again: boolean): string {
+  // Created (or replaced) by this apply, before or after the account's delete: Terraform does not order the two.
+  if ((r.kind === 'create' || r.kind === 'replace') && !again) {
+    return `this apply creates it in a sub-account it deletes, so the create fails (no sub-account '${gone}' is left) or the object goes with the account while the state keeps it`;
+  }
+  const next = again
+    ? 'the next apply creates it again in the new sub-account'
+    : `the next plan creates it again, and its apply fails: no sub-account '${gone}' is left`;
+  return `the apply removes what this resource claims, and the state keeps it; ${next}`;
+}
+
+/** True for a sub-account's replacement that changes its username. */
+function renamed(d: ResourceTypeDescriptor, c: ResourceChange): boolean {
+  const [before] = d.managedKeys(c.before);
+  const [after] = d.managedKeys(c.after);
+  return before !== undefined && after !== undefined && before !== after;
+}
