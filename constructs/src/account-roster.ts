@@ -30,8 +30,10 @@ export interface AccountRosterProps extends RosterOptions {
    */
   readonly roster: RosterDefinition;
   /**
-   * Passwords by username, kept out of the reviewed file (from sensitive variables, say); each key
-   * must be a member of the roster. Each is sent exactly as given, as SubAccount's `password`:
+   * Passwords by username, kept out of the reviewed file; each key must be a member of the roster.
+   * Give each as a reference to a sensitive `TerraformVariable`: a plain string, `process.env.X`
+   * included, is written into `cdk.tf.json` in clear. A roster has no write-only password, so the
+   * members' passwords are kept in the state (a `SubAccount` with `passwordVersion` keeps one out). Each is sent exactly as given, as SubAccount's `password`:
    * never read as a Terraform template (`${`, `%{`, `$${` are plain characters), at most 128
    * characters counted as given; a reference (a token) stays a reference, the text around it
    * literal (a `$` just before it included), and an expression whose own text Terraform would not

@@ -348,7 +348,7 @@ function readTokens(v: Violations, path: string, value: unknown): TokenSpec[] {
     if (!token) return;
     const spec: TokenSpec = {
       label: token.label as string,
-      expiresAt: asDate(token.expiresAt),
+      expiresAt: asDate(v, `${path}[${i}].expiresAt`, token.expiresAt),
       active: token.active as boolean | undefined,
       importId: token.importId as number | undefined,
     };
@@ -394,10 +394,23 @@ function literalParent(p: ResolvedParent): ResolvedParent {
   return { ...p, ips: literalIps(p.ips), hostnames: p.hostnames.map(literal), proxies: p.proxies?.map(literal), tokens: literalTokens(p.tokens) };
 }
 
-/** YAML 1.1 parsers (js-yaml) turn `2027-06-30` into a Date: accept it as the date it was written as. */
-function asDate(value: unknown): string | undefined {
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10);
-  return value as string | undefined;
+/** What a YAML 1.1 parser's Date of a bare date ends with: midnight UTC. */
+const MIDNIGHT_UTC = 'T00:00:00.000Z';
+
+/**
+ * YAML 1.1 parsers (js-yaml) turn `2027-06-30` into a Date at midnight UTC: accept it as the date it
+ * was written as. They turn a timestamp (`2027-06-30T23:30:00-05:00`) into a Date too, whose UTC date
+ * may be the day before or after the one written: refused, as any value not written YYYY-MM-DD is,
+ * rather than sent as another expiry than the file's.
+ */
+function asDate(v: Violations, path: string, value: unknown): string | undefined {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) return value as string | undefined;
+  const iso = value.toISOString();
+  // Years past 9999 keep their sign and six digits (`+010000-01-01`), which checkDate then refuses.
+  if (iso.endsWith(MIDNIGHT_UTC)) return iso.slice(0, -MIDNIGHT_UTC.length);
+  v.add(path, `must be a calendar date written YYYY-MM-DD (got the timestamp ${iso}, as the YAML reader read it): ` +
+    'a time of day may move the date by its time zone; write the date alone');
+  return undefined;
 }
 
 function expectObject(v: Violations, path: string, value: unknown, keys: readonly string[], what: string): Data | undefined {

@@ -22,8 +22,10 @@ export interface SubAccountProps {
    */
   readonly username: string;
   /**
-   * Password of the sub-account (at most 128 characters, counted as given). It is sent exactly as
-   * given, never read as a Terraform template: `${` and `%{` are plain characters here (the
+   * Password of the sub-account (at most 128 characters, counted as given). Give it as a reference
+   * to a sensitive `TerraformVariable` (its `stringValue`): a plain string, `process.env.X` included,
+   * is written into `cdk.tf.json` in clear. It is kept in the state; `passwordVersion` with the
+   * write-only password keeps it out. It is sent exactly as given, never read as a Terraform template: `${` and `%{` are plain characters here (the
    * construct writes Terraform's escapes for them), and `$${` reaches the account as those three
    * characters. A reference (a token, such as a sensitive `TerraformVariable`'s `stringValue`)
    * stays a reference, and the text around it stays literal: `'Pre$' + secret` reaches the account
