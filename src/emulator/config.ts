@@ -94,9 +94,59 @@ export function loadAccountsFile(path: string): AccountSeed[] {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new Error(`invalid accounts file ${path}: not JSON (${(err as Error).message})`);
+    throw new Error(`invalid accounts file ${path}: not JSON (${jsonFault(err, text)})`);
   }
   return parseAccounts(data, path);
+}
+
+/**
+ * Where JSON text stops parsing, by position only: V8's messages quote the text around the fault,
+ * which here is often a password (written without its quotes, the usual slip). "it ends early" or
+ * "at line 3, column 18". The CLI has its own (src/gitops): the emulator is published alone.
+ */
+function jsonFault(err: unknown, text: string): string {
+  const at = faultOffset(err, text);
+  if (at === undefined) return 'it ends early';
+  const lines = text.slice(0, at).split('\n');
+  return `at line ${lines.length}, column ${lines[lines.length - 1]!.length + 1}`;
+}
+
+/** The offset of the character JSON.parse refused; undefined when the text only ends early. */
+function faultOffset(err: unknown, text: string): number | undefined {
+  const reading = faultReading(err, text.trimEnd().length);
+  if (reading !== 'elsewhere') return reading;
+  // "Unexpected token 'x', "…" is not valid JSON" gives no position: the fault ends the shortest
+  // prefix that fails other than by ending early (the empty prefix does not, the whole text does).
+  let passes = 0;
+  let fails = text.length;
+  while (fails - passes > 1) {
+    const mid = (passes + fails) >>> 1;
+    if (faultReading(parseError(text.slice(0, mid)), mid) === undefined) passes = mid;
+    else fails = mid;
+  }
+  return fails - 1;
+}
+
+/**
+ * What a JSON.parse error of a text of `end` characters says: the fault's offset, undefined when
+ * the text ends early, or 'elsewhere' when it names no position (the fault is then in the text).
+ */
+function faultReading(err: unknown, end: number): number | undefined | 'elsewhere' {
+  if (err === undefined) return undefined;
+  const message = err instanceof Error ? err.message : '';
+  const at = /position (\d+)/.exec(message);
+  if (at !== null) return Number(at[1]) < end ? Number(at[1]) : undefined;
+  return /end of (JSON|data)/i.test(message) || end === 0 ? undefined : 'elsewhere';
+}
+
+/** The error JSON.parse throws for `text`; undefined when it parses. */
+function parseError(text: string): unknown {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    return err;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

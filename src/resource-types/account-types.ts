@@ -141,6 +141,17 @@ const SUB_ACCOUNT: ResourceTypeDescriptor = {
 
 const TOKEN_ID = entryIdFormat('TOKEN_ID', '42');
 
+/**
+ * "token 'ci'"; a label the plan does not show is said to be hidden, not absent: "(no label)"
+ * would tell the reviewer the token has none.
+ */
+function tokenName(c: ChangeView, label: string | undefined): string {
+  if (label !== undefined) return `token '${label}'`;
+  if (c.hidden.has('label') || c.hidden.has('*')) return 'token (label marked sensitive)';
+  if (c.unknown.has('label') || c.unknown.has('*')) return 'token (label known only after apply)';
+  return "token '(no label)'";
+}
+
 const BEARER_TOKEN: ResourceTypeDescriptor = {
   typeName: 'proxyaccount_bearer_token',
   noun: { one: 'token', many: 'tokens' },
@@ -152,7 +163,7 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   keyAttributes: ['token_id'],
   describeChange: (c) => {
     const v = subjectValues(c);
-    const name = `token '${str(v.label) ?? str(c.before.label) ?? '(no label)'}'`;
+    const name = tokenName(c, str(v.label) ?? str(c.before.label));
     if (c.kind === 'update') {
       const active = activeChange(c);
       if (active === 'unknown' || active === 'hidden') return `${name}: ${activeNotShown(active)}`;
@@ -167,7 +178,7 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
     return parts.join(', ');
   },
   risks: (c, owner) => {
-    const name = `token '${String(c.before.label ?? c.after.label ?? '(no label)')}' of ${owner.phrase}`;
+    const name = `${tokenName(c, str(c.before.label) ?? str(c.after.label))} of ${owner.phrase}`;
     if (c.kind === 'delete') return [{ kind: 'token_deleted', message: `${name} is deleted: clients using it stop working` }];
     if (c.kind === 'forget') return [forgottenRisk(name, owner, 'clients holding it keep using the proxies')];
     if (c.kind === 'replace') {

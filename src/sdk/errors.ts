@@ -342,7 +342,10 @@ export class NetworkError extends RequestError {
   }
 }
 
-/** A successful status came with a body the SDK cannot read. */
+/**
+ * A successful status came with a body the SDK cannot read. When the body is not JSON, `cause` is a
+ * `SyntaxError` saying where parsing stopped, by position only: the body may hold a token's value.
+ */
 export class ResponseParseError extends RequestError {
   /** HTTP status of the unreadable response. */
   readonly status: number;
@@ -365,7 +368,7 @@ export interface ApiErrorDetails extends RequestContext {
   readonly responseText: string;
   /** Seconds from a `Retry-After` header, when the server sent one. */
   readonly retryAfterSeconds?: number;
-  /** `Location` header of a redirect. */
+  /** `Location` header of a redirect, secrets redacted as in `responseText` (and any `user:pass@` masked). */
   readonly location?: string;
   /** How many attempts were made in total. */
   readonly attempts?: number;
@@ -481,7 +484,7 @@ export class BannedError extends ApiError {
 
 /** 3xx: the server redirected, e.g. 302 from plain HTTP to HTTPS. */
 export class RedirectError extends ApiError {
-  /** The `Location` header, if any. */
+  /** The `Location` header, if any, cleaned as `responseText` is: secrets and any `user:pass@` are `[REDACTED]`. */
   readonly location: string | undefined;
 
   constructor(d: ApiErrorDetails) {

@@ -409,7 +409,9 @@ export class Transport {
         json = JSON.parse(text);
       } catch (e) {
         const shown = redactText(text, secrets).slice(0, 60);
-        return parseError(text.trim() === '' ? 'empty body, expected JSON' : `not JSON (starts with ${JSON.stringify(shown)})`, e);
+        // Not `e` itself: V8's message quotes the body around the fault, unredacted.
+        const cause = new SyntaxError(`the body is not JSON (${jsonFault(e, text)})`);
+        return parseError(text.trim() === '' ? 'empty body, expected JSON' : `not JSON (starts with ${JSON.stringify(shown)})`, cause);
       }
       try {
         return { ok: true, value: op.parse(json), auth: 'accepted', status };
@@ -426,7 +428,7 @@ export class Transport {
       status,
       responseText: redactText(text, secrets),
       retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-      location: typeof location === 'string' ? location : undefined,
+      location: typeof location === 'string' ? redactLocation(location, secrets) : undefined,
     };
     const echoed = [...Object.values(op.query ?? {}), ...Object.values(op.form ?? {})].filter((v): v is string => v !== undefined);
     const banned = isBanResponse(status, details.responseText, echoed);
@@ -505,4 +507,25 @@ export class Transport {
       failure: code ?? 'ERR_NETWORK',
     };
   }
+}
+
+/**
+ * Where JSON text stops parsing, by position only (V8's messages quote the text around the fault,
+ * which in a body may be a token or a password): "it ends early" or "at character 1234 of 5678".
+ */
+function jsonFault(err: unknown, text: string): string {
+  const message = err instanceof Error ? err.message : '';
+  const at = /position (\d+)/.exec(message);
+  if (at !== null) return Number(at[1]) >= text.trimEnd().length ? 'it ends early' : `at character ${at[1]} of ${text.length}`;
+  return /end of (JSON|data)/i.test(message) || text.trim() === '' ? 'it ends early' : `somewhere in its ${text.length} characters`;
+}
+
+/**
+ * A redirect's `Location`, cleaned as the server's other text is: a userinfo (`user:pass@`) is
+ * masked whatever it holds, and the rest goes through {@link redactText}, so the call's secrets
+ * (percent-encoded in a query, say), `password=` pairs and token-shaped path segments are masked.
+ */
+function redactLocation(location: string, secrets: readonly string[]): string {
+  const withoutUserinfo = location.replace(/^((?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/)[^/?#]*@/, '$1[REDACTED]@');
+  return redactText(withoutUserinfo, secrets);
 }
