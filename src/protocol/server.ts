@@ -1,8 +1,11 @@
 // The provider process as go-plugin expects it: check the handshake environment, serve gRPC over
 // mutual TLS on a Unix socket in a private directory (plugin-socket.ts; a loopback port where
 // there is none), print the one handshake line, and leave promptly when Terraform calls
-// plugin.GRPCController/Shutdown.
+// plugin.GRPCController/Shutdown. What the run opened and did not close is released then, or
+// when Terraform is gone or its graceful stop ran out of time: never while it may still use it.
+import * as diagnosticsChannel from 'node:diagnostics_channel';
 import { writeSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { createSelfSignedCertificate } from '../util/x509';
 import { GRPCControllerService } from './gen/grpc_controller';
 import { ProviderService } from './gen/tfplugin6';
@@ -29,14 +32,20 @@ export interface ServeOptions {
   /** Called with 1 when not started by Terraform, and with 0 after shutdown. @default process.exit */
   exit?: (code: number) => void;
   /**
-   * Ignore SIGINT, shut down gracefully on SIGTERM, and log (rather than die of) unhandled promise
-   * rejections, so that a stray rejection cannot kill an apply in flight. Off for in-process use.
+   * Ignore SIGINT; on SIGTERM, serve on while Terraform is connected (it stops gracefully and calls
+   * Shutdown), else shut down gracefully; exit when the parent process (Terraform) is gone; and log
+   * (rather than die of) unhandled promise rejections, so that a stray rejection cannot kill an
+   * apply in flight. Off for in-process use.
    * @default true
    */
   handleSignals?: boolean;
   /** Provider name for user-facing messages. @default 'proxyaccount' */
   providerName?: string;
-  /** After SIGTERM, how long in-flight RPCs (an apply) may run before the server is closed hard. @default 60000 */
+  /**
+   * After SIGTERM, how long a connected Terraform may go on before it calls Shutdown (then what the
+   * run left open is released and the process exits); with no Terraform connected, how long calls
+   * in flight may run before the server is closed hard. @default 60000
+   */
   shutdownGraceMs?: number;
   /** Extra fields of the DEBUG "plugin serving" line (how the process started, e.g. its code cache). */
   startupFields?: Readonly<Record<string, string>>;
@@ -56,27 +65,83 @@ export interface ServeOptions {
 
 type UnaryHandler = (request: unknown) => Promise<unknown>;
 
-/**
- * A provider may release, before its process exits, what the run opened and Terraform did not
- * close (Terraform skips closing ephemeral resources when anything upstream failed, then calls
- * Shutdown). Optional, outside the protocol: a provider without it exits as before.
- */
-export interface ReleasesOnShutdown {
-  /** Releases what is still open, settling within `withinMs`; logs (never throws) what it could not. */
-  releaseOnShutdown(withinMs: number, log: (message: string) => void): Promise<void>;
-}
-
 /** Of go-plugin's 2 s between Shutdown and the kill, what releasing may take (the RPC answer still has to travel). */
 const RELEASE_ON_SHUTDOWN_MS = 1_500;
 
-/** Calls the provider's {@link ReleasesOnShutdown} hook, if it has one; never throws. */
+/**
+ * What releasing may take when nobody waits for an answer: Terraform is gone, or its graceful stop
+ * after SIGTERM ran out of time. Long enough to retry a delete the API failed a few times.
+ */
+const RELEASE_UNATTENDED_MS = 5_000;
+
+/** How often the process looks for its parent: a Terraform killed with SIGKILL can say nothing. */
+const PARENT_CHECK_MS = 1_000;
+
+/** Calls the provider's release hook (ProviderServer.releaseOnShutdown), if it has one; never throws. */
 async function releaseOpen(provider: ProviderServer, withinMs: number, log: (level: LogLevel, message: string) => void): Promise<void> {
-  const release = (provider as Partial<ReleasesOnShutdown>).releaseOnShutdown;
-  if (typeof release !== 'function') return;
+  if (typeof provider.releaseOnShutdown !== 'function') return;
   try {
-    await release(withinMs, (message) => log('warn', message));
+    await provider.releaseOnShutdown(withinMs, (message) => log('warn', message));
   } catch (err) {
     log('error', `releasing at shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * Calls `onGone` once the process that started this one (Terraform) has exited: this one was
+ * given another parent (Unix), or its parent is no longer there (Windows keeps the number). The
+ * check does not keep the process alive.
+ */
+function watchParent(onGone: () => void, everyMs: number = PARENT_CHECK_MS): () => void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent && isRunning(parent)) return;
+    clearInterval(timer);
+    onGone();
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** The connections open to this process's servers. */
+interface Connections {
+  open(): number;
+  stop(): void;
+}
+
+/**
+ * Counts the connections open to this process's servers, calling `onNone` whenever the last one
+ * closes. Node publishes every connection a server accepts on the `net.server.socket` diagnostics
+ * channel; the provider process serves nothing but Terraform (a client refused for its
+ * certificate is closed at once, and only adds to the count while it lasts).
+ */
+function countConnections(onNone: () => void): Connections {
+  let open = 0;
+  let stopped = false;
+  const onSocket = (message: unknown): void => {
+    const { socket } = message as { socket: Socket };
+    open++;
+    socket.once('close', () => {
+      open--;
+      if (open === 0 && !stopped) onNone();
+    });
+  };
+  diagnosticsChannel.subscribe('net.server.socket', onSocket);
+  return {
+    open: () => open,
+    stop: () => {
+      stopped = true;
+      diagnosticsChannel.unsubscribe('net.server.socket', onSocket);
+    },
+  };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -123,6 +188,10 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   let server: UnaryServer | undefined;
   let pluginSocket: PluginSocket | undefined;
   let stopping = false;
+  let releasing: Promise<void> | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let unwatchParent: (() => void) | undefined;
+  let connections: Connections | undefined;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
@@ -132,6 +201,9 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     if (stopping || server === undefined) return;
     stopping = true;
     log('debug', `shutting down: ${reason}`);
+    clearTimeout(graceTimer);
+    unwatchParent?.();
+    connections?.stop();
     const running = server;
     const force = setTimeout(() => running.destroy(), graceMs);
     force.unref();
@@ -148,12 +220,22 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     });
   };
 
+  // Once only, whichever comes first: a second release would send a delete again (a 401 must not be).
+  const release = (withinMs: number): Promise<void> => (releasing ??= releaseOpen(provider, withinMs, log));
+
+  /** Terraform will call nothing more (it is gone, or its stop ran out of time): release, then exit. */
+  const endWithoutShutdown = (reason: string): void => {
+    if (stopping) return;
+    log('debug', `${reason}: releasing what the run left open, then exiting`);
+    void release(RELEASE_UNATTENDED_MS).then(() => shutdown(reason, 250));
+  };
+
   const handlers = createProviderHandlers(provider, { logger, providerName: opts.providerName }) as unknown as Record<string, UnaryHandler>;
   const controller: Record<string, UnaryHandler> = {
     Shutdown: async () => {
       // Terraform is done with us; go-plugin kills the process if it is still there 2 s later,
       // counted from this answer: what the run left open is released before it.
-      await releaseOpen(provider, RELEASE_ON_SHUTDOWN_MS, log);
+      await release(RELEASE_ON_SHUTDOWN_MS);
       setImmediate(() => shutdown('Shutdown called by Terraform', 250));
       return {};
     },
@@ -197,14 +279,35 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   }
 
   if (opts.handleSignals ?? true) {
+    const graceMs = opts.shutdownGraceMs ?? 60_000;
     const onInt = (): void => log('debug', 'ignoring SIGINT: Terraform sends StopProvider and waits for in-flight work');
     const onTerm = (): void => {
-      if (stopping) return;
-      void releaseOpen(provider, RELEASE_ON_SHUTDOWN_MS, log).then(() => shutdown('SIGTERM', opts.shutdownGraceMs ?? 60_000));
+      if (stopping || graceTimer !== undefined) return;
+      if (connections === undefined || connections.open() === 0) {
+        // No Terraform connected: nobody is left to use what the run opened.
+        void release(RELEASE_ON_SHUTDOWN_MS).then(() => shutdown('SIGTERM', graceMs));
+        return;
+      }
+      // Terraform takes SIGTERM as it takes Ctrl-C (the whole process group gets it from a CI
+      // runner's cancel or timeout(1)): it lets the operations in flight finish, another
+      // provider's with the token this process opened among them, then calls Shutdown. Serve it
+      // until then; release early only when it closes its connection or its stop runs out of time.
+      log('debug', `SIGTERM: Terraform stops gracefully; serving until it calls Shutdown, at most ${graceMs} ms`);
+      graceTimer = setTimeout(() => endWithoutShutdown('no Shutdown within the grace after SIGTERM'), graceMs);
+      graceTimer.unref();
     };
     signalHandlers.push(['SIGINT', onInt], ['SIGTERM', onTerm]);
     for (const [sig, fn] of signalHandlers) process.on(sig, fn);
     process.on('unhandledRejection', onRejection);
+    // A Terraform killed with SIGKILL calls no Shutdown: without this, the process would serve
+    // nobody forever, holding what the run opened. Its parent is watched rather than its
+    // connection: grpc-go may close an idle connection (channel idleness, 30 minutes by default)
+    // and open another on the next call, which the token's provider in a long apply may see.
+    unwatchParent = watchParent(() => endWithoutShutdown('Terraform, the parent process, is gone'));
+    // After SIGTERM, though, a Terraform that closes its connection will not call Shutdown.
+    connections = countConnections(() => {
+      if (graceTimer !== undefined) endWithoutShutdown('Terraform closed its connection after SIGTERM');
+    });
   }
 
   const line = `${formatHandshakeLine(server.network, server.address, certDer)}\n`;

@@ -230,6 +230,14 @@ export interface ProviderServer {
   renewEphemeralResource?(req: { typeName: string; private?: Uint8Array }): Promise<{ private?: Uint8Array; diagnostics: Diagnostic[] }>;
   /** After the run used it (also after an error or an interrupt): releases what open made. */
   closeEphemeralResource?(req: { typeName: string; private?: Uint8Array }): Promise<{ diagnostics: Diagnostic[] }>;
+  /**
+   * Not an RPC, optional: releases, before the process exits, what the run opened and Terraform did
+   * not close (Terraform skips closing ephemeral resources when anything upstream failed), opens
+   * still in flight included. The server calls it once: at Shutdown, when Terraform is gone (its
+   * process, or after SIGTERM its connection), or when its graceful stop after SIGTERM ran out of
+   * time (server.ts). Settles within `withinMs`; logs, never throws, what it could not release.
+   */
+  releaseOnShutdown?(withinMs: number, log: (message: string) => void): Promise<void>;
 }
 
 /** The request of RPC `K` as the provider sees it (one name for every layer, instead of local aliases). */

@@ -11,7 +11,7 @@ import { proxiesDataSource } from './data-sources/proxies';
 import { FrameworkServer, type ProviderDefinition } from './framework';
 import { type ConfigureOptions, configure, verifyCredentials } from './configure';
 import { bearerTokenEphemeral, deleteOpenTokens } from './ephemeral-resources/bearer-token';
-import type { ReleasesOnShutdown } from '../protocol/server';
+import type { ProviderServer } from '../protocol/types';
 import { describeProxyAccountError } from './errors';
 import { providerSchema } from './settings';
 import { subAccountResource } from './resources/sub-account';
@@ -76,9 +76,10 @@ export function createProvider(opts: ProviderOptions = {}): ProviderDefinition<t
 export type ProxyAccountServer = FrameworkServer<AccountStore>;
 
 /**
- * The ProviderServer the protocol layer serves. At Shutdown it deletes the ephemeral tokens
- * Terraform opened and did not close (a failed or interrupted run skips close).
+ * The ProviderServer the protocol layer serves. When the run ends (Shutdown, or Terraform gone) it
+ * deletes the ephemeral tokens Terraform opened and did not close (a failed or interrupted run
+ * skips close), and those whose create was still in flight.
  */
-export function createProviderServer(opts: ProviderOptions = {}): FrameworkServer<AccountStore> & ReleasesOnShutdown {
+export function createProviderServer(opts: ProviderOptions = {}): FrameworkServer<AccountStore> & Required<Pick<ProviderServer, 'releaseOnShutdown'>> {
   return Object.assign(new FrameworkServer(createProvider(opts)), { releaseOnShutdown: deleteOpenTokens });
 }

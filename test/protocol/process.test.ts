@@ -1,5 +1,6 @@
 // The provider as a process, started the way go-plugin starts it: environment, stdout handshake,
-// signals, Shutdown.
+// signals, Shutdown, and what it does when Terraform is gone: what the run left open is released
+// at Shutdown, never while a connected Terraform is stopping gracefully after SIGTERM.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -44,6 +45,14 @@ function launch(env: NodeJS.ProcessEnv): Started {
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Resolves once `test` holds for what the process wrote to stderr. */
+async function stderrShows(s: Started, test: RegExp): Promise<void> {
+  while (!test.test(s.stderr())) {
+    if (s.child.exitCode !== null) throw new Error(`provider exited before writing ${test}: ${s.stderr()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 async function handshakeOf(s: Started): Promise<string> {
@@ -146,10 +155,97 @@ describe('provider process', () => {
       await new Promise((r) => setTimeout(r, 100));
       s.child.kill('SIGTERM');
       expect(decodeMsgpack((await second).newState.msgpack, thing)).toEqual({ id: 'thing-b', name: 'b' });
+      // Terraform stops gracefully on SIGTERM, then calls Shutdown.
+      await conn.controller('Shutdown');
       expect(await s.exited).toEqual({ code: 0, signal: null });
     } finally {
       conn.close();
     }
+  });
+});
+
+describe('what the run left open (the release hook) and SIGTERM', () => {
+  it('on SIGTERM while Terraform is connected serves on, and releases only at Shutdown', async () => {
+    const client = clientCertificate();
+    const s = launch({ ...pluginEnv(client.certPem), TINY_RELEASE: '1', TF_LOG: 'DEBUG' });
+    const { target, certPem } = parseHandshake(await handshakeOf(s));
+    const conn = connect(target, certPem, client);
+    try {
+      await conn.provider('GetProviderSchema');
+      s.child.kill('SIGTERM');
+      await stderrShows(s, /SIGTERM/);
+      // Another provider of the run may still be using what this one opened.
+      expect(s.stderr()).not.toContain('released');
+      const schema = await conn.provider<{ resourceSchemas: object }>('GetProviderSchema');
+      expect(Object.keys(schema.resourceSchemas)).toEqual(['tiny_thing']);
+      expect(s.stderr()).not.toContain('released');
+      await conn.controller('Shutdown');
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+    expect(s.stderr()).toContain('released, within 1500 ms');
+  });
+
+  it('on SIGTERM while Terraform is connected releases and exits when no Shutdown comes within the grace', async () => {
+    const client = clientCertificate();
+    const s = launch({ ...pluginEnv(client.certPem), TINY_RELEASE: '1', TINY_GRACE_MS: '200', TF_LOG: 'DEBUG' });
+    const { target, certPem } = parseHandshake(await handshakeOf(s));
+    const conn = connect(target, certPem, client);
+    try {
+      await conn.provider('GetProviderSchema');
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      conn.close();
+    }
+    expect(s.stderr()).toContain('no Shutdown within the grace after SIGTERM');
+    expect(s.stderr()).toContain('released, within 5000 ms');
+  });
+
+  it('on SIGTERM releases and exits when Terraform then closes its connection without Shutdown', async () => {
+    const client = clientCertificate();
+    const s = launch({ ...pluginEnv(client.certPem), TINY_RELEASE: '1', TF_LOG: 'DEBUG' });
+    const { target, certPem } = parseHandshake(await handshakeOf(s));
+    const conn = connect(target, certPem, client);
+    try {
+      await conn.provider('GetProviderSchema');
+      s.child.kill('SIGTERM');
+      await stderrShows(s, /serving until it calls Shutdown/);
+    } finally {
+      conn.close();
+    }
+    expect(await s.exited).toEqual({ code: 0, signal: null });
+    expect(s.stderr()).toContain('Terraform closed its connection after SIGTERM');
+    expect(s.stderr()).toContain('released, within 5000 ms');
+  });
+
+  it('releases and exits when its parent (Terraform) is gone without calling Shutdown', async () => {
+    const log = path.join(dir, `parent-gone-${Date.now()}.log`);
+    // A parent that starts the provider as go-plugin does, then dies as a SIGKILLed Terraform does.
+    const parentScript = `
+      const { spawn } = require('node:child_process');
+      const fs = require('node:fs');
+      const child = spawn(process.execPath, [${JSON.stringify(entry)}], { stdio: ['ignore', 'pipe', fs.openSync(${JSON.stringify(log)}, 'a')] });
+      child.stdout.once('data', () => { process.stdout.write(String(child.pid)); process.kill(process.pid, 'SIGKILL'); });`;
+    const parent = spawn(process.execPath, ['-e', parentScript], {
+      env: { ...pluginEnv(clientCertificate().certPem), TINY_RELEASE: '1', TF_LOG: 'DEBUG' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise((resolve) => parent.on('exit', resolve));
+    const pid = Number(out);
+    expect(pid).toBeGreaterThan(0);
+    try {
+      // Until it exits on its own (without the watch it serves nobody forever, and the test times out).
+      while (isRunning(pid)) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+    }
+    const stderr = fs.readFileSync(log, 'utf8');
+    expect(stderr).toContain('Terraform, the parent process, is gone');
+    expect(stderr).toContain('released, within 5000 ms');
   });
 });
 
@@ -234,3 +330,12 @@ describe('where the provider process listens', () => {
     await servesThenShutsDown(s, target, certPem, client);
   });
 });
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

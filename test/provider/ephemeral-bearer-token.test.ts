@@ -1,14 +1,15 @@
 // The ephemeral bearer token at the RPC level: open creates a prefixed token expiring tomorrow by
 // default and hands close what it needs; close deletes it even after StopProvider (Ctrl-C), and
 // a close that finds it gone succeeds; a full allowance names the leftover ephemeral tokens. A
-// token Terraform never closed (a failed run skips close) is deleted at Shutdown; a token that
-// may remain is named, with its expiry and the commands that report and delete it.
+// token Terraform never closed (a failed run skips close) is deleted at Shutdown, one whose create
+// is still in flight then too, and a delete the API failed is sent again; a token that may remain
+// is named, with its expiry and the commands that report and delete it.
 import { request } from 'undici';
 import { AccountStore, EPHEMERAL_TOKEN_PREFIX, type StoreClient } from '../../src/account';
 import { decodeDynamicValue, encodeDynamicValue } from '../../src/protocol/codec';
+import type { ProviderServer } from '../../src/protocol/types';
 import { bearerTokenEphemeral, openTokenCount } from '../../src/provider/ephemeral-resources/bearer-token';
 import { FrameworkServer } from '../../src/provider/framework';
-import type { ReleasesOnShutdown } from '../../src/protocol/server';
 import { createProvider, type ProxyAccountServer } from '../../src/provider/provider';
 import type { BearerToken } from '../../src/sdk';
 import { startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
@@ -81,7 +82,11 @@ describe('ephemeral proxyaccount_bearer_token', () => {
 });
 
 describe('ephemeral proxyaccount_bearer_token that Terraform does not close', () => {
-  const releasing = (server: ProxyAccountServer): ReleasesOnShutdown => server as ProxyAccountServer & ReleasesOnShutdown;
+  /** The release the server runs at Shutdown (src/protocol/server.ts), as createProviderServer wires it. */
+  const release = async (server: ProviderServer, withinMs: number, log: (message: string) => void): Promise<void> => {
+    if (server.releaseOnShutdown === undefined) throw new Error('the provider server has no release hook');
+    await server.releaseOnShutdown(withinMs, log);
+  };
   const exists = async (id: unknown): Promise<boolean> => (await p.admin.tokens.list()).some((t) => t.id === id);
 
   it('is deleted at Shutdown, after StopProvider too, and a close that comes later finds it gone', async () => {
@@ -91,12 +96,60 @@ describe('ephemeral proxyaccount_bearer_token that Terraform does not close', ()
     // A failed run: Terraform stops the provider, skips close, then shuts it down.
     await server.stopProvider();
     const logged: string[] = [];
-    await releasing(server).releaseOnShutdown(1_500, (m) => logged.push(m));
+    await release(server, 1_500, (m) => logged.push(m));
     expect(logged).toEqual([]);
     expect(await exists(result!['token_id'])).toBe(false);
     expect(openTokenCount()).toBe(0);
     const closed = await server.closeEphemeralResource({ typeName: 'proxyaccount_bearer_token', private: res.private });
     expect(closed.diagnostics).toEqual([]);
+  });
+
+  it('is deleted at Shutdown when its create was still in flight: the release waits for the answer', async () => {
+    const { server, requests } = await p.recordedServer();
+    // The create is answered only after the release has started.
+    await p.emu.control.fault({ path: '/api/token/create/', method: 'POST', delayMs: 500, count: 1 });
+    const opening = open({ label: 'in-flight' }, server);
+    while (!requests.includes('POST /api/token/create/')) await new Promise((resolve) => setTimeout(resolve, 5));
+    const logged: string[] = [];
+    await release(server, 5_000, (m) => logged.push(m));
+    const { res, result } = await opening;
+    expect(res.diagnostics).toEqual([]);
+    expect(logged).toEqual([]);
+    expect(await exists(result!['token_id'])).toBe(false);
+    expect(openTokenCount()).toBe(0);
+  });
+
+  it('is deleted at Shutdown after a delete the API failed (a 5xx): the delete is sent again', async () => {
+    const { server, result } = await open({ label: 'delete-503' });
+    await p.emu.control.fault({ path: '/api/token/delete/', method: 'POST', status: 503, count: 1 });
+    const logged: string[] = [];
+    try {
+      await release(server, 5_000, (m) => logged.push(m));
+      expect(logged).toEqual([]);
+      expect(await exists(result!['token_id'])).toBe(false);
+    } finally {
+      await clearFaults();
+    }
+  });
+
+  it('a delete that keeps failing until the time is up is logged with the token id, its expiry, drift and tokens prune, never its value', async () => {
+    const { server, result } = await open({ label: 'delete-fails' });
+    await p.emu.control.fault({ path: '/api/token/delete/', method: 'POST', status: 503, count: 50 });
+    const logged: string[] = [];
+    try {
+      await release(server, 500, (m) => logged.push(m));
+      expect(logged).toEqual([expect.stringContaining(`ephemeral bearer token ${String(result!['token_id'])} not deleted at shutdown (`)]);
+      expect(logged[0]).toContain(
+        `Bearer token ${String(result!['token_id'])} may remain active until it expires on ${String(result!['expires_at'])} (UTC, on the API's clock). \`proxyaccount drift\` reports it; \`proxyaccount tokens prune\` deletes it`,
+      );
+      expect(logged[0]).not.toContain(String(result!['token']));
+      expect(await exists(result!['token_id'])).toBe(true);
+    } finally {
+      await clearFaults();
+      // Still open: a later release deletes it (and leaves nothing open for the next tests).
+      await release(server, 5_000, () => {});
+    }
+    expect(await exists(result!['token_id'])).toBe(false);
   });
 
   it('is not deleted again at Shutdown once close has run', async () => {

@@ -2,10 +2,10 @@
 // lands in plan or state. Open creates it (labelled with EPHEMERAL_TOKEN_PREFIX, expiring by
 // default tomorrow so a token nobody deleted dies on its own); close deletes it. Terraform skips
 // close when anything upstream of it failed (an error elsewhere, Ctrl-C) and then shuts the
-// provider down: the shutdown deletes the tokens still open (deleteOpenTokens). Leftovers (a killed
-// provider, a delete that failed) show in `proxyaccount drift` and are deleted by `proxyaccount
-// tokens prune`. Dates are judged on the API's clock, as the API judges them: "tomorrow" on this
-// machine's clock can be the API's today.
+// provider down: the shutdown deletes the tokens still open, and those being created then
+// (deleteOpenTokens). Leftovers (a killed provider, a delete that failed) show in `proxyaccount
+// drift` and are deleted by `proxyaccount tokens prune`. Dates are judged on the API's clock, as
+// the API judges them: "tomorrow" on this machine's clock can be the API's today.
 import { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from '../../resource-types/ephemeral-tokens';
 import { labelValidators } from '../access/labels';
 import { reportDiscardedTokens } from '../access/token-discards';
@@ -26,7 +26,7 @@ const MIDNIGHT_MARGIN_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 const schema = defineSchema({
-  description: `A bearer token for one Terraform run (Terraform 1.10 or later): created when the run opens it, deleted when the run ends, failed or interrupted runs included (Terraform then skips closing it, and the provider deletes it when Terraform shuts it down), never written to plan or state. Its label is \`${EPHEMERAL_TOKEN_PREFIX}\` followed by \`label\`, so leftovers are recognisable: \`proxyaccount drift\` reports them and \`proxyaccount tokens prune\` deletes them. Use it only for what acts during the run: a second \`proxyaccount\` provider (least privilege: a bearer token cannot manage tokens), another provider's configuration, a provisioner. Not for anything that keeps it, such as a write-only argument that stores it in a secret manager: the stored token stops working when the run ends. Needs username and password credentials; each open counts against the account's token allowance.`,
+  description: `A bearer token for one Terraform run (Terraform 1.10 or later): created when the run opens it, deleted when the run ends, failed or interrupted runs included (Terraform then skips closing it, and the provider deletes it when Terraform shuts it down, or when Terraform is gone; a delete that still fails then is only in the provider's log), never written to plan or state. Its label is \`${EPHEMERAL_TOKEN_PREFIX}\` followed by \`label\`, so leftovers are recognisable: \`proxyaccount drift\` reports them and \`proxyaccount tokens prune\` deletes them. Use it only for what acts during the run: a second \`proxyaccount\` provider (least privilege: a bearer token cannot manage tokens), another provider's configuration, a provisioner. Not for anything that keeps it, such as a write-only argument that stores it in a secret manager: the stored token stops working when the run ends. Needs username and password credentials; each open counts against the account's token allowance.`,
   markdown: true,
   attributes: {
     label: attr.string({
@@ -82,7 +82,7 @@ export const bearerTokenEphemeral = {
     const expiresAt = config.expires_at ?? today(now + MIDNIGHT_MARGIN_MS + DAY_MS);
     let created: TokenWrite;
     try {
-      created = await tokens.create({ label: EPHEMERAL_TOKEN_PREFIX + config.label, expiresAt });
+      created = await createTracked(ctx.data, tokens, EPHEMERAL_TOKEN_PREFIX + config.label, config.username, expiresAt);
     } catch (err) {
       if (hasErrorCode(err, 'ERR_PAYMENT_REQUIRED')) {
         ctx.diagnostics.addError('Token allowance reached', await allowanceDetail(ctx.data, config.username, err));
@@ -94,7 +94,6 @@ export const bearerTokenEphemeral = {
     }
     reportDiscardedTokens(ctx.diagnostics, `ephemeral bearer token '${config.label}'`, created);
     const opened: Opened = { id: created.token.id, username: config.username, expiresAt };
-    trackOpenToken(ctx.data, created.token.id, config.username);
     return {
       result: { label: config.label, username: config.username, expires_at: expiresAt, token: created.token.token, token_id: created.token.id },
       private: Buffer.from(JSON.stringify(opened)),
@@ -192,24 +191,47 @@ function today(now: number): string {
 // The tokens this process opened and Terraform has not closed. Terraform skips close when
 // anything upstream of it failed (a failing data source, a refused create, Ctrl-C), then shuts
 // the provider down: the shutdown deletes what is still here, so a failed run leaves no working
-// credential behind. One provider per process (as Terraform runs it), so one list.
+// credential behind. A create is known from before it is sent (CREATING): one still unanswered
+// when the run ends is waited for, and its token deleted too. One provider per process (as
+// Terraform runs it), so one list.
 
 /** One token to delete, and the store of the configuration that opened it. */
 interface OpenToken {
   readonly store: AccountStore;
   readonly id: number;
   readonly username: string | null;
+  readonly expiresAt: string;
 }
 
 const OPEN = new Map<string, OpenToken>();
+
+/** A create sent and not yet answered: what the log says of the token it may make. */
+interface Creating {
+  readonly label: string;
+  readonly username: string | null;
+  readonly expiresAt: string;
+}
+
+/** Creates sent and not yet settled, by a promise that settles once the token is in OPEN or the create failed. */
+const CREATING = new Map<Promise<void>, Creating>();
 
 function key(id: number, username: string | null): string {
   return `${username ?? ''}\u0000${id}`;
 }
 
-/** Remembers a token open has returned to Terraform. */
-function trackOpenToken(store: AccountStore, id: number, username: string | null): void {
-  OPEN.set(key(id, username), { store, id, username });
+/** Sends the create, known to the shutdown from before it is sent until its token is in OPEN. */
+function createTracked(store: AccountStore, tokens: TokenList, label: string, username: string | null, expiresAt: string): Promise<TokenWrite> {
+  const creating = tokens.create({ label, expiresAt }).then((created) => {
+    OPEN.set(key(created.token.id, username), { store, id: created.token.id, username, expiresAt });
+    return created;
+  });
+  const settled = creating.then(
+    () => undefined,
+    () => undefined,
+  );
+  CREATING.set(settled, { label, username, expiresAt });
+  void settled.then(() => CREATING.delete(settled));
+  return creating;
 }
 
 /** Forgets a token: close deleted it (or is about to). */
@@ -217,32 +239,45 @@ function untrackOpenToken(id: number, username: string | null): void {
   OPEN.delete(key(id, username));
 }
 
-/** How many tokens are open: for tests. */
+/** How many tokens are open, and how many creates are in flight: for tests. */
 export function openTokenCount(): number {
-  return OPEN.size;
+  return OPEN.size + CREATING.size;
 }
 
+/** The first wait before a delete is sent again; each next one is twice as long. */
+const RETRY_FIRST_MS = 200;
+
 /**
- * Deletes every token still open, waiting at most `withinMs` (go-plugin kills the
- * process 2 s after Shutdown). Through the cleanup store: a stop (Ctrl-C) must not keep them
- * alive; a lost answer is settled by reading the list back, and a refusal (401 included) is not
- * sent again. What is not deleted in time or fails is logged by id, never by value, and stays in
- * the list: `proxyaccount drift` reports it and `proxyaccount tokens prune` deletes it.
+ * Deletes every token still open, and those whose create is in flight once it is answered,
+ * waiting at most `withinMs` (go-plugin kills the process 2 s after Shutdown). Through the cleanup
+ * store: a stop (Ctrl-C) must not keep them alive; a lost answer is settled by reading the list
+ * back; a failure that leaves the outcome unknown (a 5xx) is sent again while time remains (a
+ * delete is idempotent); a refusal (401 included) is not sent again. What is not deleted in time
+ * or fails is logged by id, never by value: Terraform shows nothing after Shutdown, so the
+ * provider's log is the only place; `proxyaccount drift` reports it and `proxyaccount tokens
+ * prune` deletes it.
  */
 export async function deleteOpenTokens(withinMs: number, log: (message: string) => void = () => {}): Promise<void> {
-  if (OPEN.size === 0) return;
+  if (OPEN.size === 0 && CREATING.size === 0) return;
+  const deadline = Date.now() + withinMs;
   const failed = new Set<string>();
   // One after the other: after a 401 the client's failure memory sends no further request (four
   // failed authentications ban the address); a run opens one token or two.
   const deletes = (async () => {
-    for (const [k, t] of [...OPEN.entries()]) {
-      try {
-        await t.store.forCleanup().account(t.username).tokens.delete(t.id);
-        OPEN.delete(k);
-      } catch (err) {
-        failed.add(k);
-        log(`ephemeral bearer token ${t.id} not deleted at shutdown: ${err instanceof Error ? err.message : String(err)}`);
-      }
+    for (;;) {
+      const next = [...OPEN.entries()].find(([k]) => !failed.has(k));
+      if (next !== undefined) {
+        const [k, t] = next;
+        const err = await deleteOne(t, deadline);
+        if (err === undefined) OPEN.delete(k);
+        else {
+          failed.add(k);
+          log(
+            `ephemeral bearer token ${t.id} not deleted at shutdown (${err instanceof Error ? err.message : String(err)}). ${leftoverAdvice(t.id, undefined, t.username, t.expiresAt)}`,
+          );
+        }
+      } else if (CREATING.size > 0) await Promise.race(CREATING.keys());
+      else return;
     }
   })();
   let timer: NodeJS.Timeout | undefined;
@@ -253,5 +288,27 @@ export async function deleteOpenTokens(withinMs: number, log: (message: string) 
   await Promise.race([deletes, late]);
   clearTimeout(timer);
   for (const [k, t] of OPEN)
-    if (!failed.has(k)) log(`ephemeral bearer token ${t.id} not deleted at shutdown in time: \`proxyaccount tokens prune\` deletes it`);
+    if (!failed.has(k)) log(`ephemeral bearer token ${t.id} not deleted at shutdown in time. ${leftoverAdvice(t.id, undefined, t.username, t.expiresAt)}`);
+  for (const c of CREATING.values())
+    log(`an ephemeral bearer token create was still unanswered at shutdown. ${leftoverAdvice(undefined, c.label, c.username, c.expiresAt)}`);
+}
+
+/** Deletes `t`, sending it again while the outcome is unknown and time remains; the last error, or undefined once deleted. */
+async function deleteOne(t: OpenToken, deadline: number): Promise<unknown> {
+  for (let wait = RETRY_FIRST_MS; ; wait *= 2) {
+    try {
+      await t.store.forCleanup().account(t.username).tokens.delete(t.id);
+      return undefined;
+    } catch (err) {
+      if (!worthSendingAgain(err) || Date.now() + wait >= deadline) return err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/** A failure that may be passing (a 5xx, a lost answer not settled), with credentials the API did not refuse. */
+function worthSendingAgain(err: unknown): boolean {
+  if (!outcomeUnknown(err)) return false;
+  const facts = err as { credentialsRejected?: unknown; clientRefusesRequests?: unknown };
+  return facts.credentialsRejected !== true && facts.clientRefusesRequests !== true;
 }
