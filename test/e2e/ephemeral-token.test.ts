@@ -19,6 +19,33 @@ jest.setTimeout(180_000);
 
 const CLI = path.resolve(__dirname, '..', '..', 'bin', 'proxyaccount.js');
 const EXAMPLE = path.resolve(__dirname, '..', '..', 'examples', 'ephemeral-resources', 'proxyaccount_bearer_token', 'ephemeral-resource.tf');
+
+/**
+ * Configuration of an ephemeral token (`label`) opened with the account's credentials and a
+ * provider alias `scoped` that authenticates with it; what uses `scoped` follows.
+ */
+function scopedByToken(label: string): string {
+  return `${REQUIRED_PROVIDERS}
+variable "username" {
+  type = string
+}
+variable "password" {
+  type      = string
+  sensitive = true
+}
+provider "proxyaccount" {
+  username = var.username
+  password = var.password
+}
+ephemeral "proxyaccount_bearer_token" "ci" {
+  label = "${label}"
+}
+provider "proxyaccount" {
+  alias = "scoped"
+  token = ephemeral.proxyaccount_bearer_token.ci.token
+}
+`;
+}
 let account: E2eAccount;
 let ws: Workspace;
 /** The provider's credentials come from variables here, so the token alias has no conflicting environment. */
@@ -66,26 +93,7 @@ describe('ephemeral "proxyaccount_bearer_token"', () => {
     const failing = await account.workspace({ env });
     failing.write(
       'main.tf',
-      `${REQUIRED_PROVIDERS}
-variable "username" {
-  type = string
-}
-variable "password" {
-  type      = string
-  sensitive = true
-}
-provider "proxyaccount" {
-  username = var.username
-  password = var.password
-}
-ephemeral "proxyaccount_bearer_token" "ci" {
-  label = "failing-run"
-}
-provider "proxyaccount" {
-  alias = "scoped"
-  token = ephemeral.proxyaccount_bearer_token.ci.token
-}
-# Fails after the open: listing tokens needs username and password, not a token.
+      `${scopedByToken('failing-run')}# Fails after the open: listing tokens needs username and password, not a token.
 data "proxyaccount_bearer_tokens" "scoped" {
   provider = proxyaccount.scoped
 }
@@ -140,26 +148,7 @@ describe('ephemeral "proxyaccount_bearer_token" when the run is signalled', () =
     const w = await account.workspace({ env });
     w.write(
       'main.tf',
-      `${REQUIRED_PROVIDERS}
-variable "username" {
-  type = string
-}
-variable "password" {
-  type      = string
-  sensitive = true
-}
-provider "proxyaccount" {
-  username = var.username
-  password = var.password
-}
-ephemeral "proxyaccount_bearer_token" "ci" {
-  label = "signalled"
-}
-provider "proxyaccount" {
-  alias = "scoped"
-  token = ephemeral.proxyaccount_bearer_token.ci.token
-}
-${SCOPED_IPS.map((ip, i) => `resource "proxyaccount_authorized_ip" "ip${i}" {\n  provider = proxyaccount.scoped\n  ip       = "${ip}"\n}\n`).join('')}`,
+      `${scopedByToken('signalled')}${SCOPED_IPS.map((ip, i) => `resource "proxyaccount_authorized_ip" "ip${i}" {\n  provider = proxyaccount.scoped\n  ip       = "${ip}"\n}\n`).join('')}`,
     );
     return w;
   };
