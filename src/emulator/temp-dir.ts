@@ -4,6 +4,7 @@
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isRunning } from '../util/process';
 
 /** Every emulator temporary directory's name starts with this. */
 export const TEMP_DIR_PREFIX = 'proxyaccount-emulator-';
@@ -52,14 +53,4 @@ export function sweepStaleTempDirs(root: string = tmpdir()): string[] {
     }
   }
   return removed;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -6,6 +6,7 @@
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import { writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import { isRunning } from '../util/process';
 import { createSelfSignedCertificate } from '../util/x509';
 import { GRPCControllerService } from './gen/grpc_controller';
 import { ProviderService } from './gen/tfplugin6';
@@ -134,15 +135,6 @@ function countConnections(onNone: () => void): Connections {
       diagnosticsChannel.unsubscribe('net.server.socket', onSocket);
     },
   };
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Largest message either way: states of large accounts can exceed gRPC's usual 4 MiB. */
