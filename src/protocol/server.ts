@@ -43,9 +43,9 @@ export interface ServeOptions {
   /** Provider name for user-facing messages. @default 'proxyaccount' */
   providerName?: string;
   /**
-   * After SIGTERM, how long a connected Terraform may go on before it calls Shutdown (then what the
-   * run left open is released and the process exits); with no Terraform connected, how long calls
-   * in flight may run before the server is closed hard. @default 60000
+   * After SIGTERM with no Terraform connected, how long calls in flight may run before the server
+   * is closed hard. A connected Terraform has no deadline: it stops gracefully and calls Shutdown,
+   * or closes its connection, or exits (watched), and a write it waits for is never cut. @default 60000
    */
   shutdownGraceMs?: number;
   /** Extra fields of the DEBUG "plugin serving" line (how the process started, e.g. its code cache). */
@@ -102,6 +102,11 @@ function watchParent(onGone: () => void, everyMs: number = PARENT_CHECK_MS): () 
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** An error of stdout or stderr (EPIPE once Terraform is gone): nothing can be said about it anywhere. */
+function ignoreStreamError(): void {
+  // Deliberately nothing: the stream is closed, and the process goes on to release and exit.
 }
 
 /** The connections open to this process's servers. */
@@ -181,7 +186,8 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   let pluginSocket: PluginSocket | undefined;
   let stopping = false;
   let releasing: Promise<void> | undefined;
-  let graceTimer: NodeJS.Timeout | undefined;
+  /** SIGTERM came while Terraform was connected: it is stopping gracefully. */
+  let terminating = false;
   let unwatchParent: (() => void) | undefined;
   let connections: Connections | undefined;
   let resolveDone!: () => void;
@@ -193,7 +199,6 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     if (stopping || server === undefined) return;
     stopping = true;
     log('debug', `shutting down: ${reason}`);
-    clearTimeout(graceTimer);
     unwatchParent?.();
     connections?.stop();
     const running = server;
@@ -215,7 +220,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   // Once only, whichever comes first: a second release would send a delete again (a 401 must not be).
   const release = (withinMs: number): Promise<void> => (releasing ??= releaseOpen(provider, withinMs, log));
 
-  /** Terraform will call nothing more (it is gone, or its stop ran out of time): release, then exit. */
+  /** Terraform will call nothing more (it is gone, or closed its connection after SIGTERM): release, then exit. */
   const endWithoutShutdown = (reason: string): void => {
     if (stopping) return;
     log('debug', `${reason}: releasing what the run left open, then exiting`);
@@ -274,7 +279,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     const graceMs = opts.shutdownGraceMs ?? 60_000;
     const onInt = (): void => log('debug', 'ignoring SIGINT: Terraform sends StopProvider and waits for in-flight work');
     const onTerm = (): void => {
-      if (stopping || graceTimer !== undefined) return;
+      if (stopping || terminating) return;
       if (connections === undefined || connections.open() === 0) {
         // No Terraform connected: nobody is left to use what the run opened.
         void release(RELEASE_ON_SHUTDOWN_MS).then(() => shutdown('SIGTERM', graceMs));
@@ -283,14 +288,17 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
       // Terraform takes SIGTERM as it takes Ctrl-C (the whole process group gets it from a CI
       // runner's cancel or timeout(1)): it lets the operations in flight finish, another
       // provider's with the token this process opened among them, then calls Shutdown. Serve it
-      // until then; release early only when it closes its connection or its stop runs out of time.
-      log('debug', `SIGTERM: Terraform stops gracefully; serving until it calls Shutdown, at most ${graceMs} ms`);
-      graceTimer = setTimeout(() => endWithoutShutdown('no Shutdown within the grace after SIGTERM'), graceMs);
-      graceTimer.unref();
+      // until then, however long its writes take (one cut off would leave an object no state
+      // holds); release early only when it closes its connection or is gone.
+      terminating = true;
+      log('debug', 'SIGTERM: Terraform stops gracefully; serving until it calls Shutdown, closes its connection or exits');
     };
     signalHandlers.push(['SIGINT', onInt], ['SIGTERM', onTerm]);
     for (const [sig, fn] of signalHandlers) process.on(sig, fn);
     process.on('unhandledRejection', onRejection);
+    // Terraform reads this process's stdout and stderr: once it is gone (killed), a write there
+    // fails with EPIPE, which must not kill the process before it releases what the run opened.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreStreamError);
     // A Terraform killed with SIGKILL calls no Shutdown: without this, the process would serve
     // nobody forever, holding what the run opened. Its parent is watched rather than its
     // connection: grpc-go may close an idle connection (channel idleness, 30 minutes by default)
@@ -298,7 +306,7 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
     unwatchParent = watchParent(() => endWithoutShutdown('Terraform, the parent process, is gone'));
     // After SIGTERM, though, a Terraform that closes its connection will not call Shutdown.
     connections = countConnections(() => {
-      if (graceTimer !== undefined) endWithoutShutdown('Terraform closed its connection after SIGTERM');
+      if (terminating) endWithoutShutdown('Terraform closed its connection after SIGTERM');
     });
   }
 

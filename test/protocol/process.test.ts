@@ -137,24 +137,17 @@ describe('provider process', () => {
     const s = launch({ ...pluginEnv(client.certPem), TINY_APPLY_DELAY_MS: '400' });
     const { target, certPem } = parseHandshake(await handshakeOf(s));
     const conn = connect(target, certPem, client);
-    const thing = schemaBlockType(THING_SCHEMA.block);
-    const apply = (name: string) =>
-      conn.provider<{ newState: { msgpack: Uint8Array } }>('ApplyResourceChange', {
-        typeName: 'tiny_thing',
-        priorState: { msgpack: encodeMsgpack(null, thing) },
-        plannedState: { msgpack: encodeMsgpack({ id: UNKNOWN, name }, thing) },
-        config: { msgpack: encodeMsgpack({ id: null, name }, thing) },
-      });
+    const apply = (name: string) => applyThing(conn, name);
     try {
       const first = apply('a');
       await new Promise((r) => setTimeout(r, 100));
       s.child.kill('SIGINT');
-      expect(decodeMsgpack((await first).newState.msgpack, thing)).toEqual({ id: 'thing-a', name: 'a' });
+      expect(decodeMsgpack((await first).newState.msgpack, THING)).toEqual({ id: 'thing-a', name: 'a' });
 
       const second = apply('b');
       await new Promise((r) => setTimeout(r, 100));
       s.child.kill('SIGTERM');
-      expect(decodeMsgpack((await second).newState.msgpack, thing)).toEqual({ id: 'thing-b', name: 'b' });
+      expect(decodeMsgpack((await second).newState.msgpack, THING)).toEqual({ id: 'thing-b', name: 'b' });
       // Terraform stops gracefully on SIGTERM, then calls Shutdown.
       await conn.controller('Shutdown');
       expect(await s.exited).toEqual({ code: 0, signal: null });
@@ -163,6 +156,18 @@ describe('provider process', () => {
     }
   });
 });
+
+const THING = schemaBlockType(THING_SCHEMA.block);
+
+/** ApplyResourceChange creating a tiny_thing named `name`, as Terraform sends it. */
+function applyThing(conn: ReturnType<typeof connect>, name: string): Promise<{ newState: { msgpack: Uint8Array } }> {
+  return conn.provider<{ newState: { msgpack: Uint8Array } }>('ApplyResourceChange', {
+    typeName: 'tiny_thing',
+    priorState: { msgpack: encodeMsgpack(null, THING) },
+    plannedState: { msgpack: encodeMsgpack({ id: UNKNOWN, name }, THING) },
+    config: { msgpack: encodeMsgpack({ id: null, name }, THING) },
+  });
+}
 
 describe('what the run left open (the release hook) and SIGTERM', () => {
   it('on SIGTERM while Terraform is connected serves on, and releases only at Shutdown', async () => {
@@ -187,20 +192,25 @@ describe('what the run left open (the release hook) and SIGTERM', () => {
     expect(s.stderr()).toContain('released, within 1500 ms');
   });
 
-  it('on SIGTERM while Terraform is connected releases and exits when no Shutdown comes within the grace', async () => {
+  it('on SIGTERM while Terraform is connected never cuts a call in flight, however long past the grace', async () => {
     const client = clientCertificate();
-    const s = launch({ ...pluginEnv(client.certPem), TINY_RELEASE: '1', TINY_GRACE_MS: '200', TF_LOG: 'DEBUG' });
+    // The grace (200 ms) bounds calls in flight only when nobody is connected; this apply takes 1 s.
+    const s = launch({ ...pluginEnv(client.certPem), TINY_RELEASE: '1', TINY_GRACE_MS: '200', TINY_APPLY_DELAY_MS: '1000', TF_LOG: 'DEBUG' });
     const { target, certPem } = parseHandshake(await handshakeOf(s));
     const conn = connect(target, certPem, client);
     try {
       await conn.provider('GetProviderSchema');
+      const applying = applyThing(conn, 'late');
+      await new Promise((r) => setTimeout(r, 100));
       s.child.kill('SIGTERM');
+      expect(decodeMsgpack((await applying).newState.msgpack, THING)).toEqual({ id: 'thing-late', name: 'late' });
+      expect(s.stderr()).not.toContain('released');
+      await conn.controller('Shutdown');
       expect(await s.exited).toEqual({ code: 0, signal: null });
     } finally {
       conn.close();
     }
-    expect(s.stderr()).toContain('no Shutdown within the grace after SIGTERM');
-    expect(s.stderr()).toContain('released, within 5000 ms');
+    expect(s.stderr()).toContain('released, within 1500 ms');
   });
 
   it('on SIGTERM releases and exits when Terraform then closes its connection without Shutdown', async () => {
@@ -220,16 +230,21 @@ describe('what the run left open (the release hook) and SIGTERM', () => {
     expect(s.stderr()).toContain('released, within 5000 ms');
   });
 
-  it('releases and exits when its parent (Terraform) is gone without calling Shutdown', async () => {
+  /**
+   * Starts the provider under a parent that dies as a SIGKILLed Terraform does, once the handshake
+   * is out; `stderr` is where the provider's stderr goes: a file, or a pipe to that parent (closed
+   * when it dies, as Terraform's is). Resolves once the provider has exited on its own.
+   */
+  const orphaned = async (stderr: 'file' | 'pipe', env: NodeJS.ProcessEnv): Promise<void> => {
     const log = path.join(dir, `parent-gone-${Date.now()}.log`);
-    // A parent that starts the provider as go-plugin does, then dies as a SIGKILLed Terraform does.
+    const target = stderr === 'file' ? `fs.openSync(${JSON.stringify(log)}, 'a')` : "'pipe'";
     const parentScript = `
       const { spawn } = require('node:child_process');
       const fs = require('node:fs');
-      const child = spawn(process.execPath, [${JSON.stringify(entry)}], { stdio: ['ignore', 'pipe', fs.openSync(${JSON.stringify(log)}, 'a')] });
+      const child = spawn(process.execPath, [${JSON.stringify(entry)}], { stdio: ['ignore', 'pipe', ${target}] });
       child.stdout.once('data', () => { process.stdout.write(String(child.pid)); process.kill(process.pid, 'SIGKILL'); });`;
     const parent = spawn(process.execPath, ['-e', parentScript], {
-      env: { ...pluginEnv(clientCertificate().certPem), TINY_RELEASE: '1', TF_LOG: 'DEBUG' },
+      env: { ...pluginEnv(clientCertificate().certPem), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -243,9 +258,21 @@ describe('what the run left open (the release hook) and SIGTERM', () => {
     } finally {
       if (isRunning(pid)) process.kill(pid, 'SIGKILL');
     }
-    const stderr = fs.readFileSync(log, 'utf8');
-    expect(stderr).toContain('Terraform, the parent process, is gone');
-    expect(stderr).toContain('released, within 5000 ms');
+    if (stderr === 'file') {
+      const said = fs.readFileSync(log, 'utf8');
+      expect(said).toContain('Terraform, the parent process, is gone');
+      expect(said).toContain('released, within 5000 ms');
+    }
+  };
+
+  it('releases and exits when its parent (Terraform) is gone without calling Shutdown', async () => {
+    await orphaned('file', { TINY_RELEASE: '1', TF_LOG: 'DEBUG' });
+  });
+
+  it('still releases when its parent is gone with the stderr pipe it logged to (EPIPE does not kill it first)', async () => {
+    const released = path.join(dir, `released-${Date.now()}.txt`);
+    await orphaned('pipe', { TINY_RELEASE: '1', TINY_RELEASE_FILE: released, TF_LOG: 'DEBUG' });
+    expect(fs.readFileSync(released, 'utf8')).toBe('released, within 5000 ms\n');
   });
 });
 
