@@ -10,6 +10,7 @@ import {
   forbidsContent,
   HttpError,
   httpDate,
+  IncompleteBodyError,
   parseForm,
   readBody,
   sendEmpty,
@@ -32,9 +33,12 @@ export interface HandlerDeps extends ControlDeps {
 
 /**
  * What became of a request: the status it was answered with (or, its client gone before the
- * answer, would have been), or `dropped` when a fault dropped its connection without an answer.
+ * answer, would have been), `dropped` when a fault dropped its connection without an answer, or
+ * `incomplete` when its connection ended before its body was whole: it was not served, and
+ * whatever the client got came from Node's HTTP layer (server.ts answers a request not whole in
+ * time with 408), not from here.
  */
-type Outcome = number | 'dropped';
+type Outcome = number | 'dropped' | 'incomplete';
 
 /** Creates the HTTPS request listener. */
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -49,6 +53,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     // in the log looks for the one that made an orphan).
     serve(req, res, path, query, deps)
       .catch((err: unknown): Outcome => {
+        if (err instanceof IncompleteBodyError && !canAnswer(res)) return 'incomplete';
         if (err instanceof HttpError) return send(res, err);
         note = ' (internal error, see above)';
         deps.log(`error: ${req.method ?? '-'} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -59,7 +64,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       .then((outcome) => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         // An answer never written although the request came to a status: its client had gone.
-        const gone = outcome !== 'dropped' && !res.headersSent ? ' (client gone)' : '';
+        const gone = typeof outcome === 'number' && !res.headersSent ? ' (client gone)' : '';
         // Path only: query strings and bodies stay out of the log.
         deps.log(`${req.method ?? '-'} ${path} ${outcome} ${ms.toFixed(1)}ms${gone}${note}`);
       });
@@ -101,11 +106,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
  * either way.
  */
 function send(res: ServerResponse, answer: Reply | HttpError): number {
-  if (!res.destroyed && !res.headersSent) {
+  if (canAnswer(res)) {
     if (answer instanceof HttpError) sendText(res, answer.status, answer.message, answer.headers);
     else sendReply(res, answer);
   }
   return answer.status;
+}
+
+/** Whether an answer can still be written: the connection is open and nothing was sent on it. */
+function canAnswer(res: ServerResponse): boolean {
+  return !res.destroyed && !res.headersSent;
 }
 
 /** Ban, route, form, authentication and the endpoint itself; throws {@link HttpError}. */

@@ -100,10 +100,21 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
     }
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    // The client went away mid-body: nothing to serve, and not an emulator bug.
-    throw new HttpError(400, 'request body incomplete', { Connection: 'close' });
+    // The client went away mid-body, or Node ended the connection (a body not whole in time, a
+    // malformed one): nothing to serve, and not an emulator bug.
+    throw new IncompleteBodyError();
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * A request whose body never arrived whole: its connection ended first. Nobody is left to answer
+ * on it, unless it still is open; then it gets 400.
+ */
+export class IncompleteBodyError extends HttpError {
+  constructor() {
+    super(400, 'request body incomplete', { Connection: 'close' });
+  }
 }
 
 function tooLarge(): HttpError {

@@ -1,8 +1,8 @@
 // In-process check of the request pipeline's last line of defence: a handler that throws gives a
 // logged 500 and the server keeps serving. No real route throws, so a test route does. And its
 // log: one line per request, written once the request is served, whether its client waited or not.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { request } from 'undici';
 import { BanList } from '../../src/emulator/auth';
 import { createClock } from '../../src/emulator/clock';
@@ -13,6 +13,7 @@ import { Router } from '../../src/emulator/router';
 import { Store } from '../../src/emulator/store';
 
 let server: Server;
+let handler: (req: IncomingMessage, res: ServerResponse) => void;
 let store: Store;
 let base: string;
 const logs: string[] = [];
@@ -52,7 +53,7 @@ beforeAll(async () => {
       },
     },
   ]);
-  const handler = createRequestHandler({
+  handler = createRequestHandler({
     adminToken: 'admin-token-for-tests',
     store,
     clock,
@@ -128,4 +129,47 @@ it('logs an answer a fault dropped as dropped, and an answered request without "
   await ok.body.dump();
   expect(logs.filter((l) => l.startsWith('GET /api/fine/ dropped '))).toHaveLength(1);
   expect(logs.filter((l) => l.startsWith('POST /api/make/ ')).at(-1)).toMatch(/^POST \/api\/make\/ 200 [\d.]+ms$/);
+});
+
+/**
+ * Sends a POST whose body stops 8 bytes into the 100 it announces, to `port`; `leave` closes the
+ * connection at once, else it waits. Resolves with the status line it got, if any.
+ */
+function postCutShort(port: number, path: string, leave: boolean): Promise<string> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nip=203.0`);
+      if (leave) socket.destroy();
+    });
+    let got = '';
+    socket.setEncoding('utf8').on('data', (d: string) => {
+      got += d;
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => done(got.split('\r\n')[0] ?? ''));
+  });
+}
+
+it('logs a request whose client left before its body was whole as incomplete: not served, and no status it never had', async () => {
+  const port = (server.address() as AddressInfo).port;
+  const before = made;
+  await postCutShort(port, '/api/cut-short/', true);
+  expect(await lineOf('POST /api/cut-short/ ')).toMatch(/^POST \/api\/cut-short\/ incomplete [\d.]+ms$/);
+  expect(made).toBe(before);
+});
+
+it('logs a request whose body did not arrive in time as incomplete, without "client gone": Node answered it 408', async () => {
+  // Node's request timeout, short here (the emulator's is 5 s), and its own 408 (the emulator's
+  // server.ts answers it as Node does, dated by its clock).
+  const slow = createServer({ requestTimeout: 200, headersTimeout: 200, connectionsCheckingInterval: 20 }, handler);
+  await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done));
+  try {
+    expect(await postCutShort((slow.address() as AddressInfo).port, '/api/too-slow/', false)).toBe('HTTP/1.1 408 Request Timeout');
+  } finally {
+    await new Promise<void>((done) => {
+      slow.close(() => done());
+      slow.closeAllConnections();
+    });
+  }
+  expect(await lineOf('POST /api/too-slow/ ')).toMatch(/^POST \/api\/too-slow\/ incomplete [\d.]+ms$/);
 });
