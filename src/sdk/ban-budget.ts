@@ -129,9 +129,10 @@ export class BanBudget {
 
   /**
    * Updates what the client knows from one attempt: a ban, a 401 or an unanswered probe to
-   * remember, a success to forget.
+   * remember, a success to forget. A stop (`signal`) ends the wait for the memory's lock: the
+   * change is then made without it, never dropped.
    */
-  async learn(lesson: AttemptLesson): Promise<void> {
+  async learn(lesson: AttemptLesson, signal?: AbortSignal): Promise<void> {
     if (lesson.banned === true) {
       this.ban = { untilMs: lesson.retryAfterMs === undefined ? undefined : Date.now() + lesson.retryAfterMs };
     }
@@ -141,16 +142,16 @@ export class BanBudget {
       return;
     }
     if (lesson.auth === 'rejected') {
-      const r = await memory.remember(this.#origin, this.credentialKey());
+      const r = await memory.remember(this.#origin, this.credentialKey(), signal);
       this.notRemembered = r.notRemembered;
       this.knownFailures = r.notRemembered === undefined ? r.originCount : this.knownFailures + 1;
     } else if (lesson.auth === 'unanswered') {
       // Not a rejection of these credentials: a possible failure of the origin (failure-memory.ts).
-      const r = await memory.rememberUnanswered(this.#origin, this.credentialKey());
+      const r = await memory.rememberUnanswered(this.#origin, this.credentialKey(), signal);
       if (r.notRemembered === undefined) this.possibleFailures = r.unanswered;
     } else if (lesson.auth === 'accepted' && !this.forgetDone) {
       this.forgetDone = true;
-      await memory.forget(this.credentialKey());
+      await memory.forget(this.credentialKey(), signal);
     }
   }
 

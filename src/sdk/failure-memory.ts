@@ -26,11 +26,16 @@
 // Each change (remember, forget) reads the file, changes it and replaces it: two at once would
 // both read the old file, and the second replacement would lose the first's 401, so the memory
 // would count fewer failures than the API did. Changes take turns, within the process and, under a
-// lock beside the file (machine-lock.ts), between this user's processes on the machine.
+// lock beside the file (machine-lock.ts), between this user's processes on the machine. That lock
+// is held for milliseconds, so a longer wait means a holder that froze (Ctrl-Z, a paused
+// container): a change waits for it only a moment, or until its caller stops, and then goes on
+// without it; and every change replaces only the file it read (it is made again on a file that
+// moved meanwhile), so a change made without the lock, or by a frozen holder that resumed after
+// its lock was taken over, loses no other.
 import { createHash, randomBytes, scrypt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { takeMachineLock, type ReleaseLock } from './machine-lock';
+import { LockPathBlockedError, type MachineLockTiming, type ReleaseLock, takeMachineLock } from './machine-lock';
 import { privateDirProblem, readPrivateFile, writePrivateFile } from './private-file';
 
 /** Default time a rejected credential is remembered: the API's 3-hour ban plus a margin. */
@@ -59,6 +64,13 @@ const KEY_BYTES = 32;
 const SCRYPT_COST = { N: 16384, r: 8, p: 1 } as const;
 // A file bigger than this is not ours (or is damaged): treated as empty rather than parsed.
 const MAX_FILE_BYTES = 256 * 1024;
+// How long a change waits for the memory's lock, held for milliseconds by a live holder, before
+// going on without it: the caller (a 401 being reported, a success being returned) waits that
+// long at most, holding the probe lock other processes wait for.
+const CHANGE_LOCK_WAIT_MS = 2_000;
+// Times a change is made again because the file moved under it, before it is written anyway: a
+// file changed on every look (writers without the lock, one after another) must not hold it forever.
+const MAX_EDITS = 5;
 
 /**
  * The last change queued for each memory file (by absolute path) in this process: the next one
@@ -132,19 +144,33 @@ export interface MemoryCheck {
   readonly untrusted: string | undefined;
 }
 
+/** Timing of the memory's own lock; the defaults suit every caller but tests. */
+export interface ChangeLockTiming extends MachineLockTiming {
+  /** How long a change waits for the lock before it goes on without it. */
+  readonly waitMs?: number;
+}
+
+/** What one change of the file computed: its result, and the memory to write (none: nothing changed). */
+interface Edit<T> {
+  readonly result: T;
+  readonly write: MemoryFile | undefined;
+}
+
 /** The memory file of one client: read once, written after a 401 or a later success. */
 export class AuthFailureMemory {
   /** Path of the JSON file. */
   readonly file: string;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private readonly lockTiming: ChangeLockTiming;
   private dirProblem: Promise<string | undefined> | undefined;
   readonly #fingerprints = new Map<string, Promise<string>>();
 
-  constructor(file: string, ttlMs: number, now: () => number = Date.now) {
+  constructor(file: string, ttlMs: number, now: () => number = Date.now, lockTiming: ChangeLockTiming = {}) {
     this.file = file;
     this.ttlMs = ttlMs;
     this.now = now;
+    this.lockTiming = lockTiming;
   }
 
   /** What is remembered about `origin` and `credential` (keyed with the origin). Never throws. */
@@ -163,30 +189,26 @@ export class AuthFailureMemory {
   /**
    * Records a 401 of `origin` for `credential` for the configured time. Returns its expiry, how
    * many 401s the origin now has remembered (counting this one), and, when it could not be
-   * written, why (`notRemembered`: the next run will send again). Never throws.
+   * written, why (`notRemembered`: the next run will send again). A stop (`signal`) ends the wait
+   * for the memory's lock, not the change. Never throws.
    */
-  async remember(origin: string, credential: string): Promise<{ until: Date; originCount: number; notRemembered?: string }> {
+  async remember(origin: string, credential: string, signal?: AbortSignal): Promise<{ until: Date; originCount: number; notRemembered?: string }> {
     const now = this.now();
     const until = now + this.ttlMs;
     let originCount = 1;
     try {
       const untrusted = await this.untrusted();
       if (untrusted !== undefined) return { until: new Date(until), originCount, notRemembered: untrusted };
-      originCount = await this.change(async () => {
-        const mem = (await this.read()) ?? emptyMemory();
+      originCount = await this.change(signal, async (read) => {
+        const mem = read ?? emptyMemory();
         mem.failures.set(await this.fingerprint(mem.salt, credential), until);
         const times = [...(mem.origins.get(origin) ?? []).filter((t) => t > now), until];
         mem.origins.set(origin, times);
-        await this.write(mem);
-        return times.length;
+        return { result: times.length, write: mem };
       });
     } catch (err) {
       // A read-only home or a full disk must not turn a 401 into a crash; this run's guard still holds.
-      return {
-        until: new Date(until),
-        originCount: 1,
-        notRemembered: `${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-      };
+      return { until: new Date(until), originCount: 1, notRemembered: this.notWritten(err) };
     }
     return { until: new Date(until), originCount };
   }
@@ -194,27 +216,34 @@ export class AuthFailureMemory {
   /**
    * Records a probe of `origin` with `credential` that got no answer, for the configured time: it
    * may have been a 401 the API counted. Returns how many the origin now has remembered, and, when
-   * it could not be written, why. Never throws.
+   * it could not be written, why. A stop (`signal`) ends the wait for the memory's lock, not the
+   * change. Never throws.
    */
-  async rememberUnanswered(origin: string, credential: string): Promise<{ unanswered: number; notRemembered?: string }> {
+  async rememberUnanswered(origin: string, credential: string, signal?: AbortSignal): Promise<{ unanswered: number; notRemembered?: string }> {
     const now = this.now();
     try {
       const untrusted = await this.untrusted();
       if (untrusted !== undefined) return { unanswered: 1, notRemembered: untrusted };
-      const unanswered = await this.change(async () => {
-        const mem = (await this.read()) ?? emptyMemory();
+      const unanswered = await this.change(signal, async (read) => {
+        const mem = read ?? emptyMemory();
         const probes = [
           ...(mem.unanswered.get(origin) ?? []).filter((p) => p.until > now),
           { until: now + this.ttlMs, key: await this.fingerprint(mem.salt, credential) },
         ];
         mem.unanswered.set(origin, probes);
-        await this.write(mem);
-        return probes.length;
+        return { result: probes.length, write: mem };
       });
       return { unanswered };
     } catch (err) {
-      return { unanswered: 1, notRemembered: `${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+      return { unanswered: 1, notRemembered: this.notWritten(err) };
     }
+  }
+
+  /** Why a change was not made, for `notRemembered`. */
+  private notWritten(err: unknown): string {
+    // Its message names the entry in the way and says what to do.
+    if (err instanceof LockPathBlockedError) return err.message;
+    return `${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
 
   /**
@@ -222,18 +251,26 @@ export class AuthFailureMemory {
    * at once with credentials not yet proven (a provider per aliased configuration, parallel CI
    * jobs on one runner) send their first requests one at a time, each after the one before has
    * written its 401, if any, to the memory. Resolves with the release, or undefined when the
-   * memory's directory is not used or the lock cannot be made (then this process's guard alone
-   * holds). Rejects only with `signal`'s reason.
+   * memory's directory is not used or the lock cannot be made, an entry that is no lock being in
+   * its way (then this process's guard alone holds). Rejects only with `signal`'s reason.
    */
-  lockProbe(origin: string, signal?: AbortSignal): Promise<ReleaseLock | undefined> {
-    return this.lockBeside('probe', origin, signal);
+  async lockProbe(origin: string, signal?: AbortSignal): Promise<ReleaseLock | undefined> {
+    try {
+      return await this.lockBeside('probe', origin, signal);
+    } catch (err) {
+      // The memory is still read and written under its own lock; only the probes of this
+      // machine's processes no longer take turns.
+      if (err instanceof LockPathBlockedError) return undefined;
+      throw err;
+    }
   }
 
   /**
    * Takes a lock that this user's processes on this machine share, named by `kind` and a hash of
    * `key`, in the memory's directory (machine-lock.ts). Resolves with the release, or undefined
-   * when that directory is not used (not private) or the lock cannot be made. Rejects only with
-   * `signal`'s reason.
+   * when that directory is not used (not private) or the lock cannot be made. Rejects with
+   * `signal`'s reason, or with {@link LockPathBlockedError} when an entry that is no lock is in
+   * the lock's way and cannot be removed.
    */
   async lockBeside(kind: 'probe' | 'scope', key: string, signal?: AbortSignal): Promise<ReleaseLock | undefined> {
     if ((await this.untrusted()) !== undefined) return undefined;
@@ -242,16 +279,17 @@ export class AuthFailureMemory {
 
   /**
    * Forgets `credential` after the API accepted it: its 401 and the unanswered probes it left.
-   * Cheap when the memory is empty. Never throws.
+   * Cheap when the memory is empty. Its caller is waiting for a success: the memory's lock holds
+   * it up a moment at most, or until `signal` stops it, and the forgetting is done all the same (a
+   * 401 left here would refuse these very credentials on the next run). Never throws.
    */
-  async forget(credential: string): Promise<void> {
+  async forget(credential: string, signal?: AbortSignal): Promise<void> {
     try {
       if ((await this.untrusted()) !== undefined) return;
       // Read once without the lock: the usual run, with nothing remembered, takes no lock.
       if (isEmpty(await this.read())) return;
-      await this.change(async () => {
-        const mem = await this.read();
-        if (mem === undefined || isEmpty(mem)) return;
+      await this.change(signal, async (mem) => {
+        if (mem === undefined || isEmpty(mem)) return { result: undefined, write: undefined };
         const key = await this.fingerprint(mem.salt, credential);
         let changed = mem.failures.delete(key);
         for (const [origin, probes] of mem.unanswered) {
@@ -260,7 +298,7 @@ export class AuthFailureMemory {
           mem.unanswered.set(origin, kept);
           changed = true;
         }
-        if (changed) await this.write(mem);
+        return { result: undefined, write: changed ? mem : undefined };
       });
     } catch {
       // Forgetting is best effort: the entry expires anyway.
@@ -268,18 +306,18 @@ export class AuthFailureMemory {
   }
 
   /**
-   * Runs `update` (a read, change and write of the file) after this process's earlier changes of
-   * the file and under this machine's lock beside it, so that no change is lost to another made at
-   * once. The directory must have been found private. Without a lock (it cannot be made) the
-   * change still takes its turn within the process.
+   * Makes one change of the file (editFile) after this process's earlier changes of the file and
+   * under this machine's lock beside it, so that no change is lost to another made at once. The
+   * directory must have been found private. Without the lock (it cannot be made, a holder kept it
+   * longer than the wait, or `signal` stopped the wait) the change is still made, over the file it
+   * read only. Rejects with {@link LockPathBlockedError}, or with the error of the write.
    */
-  private change<T>(update: () => Promise<T>): Promise<T> {
+  private change<T>(signal: AbortSignal | undefined, edit: (mem: MemoryFile | undefined) => Promise<Edit<T>>): Promise<T> {
     const path = resolve(this.file);
-    const run = (CHANGES.get(path) ?? Promise.resolve()).then(async () => {
-      // The file's own lock, not the probe's: a probe holds its lock while its 401 is remembered.
-      const release = await takeMachineLock(join(dirname(path), `.${basename(path)}.lock`));
+    const run = afterOrStopped(CHANGES.get(path), signal).then(async () => {
+      const release = await this.lockForChange(path, signal);
       try {
-        return await update();
+        return await this.editFile(edit);
       } finally {
         await release?.();
       }
@@ -294,6 +332,40 @@ export class AuthFailureMemory {
       if (CHANGES.get(path) === done) CHANGES.delete(path);
     });
     return run;
+  }
+
+  /**
+   * The file's own lock, not the probe's (a probe holds its lock while its 401 is remembered), or
+   * undefined once the wait is over: a live holder keeps it for milliseconds, so a longer wait means
+   * one that froze, and the caller must not wait for the 60 s after which a lock is judged dead.
+   * Rejects only with {@link LockPathBlockedError}: that entry stays in the way until removed.
+   */
+  private async lockForChange(path: string, signal: AbortSignal | undefined): Promise<ReleaseLock | undefined> {
+    const { waitMs = CHANGE_LOCK_WAIT_MS, ...timing } = this.lockTiming;
+    const bound = AbortSignal.timeout(waitMs);
+    try {
+      return await takeMachineLock(join(dirname(path), `.${basename(path)}.lock`), signal === undefined ? bound : AbortSignal.any([signal, bound]), timing);
+    } catch (err) {
+      if (err instanceof LockPathBlockedError) throw err;
+      return undefined;
+    }
+  }
+
+  /**
+   * Reads the file, applies `edit`, and writes what it gives only over the file it read: when the
+   * file moved meanwhile (a holder frozen past the lock's stale time resumes after its lock was
+   * taken over, or a change made without the lock), the edit is made again on what is there now,
+   * so neither change is lost. What is left is the moment between the last look and the rename.
+   */
+  private async editFile<T>(edit: (mem: MemoryFile | undefined) => Promise<Edit<T>>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const text = await readPrivateFile(this.file, MAX_FILE_BYTES);
+      const { result, write } = await edit(parseMemory(text));
+      if (write === undefined) return result;
+      if (attempt < MAX_EDITS && (await readPrivateFile(this.file, MAX_FILE_BYTES)) !== text) continue;
+      await this.write(write);
+      return result;
+    }
   }
 
   private originFailures(mem: MemoryFile, origin: string, now: number): OriginFailures {
@@ -331,45 +403,7 @@ export class AuthFailureMemory {
 
   /** The file's content, or undefined when it is absent, unreadable or not ours. */
   private async read(): Promise<MemoryFile | undefined> {
-    const text = await readPrivateFile(this.file, MAX_FILE_BYTES);
-    if (text === undefined) return undefined;
-    try {
-      const raw: unknown = JSON.parse(text);
-      if (typeof raw !== 'object' || raw === null) return undefined;
-      const o = raw as Record<string, unknown>;
-      if (!READABLE_VERSIONS.has(o.version as number) || typeof o.salt !== 'string' || typeof o.failures !== 'object' || o.failures === null) {
-        return undefined;
-      }
-      const salt = Buffer.from(o.salt, 'base64');
-      if (salt.length < SALT_BYTES) return undefined;
-      const failures = new Map<string, number>();
-      for (const [k, v] of Object.entries(o.failures as Record<string, unknown>)) {
-        if (/^[0-9a-f]{64}$/.test(k) && typeof v === 'number' && Number.isFinite(v)) failures.set(k, v);
-      }
-      const origins = new Map<string, number[]>();
-      if (typeof o.origins === 'object' && o.origins !== null) {
-        for (const [k, v] of Object.entries(o.origins as Record<string, unknown>)) {
-          if (Array.isArray(v))
-            origins.set(
-              k,
-              v.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)),
-            );
-        }
-      }
-      const unanswered = new Map<string, UnansweredProbe[]>();
-      if (typeof o.unanswered === 'object' && o.unanswered !== null) {
-        for (const [k, v] of Object.entries(o.unanswered as Record<string, unknown>)) {
-          if (Array.isArray(v))
-            unanswered.set(
-              k,
-              v.filter(isUnansweredProbe).map((p) => ({ until: p.until, key: p.key })),
-            );
-        }
-      }
-      return { salt, failures, origins, unanswered };
-    } catch {
-      return undefined;
-    }
+    return parseMemory(await readPrivateFile(this.file, MAX_FILE_BYTES));
   }
 
   /** Writes the live entries atomically, readable by the user only. */
@@ -392,9 +426,68 @@ export class AuthFailureMemory {
   }
 }
 
+/** The memory a file's text holds, or undefined when there is none (absent, damaged, not ours). */
+function parseMemory(text: string | undefined): MemoryFile | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const raw: unknown = JSON.parse(text);
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const o = raw as Record<string, unknown>;
+    if (!READABLE_VERSIONS.has(o.version as number) || typeof o.salt !== 'string' || typeof o.failures !== 'object' || o.failures === null) {
+      return undefined;
+    }
+    const salt = Buffer.from(o.salt, 'base64');
+    if (salt.length < SALT_BYTES) return undefined;
+    const failures = new Map<string, number>();
+    for (const [k, v] of Object.entries(o.failures as Record<string, unknown>)) {
+      if (/^[0-9a-f]{64}$/.test(k) && typeof v === 'number' && Number.isFinite(v)) failures.set(k, v);
+    }
+    const origins = new Map<string, number[]>();
+    if (typeof o.origins === 'object' && o.origins !== null) {
+      for (const [k, v] of Object.entries(o.origins as Record<string, unknown>)) {
+        if (Array.isArray(v))
+          origins.set(
+            k,
+            v.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)),
+          );
+      }
+    }
+    const unanswered = new Map<string, UnansweredProbe[]>();
+    if (typeof o.unanswered === 'object' && o.unanswered !== null) {
+      for (const [k, v] of Object.entries(o.unanswered as Record<string, unknown>)) {
+        if (Array.isArray(v))
+          unanswered.set(
+            k,
+            v.filter(isUnansweredProbe).map((p) => ({ until: p.until, key: p.key })),
+          );
+      }
+    }
+    return { salt, failures, origins, unanswered };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A new memory with a new salt. */
 function emptyMemory(): MemoryFile {
   return { salt: randomBytes(SALT_BYTES), failures: new Map(), origins: new Map(), unanswered: new Map() };
+}
+
+/**
+ * Resolves when `previous` (a change, which never rejects) is done or `signal` stops the wait,
+ * whichever comes first.
+ */
+function afterOrStopped(previous: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (previous === undefined || signal === undefined) return previous ?? Promise.resolve();
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((done) => {
+    const stop = (): void => done();
+    signal.addEventListener('abort', stop, { once: true });
+    void previous.then(() => {
+      signal.removeEventListener('abort', stop);
+      done();
+    });
+  });
 }
 
 /** True when the memory is absent or holds no credential and no unanswered probe. */

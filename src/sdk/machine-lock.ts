@@ -6,7 +6,9 @@
 // by watching the file stay unchanged on its own monotonic clock, never by comparing the file's
 // time with the wall clock, which a clock step moves. Each lock's text is its own
 // (pid, time, nonce), and a lock is removed only while it still holds the text its remover read:
-// two waiters that both judged a lock dead cannot both end up holding it.
+// two waiters that both judged a lock dead cannot both end up holding it. An entry at the lock's
+// path that is no lock and cannot be removed (a directory) would hold every waiter forever: it is
+// reported, with what to do, once it has resisted removal for a moment.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, rm, utimes } from 'node:fs/promises';
@@ -23,6 +25,11 @@ const MAX_LOCK_BYTES = 64;
 const TAKEOVER_STALE_MS = 5_000;
 /** How often a waiter looks again. */
 const POLL_MS = 20;
+/**
+ * How long an entry in the lock's way that is no lock is tried again before the waiter gives up:
+ * a removal may fail for a moment (on Windows, while another program has the file open).
+ */
+const BLOCKED_MS = 1_000;
 
 // Windows has no O_NOFOLLOW; there the per-user profile directory is the guard (private-file.ts).
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -32,20 +39,41 @@ export interface MachineLockTiming {
   readonly heartbeatMs?: number;
   readonly staleMs?: number;
   readonly pollMs?: number;
+  readonly blockedMs?: number;
+}
+
+/**
+ * An entry at a lock's path (or its takeover lock's) that is no lock of ours and could not be
+ * removed: no waiter can ever take the lock until someone removes it.
+ */
+export class LockPathBlockedError extends Error {
+  readonly code = 'ERR_LOCK_PATH_BLOCKED';
+  /** The entry in the way. */
+  readonly path: string;
+
+  constructor(path: string, what: string, cause: unknown) {
+    const why = (cause as NodeJS.ErrnoException | undefined)?.code ?? String(cause);
+    super(`${path} is where a lock file of proxyaccount's goes, but ${what} is there and cannot be removed (${why}): remove it`, { cause });
+    this.name = 'LockPathBlockedError';
+    this.path = path;
+  }
 }
 
 /** Releases a lock: removes the file (once; later calls do nothing). Never rejects. */
 export type ReleaseLock = () => Promise<void>;
 
 /**
- * Waits until `file` can be created, then holds it until the release is called. Rejects only with
- * `signal`'s reason (a stop while waiting); resolves with undefined when the file cannot be made
- * at all (an unwritable directory): the caller then goes on without the machine's lock. The
- * directory must be private (checked by the caller).
+ * Waits until `file` can be created, then holds it until the release is called. Rejects with
+ * `signal`'s reason (a stop while waiting), or with {@link LockPathBlockedError} when an entry
+ * that is no lock stays in the way; resolves with undefined when the file cannot be made at all
+ * (an unwritable directory): the caller then goes on without the machine's lock. The directory
+ * must be private (checked by the caller).
  */
 export async function takeMachineLock(file: string, signal?: AbortSignal, timing: MachineLockTiming = {}): Promise<ReleaseLock | undefined> {
-  const { heartbeatMs = HEARTBEAT_MS, staleMs = STALE_MS, pollMs = POLL_MS } = timing;
+  const { heartbeatMs = HEARTBEAT_MS, staleMs = STALE_MS, pollMs = POLL_MS, blockedMs = BLOCKED_MS } = timing;
   const watch: Watch = { key: '', since: 0 };
+  // Since when (monotonic clock) removals of an entry in the way have failed, one after another.
+  let blockedSince: number | undefined;
   for (;;) {
     signal?.throwIfAborted();
     // The time after the pid, as locks of earlier versions were written (they read both); the
@@ -57,19 +85,32 @@ export async function takeMachineLock(file: string, signal?: AbortSignal, timing
     } catch {
       return undefined;
     }
-    if (made) return holding(file, text, heartbeatMs);
+    if (made) {
+      await removeStaleGuard(file);
+      return holding(file, text, heartbeatMs);
+    }
     const dead = await deadLock(file, staleMs, watch);
-    if (dead !== undefined) {
-      await takeOver(file, dead);
-      continue;
+    const taken = dead === undefined ? 'wait' : await takeOver(file, dead);
+    if (!(taken instanceof LockPathBlockedError)) blockedSince = undefined;
+    else {
+      blockedSince ??= performance.now();
+      if (performance.now() - blockedSince >= blockedMs) throw taken;
     }
-    try {
-      await sleep(pollMs, undefined, signal === undefined ? {} : { signal });
-    } catch (err) {
-      // timers/promises rejects with an AbortError of its own: the stop's reason is what callers see.
-      signal?.throwIfAborted();
-      throw err;
-    }
+    if (taken === 'again') continue;
+    // After a takeover that failed too: looking again at once would spin on an entry that cannot
+    // be removed.
+    await pause(pollMs, signal);
+  }
+}
+
+/** Waits `ms`; rejects with `signal`'s reason when it fires. */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(ms, undefined, signal === undefined ? {} : { signal });
+  } catch (err) {
+    // timers/promises rejects with an AbortError of its own: the stop's reason is what callers see.
+    signal?.throwIfAborted();
+    throw err;
   }
 }
 
@@ -85,7 +126,7 @@ function holding(file: string, text: string, heartbeatMs: number): ReleaseLock {
     clearInterval(beat);
     // Removed only while it is still ours: a holder that froze past the stale time may have been
     // taken over, and must not remove the new holder's lock.
-    released ??= removeIf(file, text);
+    released ??= removeIf(file, text).then(() => undefined);
     return released;
   };
 }
@@ -162,31 +203,55 @@ async function readLock(file: string): Promise<{ st: LockStat; text: string | un
  * Removes a lock judged dead, and only that one: under a second lock, `.takeover`, held for a
  * moment (so two waiters that judged it dead take turns), and only while the file is still the one
  * judged (a waiter that judged late must not remove the lock the first one then made). A takeover
- * lock left by a process killed in that moment is removed once stale.
+ * lock left by a process killed in that moment is removed once stale. Says whether to try for the
+ * lock again at once (the lock was removed, or is another by now), after a pause (another waiter
+ * is taking it over), or why it cannot be removed.
  */
-async function takeOver(file: string, dead: DeadLock): Promise<void> {
-  const guard = `${file}.takeover`;
+async function takeOver(file: string, dead: DeadLock): Promise<'again' | 'wait' | LockPathBlockedError> {
+  const guard = guardOf(file);
   let made: boolean;
   try {
     made = await createPrivateFile(guard, `${process.pid}\n`);
   } catch {
-    return;
+    return 'wait';
   }
-  if (!made) {
-    const st = await lstat(guard).catch(() => undefined);
-    if (st !== undefined && Date.now() - st.mtimeMs > TAKEOVER_STALE_MS) await rm(guard, { force: true }).catch(() => undefined);
-    return;
-  }
+  if (!made) return (await removeStaleGuard(file)) ?? 'wait';
   try {
-    if (dead.text !== undefined) await removeIf(file, dead.text);
-    else {
-      // Still the same file, unchanged: a lock made since (even on the inode the dead one freed)
-      // has a time of its own.
-      const st = await lstat(file).catch(() => undefined);
-      if (st?.ino === dead.ino && st.mtimeMs === dead.mtimeMs) await rm(file, { force: true }).catch(() => undefined);
-    }
+    if (dead.text !== undefined) return (await removeIf(file, dead.text)) ?? 'again';
+    // Still the same file, unchanged: a lock made since (even on the inode the dead one freed)
+    // has a time of its own.
+    const st = await lstat(file).catch(() => undefined);
+    if (st?.ino !== dead.ino || st.mtimeMs !== dead.mtimeMs) return 'again';
+    return (await remove(file)) ?? 'again';
   } finally {
     await rm(guard, { force: true }).catch(() => undefined);
+  }
+}
+
+function guardOf(file: string): string {
+  return `${file}.takeover`;
+}
+
+/**
+ * Removes the takeover lock of `file` when it is older than a takeover lasts: a process was killed
+ * while taking over. Returns why it cannot be removed, if it cannot.
+ */
+async function removeStaleGuard(file: string): Promise<LockPathBlockedError | undefined> {
+  const guard = guardOf(file);
+  const st = await lstat(guard).catch(() => undefined);
+  if (st === undefined || Date.now() - st.mtimeMs <= TAKEOVER_STALE_MS) return undefined;
+  return remove(guard);
+}
+
+/** Removes an entry, never through a link; returns why it cannot be removed, if it cannot. */
+async function remove(path: string): Promise<LockPathBlockedError | undefined> {
+  try {
+    await rm(path, { force: true });
+    return undefined;
+  } catch (err) {
+    const st = await lstat(path).catch(() => undefined);
+    const what = st === undefined ? 'an entry' : st.isDirectory() ? 'a directory' : st.isFile() ? 'a file' : 'an entry that is no file';
+    return new LockPathBlockedError(path, what, err);
   }
 }
 
@@ -204,7 +269,7 @@ function notOurs(st: LockStat): boolean {
   );
 }
 
-/** Removes `file` when it still holds `text`. Never rejects. */
-async function removeIf(file: string, text: string): Promise<void> {
-  if ((await readPrivateFile(file, MAX_LOCK_BYTES)) === text) await rm(file, { force: true }).catch(() => undefined);
+/** Removes `file` when it still holds `text`; returns why it cannot be removed, if it cannot. Never rejects. */
+async function removeIf(file: string, text: string): Promise<LockPathBlockedError | undefined> {
+  return (await readPrivateFile(file, MAX_LOCK_BYTES)) === text ? remove(file) : undefined;
 }

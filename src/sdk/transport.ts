@@ -272,7 +272,7 @@ export class Transport {
       }
       try {
         // An unanswered probe is remembered under the probe lock, as a 401 is.
-        await this.#bans.learn(result.ok ? { auth: result.auth } : unanswered ? { ...result, auth: 'unanswered' } : result);
+        await this.#bans.learn(result.ok ? { auth: result.auth } : unanswered ? { ...result, auth: 'unanswered' } : result, waitSignal);
       } finally {
         await unlock?.();
       }

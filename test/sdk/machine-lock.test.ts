@@ -2,12 +2,13 @@
 // one holder at a time, a holder that died or stopped refreshing the file is taken over by exactly
 // one waiter, a long hold is never taken for a dead one, and a stop while waiting takes nothing.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProxyAccountClient } from '../../src/sdk';
-import { takeMachineLock } from '../../src/sdk/machine-lock';
+import { LockPathBlockedError, takeMachineLock } from '../../src/sdk/machine-lock';
 import { BASE, PASSWORD, USER } from './harness';
 
 // A pid above the kernel's pid_max: no process has it.
@@ -122,6 +123,42 @@ describe('takeMachineLock', () => {
     const release = await takeMachineLock(file, undefined, { pollMs: 2 });
     expect(release).toBeDefined();
     await release!();
+  });
+
+  it('gives up with an error naming the entry in the way when it is no lock and cannot be removed (a directory)', async () => {
+    mkdirSync(file);
+    const taking = takeMachineLock(file, undefined, { pollMs: 2, blockedMs: 0 });
+    await expect(taking).rejects.toBeInstanceOf(LockPathBlockedError);
+    await expect(taking).rejects.toThrow(`${file} is where a lock file of proxyaccount's goes, but a directory is there and cannot be removed`);
+    await expect(taking).rejects.toThrow(/: remove it$/);
+    // Its takeover lock is gone, and the directory is left to its owner.
+    expect(readdirSync(dir)).toEqual(['.x.lock']);
+  });
+
+  it('pauses between takeovers that fail, instead of trying again at once', async () => {
+    mkdirSync(file);
+    const rm = jest.spyOn(fsPromises, 'rm');
+    try {
+      await expect(takeMachineLock(file, undefined, { pollMs: 50, blockedMs: 300 })).rejects.toBeInstanceOf(LockPathBlockedError);
+      // Each takeover removes the directory (and fails) and its own takeover lock. A pause of 50 ms
+      // between them allows a few in 300 ms; without one, thousands.
+      const tries = rm.mock.calls.filter(([path]) => path === file).length;
+      expect(tries).toBeGreaterThan(0);
+      expect(tries).toBeLessThan(20);
+    } finally {
+      rm.mockRestore();
+    }
+  });
+
+  it('removes a takeover lock a killed process left behind, once it holds the lock', async () => {
+    const guard = `${file}.takeover`;
+    writeFileSync(guard, '4194305\n', { mode: 0o600 });
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(guard, old, old);
+    const release = await takeMachineLock(file, undefined, { pollMs: 2 });
+    expect(existsSync(guard)).toBe(false);
+    await release!();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('resolves with nothing when the lock cannot be made', async () => {
