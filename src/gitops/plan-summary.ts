@@ -4,6 +4,7 @@
 // resource-type catalogue.
 import { type Catalogue, RESOURCE_TYPES } from '../resource-types';
 import { kindOf, type Plan, type ResourceChange, SECRET_ATTRIBUTES, type Values } from './plan-json';
+import { accountsGone, type GoneAccount } from './plan-overlaps';
 
 /** Counts as in terraform's "Plan: N to add, N to change, N to destroy." line. */
 export interface PlanCounts {
@@ -44,15 +45,16 @@ export function countChanges(plan: Plan): PlanCounts {
 
 /** One line per resource the plan creates, changes or destroys, grouped by account. */
 export function describeChanges(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): string[] {
-  return rows(effectiveChanges(plan), catalogue);
+  return rows(effectiveChanges(plan), catalogue, accountsGone(plan, catalogue));
 }
 
 /** One line per object that changed outside Terraform, saying how. */
 export function describeDrift(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): string[] {
-  return rows(plan.drift.filter(doesSomething), catalogue);
+  return rows(plan.drift.filter(doesSomething), catalogue, new Map());
 }
 
-function rows(changes: readonly ResourceChange[], catalogue: Catalogue): string[] {
+/** `gone`: the sub-accounts the plan deletes or replaces, whose objects go with them. */
+function rows(changes: readonly ResourceChange[], catalogue: Catalogue, gone: ReadonlyMap<string, GoneAccount>): string[] {
   // Within one account: the catalogue's order (the account, then its access, then its tokens).
   const order = [...catalogue.keys()];
   const rank = (type: string): number => {
@@ -62,7 +64,7 @@ function rows(changes: readonly ResourceChange[], catalogue: Catalogue): string[
   const sorted = changes
     .map((c) => ({ c, account: account(c) }))
     .sort((a, b) => a.account.localeCompare(b.account) || rank(a.c.type) - rank(b.c.type) || a.c.address.localeCompare(b.c.address));
-  return table(sorted.map(({ c }) => [symbol(c.actions), c.type, subject(c, catalogue), detail(c, catalogue)]));
+  return table(sorted.map(({ c, account }) => [symbol(c.actions), c.type, subject(c, catalogue), detail(c, catalogue, gone.get(account))]));
 }
 
 function symbol(actions: readonly string[]): string {
@@ -92,12 +94,22 @@ function subject(c: ResourceChange, catalogue: Catalogue): string {
   return catalogue.get(c.type)?.collection === 'tokens' && typeof label === 'string' ? `${account(c)} / "${label}"` : account(c);
 }
 
-/** A create or delete shows the object; anything else shows what differs. */
-function detail(c: ResourceChange, catalogue: Catalogue): string {
+/**
+ * A create or delete shows the object; anything else shows what differs. A forgotten object stays
+ * in the account, unless its sub-account (`gone`) is deleted or replaced by the same plan: the API
+ * deletes it then, whatever the removed block says.
+ */
+function detail(c: ResourceChange, catalogue: Catalogue, gone: GoneAccount | undefined): string {
   const kind = kindOf(c);
   const d = catalogue.get(c.type);
   if (kind === 'delete') return d?.summarize(c.before) ?? '';
-  if (kind === 'forget') return [d?.summarize(c.before) ?? '', '(no longer managed: it stays in the account)'].filter((s) => s !== '').join(' ');
+  if (kind === 'forget') {
+    const fate =
+      gone !== undefined && d?.shape !== 'account'
+        ? `(no longer managed: deleted with its sub-account, which this plan ${gone.kind === 'delete' ? 'deletes' : 'replaces'})`
+        : '(no longer managed: it stays in the account)';
+    return [d?.summarize(c.before) ?? '', fate].filter((s) => s !== '').join(' ');
+  }
   if (kind === 'create') return d?.summarize(c.after) ?? '';
   return describeDiff(c);
 }

@@ -34,6 +34,27 @@ describe('demo plan report', () => {
     expect(lines.join('\n')).not.toContain(SECRET);
   });
 
+  it('says a forgotten object goes with the sub-account the same plan deletes, and stays otherwise', () => {
+    const forget = (username: string, ip: string): unknown => ({
+      address: `proxyaccount_authorized_ip.${username}`,
+      type: 'proxyaccount_authorized_ip',
+      change: { actions: ['forget'], before: { username, ip, label: null }, after: null },
+    });
+    const plan = parsePlan({
+      resource_changes: [
+        change('proxyaccount_sub_account', ['delete'], { username: 'bob' }, null),
+        forget('bob', '198.51.100.13'),
+        forget('ada', '198.51.100.14'),
+      ],
+    });
+    const lines = describeChanges(plan);
+    expect(lines).toEqual([
+      expect.stringMatching(/^\.\s+proxyaccount_authorized_ip\s+ada\s+.*\(no longer managed: it stays in the account\)$/),
+      expect.stringMatching(/^-\s+proxyaccount_sub_account\s+bob/),
+      expect.stringMatching(/^\.\s+proxyaccount_authorized_ip\s+bob\s+.*\(no longer managed: deleted with its sub-account, which this plan deletes\)$/),
+    ]);
+  });
+
   it('shows what drifted, attribute by attribute, and list entries added or removed', () => {
     const plan = parsePlan({
       resource_drift: [
