@@ -356,6 +356,9 @@ describe('the CDKTF example app', () => {
       const diff = await npm('cdktf:diff');
       expect(diff.stdout).toContain(`Plan: ${plannedTotal(expected)} to add, 0 to change, 0 to destroy.`);
       expect(await accountSnapshot(account.em)).toEqual(before);
+      // cdktf saved its plan there (it holds the state's secrets in clear); the loop removed it.
+      expect(diff.stderr).toContain('removed the saved plan');
+      expect(fs.existsSync(path.join(outDir, 'stacks', 'roster', 'plan'))).toBe(false);
 
       await npm('cdktf:deploy', '--auto-approve');
       const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { resources: Array<{ type: string }> };
@@ -366,6 +369,8 @@ describe('the CDKTF example app', () => {
 
       const again = await npm('cdktf:diff');
       expect(again.stdout).toMatch(/No changes/);
+      // After a deploy the saved plan holds the new tokens' values: removed too.
+      expect(fs.existsSync(path.join(outDir, 'stacks', 'roster', 'plan'))).toBe(false);
 
       await npm('cdktf:destroy', '--auto-approve');
       expect(await accountSnapshot(account.em)).toEqual(before);
