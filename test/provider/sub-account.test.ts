@@ -294,6 +294,9 @@ describe('proxyaccount_sub_account: removing the password (the API cannot clear 
     ]);
     expect(JSON.stringify(diagnostics)).not.toContain('Never-Shown-1');
     expect(state).toMatchObject({ password: null, password_wo_version: null });
+    // Of a sub-account that does not exist, nothing: no state is recorded, and no password works.
+    const none = await driver.import('sa-pw-none');
+    expect(none.diagnostics.filter((d) => d.summary === 'Password of an imported sub-account not known')).toEqual([]);
     expect(await canLogIn('sa-pw-warn', 'Never-Shown-1')).toBe(true);
     // What the warning says takes it over: the first apply with password_wo and a version sends it.
     const updated = await driver.update(state!, { username: 'sa-pw-warn', password_wo: 'Taken-Over-1', password_wo_version: 1 });

@@ -273,8 +273,11 @@ export const subAccountResource = {
       return undefined;
     }
     // The state says no password while one may authenticate to the API and the proxy servers:
-    // said once, here, since no later plan can see it.
-    ctx.diagnostics.addWarning('Password of an imported sub-account not known', importedPasswordDetail(username));
+    // said once, here, since no later plan can see it; of a sub-account that exists (Terraform's
+    // read right after says when none does). The read is the one Terraform's read then shares.
+    if ((await ctx.data.subAccounts.find(username)) !== undefined) {
+      ctx.diagnostics.addWarning('Password of an imported sub-account not known', importedPasswordDetail(username));
+    }
     return { id: username, username };
   },
 } satisfies Resource<typeof schema>;
