@@ -13,8 +13,8 @@ import { SpareConnections } from './spare-connections';
 import { SubAccountsApi } from './sub-accounts';
 import { TokensApi } from './tokens';
 import { Transport } from './transport';
-import type { CallOptions, ProxyAccountClientOptions, RequestLogger } from './types';
-import { checkPemCertificates } from './validation';
+import type { BasicAuth, BearerAuth, CallOptions, ProxyAccountClientOptions, RequestLogger } from './types';
+import { checkKnownKeys, checkPemCertificates, keysOf } from './validation';
 import { SDK_VERSION } from './version';
 
 /** Default per-attempt timeout (ms). */
@@ -30,6 +30,28 @@ export const DEFAULT_USER_AGENT = `proxyaccount-sdk/${SDK_VERSION}`;
 
 // setTimeout's limit; a larger timeout would fire at once.
 const MAX_TIMER_MS = 2_147_483_647;
+
+// An option outside these is refused: `timeout` for `timeoutMs` would keep the default without a word.
+const OPTION_KEYS = keysOf<ProxyAccountClientOptions>({
+  baseUrl: true,
+  auth: true,
+  caCert: true,
+  insecure: true,
+  allowHttp: true,
+  timeoutMs: true,
+  maxRetries: true,
+  retryBaseDelayMs: true,
+  retryMaxDelayMs: true,
+  dispatcher: true,
+  userAgent: true,
+  random: true,
+  sleep: true,
+  authFailureCache: true,
+  authFailureTtlMs: true,
+  logger: true,
+});
+// Both forms' keys: giving both forms at once is refused with its own message.
+const AUTH_KEYS = keysOf<BasicAuth & BearerAuth>({ username: true, password: true, token: true });
 
 /** Typed client of the proxy-service account API. */
 export class ProxyAccountClient {
@@ -55,6 +77,7 @@ export class ProxyAccountClient {
     if (typeof options !== 'object' || options === null) {
       throw new InvalidArgumentError('options', 'must be an object');
     }
+    checkKnownKeys(options, OPTION_KEYS, 'the client options');
     const o = options;
     const allowHttp = optBool(o.allowHttp, 'allowHttp');
     const insecure = optBool(o.insecure, 'insecure');
@@ -183,6 +206,7 @@ function authHeader(auth: unknown): { authorization: string; secrets: string[]; 
   if (typeof auth !== 'object' || auth === null) {
     throw new InvalidArgumentError('auth', 'must be { username, password } or { token }');
   }
+  checkKnownKeys(auth, AUTH_KEYS, 'auth', 'auth.');
   const a = auth as Record<string, unknown>;
   const hasToken = a.token !== undefined;
   const hasBasic = a.username !== undefined || a.password !== undefined;

@@ -1,9 +1,11 @@
 // Authorized hostnames of the authenticated account or of one of its sub-accounts.
-import { targetSuffix } from './ips';
+import { TARGET_KEYS, targetSuffix } from './ips';
 import { asObject, str, strings } from './parse';
 import type { Transport } from './transport';
 import type { CallOptions, HostnameInput, UsernameTarget } from './types';
-import { checkDomain, checkObject, checkOptionalUsername, shortName } from './validation';
+import { checkDomain, checkObject, checkOptionalUsername, keysOf, shortName } from './validation';
+
+const HOSTNAME_KEYS = keysOf<HostnameInput>({ domain: true, username: true });
 
 /** Authorized hostnames. `username` targets a sub-account (parent credentials required). */
 export class HostnamesApi {
@@ -15,7 +17,7 @@ export class HostnamesApi {
    * repeating an add that did succeed would fail with "already authorized".
    */
   async add(input: HostnameInput, opts?: CallOptions): Promise<{ domain: string }> {
-    const i = checkObject(input, 'input');
+    const i = checkObject(input, 'input', HOSTNAME_KEYS, 'hostnames.add', '{ domain }');
     const domain = checkDomain(i.domain);
     const username = checkOptionalUsername(i.username);
     return this.transport.call(
@@ -36,7 +38,7 @@ export class HostnamesApi {
    * repeating a delete that did succeed would fail with 400 (not authorized).
    */
   async delete(input: HostnameInput, opts?: CallOptions): Promise<void> {
-    const i = checkObject(input, 'input');
+    const i = checkObject(input, 'input', HOSTNAME_KEYS, 'hostnames.delete', '{ domain }');
     const domain = checkDomain(i.domain);
     const username = checkOptionalUsername(i.username);
     await this.transport.call(
@@ -53,7 +55,7 @@ export class HostnamesApi {
 
   /** Lists the authorized hostnames. */
   async list(input: UsernameTarget = {}, opts?: CallOptions): Promise<string[]> {
-    const username = checkOptionalUsername(checkObject(input, 'input').username);
+    const username = checkOptionalUsername(checkObject(input, 'input', TARGET_KEYS, 'hostnames.list', '{}').username);
     return this.transport.call(
       {
         method: 'GET',

@@ -2,7 +2,12 @@
 import { asArray, asObject, optStr, str, strings } from './parse';
 import type { Transport } from './transport';
 import type { AuthorizedIp, CallOptions, IpAddInput, IpDeleteInput, LabeledIp, UsernameTarget } from './types';
-import { checkIpLabel, checkIpv4, checkObject, checkOptionalUsername } from './validation';
+import { checkIpLabel, checkIpv4, checkObject, checkOptionalUsername, keysOf } from './validation';
+
+/** Keys of an input that only targets an account (the list methods). */
+export const TARGET_KEYS = keysOf<UsernameTarget>({ username: true });
+const ADD_KEYS = keysOf<IpAddInput>({ ip: true, label: true, username: true });
+const DELETE_KEYS = keysOf<IpDeleteInput>({ ip: true, username: true });
 
 /** ` of sub-account 'x'` when a sub-account is targeted, for operation descriptions. */
 export function targetSuffix(username: string | undefined, word = 'of'): string {
@@ -19,7 +24,7 @@ export class IpsApi {
    * reached the server: repeating an add that did succeed would fail with "already authorized".
    */
   async add(input: IpAddInput, opts?: CallOptions): Promise<AuthorizedIp> {
-    const i = checkObject(input, 'input');
+    const i = checkObject(input, 'input', ADD_KEYS, 'ips.add', '{ ip }');
     const ip = checkIpv4(i.ip);
     const label = i.label === undefined ? undefined : checkIpLabel(i.label);
     const username = checkOptionalUsername(i.username);
@@ -47,7 +52,7 @@ export class IpsApi {
    * repeating a delete that did succeed would fail with 400 (not authorized).
    */
   async delete(input: IpDeleteInput, opts?: CallOptions): Promise<void> {
-    const i = checkObject(input, 'input');
+    const i = checkObject(input, 'input', DELETE_KEYS, 'ips.delete', '{ ip }');
     const ip = checkIpv4(i.ip);
     const username = checkOptionalUsername(i.username);
     await this.transport.call(
@@ -64,7 +69,7 @@ export class IpsApi {
 
   /** Lists the authorized IPs (without labels). */
   async list(input: UsernameTarget = {}, opts?: CallOptions): Promise<string[]> {
-    const username = checkOptionalUsername(checkObject(input, 'input').username);
+    const username = checkOptionalUsername(checkObject(input, 'input', TARGET_KEYS, 'ips.list', '{}').username);
     return this.transport.call(
       {
         method: 'GET',
@@ -80,7 +85,7 @@ export class IpsApi {
 
   /** Lists the authorized IPs with their labels (`''` when none). */
   async listWithLabels(input: UsernameTarget = {}, opts?: CallOptions): Promise<LabeledIp[]> {
-    const username = checkOptionalUsername(checkObject(input, 'input').username);
+    const username = checkOptionalUsername(checkObject(input, 'input', TARGET_KEYS, 'ips.listWithLabels', '{}').username);
     return this.transport.call(
       {
         method: 'GET',

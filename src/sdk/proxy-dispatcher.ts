@@ -4,7 +4,7 @@
 // never in the proxy URL; for https targets they go on the CONNECT request.
 import type { ProxyAgent } from 'undici';
 import { InvalidArgumentError } from './errors';
-import { checkPemCertificates } from './validation';
+import { checkKnownKeys, checkPemCertificates, keysOf } from './validation';
 
 /** Options of {@link proxyDispatcher}. */
 export interface ProxyDispatcherOptions {
@@ -38,6 +38,17 @@ export interface ProxyDispatcherOptions {
   readonly targetCaCert?: string | Buffer;
 }
 
+const OPTION_KEYS = keysOf<ProxyDispatcherOptions>({
+  proxies: true,
+  token: true,
+  ipHash: true,
+  country: true,
+  countryHeader: true,
+  use: true,
+  connectTo: true,
+  tunnelHttp: true,
+  targetCaCert: true,
+});
 const TOKEN_RE = /^[\x21-\x39\x3b-\x7e]{1,512}$/; // printable, no space, no colon
 const IP_HASH_RE = /^[\x21-\x7e]{1,128}$/;
 
@@ -47,6 +58,8 @@ const IP_HASH_RE = /^[\x21-\x7e]{1,128}$/;
  * undici's `request`/`fetch`; close it when done. Checks every option before anything is opened.
  */
 export function proxyDispatcher(options: ProxyDispatcherOptions): ProxyAgent {
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
+  checkKnownKeys(options, OPTION_KEYS, 'the proxyDispatcher options');
   const proxy = chooseProxy(options.proxies, options.use ?? 0);
   if (typeof options.token !== 'string' || !TOKEN_RE.test(options.token)) {
     throw new InvalidArgumentError('token', 'must be 1-512 printable characters without spaces or colons');

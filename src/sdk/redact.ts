@@ -16,8 +16,12 @@ const SCHEME_CREDENTIAL_RE = /\b(basic|bearer)\s+(?=[A-Za-z0-9._~+/=:-]*[0-9._~+
  * emulator starts its 400 texts with the field name); the real password is masked exactly anyway.
  */
 const SECRET_PAIR_RE = /\b(password|passwd|token|secret|api[_-]?key)(?:("?\s*=\s*)(?:"[^"]*"|'[^']*'|[^\s,;&}]+)|("?\s*:\s*)(?:"[^"]*"|'[^']*'))/gi;
-/** A token-like string: a short lowercase prefix, `_`, and a long random tail with a digit (`pxa_…`). */
-const PREFIXED_TOKEN_RE = /\b[a-z]{2,8}_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
+/**
+ * A token-like string: a short lowercase prefix, `_`, and a long random tail with a digit (`pxa_…`).
+ * Wherever it starts, even glued to letters or digits before it: a word boundary there would let
+ * `xxxpxa_…` through whole.
+ */
+const PREFIXED_TOKEN_RE = /[a-z]{2,8}_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
 
 // Shorter secrets would mask ordinary words of the message; the API contract's secrets are never that short.
 const MIN_SECRET_LENGTH = 3;

@@ -2,7 +2,17 @@
 import { asObject, bool, count, nonNegative, optStr, str } from './parse';
 import type { Transport } from './transport';
 import type { CallOptions, SubAccount, SubAccountInput } from './types';
-import { checkEmail, checkLimit, checkName, checkObject, checkPassword, checkUsername } from './validation';
+import { checkEmail, checkLimit, checkName, checkObject, checkPassword, checkUsername, keysOf } from './validation';
+
+const SUB_ACCOUNT_KEYS = keysOf<SubAccountInput>({
+  username: true,
+  password: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  monthlyLimit: true,
+  totalLimit: true,
+});
 
 /** Reads an AccountDetails body. */
 export function parseSubAccount(body: unknown): SubAccount {
@@ -25,8 +35,8 @@ export function parseSubAccount(body: unknown): SubAccount {
 }
 
 /** Validates create/edit input and returns the form (only the fields given). */
-function subAccountForm(input: SubAccountInput): Record<string, string | undefined> {
-  const i = checkObject(input, 'input');
+function subAccountForm(input: SubAccountInput, method: string): Record<string, string | undefined> {
+  const i = checkObject(input, 'input', SUB_ACCOUNT_KEYS, method, '{ username }');
   const opt = <T>(v: unknown, check: (v: unknown) => T): T | undefined => (v === undefined ? undefined : check(v));
   const form = {
     username: checkUsername(i.username),
@@ -50,7 +60,7 @@ export class SubAccountsApi {
    * a repeat of a create that did succeed would fail with "username already taken".
    */
   async create(input: SubAccountInput, opts?: CallOptions): Promise<SubAccount> {
-    const form = subAccountForm(input);
+    const form = subAccountForm(input, 'subAccounts.create');
     return this.transport.call(
       {
         method: 'POST',
@@ -70,7 +80,7 @@ export class SubAccountsApi {
    * like a read: setting the same values twice has the same effect as once.
    */
   async edit(input: SubAccountInput, opts?: CallOptions): Promise<SubAccount> {
-    const form = subAccountForm(input);
+    const form = subAccountForm(input, 'subAccounts.edit');
     return this.transport.call(
       {
         method: 'POST',

@@ -1,11 +1,14 @@
 // Bearer tokens of the authenticated account or of one of its sub-accounts. The API accepts
 // only HTTP Basic here, so a bearer-only client fails before sending anything.
 import { BasicAuthRequiredError } from './errors';
-import { targetSuffix } from './ips';
+import { TARGET_KEYS, targetSuffix } from './ips';
 import { asArray, asObject, bool, count, dateTime, optDateTime, optStr, ShapeError, str, type JsonObject } from './parse';
 import type { Transport } from './transport';
 import type { BearerToken, BearerTokenCreated, CallOptions, TokenCreateInput, TokenIdInput, UsernameTarget } from './types';
-import { checkExpiryDate, checkObject, checkOptionalUsername, checkTokenId, checkTokenLabel } from './validation';
+import { checkExpiryDate, checkObject, checkOptionalUsername, checkTokenId, checkTokenLabel, keysOf } from './validation';
+
+const CREATE_KEYS = keysOf<TokenCreateInput>({ label: true, expiresAt: true, username: true });
+const ID_KEYS = keysOf<TokenIdInput>({ id: true, username: true });
 
 function tokenFields(o: JsonObject): BearerToken {
   return {
@@ -40,7 +43,7 @@ export class TokensApi {
 
   /** Lists token metadata (never the raw tokens). */
   async list(input: UsernameTarget = {}, opts?: CallOptions): Promise<BearerToken[]> {
-    const username = checkOptionalUsername(this.basic('list tokens', input).username);
+    const username = checkOptionalUsername(this.basic('list tokens', input, TARGET_KEYS, 'tokens.list', '{}').username);
     return this.transport.call(
       {
         method: 'GET',
@@ -59,7 +62,7 @@ export class TokensApi {
    * request may have reached the server: a repeat would create a second token.
    */
   async create(input: TokenCreateInput = {}, opts?: CallOptions): Promise<BearerTokenCreated> {
-    const i = this.basic('create token', input);
+    const i = this.basic('create token', input, CREATE_KEYS, 'tokens.create', '{}');
     const label = i.label === undefined ? undefined : checkTokenLabel(i.label);
     const expiresAt = i.expiresAt === undefined ? undefined : checkExpiryDate(i.expiresAt);
     const username = checkOptionalUsername(i.username);
@@ -92,7 +95,7 @@ export class TokensApi {
    * a repeat of a delete that did succeed would fail.
    */
   async delete(input: TokenIdInput, opts?: CallOptions): Promise<void> {
-    const i = this.basic('delete token', input);
+    const i = this.basic('delete token', input, ID_KEYS, 'tokens.delete', '{ id }');
     const id = checkTokenId(i.id);
     const username = checkOptionalUsername(i.username);
     await this.transport.call(
@@ -108,7 +111,7 @@ export class TokensApi {
   }
 
   private async setState(action: 'activate' | 'deactivate', input: TokenIdInput, opts?: CallOptions): Promise<BearerToken> {
-    const i = this.basic(`${action} token`, input);
+    const i = this.basic(`${action} token`, input, ID_KEYS, `tokens.${action}`, '{ id }');
     const id = checkTokenId(i.id);
     const username = checkOptionalUsername(i.username);
     return this.transport.call(
@@ -124,9 +127,9 @@ export class TokensApi {
     );
   }
 
-  /** Refuses a bearer-only client, then checks the input is an object. */
-  private basic(operation: string, input: unknown): Record<string, unknown> {
+  /** Refuses a bearer-only client, then checks the input is an object of `keys` alone. */
+  private basic(operation: string, input: unknown, keys: readonly string[], method: string, example: string): Record<string, unknown> {
     if (!this.basicAuth) throw new BasicAuthRequiredError(operation);
-    return checkObject(input, 'input');
+    return checkObject(input, 'input', keys, method, example);
   }
 }

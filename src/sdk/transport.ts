@@ -32,6 +32,7 @@ import { redactText, wireForms } from './redact';
 import { RequestLog } from './request-log';
 import type { CallOptions, RequestLogger } from './types';
 import { ServerClock } from './server-clock';
+import { CALL_OPTION_KEYS, checkKnownKeys } from './validation';
 
 /** One API call, as the per-area modules describe it. */
 export interface Operation<T> {
@@ -121,6 +122,9 @@ type Attempt<T> =
 /** The per-call options, checked before anything waits or is sent. */
 function checkCallOptions(opts: unknown): CallOptions {
   if (typeof opts !== 'object' || opts === null) throw new InvalidArgumentError('options', 'must be an object such as { signal }, or left out');
+  // A bare signal has no own keys: it would pass the check below and abort nothing.
+  if (opts instanceof AbortSignal) throw new InvalidArgumentError('options', 'must be an object such as { signal }, not the AbortSignal itself');
+  checkKnownKeys(opts, CALL_OPTION_KEYS, 'the per-call options');
   const { signal } = opts as { signal?: unknown };
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new InvalidArgumentError('signal', 'must be an AbortSignal (e.g. AbortController().signal)');

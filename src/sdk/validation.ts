@@ -1,6 +1,7 @@
 // Client-side checks of every constraint the API contract documents, run before any I/O. Each failure names
 // the field (camelCase, as the caller wrote it) and says why. Secret values are never echoed.
 import { InvalidArgumentError } from './errors';
+import type { CallOptions } from './types';
 
 /**
  * PEM certificates to trust (the client's `caCert`, a proxy dispatcher's `targetCaCert`). With
@@ -231,12 +232,86 @@ export function checkToken(value: unknown, field: string): string {
   return s;
 }
 
-/** Requires a plain object argument (catches `undefined` and strings from JavaScript callers). */
-export function checkObject(value: unknown, field: string): Record<string, unknown> {
+/**
+ * The keys of an input type, written as a record so the compiler checks that the list names every
+ * key of `T` and no other: a key added to a type but not here would be refused at run time.
+ */
+export function keysOf<T>(keys: Record<keyof T, true>): readonly string[] {
+  return Object.keys(keys);
+}
+
+/** Keys of the per-call options (the last argument of every method). */
+export const CALL_OPTION_KEYS = keysOf<CallOptions>({ signal: true });
+
+/**
+ * Requires a plain object argument (catches `undefined` and strings from JavaScript callers) whose
+ * own keys are all among `keys` (see {@link checkKnownKeys}). `method` names the call in messages
+ * (`ips.list`); `example` is the input written in its hint when per-call options are put in it.
+ */
+export function checkObject(value: unknown, field: string, keys: readonly string[], method: string, example = 'input'): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidArgumentError(field, `must be an object (got ${describeType(value)})`);
   }
+  checkKnownKeys(value, keys, `the ${method} input`, '', (key) =>
+    CALL_OPTION_KEYS.includes(key)
+      ? `${key} is a per-call option: it goes in the second argument, after the input, as in ${method}(${example}, { ${key} })`
+      : undefined,
+  );
   return value as Record<string, unknown>;
+}
+
+/**
+ * Refuses an own key of `value` outside `keys`, whatever its value: a misspelled key (`montlyLimit`,
+ * `expires`) would otherwise drop a limit, an expiry or a label without a word. The error's field
+ * is the key (after `prefix`, e.g. `auth.`); the message names the closest accepted key when the
+ * unknown one looks like a typo of it, and lists the accepted ones. Values are never shown.
+ */
+export function checkKnownKeys(value: object, keys: readonly string[], where: string, prefix = '', hint?: (key: string) => string | undefined): void {
+  for (const key of Object.keys(value)) {
+    if (keys.includes(key)) continue;
+    const closest = closestKey(key, keys);
+    const said = hint?.(key) ?? (closest === undefined ? undefined : `did you mean ${closest}?`);
+    const accepted = keys.length === 0 ? 'it accepts no key' : `the accepted keys are ${keys.join(', ')}`;
+    throw new InvalidArgumentError(`${prefix}${keyName(key)}`, `unknown key of ${where}${said === undefined ? '' : ` (${said})`}; ${accepted}`);
+  }
+}
+
+/** A key as a message may show it: as written when it is a plain identifier, else quoted and shortened. */
+function keyName(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]{0,40}$/.test(key) ? key : quote(key);
+}
+
+/**
+ * The accepted key `key` is an obvious typo of: the same but for letter case, or at most two
+ * edits away (one for keys of up to five letters, none under three), the nearest first.
+ */
+function closestKey(key: string, keys: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const known of keys) {
+    if (known.toLowerCase() === key.toLowerCase()) return known;
+    const allowed = Math.min(2, Math.floor(Math.max(known.length, key.length) / 3));
+    const d = editDistance(key.toLowerCase(), known.toLowerCase());
+    if (d <= allowed && d < bestDistance) {
+      best = known;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`; 3 stands for "more than 2". */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
 }
 
 /**

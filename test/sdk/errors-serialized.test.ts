@@ -27,6 +27,23 @@ describe('a 200 whose body is not JSON', () => {
     await h.done();
   });
 
+  it.each([
+    ['letters', 'x'.repeat(30)],
+    ['digits', '7'.repeat(12)],
+    ['capitals', 'ABC'],
+  ])('masks a token glued to %s before it in the message ("not JSON (starts with …)")', async (_name, glue) => {
+    const token = 'pxa_tD_MTA1epCEM_BZrDq4fD8dsRpA8Ue-8X_aPv_7bKtk';
+    const h = harness();
+    h.reply(ok(`${glue}${token}`));
+    const err = await caught(() => h.client.tokens.create({ label: 'ci' }));
+    expect(err).toBeInstanceOf(ResponseParseError);
+    expect(err.message).toContain('[REDACTED]');
+    const out = printed(err);
+    // No piece of the secret tail: its first 8 characters are the shortest run that would show it.
+    for (let i = 4; i + 8 <= token.length; i++) expect(out).not.toContain(token.slice(i, i + 8));
+    await h.done();
+  });
+
   it('says where a body fails mid-text by position, not by the password around it', async () => {
     const h = harness();
     // Unquoted, so the fault is the password's first character and V8 quotes it.

@@ -16,6 +16,7 @@ import {
   UnexpectedStatusError,
   ValidationError,
 } from '../../src/sdk';
+import { statusText } from '../../src/sdk/errors';
 import { BASIC, caught, harness, PASSWORD, status, TOKEN, USER } from './harness';
 
 type ErrorClass = abstract new (...args: never[]) => ApiError;
@@ -218,5 +219,32 @@ describe('server text in messages', () => {
     const err = await caught(() => h.client.subAccounts.get('ghost'));
     expect(err.message).toBe("GET /api/sub/get/ (get sub-account 'ghost') failed with 404 Not Found: sub-account not found");
     await h.done();
+  });
+});
+
+describe('reason phrases', () => {
+  it.each([
+    [501, 'Not Implemented'],
+    [502, 'Bad Gateway'],
+    [503, 'Service Unavailable'],
+    [504, 'Gateway Timeout'],
+    [505, 'HTTP Version Not Supported'],
+    [507, 'Insufficient Storage'],
+    [508, 'Loop Detected'],
+    [511, 'Network Authentication Required'],
+  ])('%i reads %s', (code, text) => {
+    expect(statusText(code)).toBe(text);
+  });
+
+  it('a 501 message names its status, not "Unknown Status"', async () => {
+    const h = harness();
+    h.reply(status(501, 'injected fault'));
+    const err = await caught(() => h.client.tokens.activate({ id: 1 }));
+    expect(err.message).toBe('POST /api/token/activate/ (activate token 1) failed with 501 Not Implemented: injected fault');
+    await h.done();
+  });
+
+  it('a status outside the table still reads "Unknown Status"', () => {
+    expect(statusText(599)).toBe('Unknown Status');
   });
 });
