@@ -13,4 +13,6 @@ module.exports = {
   },
   testTimeout: 30000,
   setupFiles: ['<rootDir>/test/helpers/no-auth-failure-memory.ts'],
+  // Long suites first on a fresh clone, so that no worker idles at the end (see the file).
+  testSequencer: '<rootDir>/test/helpers/long-first-sequencer.js',
 };
