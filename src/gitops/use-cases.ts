@@ -8,19 +8,8 @@ import { type AccountStore, EPHEMERAL_TOKEN_PREFIX, StoppedError } from '../acco
 import { accountPhrase, type Catalogue, RESOURCE_TYPES } from '../resource-types';
 import type { BearerToken } from '../sdk';
 import { storeFromEnv } from './credentials';
-import {
-  absentAsDeleted,
-  comparesWithCode,
-  type DriftReport,
-  driftReport,
-  missingAsDeleted,
-  pendingChanges,
-  planDrift,
-  planGaps,
-  type ScanProgress,
-  scanChanges,
-  subAccountsDeletedInPlan,
-} from './drift';
+import { comparesWithCode, type DriftReport, driftReport, pendingChanges, planGaps, type ScanProgress, scanChanges } from './drift';
+import { absentAsDeleted, missingAsDeleted, planDrift, subAccountsDeletedInPlan } from './drift-deleted';
 import { scanUnmanaged } from './drift-scan';
 import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
 import { planProviderSource, type ProviderSource, readProviderSource } from './provider-source';

@@ -8,7 +8,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EPHEMERAL_TOKEN_PREFIX } from '../../src/account';
-import { planDrift, type ScanProgress } from '../../src/gitops/drift';
+import type { ScanProgress } from '../../src/gitops/drift';
+import { planDrift } from '../../src/gitops/drift-deleted';
 import { managedByAccount, scanUnmanaged } from '../../src/gitops/drift-scan';
 import { parsePlanJson, type StateResource } from '../../src/gitops/plan-json';
 import { driftJson, driftMarkdown } from '../../src/gitops/drift-render';
