@@ -2,38 +2,17 @@
 // provider's resources and data sources, the CLI's review, drift and export) and the SDK. It
 // knows no Terraform. It binds the stop signal once (reads are cancelled on stop; writes already
 // sent are let finish and no new write starts), caches and coalesces list reads, drops the cached
-// copy on every write, and resolves a write whose answer was lost by reading the account back.
+// copy on every write, and resolves a write whose answer was lost by reading the account back
+// (write-policy.ts).
 // The cache knows only this process's writes: a read that must see other writers' (a data
 // source) uses `fresh`.
 import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
-import { CoalescingCache, type Collection } from './cache';
-import { isUnknownOutcome, StoppedError, UnknownOutcomeError, UnseenCreateError } from './outcome';
-import { createToken, TokenCreateBook } from './token-create';
+import { CoalescingCache } from './cache';
+import { StoppedError } from './outcome';
 import { absentOn404, firstWhere, forAccount, matchHostname, matchProxy, targetOf } from './store-helpers';
-import type {
-  AccountLists,
-  AccountStoreOptions,
-  HostnameList,
-  IpList,
-  StoreClient,
-  SubAccountWrite,
-  TokenList,
-  TokenWrite,
-  WriteOutcome,
-  WriteSpec,
-} from './types';
-
-/** A write as the store sends it. */
-interface StoreWrite<T> extends WriteSpec<T> {
-  /**
-   * The write makes an object (a create, an add): a `readBack` that does not find it leaves the
-   * outcome unknown (UnseenCreateError) instead of throwing the write's own error, since the lost
-   * request may still be carried out after the read. A delete's negative read-back ("still there")
-   * needs no such care: the object stays where it is recorded, and a later read shows it gone.
-   * @default false
-   */
-  readonly makes?: boolean;
-}
+import { createToken, TokenCreateBook } from './token-create';
+import type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
+import { Writes } from './write-policy';
 
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 
@@ -43,6 +22,7 @@ export class AccountStore {
   private readonly signal: AbortSignal | undefined;
   private readonly accounts = new Map<string, AccountLists>();
   private readonly tokenCreates: TokenCreateBook;
+  private readonly writes: Writes;
 
   /** Wraps one client; sends nothing until asked. */
   constructor(
@@ -51,6 +31,7 @@ export class AccountStore {
     tokenCreates?: TokenCreateBook,
   ) {
     this.signal = opts.signal;
+    this.writes = new Writes(this.cache, opts.signal);
     // Shared with the clean-up copy, so it knows which tokens' creates were answered.
     this.tokenCreates = tokenCreates ?? new TokenCreateBook();
   }
@@ -89,7 +70,7 @@ export class AccountStore {
       if (this.signal?.aborted === true) throw new StoppedError(op);
       const existing = await absentOn404(() => this.client.subAccounts.get(input.username, this.readOptions()));
       if (existing !== undefined) return { account: existing, outcome: 'exists' };
-      return this.write<SubAccountWrite>({
+      return this.writes.send<SubAccountWrite>({
         collection: 'subAccount',
         username: input.username,
         operation: op,
@@ -107,7 +88,7 @@ export class AccountStore {
     },
     /** Edits the sub-account (repeatable: an edit sent twice leaves the same state). */
     edit: (input: SubAccountInput): Promise<SubAccount> =>
-      this.write({
+      this.writes.send({
         collection: 'subAccount',
         username: input.username,
         operation: `edit sub-account '${input.username}'`,
@@ -115,7 +96,7 @@ export class AccountStore {
       }),
     /** Activates or deactivates the sub-account (repeatable). */
     setActive: (username: string, active: boolean): Promise<SubAccount> =>
-      this.write({
+      this.writes.send({
         collection: 'subAccount',
         username,
         operation: `${active ? 'activate' : 'deactivate'} sub-account '${username}'`,
@@ -125,7 +106,7 @@ export class AccountStore {
     delete: async (username: string): Promise<WriteOutcome> => {
       const op = `delete sub-account '${username}'`;
       try {
-        return await this.write({
+        return await this.writes.send({
           collection: 'subAccount',
           username,
           operation: op,
@@ -161,7 +142,7 @@ export class AccountStore {
      */
     add: async (proxy: string): Promise<string> => {
       const op = `add proxy '${proxy}'`;
-      return this.write({
+      return this.writes.send({
         collection: 'proxies',
         username: null,
         operation: op,
@@ -173,7 +154,7 @@ export class AccountStore {
     },
     /** Removes `proxy`; deleting one not authorized changes nothing (the API contract). */
     delete: async (proxy: string): Promise<void> => {
-      await this.write({
+      await this.writes.send({
         collection: 'proxies',
         username: null,
         operation: `delete proxy '${proxy}'`,
@@ -233,7 +214,7 @@ export class AccountStore {
         const op = `add IP '${ip}'${forAccount(username)}`;
         const listed = async () => (await this.client.ips.listWithLabels(target)).find((e) => e.ip === ip);
         const matches = async (): Promise<boolean> => (await listed())?.label === (label ?? '');
-        return this.write({
+        return this.writes.send({
           collection: 'ips',
           username,
           operation: op,
@@ -254,7 +235,7 @@ export class AccountStore {
         });
       },
       delete: (ip: string) =>
-        this.deleteEntry(
+        this.writes.deleteEntry(
           'ips',
           username,
           `delete IP '${ip}'${forAccount(username)}`,
@@ -276,7 +257,7 @@ export class AccountStore {
       find: (domain: string) => absentOn404(async () => matchHostname(await ops.list(), domain)),
       add: async (domain: string): Promise<WriteOutcome> => {
         const present = async (): Promise<boolean> => matchHostname(await this.client.hostnames.list(target), domain) !== undefined;
-        return this.write({
+        return this.writes.send({
           collection: 'hostnames',
           username,
           operation: `add hostname '${domain}'${forAccount(username)}`,
@@ -293,7 +274,7 @@ export class AccountStore {
       // case may keep one differing only in case, which this delete did not name (`find` gives
       // the listed spelling to delete).
       delete: (domain: string) =>
-        this.deleteEntry(
+        this.writes.deleteEntry(
           'hostnames',
           username,
           `delete hostname '${domain}'${forAccount(username)}`,
@@ -308,7 +289,7 @@ export class AccountStore {
     const target = targetOf(username);
     // `settling`: the delete finishes a write already sent (a lost create), so a stop allows it.
     const deleteToken = (id: number, settling: boolean): Promise<WriteOutcome> =>
-      this.deleteEntry(
+      this.writes.deleteEntry(
         'tokens',
         username,
         `delete bearer token ${id}${forAccount(username)}`,
@@ -339,7 +320,7 @@ export class AccountStore {
               list: () => read(this.readOptions()),
               readBack: () => read({}),
               send: () =>
-                this.write({
+                this.writes.send({
                   collection: 'tokens',
                   username,
                   operation: op,
@@ -356,7 +337,7 @@ export class AccountStore {
         );
       },
       setActive: (id: number, active: boolean) =>
-        this.write({
+        this.writes.send({
           collection: 'tokens',
           username,
           operation: `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`,
@@ -386,88 +367,6 @@ export class AccountStore {
       return await run();
     } finally {
       await release?.();
-    }
-  }
-
-  /** A delete: `unchanged` when the entry (or its sub-account) is already gone. */
-  private async deleteEntry(
-    collection: Collection,
-    username: string | null,
-    op: string,
-    send: () => Promise<void>,
-    gone: () => Promise<boolean>,
-    settling = false,
-  ): Promise<WriteOutcome> {
-    const goneOr404 = async (): Promise<boolean> => {
-      try {
-        return await gone();
-      } catch (err) {
-        if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return true;
-        throw err;
-      }
-    };
-    try {
-      return await this.write({
-        collection,
-        username,
-        operation: op,
-        send: async () => {
-          await send();
-          return 'done' as const;
-        },
-        readBack: async () => ((await goneOr404()) ? 'recovered' : undefined),
-        // The API answers 400 for an entry that is not there, but also for other form errors:
-        // only the listing can confirm it is gone.
-        onError: async (err) =>
-          (isProxyAccountError(err, 'ERR_VALIDATION') || isProxyAccountError(err, 'ERR_NOT_FOUND')) && (await goneOr404()) ? 'unchanged' : undefined,
-        settling,
-      });
-    } catch (err) {
-      if (isProxyAccountError(err, 'ERR_NOT_FOUND')) return 'unchanged';
-      throw err;
-    }
-  }
-
-  /**
-   * Sends one write: refused before sending when the run is stopping (unless it is `settling` a
-   * write already sent), never cancelled once sent (no stop signal reaches it). On an unknown outcome, `readBack` decides: a value is the
-   * write's result; undefined is "not made yet", which for a write that `makes` an object leaves
-   * the outcome unknown (UnseenCreateError) and otherwise throws the original error. When
-   * `resend` is true because the write is idempotent, it is first sent once more, and `readBack`
-   * decides only if that answer is lost too. `onError` may turn a known failure into a result
-   * (e.g. "already there").
-   */
-  private async write<T>(w: StoreWrite<T>): Promise<T> {
-    const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false, makes = false } = w;
-    if (this.signal?.aborted === true && !settling) throw new StoppedError(op);
-    try {
-      return await this.cache.write(collection, username, send);
-    } catch (err) {
-      if (isUnknownOutcome(err)) {
-        let lost = err;
-        if (resend) {
-          try {
-            return await this.cache.write(collection, username, send);
-          } catch (again) {
-            if (!isUnknownOutcome(again) || readBack === undefined) throw again;
-            lost = again;
-          }
-        }
-        if (readBack !== undefined) {
-          let settled: T | undefined;
-          try {
-            settled = await readBack();
-          } catch (readErr) {
-            throw new UnknownOutcomeError(op, lost, readErr);
-          }
-          if (settled !== undefined) return settled;
-          if (makes) throw new UnseenCreateError(op, lost);
-        }
-        throw lost;
-      }
-      const handled = onError === undefined ? undefined : await onError(err);
-      if (handled !== undefined) return handled;
-      throw err;
     }
   }
 
