@@ -17,9 +17,9 @@
 // expire or the memory is cleared, because one more request could complete a ban. An answer that
 // accepts the credentials forgets the unanswered probes they left.
 //
-// The file holds no secret: each credential is keyed by scrypt(origin + Authorization value) under
-// a random salt created with the file, so equal passwords in two caches do not match and the key
-// costs a brute-force attempt per guess. Hashing only happens when the file has live entries (a
+// The file holds no secret (its format: failure-memory-file.ts): each credential is keyed by
+// scrypt(origin + Authorization value) under a random salt created with the file, so equal
+// passwords in two caches do not match and the key costs a brute-force attempt per guess. Hashing only happens when the file has live entries (a
 // check) or after a 401 (remember), so the usual run pays one small file read. The file is used
 // only inside a directory of the user's own that nobody else can write to (private-file.ts).
 //
@@ -32,9 +32,10 @@
 // without it; and every change replaces only the file it read (it is made again on a file that
 // moved meanwhile), so a change made without the lock, or by a frozen holder that resumed after
 // its lock was taken over, loses no other.
-import { createHash, randomBytes, scrypt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { emptyMemory, isEmpty, MAX_FILE_BYTES, type MemoryFile, parseMemory, scryptKey, serializeMemory } from './failure-memory-file';
 import { LockPathBlockedError, type MachineLockTiming, type ReleaseLock, takeMachineLock } from './machine-lock';
 import { privateDirProblem, readPrivateFile, writePrivateFile } from './private-file';
 
@@ -52,18 +53,6 @@ export const BAN_AFTER_FAILURES = 4;
  */
 export const AUTH_FAILURE_BUDGET = 2;
 
-// Unanswered probes (`unanswered`) were added without a new version: a version-2 reader that
-// predates them ignores them (it counts 401s only, as before) and drops them when it rewrites the file.
-const FILE_VERSION = 2;
-// Version 1 (credentials only) is still read, so an upgrade keeps what an older run learnt.
-const READABLE_VERSIONS = new Set([1, 2]);
-const SALT_BYTES = 16;
-const KEY_BYTES = 32;
-// Node's scrypt defaults (N=2^14, r=8, p=1): tens of milliseconds, paid only on a 401 or a check
-// against a non-empty memory.
-const SCRYPT_COST = { N: 16384, r: 8, p: 1 } as const;
-// A file bigger than this is not ours (or is damaged): treated as empty rather than parsed.
-const MAX_FILE_BYTES = 256 * 1024;
 // How long a change waits for the memory's lock, held for milliseconds by a live holder, before
 // going on without it: the caller (a 401 being reported, a success being returned) waits that
 // long at most, holding the probe lock other processes wait for.
@@ -95,24 +84,6 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: 
 /** Default path of the memory file. */
 export function defaultAuthFailureFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(defaultCacheDir(env), AUTH_FAILURE_FILE);
-}
-
-/** What the file holds once read and checked. */
-interface MemoryFile {
-  readonly salt: Buffer;
-  /** Hex key → expiry (ms since the epoch). */
-  readonly failures: Map<string, number>;
-  /** API origin → the expiry of each 401 it gave. */
-  readonly origins: Map<string, number[]>;
-  /** API origin → each probe that got no answer: its expiry and the credential's key. */
-  readonly unanswered: Map<string, UnansweredProbe[]>;
-}
-
-/** A probe that got no answer, as the file keeps it. */
-interface UnansweredProbe {
-  readonly until: number;
-  /** The credential's fingerprint, so that an answer accepting it forgets the probe. */
-  readonly key: string;
 }
 
 /** A remembered rejection that still holds. */
@@ -388,7 +359,7 @@ export class AuthFailureMemory {
     const key = `${salt.toString('base64')}:${createHash('sha256').update(credential).digest('hex')}`;
     let fp = this.#fingerprints.get(key);
     if (fp === undefined) {
-      fp = fingerprint(salt, credential);
+      fp = scryptKey(salt, credential);
       this.#fingerprints.set(key, fp);
       fp.catch(() => this.#fingerprints.delete(key));
     }
@@ -408,69 +379,8 @@ export class AuthFailureMemory {
 
   /** Writes the live entries atomically, readable by the user only. */
   private async write(mem: MemoryFile): Promise<void> {
-    const now = this.now();
-    const failures: Record<string, number> = {};
-    for (const [k, until] of mem.failures) if (until > now) failures[k] = until;
-    const origins: Record<string, number[]> = {};
-    for (const [k, times] of mem.origins) {
-      const live = times.filter((t) => t > now);
-      if (live.length > 0) origins[k] = live;
-    }
-    const unanswered: Record<string, UnansweredProbe[]> = {};
-    for (const [k, probes] of mem.unanswered) {
-      const live = probes.filter((p) => p.until > now);
-      if (live.length > 0) unanswered[k] = live;
-    }
-    const body = `${JSON.stringify({ version: FILE_VERSION, salt: mem.salt.toString('base64'), failures, origins, unanswered }, null, 2)}\n`;
-    await writePrivateFile(this.file, body);
+    await writePrivateFile(this.file, serializeMemory(mem, this.now()));
   }
-}
-
-/** The memory a file's text holds, or undefined when there is none (absent, damaged, not ours). */
-function parseMemory(text: string | undefined): MemoryFile | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const raw: unknown = JSON.parse(text);
-    if (typeof raw !== 'object' || raw === null) return undefined;
-    const o = raw as Record<string, unknown>;
-    if (!READABLE_VERSIONS.has(o.version as number) || typeof o.salt !== 'string' || typeof o.failures !== 'object' || o.failures === null) {
-      return undefined;
-    }
-    const salt = Buffer.from(o.salt, 'base64');
-    if (salt.length < SALT_BYTES) return undefined;
-    const failures = new Map<string, number>();
-    for (const [k, v] of Object.entries(o.failures as Record<string, unknown>)) {
-      if (/^[0-9a-f]{64}$/.test(k) && typeof v === 'number' && Number.isFinite(v)) failures.set(k, v);
-    }
-    const origins = new Map<string, number[]>();
-    if (typeof o.origins === 'object' && o.origins !== null) {
-      for (const [k, v] of Object.entries(o.origins as Record<string, unknown>)) {
-        if (Array.isArray(v))
-          origins.set(
-            k,
-            v.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)),
-          );
-      }
-    }
-    const unanswered = new Map<string, UnansweredProbe[]>();
-    if (typeof o.unanswered === 'object' && o.unanswered !== null) {
-      for (const [k, v] of Object.entries(o.unanswered as Record<string, unknown>)) {
-        if (Array.isArray(v))
-          unanswered.set(
-            k,
-            v.filter(isUnansweredProbe).map((p) => ({ until: p.until, key: p.key })),
-          );
-      }
-    }
-    return { salt, failures, origins, unanswered };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A new memory with a new salt. */
-function emptyMemory(): MemoryFile {
-  return { salt: randomBytes(SALT_BYTES), failures: new Map(), origins: new Map(), unanswered: new Map() };
 }
 
 /**
@@ -490,26 +400,8 @@ function afterOrStopped(previous: Promise<void> | undefined, signal: AbortSignal
   });
 }
 
-/** True when the memory is absent or holds no credential and no unanswered probe. */
-function isEmpty(mem: MemoryFile | undefined): boolean {
-  return mem === undefined || (mem.failures.size === 0 && mem.unanswered.size === 0);
-}
-
 /** When `sorted` (expiries, ascending) falls below `budget` entries; undefined when it is below. */
 function backAt(sorted: readonly number[], budget: number): number | undefined {
   const over = sorted.length - budget;
   return over < 0 ? undefined : sorted[over];
-}
-
-function isUnansweredProbe(v: unknown): v is UnansweredProbe {
-  if (typeof v !== 'object' || v === null) return false;
-  const p = v as Record<string, unknown>;
-  return typeof p.until === 'number' && Number.isFinite(p.until) && typeof p.key === 'string' && /^[0-9a-f]{64}$/.test(p.key);
-}
-
-/** scrypt of the credential under the file's salt, as hex. */
-function fingerprint(salt: Buffer, credential: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    scrypt(credential, salt, KEY_BYTES, SCRYPT_COST, (err, key) => (err === null ? resolve(key.toString('hex')) : reject(err)));
-  });
 }
