@@ -1,63 +1,24 @@
 // Sends one API operation over undici: builds the request, enforces the per-attempt timeout,
-// maps the response to a value or an error, retries what is safe to retry, and goes through the
-// 401 guard and the ban budget (ban-budget.ts) before every attempt. undici is loaded on the first
-// request, not at import time: short-lived processes (plugins, CLIs) load the SDK on every start
-// and often send nothing.
+// maps the response to a value or an error (attempt.ts), retries what is safe to retry, and goes
+// through the 401 guard and the ban budget (ban-budget.ts) before every attempt. undici is loaded
+// on the first request, not at import time: short-lived processes (plugins, CLIs) load the SDK on
+// every start and often send nothing.
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
-import { classifyNetworkFailure } from './network-failure';
-import { isGenericNotFound, parseRetryAfter, readText } from './response-text';
+import { answerAttempt, type Attempt, failedAttempt } from './attempt';
+import type { Operation } from './operation';
 import type { SpareConnections } from './spare-connections';
-import { AuthGuard, authOutcomeOf, CredentialsRejectedSignal, CredentialsUnprovenSignal, type AuthOutcome } from './auth-guard';
-import { type BaseUrl, formBody, notFoundHint, requestUrl } from './base-url';
-import {
-  AbortedError,
-  apiErrorFor,
-  ClientClosedError,
-  CredentialsRejectedError,
-  CredentialsUnprovenError,
-  InvalidArgumentError,
-  isBanResponse,
-  NetworkError,
-  type ProxyAccountError,
-  ResponseParseError,
-  TimeoutError,
-  type RequestContext,
-} from './errors';
-import { provesNotSent, statusLeavesOutcomeUnknown, statusMayHideTheAnswer } from './error-facts';
+import { AuthGuard, CredentialsRejectedSignal, CredentialsUnprovenSignal, type AuthOutcome } from './auth-guard';
+import { type BaseUrl, formBody, requestUrl } from './base-url';
+import { AbortedError, ClientClosedError, CredentialsRejectedError, CredentialsUnprovenError, type ProxyAccountError, type RequestContext } from './errors';
+import { statusMayHideTheAnswer } from './error-facts';
 import { BanBudget } from './ban-budget';
 import type { AuthFailureMemory } from './failure-memory';
-import { ShapeError } from './parse';
-import { redactText, wireForms } from './redact';
+import { wireForms } from './redact';
 import { RequestLog } from './request-log';
 import type { CallOptions, RequestLogger } from './types';
 import { ServerClock } from './server-clock';
-import { CALL_OPTION_KEYS, checkKnownKeys } from './validation';
-
-/** One API call, as the per-area modules describe it. */
-export interface Operation<T> {
-  /** HTTP method. */
-  readonly method: 'GET' | 'POST';
-  /** API path exactly as in the API contract, with its trailing slash. */
-  readonly path: string;
-  /** Human description naming the object, e.g. `create sub-account 'alice'`. */
-  readonly operation: string;
-  /** Query parameters (GET); undefined values are left out. */
-  readonly query?: Readonly<Record<string, string | undefined>>;
-  /** Form fields (POST); undefined values are left out, '' is sent as an empty field. */
-  readonly form?: Readonly<Record<string, string | undefined>>;
-  /**
-   * Whether sending the call twice leaves the same state and answer as sending it once, so it may
-   * be retried after the request may have reached the server (a 5xx but 501 and 505, reset, timeout).
-   */
-  readonly repeatable: boolean;
-  /** Extra secrets of this call (e.g. a sub-account password) to mask in error text. */
-  readonly secrets?: readonly string[];
-  /** Reads the JSON body of a success; absent = the body is ignored and the call returns void. */
-  readonly parse?: (body: unknown) => T;
-  /** Sent only while no answer has proved the credentials; otherwise the call resolves unsent. */
-  readonly onlyToProveCredentials?: boolean;
-}
+import { checkCallOptions } from './validation';
 
 /** Settings of a {@link Transport}, already validated by the client. */
 export interface TransportConfig {
@@ -85,50 +46,10 @@ export interface TransportConfig {
   readonly logger: RequestLogger | undefined;
 }
 
-/** Most bytes of a success body we accept; the API's largest answers are a few kilobytes. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-/** Most bytes of an error body we read; only the first few hundred characters are kept. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
 let undiciModule: typeof import('undici') | undefined;
 function loadUndici(): typeof import('undici') {
   undiciModule ??= require('undici') as typeof import('undici');
   return undiciModule;
-}
-
-/** Result of one attempt: a value, or an error and whether another attempt may follow. */
-type Attempt<T> =
-  | { readonly ok: true; readonly value: T; readonly auth: AuthOutcome; readonly status: number }
-  | {
-      readonly ok: false;
-      /**
-       * The error to throw; `sentBefore`: an earlier attempt of the call may have reached the
-       * server; `hint` adds a sentence to an API error's message (other errors ignore it).
-       */
-      readonly error: (attempts: number, sentBefore: boolean, hint?: string) => ProxyAccountError;
-      /** Whether this attempt may have reached the server. */
-      readonly sent: boolean;
-      readonly retryable: boolean;
-      readonly retryAfterMs?: number;
-      readonly auth: AuthOutcome;
-      /** The HTTP status, when an answer came. */
-      readonly status?: number;
-      /** The failure's code for the request log, when no answer came. */
-      readonly failure?: string;
-      /** The answer said the client address is banned. */
-      readonly banned?: boolean;
-    };
-
-/** The per-call options, checked before anything waits or is sent. */
-function checkCallOptions(opts: unknown): CallOptions {
-  if (typeof opts !== 'object' || opts === null) throw new InvalidArgumentError('options', 'must be an object such as { signal }, or left out');
-  // A bare signal has no own keys: it would pass the check below and abort nothing.
-  if (opts instanceof AbortSignal) throw new InvalidArgumentError('options', 'must be an object such as { signal }, not the AbortSignal itself');
-  checkKnownKeys(opts, CALL_OPTION_KEYS, 'the per-call options');
-  const { signal } = opts as { signal?: unknown };
-  if (signal !== undefined && !(signal instanceof AbortSignal))
-    throw new InvalidArgumentError('signal', 'must be an AbortSignal (e.g. AbortController().signal)');
-  return opts as CallOptions;
 }
 
 /** Executes operations for one client. */
@@ -377,159 +298,21 @@ export class Transport {
         headersTimeout: this.#cfg.timeoutMs,
         bodyTimeout: this.#cfg.timeoutMs,
       });
-      return await this.readResponse(op, ctx, res, secrets);
+      this.serverClock.observe(res.headers.date);
+      return await answerAttempt(op, ctx, res, secrets, this.#cfg.base);
     } catch (e) {
       if (signal?.aborted === true) {
         // Aborted in flight: the request may have gone out.
         return { ok: false, error: () => new AbortedError(ctx, signal.reason, true), sent: true, retryable: false, auth: 'unknown', failure: 'ERR_ABORTED' };
       }
-      return this.failure(op, ctx, e, timedOut, secrets);
+      if (this.closed) {
+        // Closed while this request was in flight: it may have gone out.
+        return { ok: false, error: () => new ClientClosedError(ctx, true), sent: true, retryable: false, auth: 'unknown', failure: 'ERR_CLIENT_CLOSED' };
+      }
+      return failedAttempt(op, ctx, e, timedOut, secrets, this.#cfg);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
     }
   }
-
-  private async readResponse<T>(op: Operation<T>, ctx: RequestContext, res: Dispatcher.ResponseData, secrets: readonly string[]): Promise<Attempt<T>> {
-    const status = res.statusCode;
-    this.serverClock.observe(res.headers.date);
-    if (status >= 200 && status < 300) {
-      if (op.parse === undefined) {
-        await res.body.dump();
-        return { ok: true, value: undefined as T, auth: 'accepted', status };
-      }
-      const { text, truncated } = await readText(res.body, MAX_BODY_BYTES);
-      const parseError = (detail: string, cause?: unknown) => ({
-        ok: false as const,
-        error: () => new ResponseParseError(ctx, status, detail, cause),
-        sent: true,
-        retryable: false,
-        auth: 'accepted' as const,
-        status,
-      });
-      if (truncated) return parseError(`body larger than ${MAX_BODY_BYTES} bytes`);
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (e) {
-        const shown = redactText(text, secrets).slice(0, 60);
-        // Not `e` itself: V8's message quotes the body around the fault, unredacted.
-        const cause = new SyntaxError(`the body is not JSON (${jsonFault(e, text)})`);
-        return parseError(text.trim() === '' ? 'empty body, expected JSON' : `not JSON (starts with ${JSON.stringify(shown)})`, cause);
-      }
-      try {
-        return { ok: true, value: op.parse(json), auth: 'accepted', status };
-      } catch (e) {
-        return parseError(e instanceof ShapeError ? e.message : 'unexpected shape', e);
-      }
-    }
-
-    const { text } = await readText(res.body, MAX_ERROR_BODY_BYTES);
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-    const location = res.headers.location;
-    const details = {
-      ...ctx,
-      status,
-      responseText: redactText(text, secrets),
-      retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-      location: typeof location === 'string' ? redactLocation(location, secrets) : undefined,
-    };
-    const echoed = [...Object.values(op.query ?? {}), ...Object.values(op.form ?? {})].filter((v): v is string => v !== undefined);
-    const banned = isBanResponse(status, details.responseText, echoed);
-    return {
-      ok: false,
-      error: (attempts, sentBefore, hint) =>
-        apiErrorFor(
-          {
-            ...details,
-            attempts,
-            afterSentAttempt: sentBefore,
-            hint: hint ?? (status === 404 && isGenericNotFound(details.responseText) ? notFoundHint(this.#cfg.base, op.path) : undefined),
-          },
-          echoed,
-        ),
-      sent: true,
-      retryable: op.repeatable && statusLeavesOutcomeUnknown(status),
-      retryAfterMs,
-      auth: authOutcomeOf(status, banned),
-      status,
-      banned,
-    };
-  }
-
-  private failure<T>(op: Operation<T>, ctx: RequestContext, e: unknown, timedOut: boolean, secrets: readonly string[]): Attempt<T> {
-    if (this.closed) {
-      // Closed while this request was in flight: it may have gone out.
-      return { ok: false, error: () => new ClientClosedError(ctx, true), sent: true, retryable: false, auth: 'unknown', failure: 'ERR_CLIENT_CLOSED' };
-    }
-    const { kind, code, message } = classifyNetworkFailure(e, timedOut);
-    // A failure that proves nothing was sent may be retried for any call; the error says so too
-    // (`mayHaveReachedServer`), so no caller re-derives it.
-    const sent = !provesNotSent(code, e);
-    // undici refused the request itself (a header value, say): the same request fails again.
-    const retryable = code !== 'UND_ERR_INVALID_ARG' && (op.repeatable || !sent);
-    if (kind === 'timeout') {
-      const ms = this.#cfg.timeoutMs;
-      return {
-        ok: false,
-        error: (n, before) => new TimeoutError(ctx, ms, n, e, before || sent),
-        sent,
-        retryable,
-        auth: 'unknown',
-        failure: code ?? 'ERR_TIMEOUT',
-      };
-    }
-    // The TLS handshake failed: no HTTP request went out on this attempt, and retrying cannot help.
-    const handshakeFailed = (detail: string): Attempt<T> => ({
-      ok: false,
-      error: (n, before) => new NetworkError(ctx, detail, code, n, e, before),
-      sent: false,
-      retryable: false,
-      auth: 'unknown',
-      failure: code,
-    });
-    if (kind === 'not-tls') {
-      const detail =
-        `the address does not speak TLS (${code ?? 'TLS handshake failed'}); check base_url's scheme and port: ` +
-        'https:// must point at an HTTPS port, and a plain-HTTP server needs http:// (loopback only, with allowHttp)';
-      return handshakeFailed(detail);
-    }
-    if (kind === 'tls') {
-      const fix = this.#cfg.insecure
-        ? "the server's TLS settings are at fault, not its certificate (certificate checks are already off)"
-        : "trust the server's certificate with the caCert option, or (test servers only) set insecure: true";
-      const detail = `TLS ${this.#cfg.insecure ? 'handshake' : 'certificate verification'} failed (${code}); ${fix}`;
-      return handshakeFailed(detail);
-    }
-    const detail = redactText(code !== undefined && !message.includes(code) ? `${message} (${code})` : message, secrets);
-    return {
-      ok: false,
-      error: (n, before) => new NetworkError(ctx, detail, code, n, e, before || sent),
-      sent,
-      retryable,
-      auth: 'unknown',
-      failure: code ?? 'ERR_NETWORK',
-    };
-  }
-}
-
-/**
- * Where JSON text stops parsing, by position only (V8's messages quote the text around the fault,
- * which in a body may be a token or a password): "it ends early" or "at character 1234 of 5678".
- */
-function jsonFault(err: unknown, text: string): string {
-  const message = err instanceof Error ? err.message : '';
-  const at = /position (\d+)/.exec(message);
-  if (at !== null) return Number(at[1]) >= text.trimEnd().length ? 'it ends early' : `at character ${at[1]} of ${text.length}`;
-  return /end of (JSON|data)/i.test(message) || text.trim() === '' ? 'it ends early' : `somewhere in its ${text.length} characters`;
-}
-
-/**
- * A redirect's `Location`, cleaned as the server's other text is: a userinfo (`user:pass@`) is
- * masked whatever it holds, and the rest goes through {@link redactText}, so the call's secrets
- * (percent-encoded in a query, say), `password=` pairs and token-shaped path segments are masked.
- */
-function redactLocation(location: string, secrets: readonly string[]): string {
-  const withoutUserinfo = location.replace(/^((?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/)[^/?#]*@/, '$1[REDACTED]@');
-  return redactText(withoutUserinfo, secrets);
 }

@@ -344,3 +344,15 @@ export function checkProxy(value: unknown, field = 'proxy'): string {
 export function shortName(value: string, max = 80): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;
 }
+
+/** The per-call options, checked before anything waits or is sent. */
+export function checkCallOptions(opts: unknown): CallOptions {
+  if (typeof opts !== 'object' || opts === null) throw new InvalidArgumentError('options', 'must be an object such as { signal }, or left out');
+  // A bare signal has no own keys: it would pass the check below and abort nothing.
+  if (opts instanceof AbortSignal) throw new InvalidArgumentError('options', 'must be an object such as { signal }, not the AbortSignal itself');
+  checkKnownKeys(opts, CALL_OPTION_KEYS, 'the per-call options');
+  const { signal } = opts as { signal?: unknown };
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new InvalidArgumentError('signal', 'must be an AbortSignal (e.g. AbortController().signal)');
+  return opts as CallOptions;
+}
