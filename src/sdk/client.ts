@@ -14,7 +14,7 @@ import { SubAccountsApi } from './sub-accounts';
 import { TokensApi } from './tokens';
 import { Transport } from './transport';
 import type { BasicAuth, BearerAuth, CallOptions, ProxyAccountClientOptions, RequestLogger } from './types';
-import { checkKnownKeys, checkPemCertificates, keysOf } from './validation';
+import { checkCallOptions, checkKnownKeys, checkPemCertificates, keysOf } from './validation';
 import { SDK_VERSION } from './version';
 
 /** Default per-attempt timeout (ms). */
@@ -187,11 +187,17 @@ export class ProxyAccountClient {
    * store's token creates, which can tell the token of their own lost request from another's only
    * while no other create of that label runs. Resolves with undefined, and the caller goes on
    * unlocked, when the client keeps no memory (`authFailureCache: false`) or its directory is not
-   * private. Rejects with `signal`'s reason when stopped while waiting.
+   * private. Rejects with `signal`'s reason when stopped while waiting, and with
+   * InvalidArgumentError, before anything waits, for a scope that is not a non-empty string or
+   * options other than `{ signal }`.
    */
-  lockOnThisMachine(scope: string, opts: { readonly signal?: AbortSignal } = {}): Promise<(() => Promise<void>) | undefined> {
-    if (this.#authFailures === undefined) return Promise.resolve(undefined);
-    return this.#authFailures.lockBeside('scope', `${this.#origin}\u0000${scope}`, opts.signal);
+  async lockOnThisMachine(scope: string, opts: CallOptions = {}): Promise<(() => Promise<void>) | undefined> {
+    // Checked with or without a memory: a call that works only where a memory is kept is a bug
+    // found on another machine.
+    if (typeof scope !== 'string' || scope === '') throw new InvalidArgumentError('scope', 'must be a non-empty string naming the work that must not overlap');
+    const { signal } = checkCallOptions(opts);
+    if (this.#authFailures === undefined) return undefined;
+    return this.#authFailures.lockBeside('scope', `${this.#origin}\u0000${scope}`, signal);
   }
 
   /** Closes the client's own keep-alive agent (never a caller's `dispatcher`); later calls fail. */

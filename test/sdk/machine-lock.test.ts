@@ -205,4 +205,20 @@ describe('ProxyAccountClient.lockOnThisMachine', () => {
     const again = new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: join(shared, 'auth-failures.json') });
     await expect(again.lockOnThisMachine('x')).resolves.toBeUndefined();
   });
+
+  it('refuses a scope that names nothing and options other than { signal }, with or without a memory, taking no lock', async () => {
+    const cache = join(dir, 'checked', 'auth-failures.json');
+    for (const client of [
+      new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: cache }),
+      new ProxyAccountClient({ baseUrl: BASE, auth, authFailureCache: false }),
+    ]) {
+      await expect(client.lockOnThisMachine('')).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT', field: 'scope' });
+      await expect(client.lockOnThisMachine(42 as unknown as string)).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT', field: 'scope' });
+      // A misspelt option would otherwise leave the wait unstoppable, silently.
+      await expect(client.lockOnThisMachine('x', { sginal: AbortSignal.abort() } as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
+      await expect(client.lockOnThisMachine('x', AbortSignal.abort() as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT', field: 'options' });
+      await expect(client.lockOnThisMachine('x', { signal: 'stop' } as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT', field: 'signal' });
+    }
+    expect(existsSync(join(dir, 'checked')) ? readdirSync(join(dir, 'checked')).filter((f) => f.endsWith('.lock')) : []).toEqual([]);
+  });
 });
