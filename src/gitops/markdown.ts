@@ -1,6 +1,7 @@
 // Text from a plan or an account inside Markdown that GitHub renders (the review's pull-request
 // comment, the drift issue): addresses are code, the rest is escaped, and nothing in it mentions a
-// person or team or links an issue. Review and drift share these, so neither can fall behind.
+// person or team, references an issue or links anywhere. Review and drift share these, so neither
+// can fall behind.
 
 /** Control characters (a line break above all) as escapes: text from the plan stays on its line. */
 export function oneLine(s: string): string {
@@ -10,27 +11,33 @@ export function oneLine(s: string): string {
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
- * GitHub turns `@name` into a mention that notifies, and `#123` (or `owner/repo#123`) into a
- * cross-reference, in text but not in code: a zero-width space after the sign keeps the text as
- * it reads, without either. Only where GitHub would see one: an `@` or a `#` at the start or after
- * a character that is not a letter, a digit or `_` (GitHub's word characters), and a `#` after
- * `owner/repo`. An `@` inside a word (`team.a@x`, `ops@example.com`) is no mention, and keeps
- * copying as it reads.
+ * GitHub turns `@name` into a mention that notifies, `#123`, `GH-123` (or `owner/repo#123`) into a
+ * cross-reference, and a bare `https://…` or `www.…` into a link (GFM's autolinks, issue URLs
+ * becoming references), in text but not in code: a zero-width space after the sign, the `GH-`, the
+ * scheme or the `www` keeps the text as it reads, without any of them. Only where GitHub would see
+ * one: at the start or after a character that is not a letter, a digit or `_` (GitHub's word
+ * characters), and a `#` after `owner/repo`. An `@` inside a word (`team.a@x`, `ops@example.com`)
+ * is no mention, and keeps copying as it reads.
  */
-export function noMentions(s: string): string {
-  return s.replace(/(?<![A-Za-z0-9_])@/g, '@\u200b').replace(/(?<![A-Za-z0-9_])#(?=\d)|(?<=\/[A-Za-z0-9_.-]+)#(?=\d)/g, '#\u200b');
+export function noMentionsOrLinks(s: string): string {
+  return s
+    .replace(/(?<![A-Za-z0-9_])@/g, '@\u200b')
+    .replace(/(?<![A-Za-z0-9_])#(?=\d)|(?<=\/[A-Za-z0-9_.-]+)#(?=\d)/g, '#\u200b')
+    .replace(/(?<![A-Za-z0-9_])(gh-)(?=\d)/gi, '$1\u200b')
+    .replace(/(?<![A-Za-z0-9_])(https?|ftp)(?=:\/\/)/gi, '$1\u200b')
+    .replace(/(?<![A-Za-z0-9_.-])(www)(?=\.)/gi, '$1\u200b');
 }
 
 /** Keeps Markdown and HTML in values from changing the document's structure, or notifying anyone. */
 export function escapeMarkdown(s: string): string {
-  return noMentions(oneLine(s))
+  return noMentionsOrLinks(oneLine(s))
     .replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'))
     .replace(/([\\`*_[\]~|])/g, '\\$1');
 }
 
 /** Text inside raw HTML (a `<summary>`), where Markdown escapes would show as written. */
 export function escapeHtml(s: string): string {
-  return noMentions(oneLine(s)).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+  return noMentionsOrLinks(oneLine(s)).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 }
 
 /**

@@ -34,8 +34,10 @@ export function codeSpans(line: string): { spans: string[]; text: string } {
 }
 
 /**
- * Text GitHub makes a mention of (`@name`, which notifies) or a cross-reference of (`#12`,
- * `owner/repo#12`): the sign at the start or after a character that is not a word character
- * (a letter, a digit or `_`), right before the name or number. `ops@example.com` is neither.
+ * Text GitHub makes a mention of (`@name`, which notifies), a cross-reference of (`#12`, `GH-12`,
+ * `owner/repo#12`) or a link of (`https://…`, `www.…`): the sign, prefix or scheme at the start or
+ * after a character that is not a word character (a letter, a digit or `_`). `ops@example.com` is
+ * none of them here.
  */
-export const GITHUB_LINKS = /(?<![A-Za-z0-9_])@[A-Za-z0-9]|(?<![A-Za-z0-9_])#\d|\/[A-Za-z0-9_.-]+#\d/;
+export const GITHUB_LINKS =
+  /(?<![A-Za-z0-9_])@[A-Za-z0-9]|(?<![A-Za-z0-9_])#\d|\/[A-Za-z0-9_.-]+#\d|(?<![A-Za-z0-9_])gh-\d|(?<![A-Za-z0-9_])(https?|ftp):\/\/|(?<![A-Za-z0-9_.-])www\./i;

@@ -59,6 +59,15 @@ describe('text from the plan in the Markdown', () => {
     );
   });
 
+  it('no issue reference by GH-, and no link from a URL or www. in a label: text from the dashboard must not put a link before a reviewer', () => {
+    const label = 'GH-7 gh-8 see https://github.com/o/r/issues/9 HTTP://evil.example/x (www.evil.example) ftp://f.example, not myGH-1 or x.www.y';
+    const md = reviewMarkdown(review(ip('a', { ip: '198.51.100.3', label })));
+    expect(codeSpans(md).text).not.toMatch(GITHUB_LINKS);
+    expect(md).toContain(
+      'GH-\u200b7 gh-\u200b8 see https\u200b://github.com/o/r/issues/9 HTTP\u200b://evil.example/x (www\u200b.evil.example) ftp\u200b://f.example, not myGH-1 or x.www.y',
+    );
+  });
+
   it('a collapsed account names it in HTML, escaped as HTML (Markdown escapes would show there as written)', () => {
     const many = Array.from({ length: 9 }, (_, i) => ip(`m${i}`, { ip: `192.0.2.${i}`, username: 'a_b<i>@x' }));
     const md = reviewMarkdown(review(...many));
