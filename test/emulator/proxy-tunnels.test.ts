@@ -3,7 +3,9 @@
 // changed), the client's next bytes are not relayed and the tunnel is closed, with one log line
 // saying why. A change that leaves its admission standing does not disturb it. Clients: a raw
 // socket to a TCP echo, and undici's ProxyAgent, which keeps one tunnel per https origin.
-import { connect, type Socket } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { ProxyAgent, request } from 'undici';
 import { createClock } from '../../src/emulator/clock';
@@ -270,5 +272,68 @@ describe('a tunnel admitted by an authorized hostname', () => {
     expect(await tunnel.exchange('after')).toBe('closed');
     expect(tunnel.received()).toBe('before'.length);
     expect(hostClosings()).toEqual([expect.stringMatching(/ as acme \(hostname\) closed: proxy authentication required$/)]);
+  });
+});
+
+describe('an absolute-form exchange that runs long is held to what admitted it, as a tunnel is', () => {
+  /** A target that streams 1 KiB every 20 ms until the client goes. */
+  let streaming: HttpServer;
+  let port = 0;
+  beforeAll(async () => {
+    streaming = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      const tick = setInterval(() => res.write('x'.repeat(1024)), 20);
+      res.on('close', () => clearInterval(tick));
+    });
+    await new Promise<void>((resolve) => streaming.listen(0, '127.0.0.1', resolve));
+    port = (streaming.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => streaming.close(() => resolve())));
+
+  test('a token deleted while its answer streams: the exchange is closed within about a second, one line says why; a change that leaves it admitted does not', async () => {
+    const sub = await createSub(world(), 'stream1');
+    const token = await createToken(world(), sub.username);
+    const proxy = new URL(world().proxyUrl('us-ny'));
+    const socket = connect({ port: Number(proxy.port), host: proxy.hostname });
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+    let received = 0;
+    socket.on('data', (d: Buffer) => (received += d.length));
+    const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
+    const within = (ms: number): Promise<'closed' | 'open'> => Promise.race([closed, sleep(ms).then(() => 'open' as const)]);
+    socket.write(`GET http://127.0.0.1:${port}/stream HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nProxy-Authorization: Bearer ${token.raw}\r\n\r\n`);
+    // Another token of the same account: a write that leaves this one's admission standing.
+    await createToken(world(), sub.username);
+    expect(await within(1_500)).toBe('open');
+    const streamed = received;
+    expect(streamed).toBeGreaterThan(10 * 1024);
+    expect((await world().api('POST', '/api/token/delete/', { id: String(token.id), username: sub.username })).status).toBe(204);
+    expect(await within(3_000)).toBe('closed');
+    expect(closings()).toEqual([expect.stringMatching(/^proxy us-ny: GET 127\.0\.0\.1:\d+ as stream1 \(bearer\) closed: invalid bearer token$/)]);
+    expect(world().log.join('\n')).not.toContain(token.raw);
+  });
+  test('Expect: 100-continue is answered only once the request is admitted: a refused upload gets its refusal, never a 100', async () => {
+    const token = await createToken(world());
+    /** The status lines a raw POST with Expect: 100-continue gets before it sends its body. */
+    const firstAnswer = async (authorization: string): Promise<string> => {
+      const proxy = new URL(world().proxyUrl('us-ny'));
+      const socket = connect({ port: Number(proxy.port), host: proxy.hostname });
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      let text = '';
+      const answered = new Promise<string>((resolve) => {
+        socket.on('data', (d: Buffer) => {
+          text += d.toString('latin1');
+          if (text.includes('\r\n\r\n')) resolve(text.split('\r\n')[0] ?? '');
+        });
+      });
+      socket.write(
+        `POST http://127.0.0.1:${port}/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nProxy-Authorization: ${authorization}\r\n` +
+          'Content-Length: 5\r\nExpect: 100-continue\r\n\r\n',
+      );
+      return answered;
+    };
+    expect(await firstAnswer('Bearer pxa_not_a_token_of_anyone_0000000000')).toMatch(/^HTTP\/1\.1 407 /);
+    expect(await firstAnswer(`Bearer ${token.raw}`)).toBe('HTTP/1.1 100 Continue');
   });
 });

@@ -1,8 +1,9 @@
 // The two ways through an emulated proxy: absolute-form HTTP requests, forwarded with their
 // body, and CONNECT tunnels. Usage counts payload bytes: for HTTP the request body sent to the
 // target plus the response body returned to the client (headers are not counted); for a tunnel
-// every byte relayed in either direction after the tunnel is established. An open tunnel is
-// admitted again as it runs (TunnelCheck), so that what would refuse a new CONNECT also ends it.
+// every byte relayed in either direction after the tunnel is established. An open tunnel, and an
+// exchange that runs long, is admitted again as it runs (TunnelCheck), so that what would refuse a
+// new request also ends it.
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
@@ -51,17 +52,46 @@ export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxy
     return;
   }
   const { dest } = passed;
+  // Only now may a client that waits for it send its body (servers.ts: checkContinue).
+  if (/100-continue/i.test(req.headers.expect ?? '')) res.writeContinue();
   let sent = 0;
   let received = 0;
+  let pending = 0;
   let recorded = false;
+  let ended = false;
+  const as = `${target} as ${passed.who.account.username} (${passed.who.via})`;
   const record = (): void => {
     if (recorded) return;
     recorded = true;
-    recordTraffic(ctx, passed.who, sent + received);
-    log(
-      res.headersSent ? res.statusCode : 'dropped',
-      `${target} as ${passed.who.account.username} (${passed.who.via}) exit ${passed.exitIp} bytes ${sent + received}`,
-    );
+    clearInterval(timer);
+    recordTraffic(ctx, passed.who, pending);
+    pending = 0;
+    log(res.headersSent ? res.statusCode : 'dropped', `${as} exit ${passed.exitIp} bytes ${sent + received}`);
+  };
+  // An exchange that runs long (a streamed answer, a slow upload) is held to what admitted it as a
+  // tunnel is: admitted again while it runs, its bytes recorded every 64 KiB; once it would be
+  // refused, both sides are closed and one line says why.
+  const check = new TunnelCheck(ctx, passed);
+  const end = (why: string): void => {
+    if (ended || recorded) return;
+    ended = true;
+    ctx.log(`proxy ${proxyHost}: ${req.method ?? '-'} ${as} closed: ${why}`);
+    upstream.destroy();
+    res.destroy();
+  };
+  const timer = setInterval(() => {
+    if (!check.due()) return;
+    void check.run().then((why) => {
+      if (why !== undefined) end(why);
+    });
+  }, TUNNEL_RECHECK_MS).unref();
+  const count = (n: number): void => {
+    pending += n;
+    if (pending < TUNNEL_FLUSH_BYTES) return;
+    const recordedNow = recordTraffic(ctx, passed.who, pending);
+    pending = 0;
+    const why = recordedNow ? stillAllowed(ctx.store, passed.who, ctx.clock.now()) : undefined;
+    if (why !== undefined) end(why);
   };
   const upstream = httpRequest({
     host: dest.address,
@@ -87,11 +117,17 @@ export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxy
     }
     headers[exitIpHeader(ctx.settings.operator)] = passed.exitIp;
     res.writeHead(upRes.statusCode ?? 502, headers);
-    upRes.on('data', (chunk: Buffer) => (received += chunk.length));
+    upRes.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      count(chunk.length);
+    });
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
   });
-  req.on('data', (chunk: Buffer) => (sent += chunk.length));
+  req.on('data', (chunk: Buffer) => {
+    sent += chunk.length;
+    count(chunk.length);
+  });
   req.pipe(upstream);
   // On finish, before the client can send its next request: a limit crossed now stops that one.
   res.on('finish', record);

@@ -1,7 +1,7 @@
 // Serves every proxy host of the catalogue as an HTTP forward proxy on its own loopback port,
 // bounded: connections per proxy, header size, time to send the headers.
 import { lookup } from 'node:dns/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { PROXY_CATALOGUE } from '../catalogue';
 import type { HostResolver } from './admission';
@@ -56,13 +56,17 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
       const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 10_000, requestTimeout: 0, keepAliveTimeout: 5_000 });
       server.maxConnections = ctx.settings.maxConnections;
       const failed = (err: unknown): void => ctx.log(`proxy ${proxy.host}: internal error: ${err instanceof Error ? err.message : String(err)}`);
-      server.on('request', (req, res) => {
+      const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
         forwardHttp(ctx, upstreamAgent, proxy.host, req, res).catch((err: unknown) => {
           failed(err);
           if (!res.headersSent) res.writeHead(500).end();
           else res.destroy();
         });
-      });
+      };
+      server.on('request', onRequest);
+      // `Expect: 100-continue`: Node would answer 100 before the request is admitted, and the
+      // client would upload a body about to be refused; forwardHttp sends it once admitted.
+      server.on('checkContinue', onRequest);
       server.on('connect', (req, duplex, head) => {
         const socket = duplex as Socket;
         tunnels.add(socket);
