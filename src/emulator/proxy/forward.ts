@@ -7,14 +7,10 @@
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
-import { stillAllowed } from './admission';
-import { countryHeader, exitIpHeader, recordTraffic, type ProxyContext } from './context';
+import { countryHeader, exitIpHeader, type ProxyContext } from './context';
 import { gate, type Passed } from './gate';
 import { parseAuthority } from './target';
-import { TUNNEL_RECHECK_MS, TunnelCheck } from './tunnel-check';
-
-/** A tunnel's bytes are recorded whenever this many have accumulated, and when it closes. */
-const TUNNEL_FLUSH_BYTES = 64 * 1024;
+import { ExchangeWatch } from './tunnel-check';
 
 /** Connecting to the target, and silence on an established exchange, end it after this. */
 const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -56,22 +52,11 @@ export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxy
   if (/100-continue/i.test(req.headers.expect ?? '')) res.writeContinue();
   let sent = 0;
   let received = 0;
-  let pending = 0;
   let recorded = false;
   let ended = false;
   const as = `${target} as ${passed.who.account.username} (${passed.who.via})`;
-  const record = (): void => {
-    if (recorded) return;
-    recorded = true;
-    clearInterval(timer);
-    recordTraffic(ctx, passed.who, pending);
-    pending = 0;
-    log(res.headersSent ? res.statusCode : 'dropped', `${as} exit ${passed.exitIp} bytes ${sent + received}`);
-  };
   // An exchange that runs long (a streamed answer, a slow upload) is held to what admitted it as a
-  // tunnel is: admitted again while it runs, its bytes recorded every 64 KiB; once it would be
-  // refused, both sides are closed and one line says why.
-  const check = new TunnelCheck(ctx, passed);
+  // tunnel is; once it would be refused, both sides are closed and one line says why.
   const end = (why: string): void => {
     if (ended || recorded) return;
     ended = true;
@@ -79,19 +64,14 @@ export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxy
     upstream.destroy();
     res.destroy();
   };
-  const timer = setInterval(() => {
-    if (!check.due()) return;
-    void check.run().then((why) => {
-      if (why !== undefined) end(why);
-    });
-  }, TUNNEL_RECHECK_MS).unref();
-  const count = (n: number): void => {
-    pending += n;
-    if (pending < TUNNEL_FLUSH_BYTES) return;
-    const recordedNow = recordTraffic(ctx, passed.who, pending);
-    pending = 0;
-    const why = recordedNow ? stillAllowed(ctx.store, passed.who, ctx.clock.now()) : undefined;
-    if (why !== undefined) end(why);
+  const watch = new ExchangeWatch(ctx, passed, end);
+  watch.start();
+  const record = (): void => {
+    if (recorded) return;
+    recorded = true;
+    watch.stop();
+    watch.flush(true);
+    log(res.headersSent ? res.statusCode : 'dropped', `${as} exit ${passed.exitIp} bytes ${sent + received}`);
   };
   const upstream = httpRequest({
     host: dest.address,
@@ -119,14 +99,14 @@ export async function forwardHttp(ctx: ProxyContext, upstreamAgent: Agent, proxy
     res.writeHead(upRes.statusCode ?? 502, headers);
     upRes.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      count(chunk.length);
+      watch.count(chunk.length);
     });
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
   });
   req.on('data', (chunk: Buffer) => {
     sent += chunk.length;
-    count(chunk.length);
+    watch.count(chunk.length);
   });
   req.pipe(upstream);
   // On finish, before the client can send its next request: a limit crossed now stops that one.
@@ -159,10 +139,8 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
   const upstream = connect({ host: dest.address, port: dest.port });
   upstream.setTimeout(UPSTREAM_TIMEOUT_MS, () => upstream.destroy(new Error('target timed out')));
   let bytes = 0;
-  let pending = 0;
   let established = false;
   let ended = false;
-  const check = new TunnelCheck(ctx, passed);
   // What would refuse this CONNECT now ends the tunnel: one line says why.
   const end = (why: string): void => {
     if (ended) return;
@@ -172,32 +150,12 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
     upstream.destroy();
     guard.destroy();
   };
-  // A client that only listens sends no byte to check: bytes from the target stop within about a
-  // second of what admitted the tunnel going. Real time; unref'd: it holds no process open.
-  let timer: NodeJS.Timeout | undefined;
-  const watch = (): void => {
-    timer = setInterval(() => {
-      if (!check.due()) return;
-      void check.run().then((why) => {
-        if (why !== undefined) end(why);
-      });
-    }, TUNNEL_RECHECK_MS).unref();
-  };
-  // Usage is recorded as the tunnel runs, not only when it closes, so that a long tunnel cannot
-  // outrun a limit. What a usage record can change is checked at once, without the rest of the
-  // admission: traffic makes no re-admission due (accessChanges).
-  const flush = (closing: boolean): void => {
-    if (pending === 0) return;
-    const recorded = recordTraffic(ctx, passed.who, pending);
-    pending = 0;
-    if (!recorded || closing) return;
-    const why = stillAllowed(ctx.store, passed.who, ctx.clock.now());
-    if (why !== undefined) end(why);
-  };
+  // A client that only listens sends no byte to check: the watch's timer covers it.
+  const watch = new ExchangeWatch(ctx, passed, end);
+  const { check } = watch;
   const count = (chunk: Buffer): void => {
     bytes += chunk.length;
-    pending += chunk.length;
-    if (pending >= TUNNEL_FLUSH_BYTES) flush(false);
+    watch.count(chunk.length);
   };
   // The client's bytes wait for a re-admission when one is due, so none is relayed after what
   // admitted the tunnel is gone. A Transform keeps Node's order and backpressure.
@@ -225,7 +183,7 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
     client.pipe(guard).pipe(upstream);
     upstream.pipe(client);
     client.setTimeout(UPSTREAM_TIMEOUT_MS, () => client.destroy());
-    watch();
+    watch.start();
   });
   upstream.on('error', (err) => {
     if (!established) {
@@ -236,7 +194,7 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
   let closed = 0;
   const onClose = (): void => {
     closed += 1;
-    clearInterval(timer);
+    watch.stop();
     if (closed === 1) {
       // One side is gone: the other has nothing more to relay.
       client.destroy();
@@ -245,7 +203,7 @@ export async function forwardConnect(ctx: ProxyContext, proxyHost: string, req: 
       return;
     }
     if (!established) return;
-    flush(true);
+    watch.flush(true);
     log(200, `${target} as ${passed.who.account.username} (${passed.who.via}) exit ${passed.exitIp} bytes ${bytes}`);
   };
   client.once('close', onClose);

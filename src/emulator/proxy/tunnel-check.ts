@@ -1,7 +1,13 @@
-// When an open CONNECT tunnel is admitted again, and that only one re-admission of a tunnel runs at
-// a time: a tunnel that moves data must not turn its chunks into as many admissions at once.
-import { accessChanges, type ProxyContext } from './context';
+// When an open CONNECT tunnel (or an absolute-form exchange that runs long) is admitted again, and
+// that only one re-admission of it runs at a time: a tunnel that moves data must not turn its chunks
+// into as many admissions at once. ExchangeWatch runs the re-admissions a second brings and records
+// the exchange's usage as it goes, for both ways through a proxy (forward.ts).
+import { stillAllowed } from './admission';
+import { accessChanges, type ProxyContext, recordTraffic } from './context';
 import type { Passed } from './gate';
+
+/** A tunnel's (or a long exchange's) bytes are recorded whenever this many have accumulated, and when it closes. */
+const TUNNEL_FLUSH_BYTES = 64 * 1024;
 
 /** A tunnel is admitted again at least this often (emulator time) while it is checked. */
 export const TUNNEL_RECHECK_MS = 1_000;
@@ -60,5 +66,58 @@ export class TunnelCheck {
     } catch {
       return Number.NaN;
     }
+  }
+}
+
+/**
+ * What an open exchange (a CONNECT tunnel, or an absolute-form request that runs long) runs while
+ * it relays: its re-admission once a second of real time, so that bytes from the target stop
+ * within about a second of what admitted it going (unref'd: it holds no process open), and its
+ * usage recorded every {@link TUNNEL_FLUSH_BYTES}, so that it cannot outrun a limit. What a usage
+ * record can change is checked at once, without the rest of the admission: traffic makes no
+ * re-admission due (accessChanges). `end` is called with why it must close.
+ */
+export class ExchangeWatch {
+  readonly check: TunnelCheck;
+  private pending = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: ProxyContext,
+    private readonly passed: Passed,
+    private readonly end: (why: string) => void,
+  ) {
+    this.check = new TunnelCheck(ctx, passed);
+  }
+
+  /** Starts the re-admissions a second brings. */
+  start(): void {
+    this.timer = setInterval(() => {
+      if (!this.check.due()) return;
+      void this.check.run().then((why) => {
+        if (why !== undefined) this.end(why);
+      });
+    }, TUNNEL_RECHECK_MS).unref();
+  }
+
+  /** Counts `n` bytes relayed, recording them once enough have accumulated. */
+  count(n: number): void {
+    this.pending += n;
+    if (this.pending >= TUNNEL_FLUSH_BYTES) this.flush(false);
+  }
+
+  /** Records what is counted and not recorded yet; unless `closing`, checks what the record can change. */
+  flush(closing: boolean): void {
+    if (this.pending === 0) return;
+    const recorded = recordTraffic(this.ctx, this.passed.who, this.pending);
+    this.pending = 0;
+    if (!recorded || closing) return;
+    const why = stillAllowed(this.ctx.store, this.passed.who, this.ctx.clock.now());
+    if (why !== undefined) this.end(why);
+  }
+
+  /** Stops the re-admissions. */
+  stop(): void {
+    clearInterval(this.timer);
   }
 }
