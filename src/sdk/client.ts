@@ -14,7 +14,7 @@ import { SubAccountsApi } from './sub-accounts';
 import { TokensApi } from './tokens';
 import { Transport } from './transport';
 import type { BasicAuth, BearerAuth, CallOptions, ProxyAccountClientOptions, RequestLogger } from './types';
-import { checkCallOptions, checkKnownKeys, checkPemCertificates, keysOf } from './validation';
+import { checkCallOptions, checkKnownKeys, checkPemCertificates, keysOf, optBool, optFunction } from './validation';
 import { SDK_VERSION } from './version';
 
 /** Default per-attempt timeout (ms). */
@@ -245,22 +245,11 @@ function authHeader(auth: unknown): { authorization: string; secrets: string[]; 
   return { authorization: `Basic ${encoded}`, secrets: [a.password, encoded], basic: true };
 }
 
-function optBool(v: unknown, field: string): boolean {
-  if (v === undefined) return false;
-  if (typeof v !== 'boolean') throw new InvalidArgumentError(field, 'must be a boolean');
-  return v;
-}
-
 function optNumber(v: unknown, field: string, dflt: number, min: number, max: number, integer = false): number {
   if (v === undefined) return dflt;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
     throw new InvalidArgumentError(field, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
   }
-  return v;
-}
-
-function optFunction<F>(v: F | undefined, field: string): F | undefined {
-  if (v !== undefined && typeof v !== 'function') throw new InvalidArgumentError(field, 'must be a function');
   return v;
 }
 

@@ -66,7 +66,7 @@ export type {
   UsernameTarget,
 } from './types';
 export { SDK_VERSION } from './version';
-export { proxyDispatcher, type ProxyDispatcherOptions } from './proxy-dispatcher';
+export { proxyDispatcher, proxyRefusal, type ProxyDispatcherOptions, type ProxyRefusal } from './proxy-dispatcher';
 export { AUTH_FAILURE_CACHE_ENV, AUTH_FAILURE_TTL_ENV } from './auth-failure-options';
 export { DEFAULT_AUTH_FAILURE_TTL_MS, defaultCacheDir } from './failure-memory';
 // The SDK's own argument checks, exported so callers (e.g. a tool validating configuration early)

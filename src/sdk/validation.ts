@@ -340,6 +340,19 @@ export function checkProxy(value: unknown, field = 'proxy'): string {
   return checkToken(value, field);
 }
 
+/** An optional boolean option: `false` when absent, anything but a boolean refused. */
+export function optBool(v: unknown, field: string): boolean {
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') throw new InvalidArgumentError(field, 'must be a boolean');
+  return v;
+}
+
+/** An optional function option: anything but a function refused. */
+export function optFunction<F>(v: F | undefined, field: string): F | undefined {
+  if (v !== undefined && typeof v !== 'function') throw new InvalidArgumentError(field, 'must be a function');
+  return v;
+}
+
 /** A value for an operation description, shortened so a huge argument cannot flood messages. */
 export function shortName(value: string, max = 80): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;

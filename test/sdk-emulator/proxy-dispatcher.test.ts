@@ -1,11 +1,13 @@
 // The SDK's proxy dispatcher against the emulator process: the authorized-proxy list and a token
 // become requests through the emulated proxy, sticky with an ipHash, in the chosen country; a
-// deleted token is refused. Also its argument checks, made before anything is opened.
+// deleted token is refused, and proxyRefusal reads each refusal from undici's error. Also its
+// argument checks, made before anything is opened, and what printing a dispatcher shows.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
-import { InvalidArgumentError, proxyDispatcher } from '../../src/sdk';
+import { inspect } from 'node:util';
+import { fetch, request } from 'undici';
+import { InvalidArgumentError, proxyDispatcher, proxyRefusal } from '../../src/sdk';
 import { ACME, useEmulator } from './setup';
 
 const { emu, client } = useEmulator();
@@ -51,10 +53,66 @@ test('the listed proxies and a token make a dispatcher that passes, sticky with 
   }
   await acme.tokens.delete({ id: token.id });
   const refused = proxyDispatcher({ proxies, token: token.token, connectTo });
+  const tunnelled = proxyDispatcher({ proxies, token: token.token, connectTo, tunnelHttp: true });
   try {
-    await expect(request(targetUrl, { dispatcher: refused })).rejects.toThrow(/407/);
+    // undici reports a 407 in absolute form, and any refused tunnel, as errors of its own.
+    const absolute = await request(targetUrl, { dispatcher: refused }).catch((e: unknown) => e);
+    expect(proxyRefusal(absolute)).toEqual({ status: 407, via: 'absolute-form' });
+    const tunnel = await request(targetUrl, { dispatcher: tunnelled }).catch((e: unknown) => e);
+    expect(proxyRefusal(tunnel)).toEqual({ status: 407, via: 'tunnel' });
+    // fetch wraps them in causes.
+    const fetched = await fetch(targetUrl, { dispatcher: tunnelled }).catch((e: unknown) => e);
+    expect(fetched).toBeInstanceOf(TypeError);
+    expect(proxyRefusal(fetched)).toEqual({ status: 407, via: 'tunnel' });
   } finally {
-    await refused.close();
+    await Promise.all([refused.close(), tunnelled.close()]);
+  }
+});
+
+test("proxyRefusal reads a deactivated sub-account's 402 over a tunnel, and is undefined for other errors", async () => {
+  const acme = client(ACME);
+  await acme.proxies.add('us-ny');
+  const proxies = await acme.proxies.list();
+  await acme.subAccounts.create({ username: 'refusals', password: 'refusals-pass-1' });
+  const sub = client({ username: 'refusals', password: 'refusals-pass-1' });
+  const token = await sub.tokens.create({ label: 'refusals' });
+  const dispatcher = proxyDispatcher({ proxies, token: token.token, connectTo, tunnelHttp: true });
+  try {
+    expect((await request(targetUrl, { dispatcher })).statusCode).toBe(200);
+    await acme.subAccounts.deactivate('refusals');
+    await dispatcher.close();
+    const again = proxyDispatcher({ proxies, token: token.token, connectTo, tunnelHttp: true });
+    try {
+      expect(proxyRefusal(await request(targetUrl, { dispatcher: again }).catch((e: unknown) => e))).toEqual({ status: 402, via: 'tunnel' });
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await dispatcher.close().catch(() => undefined);
+  }
+  expect(proxyRefusal(new Error('Proxy response (407) !== 200 when HTTP Tunneling'))).toBeUndefined(); // not undici's
+  expect(proxyRefusal(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBeUndefined();
+  expect(proxyRefusal(undefined)).toBeUndefined();
+  expect(proxyRefusal('Proxy Authentication Required (407)')).toBeUndefined();
+});
+
+test('printing a dispatcher shows where it connects, never the token', async () => {
+  const secret = 'pxa_PrintedNowhere_0123456789';
+  const dispatcher = proxyDispatcher({ proxies: ['us-ny.example.net:8080'], token: secret, ipHash: 'job-7', connectTo: () => '127.0.0.1:9' });
+  try {
+    const shown = [inspect(dispatcher), inspect(dispatcher, { depth: Infinity, showHidden: true }), JSON.stringify(dispatcher), String(dispatcher)];
+    for (const text of shown) expect(text).not.toContain(secret);
+    expect(shown[0]).toContain('us-ny.example.net:8080');
+    expect(shown[0]).toContain('127.0.0.1:9');
+    expect(JSON.parse(shown[2]!)).toEqual({
+      proxy: 'us-ny.example.net:8080',
+      connectTo: '127.0.0.1:9',
+      token: '[REDACTED]',
+      ipHash: 'job-7',
+      tunnelHttp: false,
+    });
+  } finally {
+    await dispatcher.close();
   }
 });
 
@@ -94,6 +152,21 @@ test('arguments are checked before anything is opened, and the token is never qu
       'targetCaCert',
     ],
     [{ proxies: ['a.example.net:1'], token: 'pxa_x', targetCaCert: '-----BEGIN CERTIFICATE-----\nMIIB' }, 'targetCaCert'],
+    // Wrong types are refused, not read loosely, and each names the option that is wrong.
+    [loose({ proxies: ['a.example.net:1'], token: 'pxa_x', use: true }), 'use'],
+    [{ proxies: ['a.example.net:1'], token: 'pxa_x', use: '' }, 'use'],
+    [loose({ proxies: ['a.example.net:1'], token: 'pxa_x', country: ['DE'], countryHeader: 'X-A-Country' }), 'country'],
+    [loose({ proxies: ['a.example.net:1'], token: 'pxa_x', country: 'DE', countryHeader: 7 }), 'countryHeader'],
+    [{ proxies: ['a.example.net:1'], token: 'pxa_x', countryHeader: 'X-A-Country' }, 'countryHeader'],
+    [loose({ proxies: ['a.example.net:1'], token: 'pxa_x', ipHash: null }), 'ipHash'],
+    [loose({ proxies: ['a.example.net:1'], token: 'pxa_x', ipHash: 42 }), 'ipHash'],
+    [loose({ proxies: ['a.example.net:1'], token: 'pxa_x', tunnelHttp: 'yes' }), 'tunnelHttp'],
+    [loose({ proxies: ['a.example.net:1'], token: 'pxa_x', connectTo: { 'us-ny': '127.0.0.1:1' } }), 'connectTo'],
+    [{ proxies: ['a.example.net:1'], token: 'pxa_x', connectTo: () => '127.0.0.1:99999' }, 'connectTo'],
+    [{ proxies: ['a.example.net:1'], token: 'pxa_x', connectTo: () => '127.0.0.1:0' }, 'connectTo'],
+    [{ proxies: ['us-ny'], token: 'pxa_x' }, 'proxies[0]'],
+    [{ proxies: ['a.example.net:1', ''], token: 'pxa_x' }, 'proxies[1]'],
+    [loose({ proxies: [123], token: 'pxa_x', use: 'us-ny' }), 'proxies[0]'],
   ];
   for (const [options, field] of bad) {
     let caught: unknown;
@@ -107,3 +180,8 @@ test('arguments are checked before anything is opened, and the token is never qu
     expect((caught as Error).message).not.toContain('secret');
   }
 });
+
+/** Options of the wrong types, as a JavaScript caller can pass them. */
+function loose(options: Record<string, unknown>): Parameters<typeof proxyDispatcher>[0] {
+  return options as never;
+}
