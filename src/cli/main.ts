@@ -15,6 +15,7 @@ const SUBCOMMANDS: ReadonlyArray<() => SubcommandModule> = [
   () => require('./drift') as SubcommandModule,
   () => require('./export') as SubcommandModule,
   () => require('./tokens') as SubcommandModule,
+  () => require('./plan-file') as SubcommandModule,
 ];
 
 export function buildProgram(): Command {

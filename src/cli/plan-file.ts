@@ -1,0 +1,64 @@
+// `proxyaccount plan-file seal|unseal`: a saved plan encrypted for keeping between a CI's review
+// and its apply (src/gitops/plan-seal.ts says why and how). The secret comes from an environment
+// variable only; the output is written whole or not at all, readable by its owner alone.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+
+interface PlanFileFlags {
+  out: string;
+  keyEnv: string;
+}
+
+/** Adds the `plan-file` command (with `seal` and `unseal`) to the program. */
+export function register(program: Command): void {
+  const planFile = program
+    .command('plan-file')
+    .description('Seal a saved plan for keeping between review and apply (it holds tokens and passwords in clear), or unseal it');
+  const common = (c: Command): Command =>
+    c
+      .requiredOption('--out <file>', 'where to write the result (a new file, mode 0600; an existing one is replaced)')
+      .option('--key-env <name>', 'the environment variable holding the secret (at least 32 characters)', 'PROXYACCOUNT_PLAN_KEY');
+  common(
+    planFile
+      .command('seal')
+      .description('Encrypt a saved plan (terraform plan -out) with AES-256-GCM under the secret')
+      .argument('<plan>', 'the saved plan file'),
+  ).action(async (source: string, flags: PlanFileFlags) => {
+    const { sealPlan, planSecretFrom } = await import('../gitops/plan-seal');
+    const secret = planSecretFrom(process.env, flags.keyEnv);
+    writeWhole(flags.out, await sealPlan(readInput(source), secret));
+    process.stderr.write(`proxyaccount: sealed ${source} into ${flags.out}\n`);
+  });
+  common(
+    planFile
+      .command('unseal')
+      .description('Decrypt a sealed plan; refuses one that was altered or sealed with another secret')
+      .argument('<sealed>', 'the sealed plan file'),
+  ).action(async (source: string, flags: PlanFileFlags) => {
+    const { unsealPlan, planSecretFrom } = await import('../gitops/plan-seal');
+    const secret = planSecretFrom(process.env, flags.keyEnv);
+    writeWhole(flags.out, await unsealPlan(readInput(source), secret));
+    process.stderr.write(`proxyaccount: unsealed ${source} into ${flags.out}\n`);
+  });
+}
+
+function readInput(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** Writes through a new file beside the target, renamed over it: never a half-written plan. */
+function writeWhole(file: string, data: Buffer): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, file);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw new Error(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
