@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { unsealPlan } from '../../src/gitops/plan-seal';
 import { ProxyAccountClient } from '../../src/sdk';
 import { startEmulator, type RunningEmulator } from '../helpers/emulator';
 import { requireTerraform } from '../e2e/helpers/terraform';
@@ -39,6 +40,14 @@ const MERGED = { pull_request: { number: 5, merged: true, merge_commit_sha: '5e1
 const OPENED = { pull_request: { number: 5, head: { sha: '4d3c2b1a0f9e8d7c6b5a4d3c2b1a0f9e8d7c6b5a', repo: { full_name: 'owner/repo' } } } };
 /** The environments whose secrets the GitHub jobs read, and the job that reads each. */
 const GITHUB_ENVIRONMENTS = ['proxyaccount-review', 'proxyaccount-apply', 'proxyaccount-drift'];
+/** The secret the review seals its kept plan with, and apply unseals it with. */
+const PLAN_KEY = 'kO3vX8qLr2TzW6nYb1cFh5jMp9sDg4aE7uQi0t=';
+/** A file kept only sealed: not a saved plan (a zip), but one sealed with PLAN_KEY. */
+async function expectSealedPlan(file: string): Promise<void> {
+  const kept = fs.readFileSync(file);
+  expect(kept.subarray(0, 2).toString('latin1')).not.toBe('PK');
+  expect((await unsealPlan(kept, PLAN_KEY)).subarray(0, 2).toString('latin1')).toBe('PK');
+}
 /** GitLab's docker and kubernetes executors: jobs run under umask 0000, the project directory 0777. */
 const UMASK_0000 = { umask: 0 } as const;
 /** The runner user of a GitHub `container:` job (it runs as root in that user's directories). */
@@ -136,6 +145,7 @@ function githubService(name: string, password: string, state: string, username =
     TF_HTTP_ADDRESS: `${forge.url}/state/${state}`,
     TF_HTTP_USERNAME: 'state-user',
     TF_HTTP_PASSWORD: 'state-password',
+    PROXYACCOUNT_PLAN_KEY: PLAN_KEY,
   };
   return service(name, {}, { environments: Object.fromEntries(GITHUB_ENVIRONMENTS.map((e) => [e, secrets])) });
 }
@@ -221,7 +231,9 @@ describe('GitHub Actions templates on fresh runners', () => {
     expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
     expect(r.outputs).toEqual({ code: '3' });
     expect(fs.readFileSync(path.join(gh.artifacts, 'proxyaccount-plan', 'review.md'), 'utf8')).toContain('<!-- proxyaccount-review -->');
-    expect(fs.existsSync(path.join(gh.artifacts, 'proxyaccount-plan', 'plan.tfplan'))).toBe(true);
+    // The plan is kept only sealed: it holds the state's tokens and passwords in clear.
+    expect(fs.readdirSync(path.join(gh.artifacts, 'proxyaccount-plan')).sort()).toEqual(['plan.tfplan.sealed', 'review.md']);
+    await expectSealedPlan(path.join(gh.artifacts, 'proxyaccount-plan', 'plan.tfplan.sealed'));
     const written = calls.filter((c) => /Comment$/.test(c.method));
     expect(written.map((c) => [c.method, c.args.comment_id])).toEqual([['rest.issues.updateComment', 102]]);
     expect(String(written[0]!.args.body)).toMatch(new RegExp(`^<!-- proxyaccount-review -->\n_The plan of ${OPENED.pull_request.head.sha} \\(\\[run\\]`));
@@ -230,7 +242,7 @@ describe('GitHub Actions templates on fresh runners', () => {
     expect(forge.states.get('/state/github')).toBeUndefined();
     const seen = installs(gh);
     expect(seen).toHaveLength(1);
-    for (const name of ['PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_USERNAME', 'PROXYACCOUNT_BASE_URL', 'TF_HTTP_PASSWORD'])
+    for (const name of ['PROXYACCOUNT_PASSWORD', 'PROXYACCOUNT_USERNAME', 'PROXYACCOUNT_BASE_URL', 'TF_HTTP_PASSWORD', 'PROXYACCOUNT_PLAN_KEY'])
       expect(seen[0]!.env).not.toContain(name);
     // The attention gate is a check of its own, failing for this commit.
     const gate = await runGithubJob({
@@ -615,6 +627,7 @@ describe('the GitLab template on fresh runners', () => {
     PROXYACCOUNT_BASE_URL: em.url,
     PROXYACCOUNT_USERNAME: PARENT.username,
     PROXYACCOUNT_PASSWORD: PARENT.password,
+    PROXYACCOUNT_PLAN_KEY: PLAN_KEY,
     GITLAB_TOKEN: 'glpat-test',
   });
   let history: History;
@@ -707,7 +720,8 @@ describe('the GitLab template on fresh runners', () => {
     // CI_PROJECT_DIR as GitLab's docker executor leaves it: everyone can write it.
     expect(fs.statSync(r.workspace).mode & 0o777).toBe(0o777);
     expect(forge.calls).toContain('POST /api/v4/projects/7/merge_requests/3/notes');
-    expect(fs.existsSync(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan'))).toBe(true);
+    expect(fs.existsSync(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan'))).toBe(false);
+    await expectSealedPlan(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan.sealed'));
     expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-commit'), 'utf8').trim()).toBe(head3);
     expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-tree'), 'utf8').trim()).toBe(history.tree(head3));
     await serveReview(3, 'head');
@@ -715,6 +729,7 @@ describe('the GitLab template on fresh runners', () => {
     expect(seen).toHaveLength(1);
     for (const name of [
       'PROXYACCOUNT_PASSWORD',
+      'PROXYACCOUNT_PLAN_KEY',
       'GITLAB_TOKEN',
       'CI_JOB_TOKEN',
       'TF_HTTP_PASSWORD',
@@ -733,7 +748,7 @@ describe('the GitLab template on fresh runners', () => {
     const calls = forge.calls.length;
     const r = await runGitlabJob({ job: 'review', service: bare, base, predefined: mergeRequestPipeline(8, head3), override });
     expect(r.ok).toBe(false);
-    expect(r.log.replace(/\s+/g, ' ')).toContain('Not reviewed: this job got no account credentials or no GITLAB_TOKEN.');
+    expect(r.log.replace(/\s+/g, ' ')).toContain('Not reviewed: this job got no account credentials, no GITLAB_TOKEN or no PROXYACCOUNT_PLAN_KEY.');
     expect(r.log).not.toMatch(/Initializing/);
     expect(take()).toEqual([]);
     // No review note: only the after_script's note that the review failed.

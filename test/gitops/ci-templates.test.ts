@@ -133,6 +133,7 @@ describe('what a template may not do', () => {
     for (const secret of [
       'PROXYACCOUNT_PASSWORD',
       'PROXYACCOUNT_TOKEN',
+      'PROXYACCOUNT_PLAN_KEY',
       'GITLAB_TOKEN',
       'CI_JOB_TOKEN',
       'TF_HTTP_PASSWORD',
@@ -158,7 +159,16 @@ describe('what a template may not do', () => {
     expect(onlyAppliesThePlan(script)).toBe(true);
     expect(script.indexOf('terraform plan')).toBeGreaterThan(script.indexOf('terraform apply'));
     expect(isCheck(script.slice(script.indexOf('terraform plan')))).toBe(true);
-    expect(gl.review.artifacts.paths).toContain('infra/plan.tfplan');
+    // Kept only sealed, and unsealed just before the apply.
+    expect(gl.review.artifacts.paths).toContain('infra/plan.tfplan.sealed');
+    expect(gl.review.artifacts.paths).not.toContain('infra/plan.tfplan');
+    expect(script.indexOf('proxyaccount plan-file unseal plan.tfplan.sealed --out plan.tfplan')).toBeGreaterThan(-1);
+    expect(script.indexOf('proxyaccount plan-file unseal')).toBeLessThan(script.indexOf('terraform apply'));
+    const keep = github(TEMPLATES[0]!).jobs.review!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(String(keep?.with?.path).trim().split('\n')).toEqual(['infra/plan.tfplan.sealed', 'infra/review.md']);
+    const unseal = runs.findIndex((r) => r.includes('proxyaccount plan-file unseal plan.tfplan.sealed --out plan.tfplan'));
+    expect(unseal).toBeGreaterThan(-1);
+    expect(unseal).toBeLessThan(applyAt);
   });
 });
 
@@ -539,7 +549,7 @@ describe('who the review job trusts', () => {
   ])('GitLab: a review job with %s stops before terraform or the CLI runs, saying why', (_, env) => {
     const r = runWithStubs(gitlab().review.script.join('\n'), env);
     expect(r.code).toBe(1);
-    expect(r.output).toContain('Not reviewed: this job got no account credentials or no GITLAB_TOKEN.');
+    expect(r.output).toContain('Not reviewed: this job got no account credentials, no GITLAB_TOKEN or no PROXYACCOUNT_PLAN_KEY.');
     expect({ ran: r.ran, curl: r.curl }).toEqual({ ran: '', curl: '' });
   });
 
