@@ -674,7 +674,9 @@ describe('the GitLab template on fresh runners', () => {
   });
 
   /** A merge request pipeline of !`iid` on `sha` (in a merged results pipeline, the merged result of `head`). */
-  function mergeRequestPipeline(iid: number, sha: string, head?: string): Record<string, string> {
+  function mergeRequestPipeline(iid: number, sha: string, head?: string, current = head ?? sha): Record<string, string> {
+    // The merge request as the API shows it now: its head is `current`.
+    forge.answer('GET', `${API}/merge_requests/${iid}`, 200, JSON.stringify({ iid, state: 'opened', sha: current }));
     return {
       ...predefined,
       // A merge request pipeline of an unprotected branch: no protected variable.
@@ -720,6 +722,12 @@ describe('the GitLab template on fresh runners', () => {
     // CI_PROJECT_DIR as GitLab's docker executor leaves it: everyone can write it.
     expect(fs.statSync(r.workspace).mode & 0o777).toBe(0o777);
     expect(forge.calls).toContain('POST /api/v4/projects/7/merge_requests/3/notes');
+    // The note names the commit it reviews, and the merge request is still there: no banner.
+    const note = new URLSearchParams(forge.posted.filter((p) => p.call === 'POST /api/v4/projects/7/merge_requests/3/notes').at(-1)!.body).get('body')!;
+    expect(note.startsWith(`<!-- proxyaccount-review -->\n_The plan of ${head3} ([job](`)).toBe(true);
+    expect(note).not.toContain('Out of date');
+    expect(note.match(/<!-- proxyaccount-review -->/g)).toHaveLength(1);
+    expect(note).toContain('203.0.113.10');
     expect(fs.existsSync(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan'))).toBe(false);
     await expectSealedPlan(path.join(gl.artifacts, 'review', 'infra', 'plan.tfplan.sealed'));
     expect(fs.readFileSync(path.join(gl.artifacts, 'review', 'infra', 'reviewed-commit'), 'utf8').trim()).toBe(head3);
@@ -754,6 +762,16 @@ describe('the GitLab template on fresh runners', () => {
     // No review note: only the after_script's note that the review failed.
     expect(forge.calls.slice(calls)).toEqual(['POST /api/v4/projects/7/merge_requests/8/notes']);
     expect(fs.existsSync(path.join(bare.artifacts, 'review'))).toBe(false);
+  });
+
+  it('review of an older commit, run after the merge request moved on: its note says at the top that it is out of date', async () => {
+    const newer = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+    const r = await runGitlabJob({ job: 'review', service: gl, base, predefined: mergeRequestPipeline(9, head3, undefined, newer), override });
+    expect({ ok: r.ok, log: r.ok ? '' : r.log }).toEqual({ ok: true, log: '' });
+    const note = new URLSearchParams(forge.posted.filter((p) => p.call === 'POST /api/v4/projects/7/merge_requests/9/notes').at(-1)!.body).get('body')!;
+    expect(note).toContain(`_The plan of ${head3} ([job](`);
+    expect(note).toContain(`**Out of date:** the merge request is now at ${newer}; this is the review of an earlier commit.`);
+    expect(note.indexOf('Out of date')).toBeLessThan(note.indexOf('203.0.113.10'));
   });
 
   it('apply on main refuses a plan reviewed at an older commit than the merged head, and applies nothing', async () => {

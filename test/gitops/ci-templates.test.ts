@@ -288,13 +288,25 @@ describe('no merged change is skipped unseen', () => {
     const wf = github(TEMPLATES[1]!);
     expect(wf.concurrency).toBeUndefined();
     expect(wf.jobs.apply!.concurrency).toEqual({ group: 'proxyaccount-apply', queue: 'max' });
-    // Any other group in the templates queues as well: one pending run per group would cancel.
+    // Any other group in the templates queues as well (one pending run per group would cancel),
+    // but the review's, whose older runs are meant to be cancelled (below).
     for (const file of TEMPLATES.slice(0, 3)) {
       expect(github(file).concurrency).toBeUndefined();
       for (const [name, job] of Object.entries(github(file).jobs))
-        if (job.concurrency !== undefined)
+        if (job.concurrency !== undefined && !(file === TEMPLATES[0] && name === 'review'))
           expect({ file, name, queue: typeof job.concurrency === 'object' && job.concurrency.queue }).toEqual({ file, name, queue: 'max' });
     }
+  });
+
+  it('GitHub: a push cancels the review of the commit before it, so an older plan is never posted over a newer one (finding: an older run approved last overwrote the newer review)', () => {
+    const review = github(TEMPLATES[0]!).jobs.review!;
+    // One group per pull request: a push to another pull request cancels nothing here.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JavaScript template
+    const group = 'proxyaccount-review-${{ github.event.pull_request.number }}';
+    expect(review.concurrency).toEqual({ group, 'cancel-in-progress': true });
+    // The job that plans is the one that posts: no other job of the workflow writes the comment.
+    for (const [name, job] of Object.entries(github(TEMPLATES[0]!).jobs))
+      if (name !== 'review') expect({ name, comments: job.steps.some((s) => s.uses?.startsWith('actions/github-script@')) }).toEqual({ name, comments: false });
   });
 
   it('GitHub: an apply that did not succeed, cancelled included, has a job that fails the run', () => {

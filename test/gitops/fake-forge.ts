@@ -13,6 +13,8 @@ export interface FakeForge {
   readonly states: Map<string, string>;
   /** Every other request: method and path. */
   readonly calls: string[];
+  /** The form body of every POST among `calls`, by method and path, in order. */
+  readonly posted: Array<{ readonly call: string; readonly body: string }>;
   /** Answers `method` on `url` (path and query, as sent) with `status` and `body` from now on. */
   answer(method: string, url: string, status: number, body: string | Buffer): void;
   close(): Promise<void>;
@@ -22,6 +24,7 @@ export async function startFakeForge(): Promise<FakeForge> {
   const states = new Map<string, string>();
   const locks = new Set<string>();
   const calls: string[] = [];
+  const posted: Array<{ call: string; body: string }> = [];
   const answers = new Map<string, { status: number; body: string | Buffer }>();
   const server = http.createServer((req, res) => {
     let body = '';
@@ -58,6 +61,7 @@ export async function startFakeForge(): Promise<FakeForge> {
         if (req.method === 'UNLOCK') return send(200);
       }
       calls.push(`${req.method} ${p}`);
+      if (req.method === 'POST') posted.push({ call: `${req.method} ${p}`, body });
       // A job's artifacts nobody set: GitLab's answer when a ref has no successful pipeline.
       if (req.method === 'GET' && p.includes('/jobs/artifacts/')) return send(404, '{"message":"404 Not found"}');
       send(201, '{}');
@@ -69,6 +73,7 @@ export async function startFakeForge(): Promise<FakeForge> {
     url: `http://127.0.0.1:${port}`,
     states,
     calls,
+    posted,
     answer: (method, url, status, body) => answers.set(`${method} ${url}`, { status, body }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
