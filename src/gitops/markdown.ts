@@ -1,6 +1,6 @@
-// Text from a plan or an account inside Markdown that GitHub renders (the review's pull-request
-// comment, the drift issue): addresses are code, the rest is escaped, and nothing in it mentions a
-// person or team, references an issue or links anywhere. Review and drift share these, so neither
+// Text from a plan or an account inside Markdown that GitHub or GitLab renders (the review's
+// pull-request comment or merge-request note, the drift issue): addresses are code, the rest is
+// escaped, and nothing in it mentions a person or team, references an issue or links anywhere. Review and drift share these, so neither
 // can fall behind.
 
 /** Control characters (a line break above all) as escapes: text from the plan stays on its line. */
@@ -13,16 +13,20 @@ const CONTROL_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '
 /**
  * GitHub turns `@name` into a mention that notifies, `#123`, `GH-123` (or `owner/repo#123`) into a
  * cross-reference, and a bare `https://…` or `www.…` into a link (GFM's autolinks, issue URLs
- * becoming references), in text but not in code: a zero-width space after the sign, the `GH-`, the
- * scheme or the `www` keeps the text as it reads, without any of them. Only where GitHub would see
- * one: at the start or after a character that is not a letter, a digit or `_` (GitHub's word
- * characters), and a `#` after `owner/repo`. An `@` inside a word (`team.a@x`, `ops@example.com`)
- * is no mention, and keeps copying as it reads.
+ * becoming references), in text but not in code. GitLab, where the templates post the same text,
+ * also references a merge request by `!123`, a snippet by `$123`, an epic by `&123`, a milestone
+ * by `%name` and a label by `~name` (each also after a project's path: `project!123`,
+ * `group/project#123`). A zero-width space after the sign, the `GH-`, the scheme or the `www`
+ * keeps the text as it reads, without any of them. `@`, `GH-`, schemes and `www` only where a
+ * forge would see one: at the start or after a character that is not a letter, a digit or `_`
+ * (word characters): an `@` inside a word (`team.a@x`, `ops@example.com`) is no mention, and keeps
+ * copying as it reads. The reference signs after anything, since a project's name may precede them.
  */
 export function noMentionsOrLinks(s: string): string {
   return s
     .replace(/(?<![A-Za-z0-9_])@/g, '@\u200b')
-    .replace(/(?<![A-Za-z0-9_])#(?=\d)|(?<=\/[A-Za-z0-9_.-]+)#(?=\d)/g, '#\u200b')
+    .replace(/([#!$&])(?=\d)/g, '$1\u200b')
+    .replace(/([%~])(?=[A-Za-z0-9_"])/g, '$1\u200b')
     .replace(/(?<![A-Za-z0-9_])(gh-)(?=\d)/gi, '$1\u200b')
     .replace(/(?<![A-Za-z0-9_])(https?|ftp)(?=:\/\/)/gi, '$1\u200b')
     .replace(/(?<![A-Za-z0-9_.-])(www)(?=\.)/gi, '$1\u200b');

@@ -41,3 +41,11 @@ export function codeSpans(line: string): { spans: string[]; text: string } {
  */
 export const GITHUB_LINKS =
   /(?<![A-Za-z0-9_])@[A-Za-z0-9]|(?<![A-Za-z0-9_])#\d|\/[A-Za-z0-9_.-]+#\d|(?<![A-Za-z0-9_])gh-\d|(?<![A-Za-z0-9_])(https?|ftp):\/\/|(?<![A-Za-z0-9_.-])www\./i;
+
+/**
+ * What GitLab also references, after anything (a project's path may precede it): a merge request
+ * `!12`, an issue `project#12`, a snippet `$12`, an epic `&12`, a milestone `%name` or `%12`, a
+ * label `~name` or `~"two words"`. Markdown's `\~` is no protection: GitLab finds references in the
+ * rendered text.
+ */
+export const GITLAB_REFERENCES = /[#!$&]\d|%[A-Za-z0-9_"]|~[A-Za-z0-9_"]/;

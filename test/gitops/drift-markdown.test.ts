@@ -5,7 +5,7 @@
 // issue: text from the plan or the account never shapes it nor mentions anyone.
 import { driftReport, type UnmanagedObject } from '../../src/gitops/drift';
 import { DRIFT_MARKDOWN_LIMIT, driftMarkdown, MIN_DRIFT_MARKDOWN_LIMIT } from '../../src/gitops/drift-render';
-import { codeSpans, GITHUB_LINKS } from './code-spans';
+import { codeSpans, GITHUB_LINKS, GITLAB_REFERENCES } from './code-spans';
 
 /** `n` unmanaged IPs in each of `accounts` sub-accounts, each with a 100-character label. */
 function ips(accounts: number, n: number): UnmanagedObject[] {
@@ -145,6 +145,7 @@ describe('text from the plan or the account in the drift report', () => {
     const { text } = codeSpans(md);
     expect(text).not.toMatch(/<details>|<summary>|<img/);
     expect(text).not.toMatch(GITHUB_LINKS);
+    expect(text).not.toMatch(GITLAB_REFERENCES);
     expect(md).not.toMatch(/^#{1,2} (Approved|one)/m);
     // The username, in each of its four items, and the changed value stay on their item's line.
     const shown = '@\u200bsecurity-team\\\\n## Approved'; // the line break as the two characters \n, escaped

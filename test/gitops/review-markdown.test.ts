@@ -1,5 +1,5 @@
 import { reviewMarkdown } from '../../src/gitops/review-render';
-import { codeSpans, GITHUB_LINKS } from './code-spans';
+import { codeSpans, GITHUB_LINKS, GITLAB_REFERENCES } from './code-spans';
 import { review } from './plan-changes';
 
 function ip(name: string, after: Record<string, unknown>): unknown {
@@ -49,13 +49,24 @@ describe('text from the plan in the Markdown', () => {
     expect(md).toContain('### team@example — 1 change');
   });
 
-  it('a zero-width space only where GitHub would see a mention or a reference: usernames and emails copy as they read', () => {
+  it('a zero-width space only where a forge would see a mention or a reference: usernames and emails copy as they read', () => {
     const label = 'ops@example.com, first.last@x.io, a_b@c, (@ops) x.@team -@dev @@lead, order#12 #7, see acme/infra#3, a@b#4';
     const md = reviewMarkdown(review(ip('a', { ip: '198.51.100.2', label, username: 'team.a@x' })));
     expect(codeSpans(md).text).not.toMatch(GITHUB_LINKS);
     expect(md).toContain('### team.a@x — 1 change');
     expect(md).toContain(
-      '(ops@example.com, first.last@x.io, a\\_b@c, (@\u200bops) x.@\u200bteam -@\u200bdev @\u200b@\u200blead, order#12 #\u200b7, see acme/infra#\u200b3, a@b#4)',
+      '(ops@example.com, first.last@x.io, a\\_b@c, (@\u200bops) x.@\u200bteam -@\u200bdev @\u200b@\u200blead, order#\u200b12 #\u200b7, see acme/infra#\u200b3, a@b#\u200b4)',
+    );
+  });
+
+  it('no GitLab reference either: a merge request, snippet, epic, milestone or label named in a label stays text (finding: the templates post the same review as a GitLab note)', () => {
+    const label = 'see !1 and $3 and &4 and %v1 and %"Q3 plan" and ~bug and ~"needs review" and infra!7 and group/proj#2, not 100% or 5 & 6 or a!b';
+    const md = reviewMarkdown(review(ip('a', { ip: '198.51.100.4', label })));
+    const { text } = codeSpans(md);
+    expect(text).not.toMatch(GITLAB_REFERENCES);
+    expect(text).not.toMatch(GITHUB_LINKS);
+    expect(md).toContain(
+      'see !\u200b1 and $\u200b3 and &amp;\u200b4 and %\u200bv1 and %\u200b"Q3 plan" and \\~\u200bbug and \\~\u200b"needs review" and infra!\u200b7 and group/proj#\u200b2, not 100% or 5 &amp; 6 or a!b',
     );
   });
 
