@@ -15,32 +15,23 @@ export function register(program: Command): void {
   const planFile = program
     .command('plan-file')
     .description('Seal a saved plan for keeping between review and apply (it holds tokens and passwords in clear), or unseal it');
-  const common = (c: Command): Command =>
-    c
+  const command = (name: 'seal' | 'unseal', description: string, argument: string): void => {
+    planFile
+      .command(name)
+      .description(description)
+      .argument(`<${argument}>`, argument === 'plan' ? 'the saved plan file' : 'the sealed plan file')
       .requiredOption('--out <file>', 'where to write the result (a new file, mode 0600; an existing one is replaced)')
-      .option('--key-env <name>', 'the environment variable holding the secret (at least 32 characters)', 'PROXYACCOUNT_PLAN_KEY');
-  common(
-    planFile
-      .command('seal')
-      .description('Encrypt a saved plan (terraform plan -out) with AES-256-GCM under the secret')
-      .argument('<plan>', 'the saved plan file'),
-  ).action(async (source: string, flags: PlanFileFlags) => {
-    const { sealPlan, planSecretFrom } = await import('../gitops/plan-seal');
-    const secret = planSecretFrom(process.env, flags.keyEnv);
-    writeWhole(flags.out, await sealPlan(readInput(source), secret));
-    process.stderr.write(`proxyaccount: sealed ${source} into ${flags.out}\n`);
-  });
-  common(
-    planFile
-      .command('unseal')
-      .description('Decrypt a sealed plan; refuses one that was altered or sealed with another secret')
-      .argument('<sealed>', 'the sealed plan file'),
-  ).action(async (source: string, flags: PlanFileFlags) => {
-    const { unsealPlan, planSecretFrom } = await import('../gitops/plan-seal');
-    const secret = planSecretFrom(process.env, flags.keyEnv);
-    writeWhole(flags.out, await unsealPlan(readInput(source), secret));
-    process.stderr.write(`proxyaccount: unsealed ${source} into ${flags.out}\n`);
-  });
+      .option('--key-env <name>', 'the environment variable holding the secret (at least 32 characters)', 'PROXYACCOUNT_PLAN_KEY')
+      .action(async (source: string, flags: PlanFileFlags) => {
+        const seal = await import('../gitops/plan-seal');
+        const secret = seal.planSecretFrom(process.env, flags.keyEnv);
+        const input = readInput(source);
+        writeWhole(flags.out, await (name === 'seal' ? seal.sealPlan(input, secret) : seal.unsealPlan(input, secret)));
+        process.stderr.write(`proxyaccount: ${name}ed ${source} into ${flags.out}\n`);
+      });
+  };
+  command('seal', 'Encrypt a saved plan (terraform plan -out) with AES-256-GCM under the secret', 'plan');
+  command('unseal', 'Decrypt a sealed plan; refuses one that was altered or sealed with another secret', 'sealed');
 }
 
 function readInput(file: string): Buffer {
