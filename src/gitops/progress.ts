@@ -34,3 +34,25 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr, en
     stop: () => bar.stop(),
   };
 }
+
+/**
+ * Progress of a long `terraform plan`, read from its output: how many resources it has read
+ * (terraform prints "Refreshing state..." as it reads each one), as a note every `everyMs` while
+ * the count grows. A plan of a large account takes tens of seconds before drift's scan starts.
+ */
+export function planProgress(note: (message: string) => void, what: string, everyMs = 5000): { line(line: string): void; stop(): void } {
+  let read = 0;
+  let told = 0;
+  const timer = setInterval(() => {
+    if (read === told) return;
+    told = read;
+    note(`${what}: ${read} resource${read === 1 ? '' : 's'} read so far`);
+  }, everyMs);
+  timer.unref();
+  return {
+    line: (l) => {
+      if (l.includes(': Refreshing state...')) read += 1;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -15,6 +15,7 @@ import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
 import { planProviderSource, type ProviderSource, readProviderSource } from './provider-source';
 import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';
+import { planProgress } from './progress';
 import { type Plan, type PlanReading, parsePlanJson } from './plan-json';
 import { type Review, reviewPlan } from './review';
 import { describeFailure, Terraform, TerraformError } from './terraform';
@@ -154,24 +155,30 @@ async function planOfDir(dir: string, bin: string | undefined, progress: { note(
     }
     progress.note('terraform plan');
     let failed: TerraformError | undefined;
+    const reading = planProgress((m) => progress.note(m), 'terraform plan');
     try {
-      await tf.run(['plan', ...NORMAL_PLAN, '-input=false', '-no-color', `-out=${file}`]);
+      await tf.run(['plan', ...NORMAL_PLAN, '-input=false', '-no-color', `-out=${file}`], [0], reading.line);
     } catch (err) {
       // A stopped run (a signal, or the caller's stop) is not retried.
       if (!(err instanceof TerraformError) || err.result.code === null || signal?.aborted === true) throw err;
       failed = err;
+    } finally {
+      reading.stop();
     }
     if (failed === undefined) return { json: await tf.showPlan(file), normal: true, incomplete: [] };
     progress.note(
       `${describeFailure(failed, dir).message}\nthe code could not be planned: terraform plan -refresh-only instead (changes not yet applied are not checked)`,
     );
+    const refreshing = planProgress((m) => progress.note(m), 'terraform plan -refresh-only');
     try {
       // PLAN_MODE here too: terraform refuses -refresh-only beside an inherited -refresh=false or -destroy.
-      await tf.run(['plan', '-refresh-only', ...PLAN_MODE, '-input=false', '-no-color', `-out=${file}`]);
+      await tf.run(['plan', '-refresh-only', ...PLAN_MODE, '-input=false', '-no-color', `-out=${file}`], [0], refreshing.line);
     } catch (err) {
       if (!(err instanceof TerraformError)) throw err;
       const also = describeFailure(failed, dir);
       throw new Error(`${also.message}\n(then \`terraform plan -refresh-only\` failed too: ${errorSummary(err)})`);
+    } finally {
+      refreshing.stop();
     }
     const why = `the code could not be planned (\`terraform plan\` failed: ${errorSummary(failed)}), so changes not yet applied were not checked; the run's log has terraform's diagnostics`;
     return { json: await tf.showPlan(file), normal: false, incomplete: [why] };
