@@ -1,12 +1,13 @@
 // The emulator as a process: its JSON line, logs, clean shutdown, flags and their errors, the
 // accounts file, a given certificate, and persistence across restarts with --state.
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as tls from 'node:tls';
 import { Agent, request } from 'undici';
+import Database from 'better-sqlite3';
 import { startEmulator as startInProcess } from '../../src/emulator';
 import { createSelfSignedCertificate } from '../../src/util/x509';
 import { startEmulator } from '../helpers/emulator';
@@ -151,9 +152,35 @@ describe('flags', () => {
     expect(a.stderr).toContain('not JSON');
     const notDb = join(dir, 'not.db');
     writeFileSync(notDb, 'this is not sqlite '.repeat(100));
+    chmodSync(notDb, 0o644);
     const b = await runCli(['--port', '0', '--http-port', '0', '--state', notDb]);
     expect(b.code).toBe(1);
     expect(b.stderr).toContain('not an emulator state file');
+    expect(statSync(notDb).mode & 0o777).toBe(0o644); // refused untouched
+  });
+
+  it("refuses another program's SQLite database as --state, and leaves it exactly as it was (finding: its tables were added, its journal and mode changed)", async () => {
+    const other = join(dir, 'app.db');
+    const app = new Database(other);
+    app.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('keep me')");
+    app.close();
+    chmodSync(other, 0o644);
+    const before = readFileSync(other);
+    const { code, stdout, stderr } = await runCli(['--port', '0', '--http-port', '0', '--state', other]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`state file ${other} is not an emulator state file (it is a database of tables orders); it was left as it was`);
+    expect(readFileSync(other).equals(before)).toBe(true);
+    expect(statSync(other).mode & 0o777).toBe(0o644);
+    for (const beside of ['-wal', '-shm', '.tls.pem']) expect(existsSync(`${other}${beside}`)).toBe(false);
+    // An empty file is a new state file, made the emulator's.
+    const fresh = join(dir, 'fresh.db');
+    writeFileSync(fresh, '');
+    const em = await startEmulator({ args: ['--state', fresh] });
+    await em.stop();
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
+    const again = await startEmulator({ args: ['--state', fresh] });
+    await again.stop();
   });
 
   it('fails clearly when its port is taken', async () => {

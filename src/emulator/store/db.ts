@@ -68,17 +68,24 @@ const TABLES = ['usage', 'tokens', 'proxies', 'hostnames', 'ips', 'accounts'] as
 
 /**
  * Opens (creating if needed) the database at `path`, or an in-memory one when `path` is undefined.
- * Throws a readable error when the file is not an emulator state file of this version.
+ * Throws a readable error when the file is not an emulator state file of this version, and then
+ * leaves it as it was: nothing is written to a file (its mode included) before it is known to be
+ * the emulator's own, or new.
  */
 export function openDb(path: string | undefined): Db {
-  if (path !== undefined) restrictStateFile(path);
+  const existing = path !== undefined && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
+  if (path !== undefined && !existing) restrictStateFile(path);
   let db: Db;
   try {
-    db = new Database(path ?? ':memory:');
+    db = new Database(path ?? ':memory:', existing ? { fileMustExist: true } : {});
   } catch (err) {
     throw new Error(`cannot open state file ${path}: ${(err as Error).message}`);
   }
   try {
+    if (existing) {
+      checkOwnFile(db, path);
+      restrictStateFile(path);
+    }
     db.pragma('foreign_keys = ON');
     if (path !== undefined) db.pragma('journal_mode = WAL');
     db.exec(SCHEMA);
@@ -96,6 +103,25 @@ export function openDb(path: string | undefined): Db {
       throw new Error(`state file ${path} is not an emulator state file (${err.message})`);
     }
     throw err;
+  }
+}
+
+/**
+ * A database file that holds tables is the emulator's only when its `meta` table names a schema
+ * version: another program's database (a typo in `--state`, an application's file beside it) is
+ * refused before anything is written to it. One without tables is taken as new.
+ */
+function checkOwnFile(db: Db, path: string): void {
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
+  if (tables.length === 0) return;
+  const version = tables.includes('meta')
+    ? (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined)
+    : undefined;
+  if (version === undefined) {
+    const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? `, … (${tables.length} tables)` : '');
+    throw new Error(
+      `state file ${path} is not an emulator state file (it is a database of tables ${shown}); it was left as it was: give --state a new file, or one an emulator wrote`,
+    );
   }
 }
 
