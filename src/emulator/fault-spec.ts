@@ -137,6 +137,9 @@ function checkEffect(fault: Fault): void {
   if (fault.statusAfterServing !== undefined && fault.dropResponse === true) {
     throw bad('statusAfterServing answers, dropResponse answers nothing: give one');
   }
+  if (fault.status !== undefined && fault.reset === true) {
+    throw bad('status answers, "reset": true closes the connection without an answer: give one');
+  }
   if (fault.retryAfterSeconds !== undefined && fault.status === undefined) {
     throw bad('retryAfterSeconds needs a status (e.g. 503) to send it with');
   }

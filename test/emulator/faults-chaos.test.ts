@@ -120,6 +120,8 @@ describe('fault definitions are checked', () => {
     [{ path: '/api/ips/', reset: true, delayAfterMs: 10 }, 'one kind'],
     [{ path: '/api/ips/', status: 503, statusAfterServing: 504 }, 'one kind'],
     [{ path: '/api/ips/', statusAfterServing: 504, dropResponse: true }, 'give one'],
+    // Was accepted, and reset won: the 503 and its Retry-After were never sent.
+    [{ path: '/api/ips/', status: 503, retryAfterSeconds: 5, reset: true }, 'status answers, "reset": true closes the connection without an answer: give one'],
     [{ path: '/api/ips/', statusAfterServing: 200 }, 'statusAfterServing'],
     [{ path: '/api/ips/', retryAfterSeconds: 5, delayMs: 10 }, 'retryAfterSeconds needs a status'],
     [{ path: '/api/ips/', status: 503, retryAfterSeconds: 1.5 }, 'retryAfterSeconds'],
