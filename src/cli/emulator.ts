@@ -120,7 +120,13 @@ async function run(flags: EmulatorFlags): Promise<void> {
       ? { certPem: readPem(flags.tlsCert, '--tls-cert'), keyPem: readPem(flags.tlsKey, '--tls-key'), certFile: flags.tlsCert }
       : undefined;
   // Loaded here, not at the top, so that `proxyaccount --help` never loads SQLite.
-  const { DEFAULT_ACCOUNTS, loadAccountsFile, PortInUseError, startEmulator } = await import('../emulator');
+  const { DEFAULT_ACCOUNTS, loadAccountsFile, PortInUseError, PROXY_CATALOGUE, startEmulator } = await import('../emulator');
+  const lastProxyPort = flags.proxyPort + PROXY_CATALOGUE.length - 1;
+  if (flags.proxies && flags.proxyPort !== 0 && lastProxyPort > 65535) {
+    throw new Error(
+      `option '--proxy-port <port>' argument '${flags.proxyPort}' is invalid. The ${PROXY_CATALOGUE.length} proxy hosts take ports ${flags.proxyPort}-${lastProxyPort}, past 65535: give at most ${65535 - PROXY_CATALOGUE.length + 1}, or 0 for free ports`,
+    );
+  }
   const { randomSecret } = await import('../emulator/secrets');
   const server = await startEmulator({
     host: flags.host,
@@ -140,8 +146,12 @@ async function run(flags: EmulatorFlags): Promise<void> {
       : false,
   }).catch((err: unknown) => {
     if (err instanceof PortInUseError) {
-      const flag = err.server === 'https' ? '--port' : '--http-port';
-      throw new Error(`emulator failed to start: port ${err.port} is in use; pick another with ${flag}, or ${flag} 0 for any free port`);
+      const flag = err.server === 'https' ? '--port' : err.server === 'http' ? '--http-port' : '--proxy-port';
+      const what =
+        err.server === 'proxy'
+          ? `port ${err.port} (of proxy host ${err.host}, ${err.port - flags.proxyPort + 1} of ${PROXY_CATALOGUE.length} from --proxy-port ${flags.proxyPort})`
+          : `port ${err.port}`;
+      throw new Error(`emulator failed to start: ${what} is in use; pick another with ${flag}, or ${flag} 0 for any free port`);
     }
     throw new Error(`emulator failed to start: ${err instanceof Error ? err.message : String(err)}`);
   });

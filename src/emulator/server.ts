@@ -20,6 +20,9 @@ import type { HostResolver } from './proxy/admission';
 import { countryHeader, exitIpHeader } from './proxy/context';
 import { ExitPool } from './proxy/exits';
 import { startProxyServers, systemResolver } from './proxy/servers';
+import { PortInUseError } from './port-in-use';
+
+export { PortInUseError } from './port-in-use';
 import { isLoopback } from './proxy/target';
 
 /** How the emulated proxy servers run (docs/emulator.md, "Proxy servers"). */
@@ -237,18 +240,6 @@ function answerClientErrors(server: HttpServer | HttpsServer, clock: Clock): voi
 /** Where the self-signed key and certificate are kept next to a state file. */
 export function tlsStorePath(statePath: string): string {
   return `${statePath}.tls.pem`;
-}
-
-/** A port the emulator was asked to listen on is taken by another process. */
-export class PortInUseError extends Error {
-  /** @param server which server could not listen: the HTTPS API or the plain-HTTP redirect */
-  constructor(
-    readonly port: number,
-    readonly server: 'https' | 'http',
-  ) {
-    super(`port ${port} is in use`);
-    this.name = 'PortInUseError';
-  }
 }
 
 /**

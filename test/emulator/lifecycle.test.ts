@@ -195,6 +195,28 @@ describe('flags', () => {
     }
   });
 
+  it('names --proxy-port when a proxy host cannot listen, and refuses a first port whose hosts would pass 65535', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const busy = await runCli(['--port', '0', '--http-port', '0', '--proxy-port', String(port)]);
+      expect(busy.code).toBe(1);
+      expect(busy.stdout).toBe('');
+      expect(busy.stderr).toContain(
+        `emulator failed to start: port ${port} (of proxy host us-ny, 1 of 24 from --proxy-port ${port}) is in use; pick another with --proxy-port, or --proxy-port 0 for any free port`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+    const high = await runCli(['--port', '0', '--http-port', '0', '--proxy-port', '65530']);
+    expect(high.code).toBe(1);
+    expect(high.stderr).toContain(
+      "option '--proxy-port <port>' argument '65530' is invalid. The 24 proxy hosts take ports 65530-65553, past 65535: give at most 65512, or 0 for free ports",
+    );
+    expect(high.stderr).not.toContain('options.port');
+  });
+
   it('honours --admin-token, --token-prefix and --proxy-domain', async () => {
     const em = await startEmulator({ args: ['--admin-token', 'admin-secret-123', '--token-prefix', 'tst_', '--proxy-domain', 'px.test.local'] });
     try {

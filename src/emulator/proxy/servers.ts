@@ -4,6 +4,7 @@ import { lookup } from 'node:dns/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { PROXY_CATALOGUE } from '../catalogue';
+import { PortInUseError } from '../port-in-use';
 import type { HostResolver } from './admission';
 import type { ProxyContext } from './context';
 import { createUpstreamAgent, forwardConnect, forwardHttp } from './forward';
@@ -83,7 +84,7 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
       });
       servers.push(server);
       // The address really bound (`localhost` names one of several).
-      const bound = await listen(server, firstPort === 0 ? 0 : firstPort + i, host);
+      const bound = await listen(server, firstPort === 0 ? 0 : firstPort + i, host, proxy.host);
       addresses[proxy.host] = `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
     }
   } catch (err) {
@@ -93,10 +94,11 @@ export async function startProxyServers(ctx: ProxyContext, host: string, firstPo
   return { addresses, close };
 }
 
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+function listen(server: Server, port: number, host: string, proxyHost: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => {
-      reject(new Error(`proxy cannot listen on ${host}:${port}: ${err.code ?? err.message}`));
+      if (err.code === 'EADDRINUSE' && port !== 0) reject(new PortInUseError(port, 'proxy', proxyHost));
+      else reject(new Error(`proxy ${proxyHost} cannot listen on ${host}:${port}: ${err.code ?? err.message}`));
     };
     server.once('error', onError);
     server.listen(port, host, () => {
