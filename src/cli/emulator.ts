@@ -185,6 +185,8 @@ async function run(flags: EmulatorFlags): Promise<void> {
         PROXYACCOUNT_PASSWORD: account.password,
         PROXYACCOUNT_CA_CERT_FILE: server.caFile,
         PROXYACCOUNT_EMULATOR_ADMIN_TOKEN: server.adminToken,
+        // The process to stop: `npx` runs this one under a shell that does not pass a signal on.
+        PROXYACCOUNT_EMULATOR_PID: String(process.pid),
         // The proxies are on free ports by default: a shell has no other way to find them.
         ...(flags.proxies
           ? {
@@ -202,6 +204,7 @@ async function run(flags: EmulatorFlags): Promise<void> {
     httpUrl: server.httpUrl,
     caFile: server.caFile,
     adminToken: server.adminToken,
+    pid: process.pid,
     proxies: server.proxies,
     countryHeader: server.countryHeader,
     exitIpHeader: server.exitIpHeader,

@@ -45,6 +45,7 @@ function sourced(script: string): Record<string, string> {
     'PROXYACCOUNT_EMULATOR_PROXIES',
     'PROXYACCOUNT_EMULATOR_COUNTRY_HEADER',
     'PROXYACCOUNT_EMULATOR_EXIT_IP_HEADER',
+    'PROXYACCOUNT_EMULATOR_PID',
   ];
   const out = execFileSync(
     'sh',
@@ -76,6 +77,48 @@ describe('exportLines', () => {
   });
 });
 
+describe('a background start as docs/emulator.md writes it', () => {
+  /** `npx` runs the emulator under `sh -c`, which keeps a signal to itself; this wrapper does the same. */
+  const WRAPPED = `sh -c '${process.execPath} ${join(__dirname, '..', '..', 'bin', 'proxyaccount.js')} emulator "$@"; true' emulator`;
+  /** Runs `script` with sh; a script still running after a minute is killed, and says so in `signal`. */
+  const run = (script: string): { code: number | null; signal: string | null; out: string } => {
+    const r = require('node:child_process').spawnSync('sh', ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    return { code: r.status, signal: r.signal, out: `${r.stdout}${r.stderr}` };
+  };
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('stops the emulator itself by the pid its ready line names, leaving no process behind', () => {
+    const { code, out } = run(`
+      ${WRAPPED} --port 0 --http-port 0 --no-proxies > bg.json 2> bg.log &
+      until [ -s bg.json ]; do kill -0 $! 2>/dev/null || { cat bg.log >&2; exit 1; }; sleep 0.1; done
+      PID=$(node -p 'JSON.parse(require("fs").readFileSync("bg.json", "utf8")).pid')
+      kill "$PID"; wait $!
+      echo "pid=$PID"`);
+    expect({ code, out: code === 0 ? '' : out }).toEqual({ code: 0, out: '' });
+    const pid = Number(/pid=(\d+)/.exec(out)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    expect(alive(pid)).toBe(false);
+    expect(readFileSync(join(dir, 'bg.log'), 'utf8')).toContain('emulator: SIGTERM received, shutting down');
+  });
+
+  it('ends the wait, showing why, when the emulator cannot start', () => {
+    const { code, signal, out } = run(`
+      ${WRAPPED} --port 0 --http-port 0 --no-proxies --accounts missing-accounts.json > bad.json 2> bad.log &
+      until [ -s bad.json ]; do kill -0 $! 2>/dev/null || { cat bad.log >&2; exit 1; }; sleep 0.1; done
+      echo "never ready"`);
+    expect({ code, signal }).toEqual({ code: 1, signal: null }); // ended by the loop, not by the minute's kill
+    expect(out).toContain('emulator failed to start');
+    expect(out).not.toContain('never ready');
+  });
+});
+
 describe('--print-env', () => {
   it('prints export lines that a shell can source to reach the emulator', async () => {
     const accounts = join(dir, 'accounts.json');
@@ -85,6 +128,7 @@ describe('--print-env', () => {
       const env = sourced(await envOutput(cli));
       expect(env['PROXYACCOUNT_USERNAME']).toBe('acme');
       expect(env['PROXYACCOUNT_PASSWORD']).toBe("p'w $x");
+      expect(env['PROXYACCOUNT_EMULATOR_PID']).toBe(String(cli.child.pid));
       const dispatcher = new Agent({ connect: { ca: readFileSync(env['PROXYACCOUNT_CA_CERT_FILE']!, 'utf8') } });
       const auth = Buffer.from(`${env['PROXYACCOUNT_USERNAME']}:${env['PROXYACCOUNT_PASSWORD']}`).toString('base64');
       const res = await request(`${env['PROXYACCOUNT_BASE_URL']}/api/ips/`, { dispatcher, headers: { authorization: `Basic ${auth}` } });
