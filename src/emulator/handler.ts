@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type BanList, type Caller } from './auth';
 import { handleControl, type ControlDeps } from './control';
 import { actsAfterServing, replacesRequest, type Fault, type FaultList } from './faults';
+import { InFlight } from './in-flight';
 import {
   decodeFormBody,
   forbidsContent,
@@ -29,6 +30,8 @@ export interface HandlerDeps extends ControlDeps {
   readonly faults: FaultList;
   /** Writes one log line (to stderr in the CLI). */
   readonly log: (line: string) => void;
+  /** The requests being served, which a shutdown drains. @default one of the handler's own */
+  readonly inFlight?: InFlight;
 }
 
 /**
@@ -38,20 +41,22 @@ export interface HandlerDeps extends ControlDeps {
  * whatever the client got came from Node's HTTP layer (server.ts answers a request not whole in
  * time with 408), not from here.
  */
-type Outcome = number | 'dropped' | 'incomplete';
+type Outcome = number | 'dropped' | 'incomplete' | 'cut';
 
 /** Creates the HTTPS request listener. */
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const inFlight = deps.inFlight ?? new InFlight();
   return (req, res) => {
     const started = process.hrtime.bigint();
     const { path, query } = splitUrl(req.url);
+    inFlight.begin(res, req.method ?? '-', path, started);
     let note = '';
     // Every answer is dated by the emulator's clock, not Node's: clients judge expiry by it.
     res.setHeader('Date', httpDate(deps.clock.now()));
     // Logged when the request is done with, not when its connection closes: a request whose client
     // stopped waiting is still served, and its line must say with what (someone counting writes
     // in the log looks for the one that made an orphan).
-    serve(req, res, path, query, deps)
+    serve(req, res, path, query, deps, inFlight)
       .catch((err: unknown): Outcome => {
         if (err instanceof IncompleteBodyError && !canAnswer(res)) return 'incomplete';
         if (err instanceof HttpError) return send(res, err);
@@ -62,6 +67,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return res.statusCode;
       })
       .then((outcome) => {
+        // Cut by a shutdown, which wrote its line.
+        if (!inFlight.end(res)) return;
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         // An answer never written although the request came to a status: its client had gone.
         const gone = typeof outcome === 'number' && !res.headersSent ? ' (client gone)' : '';
@@ -71,17 +78,19 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, path: string, query: string, deps: HandlerDeps): Promise<Outcome> {
+async function serve(req: IncomingMessage, res: ServerResponse, path: string, query: string, deps: HandlerDeps, inFlight: InFlight): Promise<Outcome> {
   const method = req.method ?? 'GET';
   if (path.startsWith('/_emulator/')) return send(res, await handleControl(req, path, deps));
   // The body is read before any fault: Node's request timeout counts until the body has arrived,
   // so a delayed request must not leave it unread.
   const body = await readBody(req);
   const fault = deps.faults.take(method, path);
-  if (fault && replacesRequest(fault)) return replaceWithFault(fault, req, res);
+  if (fault && replacesRequest(fault)) return replaceWithFault(fault, req, res, inFlight);
   // A request that has arrived is served even when its client has stopped waiting meanwhile, as a
   // real server does: a client that gives up on a sent write must find it made.
   if (fault?.delayMs !== undefined && fault.delayMs > 0) await sleep(fault.delayMs, undefined, { ref: false });
+  // A shutdown cut it while it waited: it is not served (the store may be closed).
+  if (inFlight.isCut(res)) return 'cut';
   let answer: Reply | HttpError;
   try {
     answer = answerRequest(req, method, path, query, body, deps);
@@ -89,9 +98,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, path: string, qu
     if (!(err instanceof HttpError)) throw err;
     answer = err;
   }
+  inFlight.served(res);
   if (fault && actsAfterServing(fault)) {
     // The change (if any) is committed: what follows only loses or delays the answer.
     if (fault.delayAfterMs !== undefined && fault.delayAfterMs > 0) await sleep(fault.delayAfterMs, undefined, { ref: false });
+    if (inFlight.isCut(res)) return 'cut';
     if (fault.dropResponse === true) {
       req.socket.destroy();
       return 'dropped';
@@ -146,8 +157,9 @@ function requestParams(req: IncomingMessage, method: string, query: string, body
 }
 
 /** Answers with a fault instead of serving the request (after its `delayMs`, if any). */
-async function replaceWithFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<Outcome> {
+async function replaceWithFault(fault: Fault, req: IncomingMessage, res: ServerResponse, inFlight: InFlight): Promise<Outcome> {
   if (fault.delayMs !== undefined && fault.delayMs > 0) await sleep(fault.delayMs, undefined, { ref: false });
+  if (inFlight.isCut(res)) return 'cut';
   if (fault.reset === true) {
     req.socket.destroy();
     return 'dropped';

@@ -20,6 +20,7 @@ import type { HostResolver } from './proxy/admission';
 import { countryHeader, exitIpHeader } from './proxy/context';
 import { ExitPool } from './proxy/exits';
 import { startProxyServers, systemResolver } from './proxy/servers';
+import { InFlight } from './in-flight';
 import { PortInUseError } from './port-in-use';
 
 export { PortInUseError } from './port-in-use';
@@ -140,7 +141,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     if (!/^[A-Za-z0-9]{1,32}$/.test(operator)) throw new Error('the operator name must be 1-32 letters and digits');
     const proxyDomain = options.proxyDomain ?? DEFAULT_PROXY_DOMAIN;
     if (!isProxyDomain(proxyDomain)) throw new Error(`the proxy domain ${PROXY_DOMAIN_RULE}`);
+    const inFlight = new InFlight();
     const handler = createRequestHandler({
+      inFlight,
       adminToken: options.adminToken,
       store,
       clock,
@@ -154,7 +157,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<EmulatorS
     });
     const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...REQUEST_TIMEOUTS }, handler);
     answerClientErrors(https, clock);
-    cleanups.push(() => stopServer(https));
+    // A real server's shutdown: no new connection, what is being served finishes (for a while),
+    // then the rest is cut, each with a line.
+    cleanups.push(() => stopServer(https, () => inFlight.drain(log)));
     const httpsPort = await listen(https, options.port ?? 8443, host, 'https');
     const url = `https://${urlHost(host)}:${httpsPort}`;
 
@@ -270,13 +275,16 @@ function listen(server: HttpServer | HttpsServer, port: number, host: string, wh
   });
 }
 
-function stopServer(server: HttpServer | HttpsServer): Promise<void> {
+function stopServer(server: HttpServer | HttpsServer, drain?: () => Promise<void>): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((resolve) => {
+    // Stops accepting, and closes the idle keep-alive connections.
     server.close(() => resolve());
-    // Every connection still open (idle keep-alive ones, ones still in their TLS handshake) would
-    // otherwise hold close() open.
-    for (const socket of openSockets.get(server) ?? []) socket.destroy();
+    // Every connection still open (ones still being served, ones still in their TLS handshake)
+    // would otherwise hold close() open.
+    void (drain ?? (() => Promise.resolve()))().then(() => {
+      for (const socket of openSockets.get(server) ?? []) socket.destroy();
+    });
   });
 }
 

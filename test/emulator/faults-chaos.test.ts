@@ -254,3 +254,42 @@ describe('request timeout', () => {
     expect((await emulatorState(em)).accounts[0]!.ips).toEqual([]);
   }, 15_000);
 });
+
+describe('a shutdown while requests are being served', () => {
+  it('lets one that finishes within the drain answer, and cuts the others with a line each saying whether the change was made', async () => {
+    const own = await startEmulator();
+    const lines: string[] = [];
+    own.onStderrLine((l) => lines.push(l));
+    const post = (path: string, form: Record<string, string>) =>
+      api(own, 'POST', path, { auth: DEMO, form }).then(
+        (r) => r.status,
+        (e: unknown) => (e as Error).name,
+      );
+    const add = async (spec: object) => {
+      const res = await api(own, 'POST', '/_emulator/faults', {
+        auth: { bearer: own.adminToken },
+        body: JSON.stringify(spec),
+        contentType: 'application/json',
+      });
+      expect(res.status).toBe(200);
+    };
+    await add({ path: '/api/ip/add/', delayMs: 60_000 }); // never served before the drain ends
+    await add({ path: '/api/hostname/add/', delayAfterMs: 60_000 }); // served, its answer held back
+    await add({ path: '/api/proxy/add/', delayMs: 800 }); // served within the drain
+    const pending = [
+      post('/api/ip/add/', { ip: '192.0.2.20' }),
+      post('/api/hostname/add/', { hostname: 'a.example.org' }),
+      post('/api/proxy/add/', { proxy: 'us-ny' }),
+    ];
+    await new Promise((r) => setTimeout(r, 300));
+    await own.stop();
+    const [ip, hostname, proxy] = await Promise.all(pending);
+    expect(proxy).toBe(200);
+    expect([ip, hostname]).toEqual(['SocketError', 'SocketError']);
+    expect(lines).toContainEqual(expect.stringMatching(/^POST \/api\/proxy\/add\/ 200 \d+\.\dms$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^POST \/api\/ip\/add\/ cut by shutdown \d+\.\dms \(not served\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^POST \/api\/hostname\/add\/ cut by shutdown \d+\.\dms \(its change was made, its answer is lost\)$/));
+    // One line per request, no more.
+    expect(lines.filter((l) => /^POST \/api\//.test(l))).toHaveLength(3);
+  });
+});
