@@ -184,7 +184,8 @@ describe('what the proxy does with a request, beyond admitting it', () => {
     // Writing on: a proxy that only half-closed would read on; one that closed resets the connection.
     const poke = setInterval(() => socket.write('x'), 50);
     try {
-      expect(await Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), 2000))])).toBe(true);
+      // Unref'd, as the timer that loses the race must not hold the worker open after the file.
+      expect(await Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref())])).toBe(true);
     } finally {
       clearInterval(poke);
       socket.destroy();

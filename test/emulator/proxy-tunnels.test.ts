@@ -300,7 +300,9 @@ describe('an absolute-form exchange that runs long is held to what admitted it, 
     let received = 0;
     socket.on('data', (d: Buffer) => (received += d.length));
     const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
-    const within = (ms: number): Promise<'closed' | 'open'> => Promise.race([closed, sleep(ms).then(() => 'open' as const)]);
+    // Unref'd: the sleep that loses the race must not hold the worker open for seconds after the
+    // file ends (Jest then force-exits it, with a warning about leaked handles).
+    const within = (ms: number): Promise<'closed' | 'open'> => Promise.race([closed, sleep(ms, 'open' as const, { ref: false })]);
     socket.write(`GET http://127.0.0.1:${port}/stream HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nProxy-Authorization: Bearer ${token.raw}\r\n\r\n`);
     // Another token of the same account: a write that leaves this one's admission standing.
     await createToken(world(), sub.username);
