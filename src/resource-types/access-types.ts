@@ -136,14 +136,32 @@ function listEntries(k: AccessKind, v: Values): string[] | undefined {
  * what the account had and it does not declare: the provider plans those in `removed_entries`.
  * Undefined when the plan does not show the entries (see {@link listHidden}).
  */
-function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[] } | undefined {
-  const after = listEntries(k, c.after);
-  const before = listEntries(k, c.before) ?? [];
+function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[]; changed: string[] } | undefined {
+  const after = keyedEntries(k, c.after);
+  const before = keyedEntries(k, c.before) ?? [];
   if (after === undefined && c.kind !== 'delete') return undefined;
   const a = after ?? [];
-  const removed = before.filter((x) => !a.includes(x));
+  // Entries are matched by key, in any of its forms (a proxy's `us-ny` is the listing's
+  // `us-ny.proxy.example.net:8080`): a form or a label that changes adds and removes nothing.
+  const same = (x: string, y: string): boolean => (k.sameKey ?? ((p: string, q: string) => p === q))(x, y);
+  const twinIn = (list: readonly Keyed[], e: Keyed): Keyed | undefined => list.find((o) => same(o.key, e.key));
+  const removed = before.filter((e) => twinIn(a, e) === undefined).map((e) => e.shown);
   for (const r of plannedRemovals(c) ?? []) if (!removed.includes(r) && (c.kind === 'create' || c.kind === 'replace')) removed.push(r);
-  return { added: a.filter((x) => !before.includes(x)), removed };
+  const added = a.filter((e) => twinIn(before, e) === undefined).map((e) => e.shown);
+  // The same key shown otherwise (an IP's label), not a form of it.
+  const changed = a.filter((e) => twinIn(before, e) !== undefined && !before.some((o) => o.shown === e.shown) && k.detail !== undefined).map((e) => e.shown);
+  return { added, removed, changed };
+}
+
+interface Keyed {
+  readonly key: string;
+  readonly shown: string;
+}
+
+/** A list's entries with their keys; an entry whose key the plan does not show is keyed by how it shows. */
+function keyedEntries(k: AccessKind, v: Values): Keyed[] | undefined {
+  const raw = v[k.listAttribute];
+  return Array.isArray(raw) ? raw.map((e) => ({ key: k.key(e) ?? k.show(e), shown: k.show(e) })) : undefined;
 }
 
 /** What the provider plans the change to remove (`removed_entries`), when the plan shows it; read apart from the entries. */
@@ -329,7 +347,12 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       }
       const d = listDelta(k, c);
       if (d === undefined) return `${noun} list ${verb(c.kind)}`;
-      const parts = [...(d.added.length > 0 ? [`+${counted(k.noun, d.added)}`] : []), ...(d.removed.length > 0 ? [`−${counted(k.noun, d.removed)}`] : [])];
+      const parts = [
+        ...(d.added.length > 0 ? [`+${counted(k.noun, d.added)}`] : []),
+        ...(d.removed.length > 0 ? [`−${counted(k.noun, d.removed)}`] : []),
+        // The same keys with another detail (an IP's label), as Terraform marks an update.
+        ...(d.changed.length > 0 ? [`~${counted(k.noun, d.changed)}`] : []),
+      ];
       return parts.length > 0 ? parts.join(', ') : `${noun} list ${verb(c.kind)}`;
     },
     summarize: (v) => {

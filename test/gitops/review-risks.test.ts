@@ -261,3 +261,53 @@ describe('a pending bearer token create replaced', () => {
     ]);
   });
 });
+
+describe('a list whose entries only change form or label (finding: a migration read as removals)', () => {
+  it('matches proxies in any form: only what the account loses is a removal', () => {
+    const listed = ['us-ny.proxy.example.net:8080', 'de-fra.proxy.example.net:1080', 'gb-lon.proxy.example.net:1080'];
+    const r = review(
+      change(
+        'proxyaccount_authorized_proxies',
+        'parent',
+        ['update'],
+        { id: '_self', proxies: listed, removed_entries: [] },
+        { id: '_self', proxies: ['us-ny', 'de-fra'], removed_entries: ['gb-lon.proxy.example.net:1080'] },
+      ),
+    );
+    expect(r.accounts[0]!.changes.map((c) => c.description)).toEqual(['−1 proxy (gb-lon.proxy.example.net:1080)']);
+    expect(r.attention.map((a) => [a.kind, a.message])).toEqual([
+      ['list_removes_entries', 'the list of the parent account removes 1 proxy (gb-lon.proxy.example.net:1080)'],
+    ]);
+  });
+
+  it("takes an IP of the parent's list whose label changed for a change, not an IP opened to the parent's proxies", () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ips',
+        'parent',
+        ['update'],
+        {
+          id: '_self',
+          username: null,
+          entries: [
+            { ip: '203.0.113.8', label: 'old' },
+            { ip: '203.0.113.9', label: null },
+          ],
+        },
+        {
+          id: '_self',
+          username: null,
+          entries: [
+            { ip: '203.0.113.8', label: 'backup' },
+            { ip: '203.0.113.9', label: null },
+            { ip: '203.0.113.10', label: 'new' },
+          ],
+        },
+      ),
+    );
+    expect(r.accounts[0]!.changes.map((c) => c.description)).toEqual(['+1 IP (203.0.113.10 (new)), ~1 IP (203.0.113.8 (backup))']);
+    expect(r.attention.map((a) => [a.kind, a.message])).toEqual([
+      ['parent_access_opened', "1 IP (203.0.113.10 (new)) may use the parent account's proxies without credentials"],
+    ]);
+  });
+});
