@@ -15,8 +15,9 @@ const CONTROL_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '
  * cross-reference, and a bare `https://…` or `www.…` into a link (GFM's autolinks, issue URLs
  * becoming references), in text but not in code. GitLab, where the templates post the same text,
  * also references a merge request by `!123`, a snippet by `$123`, an epic by `&123`, a milestone
- * by `%name` and a label by `~name` (each also after a project's path: `project!123`,
- * `group/project#123`). A zero-width space after the sign, the `GH-`, the scheme or the `www`
+ * by `%name` and a label by `~name` (a name may start with almost any character; each also after a
+ * project's path: `project!123`, `group/project#123`), and a work item, vulnerability, feature flag,
+ * contact or iteration by `[work_item:12]`, `[vulnerability:7]`, `*iteration:3` and the like. A zero-width space after the sign, the `GH-`, the scheme or the `www`
  * keeps the text as it reads, without any of them. `@`, `GH-`, schemes and `www` only where a
  * forge would see one: at the start or after a character that is not a letter, a digit or `_`
  * (word characters): an `@` inside a word (`team.a@x`, `ops@example.com`) is no mention, and keeps
@@ -26,7 +27,9 @@ export function noMentionsOrLinks(s: string): string {
   return s
     .replace(/(?<![A-Za-z0-9_])@/g, '@\u200b')
     .replace(/([#!$&])(?=\d)/g, '$1\u200b')
-    .replace(/([%~])(?=[A-Za-z0-9_"])/g, '$1\u200b')
+    .replace(/([%~])(?=\S)/g, '$1\u200b')
+    .replace(/\[(?=(?:work_item|vulnerability|feature_flag|contact):)/gi, '[\u200b')
+    .replace(/\*(?=iteration:)/gi, '*\u200b')
     .replace(/(?<![A-Za-z0-9_])(gh-)(?=\d)/gi, '$1\u200b')
     .replace(/(?<![A-Za-z0-9_])(https?|ftp)(?=:\/\/)/gi, '$1\u200b')
     .replace(/(?<![A-Za-z0-9_.-])(www)(?=\.)/gi, '$1\u200b');

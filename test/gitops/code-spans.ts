@@ -45,7 +45,8 @@ export const GITHUB_LINKS =
 /**
  * What GitLab also references, after anything (a project's path may precede it): a merge request
  * `!12`, an issue `project#12`, a snippet `$12`, an epic `&12`, a milestone `%name` or `%12`, a
- * label `~name` or `~"two words"`. Markdown's `\~` is no protection: GitLab finds references in the
- * rendered text.
+ * label `~name` or `~"two words"` (a name may start with almost any character), a work item
+ * `[work_item:12]` (and vulnerabilities, feature flags, contacts), an iteration `*iteration:3`.
+ * Markdown's `\~` is no protection: GitLab finds references in the rendered text.
  */
-export const GITLAB_REFERENCES = /[#!$&]\d|%[A-Za-z0-9_"]|~[A-Za-z0-9_"]/;
+export const GITLAB_REFERENCES = /[#!$&]\d|[%~][^\s\u200b]|\[(work_item|vulnerability|feature_flag|contact):|\*iteration:/i;

@@ -60,13 +60,14 @@ describe('text from the plan in the Markdown', () => {
   });
 
   it('no GitLab reference either: a merge request, snippet, epic, milestone or label named in a label stays text (finding: the templates post the same review as a GitLab note)', () => {
-    const label = 'see !1 and $3 and &4 and %v1 and %"Q3 plan" and ~bug and ~"needs review" and infra!7 and group/proj#2, not 100% or 5 & 6 or a!b';
+    const label =
+      'see !1 and $3 and &4 and %v1 and %"Q3 plan" and ~bug and ~"needs review" and infra!7 and group/proj#2 and ~-x and %.y and [work_item:12] and *iteration:3, not 100% or 5 & 6 or a!b';
     const md = reviewMarkdown(review(ip('a', { ip: '198.51.100.4', label })));
     const { text } = codeSpans(md);
     expect(text).not.toMatch(GITLAB_REFERENCES);
     expect(text).not.toMatch(GITHUB_LINKS);
     expect(md).toContain(
-      'see !\u200b1 and $\u200b3 and &amp;\u200b4 and %\u200bv1 and %\u200b"Q3 plan" and \\~\u200bbug and \\~\u200b"needs review" and infra!\u200b7 and group/proj#\u200b2, not 100% or 5 &amp; 6 or a!b',
+      'see !\u200b1 and $\u200b3 and &amp;\u200b4 and %\u200bv1 and %\u200b"Q3 plan" and \\~\u200bbug and \\~\u200b"needs review" and infra!\u200b7 and group/proj#\u200b2 and \\~\u200b-x and %\u200b.y and \\[\u200bwork\\_item:12\\] and \\*\u200biteration:3, not 100% or 5 &amp; 6 or a!b',
     );
   });
 
