@@ -216,6 +216,8 @@ describe('GitHub Actions templates on fresh runners', () => {
           { id: 102, user: { login: 'github-actions[bot]', type: 'Bot' }, body: '<!-- proxyaccount-review -->\n## proxyaccount plan review\n(older)' },
         ],
       },
+      // The pull request is still at the commit reviewed.
+      { method: 'rest.pulls.get', data: { head: { sha: OPENED.pull_request.head.sha } } },
     ];
     const r = await runGithubJob({
       file: `${GH}/pull-request.yml`,
@@ -237,6 +239,7 @@ describe('GitHub Actions templates on fresh runners', () => {
     const written = calls.filter((c) => /Comment$/.test(c.method));
     expect(written.map((c) => [c.method, c.args.comment_id])).toEqual([['rest.issues.updateComment', 102]]);
     expect(String(written[0]!.args.body)).toMatch(new RegExp(`^<!-- proxyaccount-review -->\n_The plan of ${OPENED.pull_request.head.sha} \\(\\[run\\]`));
+    expect(String(written[0]!.args.body)).not.toMatch(/Out of date|could not be checked/);
     expect(String(written[0]!.args.body)).toContain('parent_access_opened');
     // A plan only: nothing in the remote state yet, nothing created.
     expect(forge.states.get('/state/github')).toBeUndefined();

@@ -66,9 +66,12 @@ async function run(
   });
 }
 
-/** The stand-in API's comments of the pull request. */
-function comments(list: Array<{ id: number; login: string; body: string }>): GithubAnswers {
-  return [{ method: 'rest.issues.listComments', data: list.map((c) => ({ id: c.id, user: { login: c.login }, body: c.body })) }];
+/** The stand-in API's comments of the pull request, which is at `head` (by default the run's commit). */
+function comments(list: Array<{ id: number; login: string; body: string }>, head = SHA): GithubAnswers {
+  return [
+    { method: 'rest.issues.listComments', data: list.map((c) => ({ id: c.id, user: { login: c.login }, body: c.body })) },
+    { method: 'rest.pulls.get', data: { head: { sha: head } } },
+  ];
 }
 
 const written = (calls: GithubCall[]) =>
@@ -104,6 +107,23 @@ describe("pull-request.yml: the sticky comment is the bot's own", () => {
     const w = written(r.calls);
     expect(w.map((c) => [c.method, c.id])).toEqual([['rest.issues.updateComment', 102]]);
     expect(w[0]!.body).toBe(`${MARKER}\n_The plan of ${SHA} ([run](https://github.com/owner/repo/actions/runs/42))._\n${review.slice(MARKER.length + 1)}`);
+  });
+
+  it('a review of a commit that is no longer the head says so on top (finding: a re-run of an older run posted its plan as current)', async () => {
+    const newer = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+    const r = await run('pull-request.yml', 'review', POST, {
+      cwd: workspace({ 'infra/review.md': review }),
+      env,
+      answers: comments([{ id: 102, login: BOT, body: `${MARKER}\n_The plan of ${newer} ([run](u))._\n## proxyaccount plan review\n(newer review)` }], newer),
+    });
+    expect({ code: r.code, output: r.output }).toEqual({ code: 0, output: '' });
+    expect(r.calls.find((c) => c.method === 'rest.pulls.get')?.args).toEqual({ owner: 'owner', repo: 'repo', pull_number: EVENT.pull_request.number });
+    const w = written(r.calls);
+    expect(w[0]!.body).toBe(
+      `${MARKER}\n_The plan of ${SHA} ([run](https://github.com/owner/repo/actions/runs/42))._\n` +
+        `**Out of date:** the pull request is now at ${newer}; this is the review of an earlier commit. Its own review is on its way, or run it.\n` +
+        review.slice(MARKER.length + 1),
+    );
   });
 
   it("with only the author's comment (the marker at its start, even) a new comment is made", async () => {

@@ -264,9 +264,18 @@ while [ $# -gt 0 ]; do if [ "$1" = --out ]; then out=$2; fi; if [ "$1" = --json-
 case $cmd in drift) report=$STUB_DRIFT_REPORT ;; review) report=$STUB_REVIEW_REPORT ;; esac
 if [ -n "$out" ]; then if [ -n "$report" ]; then cp "$report" "$out"; else echo "stub $cmd report" > "$out"; fi; fi
 if [ -n "$json" ]; then echo '{"stub": true}' > "$json"; fi
-case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}" ;; esac`,
+case $cmd in drift) exit "\${STUB_DRIFT:-0}" ;; review) exit "\${STUB_REVIEW:-0}" ;; plan-file) exit "\${STUB_SEAL:-0}" ;; esac`,
     );
-    stub('terraform', `echo "terraform $1" >> "${path.join(dir, 'ran.log')}"\nexit "\${STUB_TERRAFORM:-0}"`);
+    // git as it is, unless a test gives the tree a commit has.
+    stub(
+      'git',
+      `if [ -n "\${STUB_GIT_TREE:-}" ]; then echo "$STUB_GIT_TREE"; else exec ${JSON.stringify(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim())} "$@"; fi`,
+    );
+    // With STUB_PLAN_FILES, `-out=FILE` makes an empty FILE, as the script's later lines expect.
+    stub(
+      'terraform',
+      `echo "terraform $1" >> "${path.join(dir, 'ran.log')}"\nif [ -n "\${STUB_PLAN_FILES:-}" ]; then for a in "$@"; do case "$a" in -out=*) : > "\${a#-out=}" ;; esac; done; fi\nexit "\${STUB_TERRAFORM:-0}"`,
+    );
     const curlLog = path.join(dir, 'curl.log');
     stub('curl', `echo "$*" >> "${curlLog}"\nfor a in "$@"; do case "$a" in *@*) f=\${a#*@}; if [ -f "$f" ]; then cat "$f" >> "${curlLog}"; fi ;; esac; done`);
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
@@ -563,6 +572,40 @@ describe('who the review job trusts', () => {
     expect(r.code).toBe(1);
     expect(r.output).toContain('Not reviewed: this job got no account credentials, no GITLAB_TOKEN or no PROXYACCOUNT_PLAN_KEY.');
     expect({ ran: r.ran, curl: r.curl }).toEqual({ ran: '', curl: '' });
+  });
+
+  it('GitLab: a review job with a PROXYACCOUNT_PLAN_KEY the seal would refuse stops before anything runs, saying why', () => {
+    const r = runWithStubs(gitlab().review.script.join('\n'), {
+      PROXYACCOUNT_PASSWORD: 'p',
+      GITLAB_TOKEN: 'glpat',
+      PROXYACCOUNT_PLAN_KEY: 'only-twenty-chars-xx',
+    });
+    expect(r.code).toBe(1);
+    expect(r.output).toContain('Not reviewed: PROXYACCOUNT_PLAN_KEY has 20 characters; it needs at least 32');
+    expect({ ran: r.ran, curl: r.curl }).toEqual({ ran: '', curl: '' });
+  });
+
+  it('GitLab: a seal that fails ends the review job before its note (finding: `seal && rm` let the job go on and post)', () => {
+    const env = {
+      PROXYACCOUNT_PASSWORD: 'p',
+      GITLAB_TOKEN: 'glpat',
+      PROXYACCOUNT_PLAN_KEY: 'k'.repeat(44),
+      CI_COMMIT_SHA: 'abc123',
+      CI_API_V4_URL: 'https://gl/api/v4',
+      CI_PROJECT_ID: '7',
+      CI_MERGE_REQUEST_IID: '8',
+      STUB_GIT_TREE: 'f00d',
+      STUB_PLAN_FILES: '1',
+    };
+    const script = gitlab().review.script.join('\n');
+    const failed = runWithStubs(script, { ...env, STUB_SEAL: '1' });
+    expect(failed.code).not.toBe(0);
+    expect(failed.ran).toContain('proxyaccount plan-file seal plan.tfplan --out plan.tfplan.sealed');
+    expect(failed.curl).not.toContain('/notes');
+    // The same job with a seal that works posts its note.
+    const posted = runWithStubs(script, env);
+    expect({ code: posted.code, output: posted.code === 0 ? '' : posted.output }).toEqual({ code: 0, output: '' });
+    expect(posted.curl).toContain('https://gl/api/v4/projects/7/merge_requests/8/notes');
   });
 
   it('GitLab: a review that failed says so on the merge request, when it holds the token to', () => {
