@@ -1,6 +1,7 @@
 // `proxyaccount plan-file seal|unseal`: a saved plan encrypted for keeping between a CI's review
 // and its apply (src/gitops/plan-seal.ts says why and how). The secret comes from an environment
 // variable only; the output is written whole or not at all, readable by its owner alone.
+import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
@@ -42,14 +43,19 @@ function readInput(file: string): Buffer {
   }
 }
 
-/** Writes through a new file beside the target, renamed over it: never a half-written plan. */
+/**
+ * Writes through a new file beside the target, renamed over it: never a half-written plan. The
+ * temporary name is random and made exclusively; only a file this call made is removed on failure.
+ */
 function writeWhole(file: string, data: Buffer): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let made = false;
   try {
     writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
+    made = true;
     renameSync(temporary, file);
   } catch (err) {
-    rmSync(temporary, { force: true });
+    if (made) rmSync(temporary, { force: true });
     throw new Error(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }

@@ -1,5 +1,6 @@
 // The emulator as a process: its JSON line, logs, clean shutdown, flags and their errors, the
 // accounts file, a given certificate, and persistence across restarts with --state.
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
@@ -173,6 +174,24 @@ describe('flags', () => {
     expect(readFileSync(other).equals(before)).toBe(true);
     expect(statSync(other).mode & 0o777).toBe(0o644);
     for (const beside of ['-wal', '-shm', '.tls.pem']) expect(existsSync(`${other}${beside}`)).toBe(false);
+    // One in WAL mode whose writes are still in its -wal (its program ended without closing it):
+    // the database and its -wal untouched, both still there. (A reader only takes its turn in the
+    // -shm index, as any reader of the file does.)
+    const walDb = join(dir, 'app-wal.db');
+    execFileSync(process.execPath, [
+      '-e',
+      `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const db = new D(${JSON.stringify(walDb)}); db.pragma('journal_mode = WAL'); db.pragma('wal_autocheckpoint = 0'); db.exec("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('still here')"); process.exit(0);`,
+    ]);
+    const files = [walDb, `${walDb}-wal`];
+    const kept = files.map((f) => readFileSync(f));
+    expect(kept[1]!.length).toBeGreaterThan(0);
+    const wal = await runCli(['--port', '0', '--http-port', '0', '--state', walDb]);
+    expect(wal.code).toBe(1);
+    expect(wal.stderr).toContain('(it is a database of tables customers); it was left as it was');
+    files.forEach((f, i) => expect({ f, same: existsSync(f) && readFileSync(f).equals(kept[i]!) }).toEqual({ f, same: true }));
+    const reader = new Database(walDb, { readonly: true });
+    expect(reader.prepare('SELECT name FROM customers').all()).toEqual([{ name: 'still here' }]);
+    reader.close();
     // An empty file is a new state file, made the emulator's.
     const fresh = join(dir, 'fresh.db');
     writeFileSync(fresh, '');

@@ -74,18 +74,17 @@ const TABLES = ['usage', 'tokens', 'proxies', 'hostnames', 'ips', 'accounts'] as
  */
 export function openDb(path: string | undefined): Db {
   const existing = path !== undefined && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
-  if (path !== undefined && !existing) restrictStateFile(path);
+  // Read-only first: closing a read-write connection to another program's WAL database would
+  // checkpoint it and delete its -wal and -shm files.
+  if (existing) checkOwnFile(path);
+  if (path !== undefined) restrictStateFile(path);
   let db: Db;
   try {
-    db = new Database(path ?? ':memory:', existing ? { fileMustExist: true } : {});
+    db = new Database(path ?? ':memory:');
   } catch (err) {
     throw new Error(`cannot open state file ${path}: ${(err as Error).message}`);
   }
   try {
-    if (existing) {
-      checkOwnFile(db, path);
-      restrictStateFile(path);
-    }
     db.pragma('foreign_keys = ON');
     if (path !== undefined) db.pragma('journal_mode = WAL');
     db.exec(SCHEMA);
@@ -111,17 +110,40 @@ export function openDb(path: string | undefined): Db {
  * version: another program's database (a typo in `--state`, an application's file beside it) is
  * refused before anything is written to it. One without tables is taken as new.
  */
-function checkOwnFile(db: Db, path: string): void {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
-  if (tables.length === 0) return;
-  const version = tables.includes('meta')
-    ? (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined)
-    : undefined;
-  if (version === undefined) {
-    const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? `, … (${tables.length} tables)` : '');
-    throw new Error(
-      `state file ${path} is not an emulator state file (it is a database of tables ${shown}); it was left as it was: give --state a new file, or one an emulator wrote`,
-    );
+function checkOwnFile(path: string): void {
+  let db: Db;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw new Error(`cannot open state file ${path}: ${(err as Error).message}`);
+  }
+  try {
+    let tables: string[];
+    try {
+      tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
+    } catch (err) {
+      // A WAL database that read-only access cannot open (its -shm gone after a crash): the
+      // read-write open that follows recovers it, and checks its schema version as before.
+      if ((err as { code?: unknown }).code === 'SQLITE_CANTOPEN') return;
+      throw err;
+    }
+    if (tables.length === 0) return;
+    const version = tables.includes('meta')
+      ? (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined)
+      : undefined;
+    if (version === undefined) {
+      const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? `, … (${tables.length} tables)` : '');
+      throw new Error(
+        `state file ${path} is not an emulator state file (it is a database of tables ${shown}); it was left as it was: give --state a new file, or one an emulator wrote`,
+      );
+    }
+  } catch (err) {
+    if (err instanceof Error && /file is not a database|malformed/i.test(err.message)) {
+      throw new Error(`state file ${path} is not an emulator state file (${err.message}); it was left as it was`);
+    }
+    throw err;
+  } finally {
+    db.close();
   }
 }
 
