@@ -136,6 +136,35 @@ export function takenOverBy(c: ResourceChange, account: string, declared: readon
   return `declared by ${addresses.join(', ')} from now on`;
 }
 
+/**
+ * Entry resources the plan destroys whose key a list resource of the same account's collection
+ * declares after the plan (the per-entry blocks deleted in a migration to lists, instead of
+ * forgotten): the destroy removes the object from the account, and the list, planned before it,
+ * does not add it back in this apply, so the account goes without it until the next one.
+ */
+export function deletedWhileListed(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
+  const out: PlanItem[] = [];
+  for (const c of plan.changes) {
+    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    if (d?.shape !== 'entry' || kindOf(c) !== 'delete' || !keysShown(d, new Set(), c.sensitive)) continue;
+    const account = accountOf(c, catalogue);
+    for (const key of d.managedKeys(c.before)) {
+      const list = declared.find(
+        (r) => r.type.shape === 'list' && r.type.collection === d.collection && r.account === account && r.keys?.some((k) => sameKey(d, k, key)) === true,
+      );
+      if (list === undefined) continue;
+      out.push({
+        kind: 'managed_twice',
+        address: c.address,
+        message:
+          `destroys ${d.noun.one} ${key} of ${phraseOf(account)}, which ${list.address} declares: the destroy removes it from the account, and the list does not add it back in this apply, ` +
+          'so the account goes without it until the next apply. To hand it over to the list, forget this resource instead (a removed block with lifecycle { destroy = false })',
+      });
+    }
+  }
+  return out;
+}
+
 /** A sub-account the plan deletes or replaces, by its username before the plan. */
 export interface GoneAccount {
   /** The sub-account resource. */

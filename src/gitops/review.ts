@@ -8,7 +8,7 @@
 import { type Catalogue, changeVerb, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
 import { accountOf, describeChange, deferredSubject, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
 import { changeView, type DeferredChange, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
-import { accountsGone, declaredAfter, deletedWithAccount, type GoneAccount, managedTwice, takenOverBy } from './plan-overlaps';
+import { accountsGone, declaredAfter, deletedWhileListed, deletedWithAccount, type GoneAccount, managedTwice, takenOverBy } from './plan-overlaps';
 
 /** Counts as in terraform's plan line, plus replacements, imports and objects no longer managed. */
 export interface ReviewSummary {
@@ -89,8 +89,11 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     accounts.set(account, list);
     const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith);
     attention.push(...(takenOver === undefined ? risks : risks.filter((r) => r.kind !== 'no_longer_managed')));
+    // A list handed over to entry resources is judged from the state: Terraform reads no resource
+    // a removed block forgets, so an entry added to the account since is in no plan, and stays.
+    if (takenOver !== undefined && catalogue.get(c.type)?.shape === 'list') attention.push(listForgottenFromState(c, catalogue));
   }
-  attention.push(...deletedWithAccount(plan, declared, catalogue), ...managedTwice(declared));
+  attention.push(...deletedWithAccount(plan, declared, catalogue), ...managedTwice(declared), ...deletedWhileListed(plan, declared, catalogue));
   for (const c of plan.deferred) {
     const deferred = deferredEntry(c, catalogue);
     if (deferred === undefined) continue;
@@ -135,6 +138,19 @@ function usageByAccount(plan: Plan): Map<string, { monthly: number; total: numbe
     if (typeof username === 'string' && typeof monthly === 'number' && typeof total === 'number') out.set(username, { monthly, total });
   }
   return out;
+}
+
+/** The attention item of a list forgotten while entry resources take its entries over (see the call). */
+function listForgottenFromState(c: ResourceChange, catalogue: Catalogue): Attention {
+  const noun = catalogue.get(c.type)?.noun ?? { one: 'entry', many: 'entries' };
+  const one = `${/^[AEIOU]/.test(noun.one) ? 'an' : 'a'} ${noun.one}`;
+  return {
+    kind: 'no_longer_managed',
+    address: c.address,
+    message:
+      `the ${noun.one} list is forgotten as the state last recorded it: Terraform does not read a resource a removed block forgets, so ${one} added to the account since is in no plan, ` +
+      `and stays authorized, unmanaged. Before this apply, run terraform apply -refresh-only and review what the list then holds (or proxyaccount drift); after it, drift lists any such ${noun.one}`,
+  };
 }
 
 function attentionOf(
