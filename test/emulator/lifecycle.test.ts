@@ -188,7 +188,7 @@ describe('flags', () => {
     const wal = await runCli(['--port', '0', '--http-port', '0', '--state', walDb]);
     expect(wal.code).toBe(1);
     expect(wal.stderr).toContain('(it is a database of tables customers); it was left as it was');
-    files.forEach((f, i) => expect({ f, same: existsSync(f) && readFileSync(f).equals(kept[i]!) }).toEqual({ f, same: true }));
+    for (const [i, f] of files.entries()) expect({ f, same: existsSync(f) && readFileSync(f).equals(kept[i]!) }).toEqual({ f, same: true });
     const reader = new Database(walDb, { readonly: true });
     expect(reader.prepare('SELECT name FROM customers').all()).toEqual([{ name: 'still here' }]);
     reader.close();
