@@ -127,8 +127,7 @@ function proxyFormOf(form: string, listed: string): boolean {
 }
 
 function listEntries(k: AccessKind, v: Values): string[] | undefined {
-  const raw = v[k.listAttribute];
-  return Array.isArray(raw) ? raw.map((e) => k.show(e)) : undefined;
+  return keyedEntries(k, v)?.map((e) => e.shown);
 }
 
 /**
