@@ -92,6 +92,25 @@ describe('proxyaccount_authorized_ips resource', () => {
     await expectNoChanges(ws);
   });
 
+  it('removes an address a per-entry resource also managed, dropping both in one apply, without stopping the list', async () => {
+    // A teammate's per-entry resource beside the list (managed twice): the list comes to hold the
+    // address, then the resource goes. Its destroy and the list's update run in the same apply.
+    const extra = `resource "proxyaccount_authorized_ip" "extra" {\n  ip = "203.0.113.9"\n  depends_on = [proxyaccount_authorized_ips.self]\n}\n`;
+    ws.config(V2, sub, extra);
+    await ws.apply();
+    ws.config(V2, sub);
+    const plan = await expectChanges(ws, /proxyaccount_authorized_ip\.extra will be destroyed/, /- ip\s+= "203\.0\.113\.9"/);
+    expect(planCounts(plan.stdout)).toEqual({ import: 0, add: 0, change: 1, destroy: 1 });
+    // The destroy runs first: the plan Terraform makes while applying finds the address gone.
+    await ws.apply();
+
+    expect(await parentIps()).toEqual([
+      { ip: '203.0.113.2', label: 'vpn' },
+      { ip: '203.0.113.3', label: '' },
+    ]);
+    await expectNoChanges(ws);
+  });
+
   it('destroy empties the lists, leaving the account as it was', async () => {
     await ws.destroy();
     expect(await account.snapshot()).toEqual(before);

@@ -227,6 +227,28 @@ describe('proxyaccount_authorized_ips', () => {
     expect(await remote('ips-late')).toEqual(sorted(after!['entries'] as Entry[]));
   });
 
+  it('plans the same removals while applying when an entry it removes is gone already, so Terraform does not stop the list', async () => {
+    await subAccount('ips-gone', [e('203.0.113.90', 'vpn')]);
+    // The list took over the account's entries; a per-entry resource still manages 203.0.113.90.
+    const state = (await driver.read(await driver.create({ username: 'ips-gone', entries: [e('203.0.113.90', 'vpn'), e('203.0.113.91')] })))!;
+    const config = { username: 'ips-gone', entries: [e('203.0.113.91')] };
+    const reviewed = await driver.plan(state, config);
+    expect(reviewed.planned['removed_entries']).toEqual(['203.0.113.90 (vpn)']);
+    // The same apply destroys the per-entry resource before it updates the list.
+    await suite.admin.ips.delete({ ip: '203.0.113.90', username: 'ips-gone' });
+    const whileApplying = await driver.plan(state, config);
+    expect(whileApplying.planned['removed_entries']).toEqual(reviewed.planned['removed_entries']);
+    expect(whileApplying.diagnostics.filter((d) => d.severity === 'warning')).toEqual([
+      expect.objectContaining({
+        detail: expect.stringMatching(/: 203\.0\.113\.90 \(vpn\)\. Of these, 203\.0\.113\.90 \(vpn\) is gone from the account already\./),
+      }),
+    ]);
+    const { state: after, diagnostics } = await driver.apply(state, whileApplying.planned, config);
+    expect(errors(diagnostics)).toEqual([]);
+    expect(after!['entries']).toEqual(config.entries);
+    expect(await remote('ips-gone')).toEqual(config.entries);
+  });
+
   it('keeps a new list whose add may have taken effect: the list read again shows it did', async () => {
     await subAccount('ips-create-lost');
     const config = { username: 'ips-create-lost', entries: [e('203.0.113.75', 'office')] };

@@ -27,7 +27,7 @@ import {
 } from '../framework';
 import type { Ctx, Resource } from '../types';
 import { accountId, importAccountList, ownerPhrase, SELF_ID } from './account-ids';
-import { diff, dropped, type ListAccess, type ListEntries, removals, replay, unplannedRemovals } from './list-entries';
+import { diff, dropped, type ListAccess, type ListEntries, removals, replay, unplannedRemovals, vanished } from './list-entries';
 import { sameEntries, syncList } from './list-sync';
 import { missingId } from './state-ids';
 
@@ -228,6 +228,7 @@ async function planList<S extends ObjectSchema, E, R>(
   if (!isKnown(plan.entries) || plan.entries === null) return planUnknownEntries(kind, ctx, prior, owner);
   const desired = plan.entries;
   let removed: string[];
+  let gone: string[] = [];
   if (prior !== null) {
     const before = kind.fromModel(prior).entries;
     if (sameEntries(before, desired)) return undefined;
@@ -235,7 +236,18 @@ async function planList<S extends ObjectSchema, E, R>(
     // paired the way the apply pairs them (a proxy's forms differ between state and listing).
     // The refresh just read the list, so this is its cached copy; without the provider's data,
     // the prior state stands for it.
-    removed = ctx.data === undefined ? dropped(kind.entries, before, desired) : removals(kind.entries, await kind.access(ctx.data, owner).list(), desired);
+    if (ctx.data === undefined) removed = dropped(kind.entries, before, desired);
+    else {
+      const listed = await kind.access(ctx.data, owner).list();
+      // An entry the prior state holds that the account no longer lists stays among the removals.
+      // Terraform plans again while applying, with the prior state the reviewed plan had: an entry
+      // deleted in between (by a per-entry resource this same apply destroys, say) would otherwise
+      // make that plan differ from the reviewed one, and Terraform stop the list for nothing. (An
+      // entry the state holds in a declared form the account lists differently, such as a proxy's
+      // `us-ny`, is named in that form then, and the list still stops: nothing is removed.)
+      gone = vanished(kind.entries, listed, before, desired);
+      removed = [...removals(kind.entries, listed, desired), ...gone];
+    }
   } else {
     // A new list takes over whatever the account has: read it, so the plan shows it.
     removed = removals(kind.entries, await liveList(kind, ctx.data!, owner), desired);
@@ -244,6 +256,7 @@ async function planList<S extends ObjectSchema, E, R>(
     ctx.diagnostics.addWarning(
       `${capitalize(kind.displayName)} removes ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'} not declared`,
       `Applying this plan removes from the ${listObject(kind, owner)} every entry the configuration does not declare: ${removed.join(', ')}. ` +
+        `${gone.length === 0 ? '' : `Of these, ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone from the account already. `}` +
         'Declare them to keep them; to adopt an existing account safely, import the list first (terraform import, or an import block) and review the plan. ' +
         // Terraform plans again while applying: this warning then comes from that plan.
         'While applying a plan whose known removed_entries leave them out, Terraform stops this list instead ("Provider produced inconsistent final plan") and removes nothing: plan again to review them.',

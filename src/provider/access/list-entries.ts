@@ -79,6 +79,19 @@ export function dropped<E, R>(entries: ListEntries<E, R>, before: readonly E[], 
   );
 }
 
+/**
+ * The entries of `before` (the list as the prior state holds it) that `desired` drops and no entry
+ * of `listed` stands for any more: gone from the account since the state recorded them.
+ */
+export function vanished<E, R>(entries: ListEntries<E, R>, listed: readonly R[], before: readonly E[], desired: readonly E[]): string[] {
+  const paired = entries.pair(listed, before);
+  return dropped(
+    entries,
+    before.filter((_, i) => paired[i] === undefined),
+    desired,
+  );
+}
+
 /** The writes that turn the listed `before` into `desired`: removals first, then additions. */
 export function diff<E, R>(entries: ListEntries<E, R>, access: ListAccess<E, R>, before: readonly R[], desired: readonly E[]): EntryOp<E, R>[] {
   const paired = entries.pair(before, desired);
