@@ -10,6 +10,7 @@ import { accountPhrase, type Catalogue, type Collection, describeType, RESOURCE_
 import { type BearerToken, isProxyAccountError } from '../sdk';
 import type { AbsentObject, AttributeDrift, ExpiredToken, HeldObject, ScanProgress, UnmanagedObject } from './drift';
 import { isProxyAccount, isRecord, type StateResource } from './plan-json';
+import { sameText } from '../util/text';
 
 const PARENT = '(parent)';
 
@@ -310,7 +311,7 @@ function fileRelabelled(s: ScanContext, c: CollectionKeys, live: ReadonlyMap<str
   // The API's "" (no label) is the state's null.
   const liveLabel = (ip: string): string | null => (live.get(ip) === '' ? null : (live.get(ip) ?? null));
   for (const r of c.resources) {
-    const differ = [...(r.labels ?? [])].filter(([ip, label]) => live.has(ip) && liveLabel(ip) !== label);
+    const differ = [...(r.labels ?? [])].filter(([ip, label]) => live.has(ip) && !sameLabel(liveLabel(ip), label));
     if (differ.length === 0) continue;
     if (r.type.shape === 'list') {
       s.result.changed.push({
@@ -321,6 +322,11 @@ function fileRelabelled(s: ScanContext, c: CollectionKeys, live: ReadonlyMap<str
       });
     } else for (const [ip, label] of differ) s.result.changed.push({ address: r.address, attribute: 'label', recorded: label, live: liveLabel(ip) });
   }
+}
+
+/** Labels compare as Terraform holds them (see util/text.ts): a decomposed accent in the account is the state's composed one. */
+function sameLabel(live: string | null, recorded: string | null): boolean {
+  return live === null || recorded === null ? live === recorded : sameText(live, recorded);
 }
 
 /** One account's IPs, hostnames and tokens, filed into `result`. */

@@ -229,6 +229,21 @@ describe("the IPs' labels, which the live list carries", () => {
     expect(driftMarkdown(report)).toContain('- `proxyaccount_authorized_ip.office`: `label` `office` → `office (moved)`');
   });
 
+  it('takes a label the account keeps decomposed for the composed one Terraform holds, which no apply could change', async () => {
+    const composed = 'caf\u00e9';
+    const decomposed = 'cafe\u0301';
+    const state = [
+      res('proxyaccount_authorized_ip', 'cafe', { ip: '203.0.113.7', label: composed, username: null }),
+      res('proxyaccount_authorized_ips', 'alice', { username: 'alice', entries: [{ ip: '198.51.100.1', label: composed }] }),
+      res('proxyaccount_sub_account', 'alice', { username: 'alice' }),
+    ];
+    const fake = new FakeAccount().sub('alice', { ips: [{ ip: '198.51.100.1', label: decomposed }] });
+    fake.lists('').ips.push({ ip: '203.0.113.7', label: decomposed });
+    const report = await drift(planJson(state), fake);
+    expect(report.changed).toEqual([]);
+    expect(report.drifted).toBe(false);
+  });
+
   it("compares no label the state hides, and repeats none the plan's own drift reports", async () => {
     const secret = res('proxyaccount_authorized_ip', 'secret', { ip: '203.0.113.9', username: null }, { label: true });
     const office = res('proxyaccount_authorized_ip', 'office', { ip: '203.0.113.7', label: 'office', username: null });

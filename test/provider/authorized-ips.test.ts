@@ -227,6 +227,17 @@ describe('proxyaccount_authorized_ips', () => {
     expect(await remote('ips-late')).toEqual(sorted(after!['entries'] as Entry[]));
   });
 
+  it('leaves alone an entry whose label the account keeps decomposed: Terraform holds it composed, and the plan showed it unchanged', async () => {
+    await subAccount('ips-nfd', [e('203.0.113.60', 'cafe\u0301'), e('203.0.113.61', 'other')]);
+    // State and configuration hold every string in normal form C, as Terraform does.
+    const state = { ...(await driver.import('ips-nfd')).state!, entries: [e('203.0.113.60', 'caf\u00e9'), e('203.0.113.61', 'other')] };
+    const config = { username: 'ips-nfd', entries: [e('203.0.113.60', 'caf\u00e9'), e('203.0.113.61', 'other2')] };
+    const after = await driver.update(state, config);
+    expect(after['entries']).toEqual(config.entries);
+    // Only the relabelled entry was removed and added again: the other keeps its bytes.
+    expect(await remote('ips-nfd')).toEqual([e('203.0.113.60', 'cafe\u0301'), e('203.0.113.61', 'other2')]);
+  });
+
   it('plans the same removals while applying when an entry it removes is gone already, so Terraform does not stop the list', async () => {
     await subAccount('ips-gone', [e('203.0.113.90', 'vpn')]);
     // The list took over the account's entries; a per-entry resource still manages 203.0.113.90.

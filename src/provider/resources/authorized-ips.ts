@@ -9,6 +9,7 @@ import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, ipv4, noControlCharacters, requiresReplace, useStateForUnknown, validator, type Model } from '../framework';
 import type { Resource } from '../types';
+import { sameText } from '../../util/text';
 
 /** The API's limit of authorized IPs per account. */
 const MAX_IPS = 100;
@@ -84,9 +85,11 @@ export const authorizedIpsResource: Resource<typeof schema> = authoritativeList<
   entries: {
     noun: 'IP',
     // An address stands for the declared entry of the same address; a label cannot be edited,
-    // so an entry with another label is removed and added again.
+    // so an entry with another label is removed and added again. Labels compare as Terraform
+    // holds them: one the account keeps decomposed is the declared one, which the plan showed
+    // unchanged.
     pair: (listed, declared) => declared.map((d) => listed.find((r) => r.ip === d.ip)),
-    upToDate: (declared, listed) => (declared.label ?? '') === listed.label,
+    upToDate: (declared, listed) => sameText(declared.label ?? '', listed.label),
     listed: (e) => ({ ip: e.ip, label: e.label ?? '' }),
     key: (r) => r.ip,
     name: (r) => r.ip,
