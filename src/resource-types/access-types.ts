@@ -39,8 +39,11 @@ interface AccessKind {
   entryAttributes(e: ExportValue): Array<readonly [string, ExportValue]>;
   /** The entry resource's name parts for the key of `owner` ('self' for the parent). */
   entryName(owner: string, key: string): string[];
-  /** Granting to the parent's list opens its proxies to an IP without credentials. */
-  readonly opensParent: boolean;
+  /**
+   * What granting `subject` (`IP 203.0.113.7`, `2 hostnames (…)`) to the parent's list opens: its
+   * proxies, without credentials; unset where an entry opens nothing by itself.
+   */
+  readonly opensParent?: (subject: string, many: boolean) => string;
   /**
    * Why the list resource refuses two live entries with one key (hostnames: case does not
    * matter), while the API keeps them apart; unset where the API's keys are its entries.
@@ -72,7 +75,7 @@ const IPS: AccessKind = {
         ];
   },
   entryName: (owner, key) => [owner, 'ip', key],
-  opensParent: true,
+  opensParent: (subject) => `${subject} may use the parent account's proxies without credentials`,
 };
 
 const HOSTNAMES: AccessKind = {
@@ -90,7 +93,9 @@ const HOSTNAMES: AccessKind = {
   liveKey: String,
   entryAttributes: (e) => [['domain', String(e)]],
   entryName: (owner, key) => [owner, 'host', key],
-  opensParent: false,
+  // A request from any address the hostname resolves to acts as the account, as from an IP.
+  opensParent: (subject, many) =>
+    `${subject}: clients at any address ${many ? 'they resolve' : 'it resolves'} to may use the parent account's proxies without credentials, and whoever controls ${many ? 'their' : 'its'} DNS decides which addresses those are`,
   twinsRefused: 'host names are case-insensitive',
 };
 
@@ -114,7 +119,6 @@ const PROXIES: AccessKind = {
   liveKey: String,
   entryAttributes: (e) => [['proxy', String(e)]],
   entryName: (_owner, key) => ['proxy', key],
-  opensParent: false,
 };
 
 /** True when a proxy form (bare host, full domain or domain:port) stands for `listed` (a `domain:port`, or the same form). */
@@ -231,13 +235,19 @@ function refusedTwins(k: AccessKind, a: LiveAccountView): string | undefined {
   );
 }
 
+/** Whether an entry's state before and after is one key of the parent's (not a sub-account's, not moved). */
+function sameParentEntry(k: AccessKind, before: Values, after: Values): boolean {
+  const key = k.entryKey(before);
+  return key !== undefined && key === k.entryKey(after) && before.username == null && after.username == null;
+}
+
 /** What the plan cannot show is read the worst way: any entry may go, and on the parent any may come. */
 function worstReading(k: AccessKind, owner: Owner, why: string, newcomers: string): Risk[] {
   const out: Risk[] = [
     { kind: 'list_removes_entries', message: `the list of ${owner.phrase} ${why}: applying it may remove any ${k.noun.one} the account has` },
   ];
-  if (k.opensParent && owner.username === null) {
-    out.push({ kind: 'parent_access_opened', message: `${newcomers} may use the parent account's proxies without credentials` });
+  if (k.opensParent !== undefined && owner.username === null) {
+    out.push({ kind: 'parent_access_opened', message: k.opensParent(newcomers, true) });
   }
   return out;
 }
@@ -298,8 +308,10 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
           ),
         ];
       }
-      return k.opensParent && owner.username === null && (c.kind === 'create' || c.kind === 'replace')
-        ? [{ kind: 'parent_access_opened', message: `${k.noun.one} ${k.entryShown(c.after) ?? '?'} may use the parent account's proxies without credentials` }]
+      // A replacement of the parent's entry by itself (an IP's label changed) opens nothing new.
+      const reopened = c.kind === 'replace' && sameParentEntry(k, c.before, c.after);
+      return k.opensParent !== undefined && owner.username === null && (c.kind === 'create' || (c.kind === 'replace' && !reopened))
+        ? [{ kind: 'parent_access_opened', message: k.opensParent(`${k.noun.one} ${k.entryShown(c.after) ?? '?'}`, false) }]
         : [];
     },
     export: {
@@ -366,8 +378,8 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       const d = listDelta(k, c);
       if (d !== undefined && d.removed.length > 0)
         out.push({ kind: 'list_removes_entries', message: `the list of ${owner.phrase} removes ${counted(k.noun, d.removed)}` });
-      if (k.opensParent && owner.username === null && d !== undefined && d.added.length > 0) {
-        out.push({ kind: 'parent_access_opened', message: `${counted(k.noun, d.added)} may use the parent account's proxies without credentials` });
+      if (k.opensParent !== undefined && owner.username === null && d !== undefined && d.added.length > 0) {
+        out.push({ kind: 'parent_access_opened', message: k.opensParent(counted(k.noun, d.added), d.added.length > 1) });
       }
       if (listUnknown(k, c)) out.push(...worstReading(k, owner, 'is known only after apply', `${k.noun.many} known only after apply`));
       return out;

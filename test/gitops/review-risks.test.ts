@@ -311,3 +311,54 @@ describe('a list whose entries only change form or label (finding: a migration r
     ]);
   });
 });
+
+describe("the parent's access opened", () => {
+  it('by a hostname, entry or list: clients at any address it resolves to may use the proxies without credentials', () => {
+    const entry = review(
+      change('proxyaccount_authorized_hostname', 'ci', ['create'], null, { id: 'ci.example.com', domain: 'ci.example.com', username: null }),
+      change('proxyaccount_authorized_hostname', 'sub', ['create'], null, { id: 'alice/d.example.com', domain: 'd.example.com', username: 'alice' }),
+    );
+    const list = review(
+      change(
+        'proxyaccount_authorized_hostnames',
+        'parent',
+        ['update'],
+        { id: '_self', username: null, domains: ['a.example.com'] },
+        { id: '_self', username: null, domains: ['a.example.com', 'b.example.com', 'c.example.com'] },
+      ),
+    );
+    expect([...entry.attention, ...list.attention].map((a) => [a.kind, a.address, a.message])).toEqual([
+      [
+        'parent_access_opened',
+        'proxyaccount_authorized_hostname.ci',
+        "hostname ci.example.com: clients at any address it resolves to may use the parent account's proxies without credentials, and whoever controls its DNS decides which addresses those are",
+      ],
+      [
+        'parent_access_opened',
+        'proxyaccount_authorized_hostnames.parent',
+        "2 hostnames (b.example.com, c.example.com): clients at any address they resolve to may use the parent account's proxies without credentials, and whoever controls their DNS decides which addresses those are",
+      ],
+    ]);
+  });
+
+  it("not by an IP of the parent's replaced for a new label, which had that access already", () => {
+    const ip = (label: string) => ({ id: '203.0.113.7', ip: '203.0.113.7', label, username: null });
+    const relabelled = review(change('proxyaccount_authorized_ip', 'office', ['delete', 'create'], ip('old'), ip('new')));
+    expect(relabelled.attention).toEqual([]);
+    // A replacement that brings the address from a sub-account, or another address, opens it.
+    const moved = review(
+      change(
+        'proxyaccount_authorized_ip',
+        'office',
+        ['delete', 'create'],
+        { id: 'alice/203.0.113.7', ip: '203.0.113.7', label: null, username: 'alice' },
+        ip('x'),
+      ),
+      change('proxyaccount_authorized_ip', 'other', ['delete', 'create'], ip('x'), { ...ip('x'), id: '203.0.113.8', ip: '203.0.113.8' }),
+    );
+    expect(moved.attention.map((a) => [a.kind, a.address])).toEqual([
+      ['parent_access_opened', 'proxyaccount_authorized_ip.office'],
+      ['parent_access_opened', 'proxyaccount_authorized_ip.other'],
+    ]);
+  });
+});
