@@ -51,7 +51,7 @@ async function refusedAfterEdit(def: Def, edited: Obj, attribute: string) {
       expect.objectContaining({
         summary: `Inconsistent ${def.displayName} state`,
         attribute: [{ attributeName: attribute }],
-        detail: expect.stringMatching(/(does not match|is not the domain|is missing).*nothing was sent to the API/s),
+        detail: expect.stringMatching(/(does not match|is not the domain|is missing|is not an IPv4 address).*nothing was sent to the API/s),
       }),
     ]);
   }
@@ -93,6 +93,13 @@ describe('an entry whose identifying attribute was edited in state to another ma
     );
     expect(await p.admin.ips.list()).toContain('203.0.113.23');
     expect(await p.admin.ips.list({ username: 'chk-sub' })).toContain('203.0.113.23');
+  });
+
+  it('is refused for an IP edited, id and all, to a spelling no configuration gives, and the address survives', async () => {
+    const driver = p.driver(authorizedIpResource.typeName, authorizedIpResource.schema);
+    const state = await driver.create({ ip: '203.0.113.24', username: 'chk-sub' });
+    await refusedAfterEdit(authorizedIpResource, { ...state, ip: '203.0.113.024', id: 'chk-sub/203.0.113.024' }, 'ip');
+    expect(await p.admin.ips.list({ username: 'chk-sub' })).toContain('203.0.113.24');
   });
 
   it.each([

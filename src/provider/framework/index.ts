@@ -28,6 +28,8 @@ export {
   intAtLeast,
   intBetween,
   ipv4,
+  ipv4Problem,
+  isIpv4,
   lengthBetween,
   matches,
   oneOf,

@@ -102,6 +102,11 @@ const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
 
 /** A dotted-quad IPv4 address without leading zeros, e.g. 203.0.113.7; the message names the problem. */
+/** Whether `v` is an IPv4 address in dotted-quad form without leading zeros, the form {@link ipv4} accepts. */
+export function isIpv4(v: string): boolean {
+  return IPV4.test(v);
+}
+
 export function ipv4(): Validator<string> {
   return validator('an IPv4 address such as 203.0.113.7', (v, ctx) => {
     if (IPV4.test(v)) return undefined;

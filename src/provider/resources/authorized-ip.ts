@@ -8,7 +8,7 @@ import { entryId, entryIdMismatch, parseImportId, validationProblem } from '../a
 import { labelFromRemote, labelValidators } from '../access/labels';
 import { usernameValidators } from '../access/usernames';
 import { hasErrorCode } from '../errors';
-import { attr, defineSchema, ipv4, requiresReplace, useStateForUnknown, type Model } from '../framework';
+import { attr, defineSchema, ipv4, ipv4Problem, isIpv4, requiresReplace, useStateForUnknown, type Model } from '../framework';
 import type { WriteOutcome } from '../../account';
 import type { Resource } from '../types';
 
@@ -61,7 +61,13 @@ export const authorizedIpResource = {
   describe: (m) => describeIp(m.ip ?? m.id ?? '', m.username ?? null),
   schema,
 
-  checkState: (state) => entryIdMismatch(state, 'ip', state.ip),
+  // An address no configuration or import could give (`198.51.100.02`, a hand edit) would be
+  // looked up as written, found missing and created again, or its destroy find nothing to delete.
+  checkState: (state) =>
+    entryIdMismatch(state, 'ip', state.ip) ??
+    (state.ip === null || isIpv4(state.ip)
+      ? undefined
+      : { attribute: 'ip', problem: `ip ${JSON.stringify(state.ip)} is not an IPv4 address in the form the provider writes: ${ipv4Problem(state.ip)}` }),
 
   async create(ctx, { planned }) {
     const { ip, label, username } = planned;
