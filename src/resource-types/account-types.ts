@@ -4,6 +4,9 @@ import { entryIdFormat, SUB_ACCOUNT_ID } from './import-ids';
 import type { ChangeView, ExportValue, Owner, ResourceTypeDescriptor, Risk } from './types';
 import { accountPhrase, activeChange, activeNotShown, activeRisks, forgetRisk, gb, str, subjectValues, verb } from './words';
 
+/** The attributes that set a sub-account's password: a change of any sends a new one. */
+const PASSWORD_ATTRIBUTES = ['password', 'password_wo', 'password_wo_version'] as const;
+
 function describeSubAccount(c: ChangeView): string {
   const { kind, before, after } = c;
   if (kind === 'create') {
@@ -29,7 +32,7 @@ function describeSubAccount(c: ChangeView): string {
   for (const attr of ['first_name', 'last_name', 'email'] as const) {
     if (before[attr] !== after[attr]) parts.push(`${attr.replace('_', ' ')} ${str(before[attr]) ?? '(none)'} → ${str(after[attr]) ?? '(none)'}`);
   }
-  if (['password', 'password_wo', 'password_wo_version'].some((k) => c.secretsChanged.has(k))) parts.push('password changed');
+  if (PASSWORD_ATTRIBUTES.some((k) => c.secretsChanged.has(k))) parts.push('password changed');
   return parts.length > 0 ? parts.join(', ') : 'sub-account changed';
 }
 
@@ -62,6 +65,14 @@ function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {
     out.push({ kind: 'sub_account_replaced', message: `${subject}${why}: deleted and created again, losing its usage history and credentials; ${entries}` });
   }
   if (c.kind === 'update') out.push(...activeRisks(c, who, 'its proxy requests get 402', 'its credentials work again'));
+  // A new password replaces the old one at once: a rotation cuts off whoever still uses the old.
+  // Not for a create (no one used it before), nor a replacement (flagged as such).
+  if (c.kind === 'update' && PASSWORD_ATTRIBUTES.some((k) => c.secretsChanged.has(k))) {
+    out.push({
+      kind: 'password_changed',
+      message: `${who} gets a new password: proxy clients and API callers still using the old one are refused once this is applied`,
+    });
+  }
   const usage = owner.usage;
   if (c.kind === 'update' && usage !== undefined) {
     for (const [attr, used, name] of [

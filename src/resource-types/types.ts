@@ -50,6 +50,7 @@ export interface Risk {
     | 'sub_account_replaced'
     | 'token_deleted'
     | 'token_replaced'
+    | 'password_changed'
     | 'list_removes_entries'
     | 'parent_access_opened'
     | 'limit_below_usage'

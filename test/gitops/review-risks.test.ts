@@ -362,3 +362,67 @@ describe("the parent's access opened", () => {
     ]);
   });
 });
+
+describe('a password rotation (finding: the old password is refused at once, unflagged)', () => {
+  const sub = (username: string) => ({ id: username, username, active: true, monthly_limit: 0, total_limit: 0, password_wo: null });
+  const rotated = (message: string) => ({ kind: 'password_changed', address: expect.any(String), message });
+
+  it('needs attention for a new password or a new password_wo_version, naming the sub-account and never the value', () => {
+    const r = review(
+      change(
+        'proxyaccount_sub_account',
+        'stored',
+        ['update'],
+        { ...sub('rot1'), password: 'Rot-Pass-1' },
+        { ...sub('rot1'), password: 'Rot-Pass-2' },
+        { before_sensitive: { password: true }, after_sensitive: { password: true } },
+      ),
+      change('proxyaccount_sub_account', 'write_only', ['update'], { ...sub('rot2'), password_wo_version: 1 }, { ...sub('rot2'), password_wo_version: 2 }),
+    );
+    expect(r.attention).toEqual([
+      rotated("sub-account 'rot1' gets a new password: proxy clients and API callers still using the old one are refused once this is applied"),
+      rotated("sub-account 'rot2' gets a new password: proxy clients and API callers still using the old one are refused once this is applied"),
+    ]);
+    expect(r.attention.map((a) => a.address)).toEqual(['proxyaccount_sub_account.stored', 'proxyaccount_sub_account.write_only']);
+    expect(failsOn(r, 'attention')).toBe(true);
+    const text = reviewMarkdown(r);
+    expect(text).toContain('**password_changed**');
+    expect(text).not.toMatch(/Rot-Pass/);
+  });
+
+  it('is not flagged for a create with a password, nor for an update that keeps the password', () => {
+    const r = review(
+      change(
+        'proxyaccount_sub_account',
+        'new',
+        ['create'],
+        null,
+        { ...sub('rot3'), password: 'Rot-Pass-3', password_wo_version: null },
+        {
+          after_unknown: { id: true },
+          after_sensitive: { password: true },
+        },
+      ),
+      change(
+        'proxyaccount_sub_account',
+        'kept',
+        ['update'],
+        { ...sub('rot4'), password_wo_version: 3, monthly_limit: 5 },
+        { ...sub('rot4'), password_wo_version: 3, monthly_limit: 6 },
+      ),
+      change(
+        'proxyaccount_sub_account',
+        'moved',
+        ['update'],
+        { ...sub('rot5'), password: 'Rot-Pass-5' },
+        { ...sub('rot5'), password: null, password_wo_version: 1 },
+        {
+          before_sensitive: { password: true },
+          after_sensitive: { password: true },
+        },
+      ),
+    );
+    // The move from password to password_wo changes the password in place: flagged, alone.
+    expect(r.attention.map((a) => [a.kind, a.address])).toEqual([['password_changed', 'proxyaccount_sub_account.moved']]);
+  });
+});
