@@ -3,7 +3,7 @@
 export { AccountStore } from './store';
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './store';
 export { CoalescingCache, COLLECTIONS, type Collection } from './cache';
-export { type AccountErrorCode, isUnknownOutcome, StoppedError, UnknownOutcomeError, UnseenCreateError } from './outcome';
+export { type AccountErrorCode, isUnknownOutcome, StoppedError, UnknownOutcomeError, UnseenCreateError, UnsettledChangeError } from './outcome';
 export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel } from './ephemeral';
 export {
   clientOptions,

@@ -69,6 +69,32 @@ export class UnseenCreateError extends ProxyAccountError<AccountErrorCode> {
   }
 }
 
+/**
+ * A change in place (an edit, an activation) whose answer was lost, and which reading back does
+ * not settle: the account does not show the change yet, which proves nothing (the API may still
+ * carry the request out), or nothing reading back could show tells (a password, which the API
+ * never shows). The change may have been made: the outcome stays unknown (the same code as
+ * {@link UnknownOutcomeError}), never reported as a plain failure. `unseen` says why reading back
+ * did not settle it; `next` as for {@link UnknownOutcomeError}.
+ */
+export class UnsettledChangeError extends ProxyAccountError<AccountErrorCode> {
+  /** What the write was, e.g. "edit sub-account 'alice'". */
+  readonly operation: string;
+
+  constructor(operation: string, cause: unknown, unseen: string, next: string = NEXT_REFRESH_SHOWS) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'ERR_UNKNOWN_OUTCOME',
+      `${operation}: the request was sent but its answer was lost (${why}); it may or may not have taken effect: ${unseen}. ${next}.`,
+      {
+        cause,
+        facts: { mayHaveReachedServer: true, outcomeUnknown: true },
+      },
+    );
+    this.operation = operation;
+  }
+}
+
 /** The store refused to start a write because the run is stopping (writes already sent finish). */
 export class StoppedError extends ProxyAccountError {
   /** The write that was not started. */

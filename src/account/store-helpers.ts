@@ -1,5 +1,6 @@
-// Small helpers of the account store: targets, phrases, 404 as absence, lookups in cached lists.
-import { isProxyAccountError } from '../sdk';
+// Small helpers of the account store: targets, phrases, 404 as absence, lookups in cached lists,
+// a sub-account's fields as an edit sends them.
+import { isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
 
 /** The SDK's optional `username` argument: left out for the authenticated account. */
 export function targetOf(username: string | null): { username?: string } {
@@ -68,4 +69,30 @@ export function firstWhere<E extends object, K extends keyof E>(list: readonly E
     byField.set(field, index);
   }
   return index.get(value);
+}
+
+/** The fields of an edit the API shows back (a password it never shows). */
+const SHOWN_FIELDS = ['firstName', 'lastName', 'email', 'monthlyLimit', 'totalLimit'] as const;
+type ShownField = (typeof SHOWN_FIELDS)[number];
+
+/** `field` of a sub-account as an edit sends it: an absent name or email is '' (the edit that clears it). */
+function shownValue(s: SubAccount, field: ShownField): string | number {
+  switch (field) {
+    case 'monthlyLimit':
+      return s.monthlyBandwidthLimit;
+    case 'totalLimit':
+      return s.totalBandwidthLimit;
+    default:
+      return s[field] ?? '';
+  }
+}
+
+/** The shown fields `input` sends with another value than `before` gave them (none given: none known to change). */
+export function changedFields(input: SubAccountInput, before: SubAccountInput | undefined): ShownField[] {
+  return SHOWN_FIELDS.filter((f) => input[f] !== undefined && before?.[f] !== undefined && input[f] !== before[f]);
+}
+
+/** `now` when it shows every field `input` sends as sent, else undefined. */
+export function shownAsSent(now: SubAccount, input: SubAccountInput): SubAccount | undefined {
+  return SHOWN_FIELDS.every((f) => input[f] === undefined || shownValue(now, f) === input[f]) ? now : undefined;
 }

@@ -8,13 +8,18 @@
 // source) uses `fresh`.
 import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
 import { CoalescingCache } from './cache';
-import { StoppedError } from './outcome';
-import { absentOn404, firstWhere, forAccount, matchHostname, matchProxy, targetOf } from './store-helpers';
+import { StoppedError, UnsettledChangeError } from './outcome';
+import { absentOn404, changedFields, firstWhere, forAccount, matchHostname, matchProxy, shownAsSent, targetOf } from './store-helpers';
 import { createToken, TokenCreateBook } from './token-create';
 import type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 import { Writes } from './write-policy';
 
 export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
+
+/** Why reading back did not settle a lost change in place that it could have shown. */
+const CHANGE_NOT_SHOWN = 'the account was read back and does not show the change yet, but the API may still carry the request out';
+/** Why nothing was read back after a lost edit whose only provable change is its password. */
+const PASSWORD_NOT_SHOWN = 'the edit sets a password, which the API never shows, and changes nothing that reading back could show in its place';
 
 /** Typed, cached, stop-aware access to one account and its sub-accounts. */
 export class AccountStore {
@@ -86,22 +91,40 @@ export class AccountStore {
         },
       });
     },
-    /** Edits the sub-account (repeatable: an edit sent twice leaves the same state). */
-    edit: (input: SubAccountInput): Promise<SubAccount> =>
-      this.writes.send({
+    /**
+     * Edits the sub-account (repeatable: an edit sent twice leaves the same state). `before`: its
+     * fields as the caller last knew them. When the answer is lost, reading back decides: every
+     * field sent shown as sent is the edit made, and a password sent with them was set too (the
+     * API makes an edit whole) when one of them differs from `before`; otherwise the outcome stays
+     * unknown (UnsettledChangeError), since the API never shows a password.
+     */
+    edit: (input: SubAccountInput, before?: SubAccountInput): Promise<SubAccount> => {
+      const op = `edit sub-account '${input.username}'`;
+      const proves = input.password === undefined || changedFields(input, before).length > 0;
+      return this.writes.send({
         collection: 'subAccount',
         username: input.username,
-        operation: `edit sub-account '${input.username}'`,
+        operation: op,
         send: () => this.client.subAccounts.edit(input),
-      }),
-    /** Activates or deactivates the sub-account (repeatable). */
-    setActive: (username: string, active: boolean): Promise<SubAccount> =>
-      this.writes.send({
+        ...(proves ? { readBack: async () => shownAsSent(await this.client.subAccounts.get(input.username), input) } : {}),
+        unsettled: (lost, readBack) => new UnsettledChangeError(op, lost, readBack ? CHANGE_NOT_SHOWN : PASSWORD_NOT_SHOWN),
+      });
+    },
+    /** Activates or deactivates the sub-account (repeatable); a lost answer is settled by reading it back. */
+    setActive: (username: string, active: boolean): Promise<SubAccount> => {
+      const op = `${active ? 'activate' : 'deactivate'} sub-account '${username}'`;
+      return this.writes.send({
         collection: 'subAccount',
         username,
-        operation: `${active ? 'activate' : 'deactivate'} sub-account '${username}'`,
+        operation: op,
         send: () => (active ? this.client.subAccounts.activate(username) : this.client.subAccounts.deactivate(username)),
-      }),
+        readBack: async () => {
+          const now = await this.client.subAccounts.get(username);
+          return now.active === active ? now : undefined;
+        },
+        unsettled: (lost) => new UnsettledChangeError(op, lost, CHANGE_NOT_SHOWN),
+      });
+    },
     /** Deletes the sub-account and everything it held; one already gone is `unchanged`. */
     delete: async (username: string): Promise<WriteOutcome> => {
       const op = `delete sub-account '${username}'`;

@@ -146,6 +146,13 @@ export interface WriteSpec<T> {
    * (which then settles a second lost answer). @default false
    */
   readonly resend?: boolean;
+  /**
+   * The error for an unknown outcome that reading back leaves open, where the write's own error
+   * would read as a plain failure (an edit's 503): `readBack` gave undefined (`readBack` true), or
+   * there is none (false). @default the write's own error, or for a write that makes an object
+   * UnseenCreateError
+   */
+  unsettled?(lost: unknown, readBack: boolean): Error;
   /** May turn a known failure into a result, e.g. "already there". @default none */
   onError?(err: unknown): Promise<T | undefined>;
   /**

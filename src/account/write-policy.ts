@@ -2,7 +2,8 @@
 // it settles a write already sent), never cancelled once sent, the cached listing dropped, and a
 // lost answer (timeout, dropped connection) decided by reading the account back: an idempotent
 // write is sent once more first; a write that makes an object and is not found yet stays unknown
-// (UnseenCreateError), since the lost request may still be carried out after the read.
+// (UnseenCreateError), since the lost request may still be carried out after the read, and so does
+// a change in place that reading back does not show (the store's own error, `unsettled`).
 import { isProxyAccountError } from '../sdk';
 import type { CoalescingCache, Collection } from './cache';
 import { isUnknownOutcome, StoppedError, UnknownOutcomeError, UnseenCreateError } from './outcome';
@@ -72,11 +73,11 @@ export class Writes {
    * write's result; undefined is "not made yet", which for a write that `makes` an object leaves
    * the outcome unknown (UnseenCreateError) and otherwise throws the original error. When
    * `resend` is true because the write is idempotent, it is first sent once more, and `readBack`
-   * decides only if that answer is lost too. `onError` may turn a known failure into a result
-   * (e.g. "already there").
+   * decides only if that answer is lost too; `unsettled` gives the error of an outcome it leaves
+   * open. `onError` may turn a known failure into a result (e.g. "already there").
    */
   async send<T>(w: StoreWrite<T>): Promise<T> {
-    const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false, makes = false } = w;
+    const { collection, username, operation: op, send, readBack, resend = false, onError, settling = false, makes = false, unsettled } = w;
     if (this.signal?.aborted === true && !settling) throw new StoppedError(op);
     try {
       return await this.cache.write(collection, username, send);
@@ -101,6 +102,7 @@ export class Writes {
           if (settled !== undefined) return settled;
           if (makes) throw new UnseenCreateError(op, lost);
         }
+        if (unsettled !== undefined) throw unsettled(lost, readBack !== undefined);
         throw lost;
       }
       const handled = onError === undefined ? undefined : await onError(err);

@@ -4,8 +4,17 @@
 // a create that reading back does not find yet stays unknown (the API may still make it); when
 // reading back fails too, the error says both.
 import { AccountStore, type StoreClient } from '../../src/account';
-import { UnseenCreateError } from '../../src/account/outcome';
-import { AbortedError, NetworkError, TimeoutError, ValidationError, type BearerToken, type LabeledIp, type SubAccount } from '../../src/sdk';
+import { UnknownOutcomeError, UnseenCreateError, UnsettledChangeError } from '../../src/account/outcome';
+import {
+  AbortedError,
+  NetworkError,
+  TimeoutError,
+  ValidationError,
+  type BearerToken,
+  type LabeledIp,
+  type SubAccount,
+  type SubAccountInput,
+} from '../../src/sdk';
 
 const CTX = { method: 'POST', path: '/api/x/', operation: 'x' };
 const lost = (): TimeoutError => new TimeoutError(CTX, 1000, 1);
@@ -15,6 +24,8 @@ const refused = (): NetworkError => new NetworkError(CTX, 'connect ECONNREFUSED'
 class FakeApi {
   ips = new Map<string, string>();
   subs = new Map<string, SubAccount>();
+  /** Passwords set by edits (the API never shows them). */
+  passwords = new Map<string, string>();
   tokens: BearerToken[] = [];
   nextId = 1;
   sent: string[] = [];
@@ -136,10 +147,23 @@ class FakeApi {
             this.subs.set(input.username, s);
             return s;
           }),
-        edit: (input: { username: string; monthlyLimit?: number }) =>
+        edit: (input: SubAccountInput) =>
           this.write('POST sub/edit', () => {
-            const s = { ...this.subs.get(input.username)!, monthlyBandwidthLimit: input.monthlyLimit ?? 0 };
+            // Made whole, as the API makes it: the password with the fields.
+            const was = this.subs.get(input.username)!;
+            const s = {
+              ...was,
+              monthlyBandwidthLimit: input.monthlyLimit ?? was.monthlyBandwidthLimit,
+              ...(input.firstName !== undefined ? { firstName: input.firstName } : {}),
+            };
             this.subs.set(input.username, s);
+            if (input.password !== undefined) this.passwords.set(input.username, input.password);
+            return s;
+          }),
+        deactivate: (username: string) =>
+          this.write('POST sub/deactivate', () => {
+            const s = { ...this.subs.get(username)!, active: false };
+            this.subs.set(username, s);
             return s;
           }),
       },
@@ -373,6 +397,88 @@ describe('a write whose answer is lost', () => {
     await expect(store.account().ips.add('203.0.113.7', null)).rejects.toMatchObject({
       code: 'ERR_UNKNOWN_OUTCOME',
       message: expect.stringMatching(/add IP '203\.0\.113\.7'.*answer was lost.*timed out.*reading the account back failed too.*ECONNREFUSED/s),
+    });
+  });
+});
+
+describe('a change in place whose answer is lost (finding: a rotation that took effect reported as a plain failure)', () => {
+  const alice = (api: FakeApi, monthly = 5): void => {
+    api.subs.set('alice', { username: 'alice', active: true, monthlyBandwidth: 0, monthlyBandwidthLimit: monthly, totalBandwidth: 0, totalBandwidthLimit: 0 });
+  };
+
+  it('is the edit made when reading back shows a field it changes as sent: the password went with it', async () => {
+    const api = new FakeApi();
+    alice(api);
+    api.loseNextAnswer = true;
+    const edited = await new AccountStore(api.client()).subAccounts.edit(
+      { username: 'alice', password: 'New-Pass-1', monthlyLimit: 50 },
+      { username: 'alice', monthlyLimit: 5 },
+    );
+    expect(edited).toMatchObject({ username: 'alice', monthlyBandwidthLimit: 50 });
+    expect(api.passwords.get('alice')).toBe('New-Pass-1');
+    expect(api.sent).toEqual(['POST sub/edit', 'GET sub']);
+  });
+
+  it('stays unknown after an edit of the password alone, which reading back cannot show: it may have taken effect, and the password is never said', async () => {
+    const api = new FakeApi();
+    alice(api);
+    api.loseNextAnswer = true;
+    const failed = await new AccountStore(api.client()).subAccounts
+      .edit({ username: 'alice', password: 'New-Pass-2', monthlyLimit: 5 }, { username: 'alice', monthlyLimit: 5 })
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(UnsettledChangeError);
+    expect(failed).toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      outcomeUnknown: true,
+      operation: "edit sub-account 'alice'",
+      message: expect.stringMatching(
+        /^edit sub-account 'alice': the request was sent but its answer was lost \(.*timed out.*\); it may or may not have taken effect: the edit sets a password, which the API never shows, and changes nothing that reading back could show in its place\. The next refresh reads the account again and shows what exists\.$/,
+      ),
+    });
+    expect((failed as Error).message).not.toContain('New-Pass-2');
+    // A field equal to before would read back as sent whether or not the edit was made.
+    expect(api.sent).toEqual(['POST sub/edit']);
+  });
+
+  it('stays unknown when reading back does not show the edit yet (the API may still make it), not a plain failure', async () => {
+    const api = new FakeApi();
+    alice(api);
+    api.timeOutNextBeforeChange = true;
+    const failed = await new AccountStore(api.client()).subAccounts
+      .edit({ username: 'alice', password: 'New-Pass-3', monthlyLimit: 50 }, { username: 'alice', monthlyLimit: 5 })
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(UnsettledChangeError);
+    expect((failed as Error).message).toMatch(
+      /^edit sub-account 'alice': .*it may or may not have taken effect: the account was read back and does not show the change yet, but the API may still carry the request out\./,
+    );
+    expect(api.sent).toEqual(['POST sub/edit', 'GET sub']);
+  });
+
+  it('says both what was lost and why reading back failed when an edit cannot be settled', async () => {
+    const api = new FakeApi();
+    alice(api);
+    api.loseNextAnswer = true;
+    api.readsFail = true;
+    const failed = await new AccountStore(api.client()).subAccounts.edit({ username: 'alice', monthlyLimit: 50 }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(UnknownOutcomeError);
+    expect((failed as Error).message).toMatch(
+      /edit sub-account 'alice'.*answer was lost.*reading the account back failed too.*may or may not have taken effect/s,
+    );
+  });
+
+  it('settles a lost deactivation by reading back, and leaves one not shown yet unknown', async () => {
+    const api = new FakeApi();
+    alice(api);
+    const store = new AccountStore(api.client());
+    api.loseNextAnswer = true;
+    await expect(store.subAccounts.setActive('alice', false)).resolves.toMatchObject({ username: 'alice', active: false });
+    api.subs.set('alice', { ...api.subs.get('alice')!, active: true });
+    api.timeOutNextBeforeChange = true;
+    await expect(store.subAccounts.setActive('alice', false)).rejects.toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      message: expect.stringMatching(
+        /^deactivate sub-account 'alice': .*may or may not have taken effect: the account was read back and does not show the change yet/,
+      ),
     });
   });
 });
