@@ -400,6 +400,81 @@ describe('proxyaccount_sub_account: a write-only password and its version (the o
   });
 });
 
+describe('proxyaccount_sub_account: an edit whose answer is lost (finding: a rotation that took effect reported as a plain failure)', () => {
+  /** The first edit is made and its answer dropped; the SDK's three retries get 503. */
+  const loseTheEdit = async (): Promise<void> => {
+    await emu.control.fault({ path: '/api/sub/edit/', method: 'POST', dropResponse: true, count: 1 });
+    await emu.control.fault({ path: '/api/sub/edit/', method: 'POST', status: 503, count: 3 });
+  };
+
+  it('says a rotation may have taken effect, that the new password may be in force, and keeps the old version so the next apply sends it again', async () => {
+    const base = { username: 'sa-lost-rot', password_wo_version: 1 };
+    const state = await driver.create({ ...base, password_wo: 'Lost-Rot-1' });
+    const config = { ...base, password_wo: 'Lost-Rot-2', password_wo_version: 2 };
+    const { planned } = await driver.plan(state, config);
+    await loseTheEdit();
+    const { state: after, diagnostics } = await driver.apply(state, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to update sub-account',
+        detail: expect.stringMatching(
+          /^Sub-account 'sa-lost-rot': edit sub-account 'sa-lost-rot': the request was sent but its answer was lost \(.*503.*\); it may or may not have taken effect: the edit sets a password, which the API never shows.*\n\nThe edit carried a new password for sub-account 'sa-lost-rot', which the API never shows: it may already be the one in force, so proxy clients and API callers still using the old password may be refused\. The state keeps password_wo_version 1, the version before this apply, so the next plan shows the change again and the next apply sends the new password again\./s,
+        ),
+      }),
+    ]);
+    expect(diagnostics[0]!.detail).not.toMatch(/Lost-Rot|base_url|reachable/);
+    // The lost edit was made: the new password is the one in force. (The old one is not tried:
+    // failed logins count toward the address's ban, which the other tests' share.)
+    expect(await canLogIn('sa-lost-rot', 'Lost-Rot-2')).toBe(true);
+    // The state keeps the old version, so the next plan sends the password again, and its apply settles it.
+    expect(after).toEqual(state);
+    const again = await driver.plan(after!, config);
+    expect(again.planned['password_wo_version']).toBe(2);
+    const settled = await driver.apply(after, again.planned, config);
+    expect(errors(settled.diagnostics)).toEqual([]);
+    expect(settled.state!['password_wo_version']).toBe(2);
+  });
+
+  it('records a rotation whose lost edit reading back shows made (a field it changed, as sent), and says of the password when it cannot be read back', async () => {
+    const state = await driver.create({ username: 'sa-lost-edit', password: 'Lost-Edit-1', monthly_limit: 5 });
+    const config = { username: 'sa-lost-edit', password: 'Lost-Edit-2', monthly_limit: 50 };
+    await loseTheEdit();
+    const updated = await driver.update(state, config);
+    expect(updated).toMatchObject({ password: 'Lost-Edit-2', monthly_limit: 50 });
+    expect(await canLogIn('sa-lost-edit', 'Lost-Edit-2')).toBe(true);
+
+    // Reading back fails too: the outcome is unknown, and the state keeps the password it had.
+    const next = { ...config, password: 'Lost-Edit-3', monthly_limit: 60 };
+    const { planned } = await driver.plan(updated, next);
+    await loseTheEdit();
+    await emu.control.fault({ path: '/api/sub/get/', method: 'GET', status: 503, count: 4 });
+    const { state: after, diagnostics } = await driver.apply(updated, planned, next);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to update sub-account',
+        detail: expect.stringMatching(
+          /reading the account back failed too.*may or may not have taken effect.*The state keeps the password it had, so the next plan shows the change again/s,
+        ),
+      }),
+    ]);
+    expect(diagnostics[0]!.detail).not.toMatch(/Lost-Edit/);
+    expect(after).toEqual(updated);
+  });
+
+  it('keeps the rotation an edit made in state when the deactivation after it fails', async () => {
+    const base = { username: 'sa-edit-then-off', password_wo_version: 1 };
+    const state = await driver.create({ ...base, password_wo: 'Edit-Off-1' });
+    const config = { ...base, password_wo: 'Edit-Off-2', password_wo_version: 2, active: false };
+    const { planned } = await driver.plan(state, config);
+    await emu.control.fault({ path: '/api/sub/deactivate/', method: 'POST', status: 403, count: 1 });
+    const { state: after, diagnostics } = await driver.apply(state, planned, config);
+    expect(errors(diagnostics)).toEqual([expect.objectContaining({ summary: 'Unable to update sub-account' })]);
+    // The new password is in force: the state records its version, and the sub-account as it is (active).
+    expect(await canLogIn('sa-edit-then-off', 'Edit-Off-2')).toBe(true);
+    expect(after).toMatchObject({ password_wo_version: 2, active: true });
+  });
+});
+
 describe('proxyaccount_sub_account data source', () => {
   const dsSchema = subAccountDataSource.schema;
   const read = async (username: string) => {

@@ -27,12 +27,22 @@ export async function keepIfOutcomeUnknown<T>(
   try {
     return await create();
   } catch (err) {
-    if (!isProxyAccountError(err) || err.code !== 'ERR_UNKNOWN_OUTCOME') throw err;
-    const said = describeProxyAccountError(err, { summary, object });
-    if (said === undefined) ctx.reportError(err, summary, object);
-    else ctx.diagnostics.add({ ...said, detail: `${endSentence(said.detail ?? '')}\n\n${KEPT_TAINTED}` });
+    if (!isOutcomeUnknown(err)) throw err;
+    reportWith(ctx, err, summary, object, KEPT_TAINTED);
     return mayExist;
   }
+}
+
+/** True for the store's ERR_UNKNOWN_OUTCOME: a write that may or may not have taken effect. */
+export function isOutcomeUnknown(err: unknown): boolean {
+  return isProxyAccountError(err) && err.code === 'ERR_UNKNOWN_OUTCOME';
+}
+
+/** Reports `err` as the framework would, with the paragraph `more` after its detail. */
+export function reportWith(ctx: Ctx, err: unknown, summary: string, object: string, more: string): void {
+  const said = describeProxyAccountError(err, { summary, object });
+  if (said === undefined) ctx.reportError(err, summary, object);
+  else ctx.diagnostics.add({ ...said, detail: `${endSentence(said.detail ?? '')}\n\n${more}` });
 }
 
 /** `text` ending with a full stop. */

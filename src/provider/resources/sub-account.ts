@@ -5,7 +5,7 @@ import type { SubAccountWrite } from '../../account';
 import type { SubAccount, SubAccountInput } from '../../sdk';
 import { reportAlreadyExists } from '../access/already-exists';
 import { missingId } from '../access/state-ids';
-import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
+import { isOutcomeUnknown, keepIfOutcomeUnknown, reportWith } from '../access/unknown-outcome';
 import { isUsername, usernameValidators } from '../access/usernames';
 import {
   atMost,
@@ -239,23 +239,36 @@ export const subAccountResource = {
     if (refusedUnsent(ctx, prior, planned, config)) return undefined;
     const rotate = planned.password_wo_version !== prior.password_wo_version && config.password_wo !== null;
     const password = planned.password ?? (rotate ? config.password_wo : null);
+    const newPassword = rotate || planned.password !== prior.password;
     let remote: SubAccount | undefined;
     // An activation toggle alone costs one request, not an edit as well.
-    if (rotate || planned.password !== prior.password || editableChanged(prior, planned)) {
+    if (newPassword || editableChanged(prior, planned)) {
       // The complete desired field set: an omitted field would keep its old value, so a
-      // removed name or email is sent empty to clear it.
-      remote = await subAccounts.edit({
-        username,
-        ...optionalField('password', password),
-        firstName: planned.first_name ?? '',
-        lastName: planned.last_name ?? '',
-        email: planned.email ?? '',
-        monthlyLimit: planned.monthly_limit ?? 0,
-        totalLimit: planned.total_limit ?? 0,
-      });
+      // removed name or email is sent empty to clear it. The prior one lets a lost answer be
+      // settled by reading back.
+      try {
+        remote = await subAccounts.edit(
+          { username, ...optionalField('password', password), ...editableFields(planned) },
+          { username, ...editableFields(prior) },
+        );
+      } catch (err) {
+        if (!newPassword || !isOutcomeUnknown(err)) throw err;
+        // The prior state stays (nothing is returned): its password, or password_wo_version, is
+        // the old one, so the next plan sends the new password again.
+        reportWith(ctx, err, 'Unable to update sub-account', `sub-account '${username}'`, passwordMayBeInForce(prior, username));
+        return undefined;
+      }
     }
     const wantActive = planned.active ?? true;
-    if ((remote?.active ?? prior.active) !== wantActive) remote = await subAccounts.setActive(username, wantActive);
+    if ((remote?.active ?? prior.active) !== wantActive) {
+      try {
+        remote = await subAccounts.setActive(username, wantActive);
+      } catch (err) {
+        // The edit made (its password included) is in the state returned with the error.
+        if (remote === undefined) throw err;
+        ctx.reportError(err, 'Unable to update sub-account', `sub-account '${username}'`);
+      }
+    }
     remote ??= await subAccounts.get(username);
     return toState(planned, remote);
   },
@@ -362,6 +375,35 @@ function removalDetail(prior: SubAccountModel, changed: 'password' | 'password_w
     `The API cannot remove a sub-account's password, so removing it from the configuration replaces sub-account '${prior.username ?? prior.id ?? ''}': ` +
     'it is deleted, with its usage history, authorized IPs, hostnames and bearer tokens, and created anew without a password. ' +
     `Entries of it that this configuration manages are created again by the next apply. To stop managing the password without replacing the sub-account, ${keep}.`
+  );
+}
+
+/** The fields an edit sends besides the username and password, as `m` has them. */
+function editableFields(m: SubAccountModel): Omit<SubAccountInput, 'username' | 'password'> {
+  return {
+    firstName: m.first_name ?? '',
+    lastName: m.last_name ?? '',
+    email: m.email ?? '',
+    monthlyLimit: m.monthly_limit ?? 0,
+    totalLimit: m.total_limit ?? 0,
+  };
+}
+
+/**
+ * What a new password whose edit's outcome stays unknown leaves, besides the store's message: which
+ * password works is not known, and the state keeps the old one, so the next apply sends it again.
+ */
+function passwordMayBeInForce(prior: SubAccountModel, username: string): string {
+  const kept =
+    prior.password !== null
+      ? 'the password it had'
+      : prior.password_wo_version !== null
+        ? `password_wo_version ${prior.password_wo_version}, the version before this apply`
+        : 'no password, as before this apply';
+  return (
+    `The edit carried a new password for sub-account '${username}', which the API never shows: it may already be the one in force, so proxy clients and API callers still using the old password may be refused. ` +
+    `The state keeps ${kept}, so the next plan shows the change again and the next apply sends the new password again. ` +
+    'Keep the new password in the configuration until an apply succeeds: set back to the old one, it would plan no change while the new one may be in force.'
   );
 }
 
