@@ -1,7 +1,7 @@
 // Domain words for one planned change of a proxyaccount resource ("+IP 203.0.113.7 (office)",
 // "monthly limit 50 → 100 GB"), from the resource-type catalogue. Values come from a plan
 // already stripped of secrets and sensitive values (plan-json.ts).
-import { type Catalogue, changeVerb, RESOURCE_TYPES } from '../resource-types';
+import { accountPhrase, type Catalogue, changeVerb, RESOURCE_TYPES } from '../resource-types';
 import { changeView, type DeferredChange, kindOf, type ResourceChange } from './plan-json';
 
 /** The account a resource belongs to: a sub-account's username, or '(parent)'. */
@@ -27,15 +27,55 @@ export function accountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): stri
   return nameOf(c.after[attr]);
 }
 
+/** The account a change's object is in before the plan (its owning attribute before it); {@link HIDDEN_ACCOUNT} when the plan marks it sensitive. */
+export function accountBefore(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): string {
+  const attr = catalogue.get(c.type)?.ownerAttribute ?? 'username';
+  if (c.sensitive.has(attr) || c.sensitive.has('*')) return HIDDEN_ACCOUNT;
+  return nameOf(c.before[attr]);
+}
+
+/**
+ * For a replacement whose old object is in another account than the one its change is filed
+ * under (it moves, or the new one is known only after apply): the account the replacement
+ * deletes the old object from. Undefined otherwise, and when the plan hides the account.
+ */
+export function leftAccountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): string | undefined {
+  // A sub-account's own username names it, not an account it is in: its risks speak of a rename.
+  if (kindOf(c) !== 'replace' || catalogue.get(c.type)?.shape === 'account') return undefined;
+  const before = accountBefore(c, catalogue);
+  return before !== HIDDEN_ACCOUNT && before !== accountOf(c, catalogue) ? before : undefined;
+}
+
 /** For a replacement that moves the object from one account to another: the account it leaves. */
 export function previousAccountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): string | undefined {
+  return accountOf(c, catalogue) === UNKNOWN_ACCOUNT ? undefined : leftAccountOf(c, catalogue);
+}
+
+/** An account as messages name it, from a section's name. */
+export function phraseOfAccount(account: string): string {
+  if (account === HIDDEN_ACCOUNT) return 'an account the plan does not name';
+  if (account === UNKNOWN_ACCOUNT) return 'an account known only after apply';
+  return accountPhrase(account === PARENT ? null : account);
+}
+
+/** An object of a change (its `before` or `after` values) in the words that name it: `IP 203.0.113.7`, `token 8 'deploy'`. */
+export function objectName(c: ResourceChange, values: ResourceChange['before'], catalogue: Catalogue = RESOURCE_TYPES): string {
   const d = catalogue.get(c.type);
-  // A sub-account's own username names it, not an account it is in: its risks speak of a rename.
-  if (kindOf(c) !== 'replace' || d?.shape === 'account') return undefined;
-  const attr = d?.ownerAttribute ?? 'username';
-  if (c.sensitive.has(attr) || c.sensitive.has('*') || c.afterUnknown.has(attr) || c.afterUnknown.has('*')) return undefined;
-  const before = nameOf(c.before[attr]);
-  return before !== accountOf(c, catalogue) ? before : undefined;
+  if (d === undefined) return c.type;
+  return d.name?.(values, changeView(c)) ?? d.noun.one;
+}
+
+/**
+ * The line of a replacement under the account its old object leaves ({@link leftAccountOf}), which
+ * the change's own line, under the new account, does not show: that account loses the object.
+ */
+export function describeLeaving(c: ResourceChange, catalogue: Catalogue = RESOURCE_TYPES): string {
+  const to = phraseOfAccount(accountOf(c, catalogue));
+  if (catalogue.get(c.type)?.shape === 'list') {
+    const noun = catalogue.get(c.type)!.noun.one;
+    return `${objectName(c, c.before, catalogue)} deleted, its entries removed from the account: replaced by ${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun} list in ${to}`;
+  }
+  return `${objectName(c, c.before, catalogue)} deleted: replaced by ${objectName(c, c.after, catalogue)} in ${to}`;
 }
 
 function nameOf(username: unknown): string {

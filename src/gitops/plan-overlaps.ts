@@ -1,10 +1,11 @@
 // What a plan's changes mean for its other resources, read from the plan as a whole: objects of a
 // sub-account the plan deletes while resources still declare them (the API deletes them with it),
 // a list resource and entry resources of one account's collection (each apply undoes the other),
-// and an object forgotten while another resource declares it (the migration guide's hand-over).
+// an object forgotten while another resource declares it (the migration guide's hand-over), and
+// an object a delete or a replacement removes while another resource declares it.
 // Review raises them as attention items, drift names the resources that undo a pending change.
 import { accountPhrase, type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor, type Risk } from '../resource-types';
-import { accountOf, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
+import { accountBefore, accountOf, HIDDEN_ACCOUNT, objectName, PARENT, phraseOfAccount, UNKNOWN_ACCOUNT } from './describe';
 import { isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
 
 /** An attention item of the plan as a whole (review's `Attention`). */
@@ -137,32 +138,85 @@ export function takenOverBy(c: ResourceChange, account: string, declared: readon
 }
 
 /**
- * Entry resources the plan destroys whose key a list resource of the same account's collection
- * declares after the plan (the per-entry blocks deleted in a migration to lists, instead of
- * forgotten): the destroy removes the object from the account, and the list, planned before it,
- * does not add it back in this apply, so the account goes without it until the next one.
+ * Objects a delete or a replacement removes from an account while another resource of the plan
+ * declares them there after it (same collection and account, keys compared as the provider
+ * compares them): an entry resource destroyed while a list declares its key (the per-entry blocks
+ * deleted in a migration to lists, instead of forgotten), an import or a state move that gave a
+ * resource another resource's object, which its code then replaces, two entry resources of one
+ * object one of which is destroyed, a list destroyed or moved to another account while entry
+ * resources declare its entries. The apply removes the object, and what declares it does not add
+ * it back in this apply (its state keeps it), so the account goes without it until a later one.
  */
-export function deletedWhileListed(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
+export function deletedWhileDeclared(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
   const out: PlanItem[] = [];
   for (const c of plan.changes) {
     const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
-    if (d?.shape !== 'entry' || kindOf(c) !== 'delete' || !keysShown(d, new Set(), c.sensitive)) continue;
-    const account = accountOf(c, catalogue);
+    const kind = kindOf(c);
+    if (d === undefined || d.shape === 'account' || (kind !== 'delete' && kind !== 'replace') || !keysShown(d, new Set(), c.sensitive)) continue;
+    const account = accountBefore(c, catalogue);
+    if (account === HIDDEN_ACCOUNT) continue;
+    const self = declared.find((r) => r.address === c.address);
+    // A list replaced within its account removes only what its new entries leave out, which managedTwice names.
+    if (d.shape === 'list' && kind === 'replace' && (self === undefined || self.account === account)) continue;
     for (const key of d.managedKeys(c.before)) {
-      const list = declared.find(
-        (r) => r.type.shape === 'list' && r.type.collection === d.collection && r.account === account && r.keys?.some((k) => sameKey(d, k, key)) === true,
+      // A replacement that declares the key again in the same account creates it anew.
+      if (self?.account === account && self.keys?.some((k) => sameKey(d, k, key)) === true) continue;
+      const holders = declared.filter(
+        (r) =>
+          r.address !== c.address &&
+          r.type.shape !== 'account' &&
+          r.type.collection === d.collection &&
+          r.account === account &&
+          r.keys?.some((k) => sameKey(d, k, key)) === true,
       );
-      if (list === undefined) continue;
-      out.push({
-        kind: 'managed_twice',
-        address: c.address,
-        message:
-          `destroys ${d.noun.one} ${key} of ${phraseOf(account)}, which ${list.address} declares: the destroy removes it from the account, and the list does not add it back in this apply, ` +
-          'so the account goes without it until the next apply. To hand it over to the list, forget this resource instead (a removed block with lifecycle { destroy = false })',
-      });
+      for (const holder of holders) out.push({ kind: 'managed_twice', address: c.address, message: removalMessage(c, d, account, key, holder, catalogue) });
     }
   }
   return out;
+}
+
+/** The message of {@link deletedWhileDeclared}: what `c` removes (`key` of `account`), which `holder` declares. */
+function removalMessage(c: ResourceChange, d: ResourceTypeDescriptor, account: string, key: string, holder: Declaring, catalogue: Catalogue): string {
+  const what = `${d.noun.one} ${d.shape === 'entry' ? (d.writtenKey?.(c.before) ?? key) : key}`;
+  const where = phraseOf(account);
+  const replace = kindOf(c) === 'replace';
+  // The message the migration guide's case has always had: the list is planned before the destroy.
+  if (d.shape === 'entry' && !replace && holder.type.shape === 'list') {
+    return (
+      `destroys ${what} of ${where}, which ${holder.address} declares: the destroy removes it from the account, and the list does not add it back in this apply, ` +
+      'so the account goes without it until the next apply. To hand it over to the list, forget this resource instead (a removed block with lifecycle { destroy = false })'
+    );
+  }
+  const to = phraseOfAccount(accountOf(c, catalogue));
+  const subject =
+    d.shape === 'list'
+      ? `${replace ? `replaces the ${d.noun.one} list of ${where} by one in ${to}` : `destroys the ${d.noun.one} list of ${where}`}, removing ${what}`
+      : `${replace ? 'replaces' : 'destroys'} ${what} of ${where}`;
+  const how =
+    d.shape === 'list'
+      ? 'the apply removes it from the account'
+      : replace
+        ? `${c.importing ? 'this plan imports it into this resource, and ' : ''}the replacement deletes it from the account to create ${objectName(c, c.after, catalogue)} in ${to}`
+        : 'the destroy removes it from the account';
+  const advice =
+    d.shape === 'list'
+      ? 'To hand its entries over to entry resources, forget the list instead (a removed block with lifecycle { destroy = false })'
+      : replace && c.importing
+        ? 'Check the import ID: it names an object another resource manages'
+        : replace
+          ? 'Two resources hold one object: forget one of them (a removed block with lifecycle { destroy = false }) rather than replace it'
+          : 'To stop managing it here only, forget this resource instead (a removed block with lifecycle { destroy = false })';
+  return `${subject}, which ${holder.address} declares too: ${how}; ${holderFate(holder)}. ${advice}`;
+}
+
+/** What becomes of the resource that declares an object this apply removes. */
+function holderFate(holder: Declaring): string {
+  // Created or replaced by this apply too: Terraform does not order the two.
+  if (holder.kind === 'create' || holder.kind === 'replace') {
+    const verb = holder.kind === 'create' ? 'creates' : 'replaces';
+    return `Terraform does not order this and what ${holder.address} ${verb}: if that runs first, this removes what it made while its state keeps it`;
+  }
+  return `${holder.address}'s state keeps it, so the account goes without it until a later plan finds it gone and creates it again`;
 }
 
 /** A sub-account the plan deletes or replaces, by its username before the plan. */

@@ -3,12 +3,23 @@
 // providers' resources counted and listed by address, never a secret. What a type's change means
 // comes from the resource-type catalogue; what it means for the plan's other resources (objects of
 // a sub-account deleted with it while still declared, a list and entry resources of one account,
-// an object forgotten while another resource declares it, or while its sub-account is deleted)
-// from the plan as a whole (plan-overlaps.ts).
+// an object forgotten while another resource declares it, or while its sub-account is deleted, an
+// object a delete or a replacement removes while another resource declares it) from the plan as a
+// whole (plan-overlaps.ts). A replacement out of another account is shown under that account too.
 import { type Catalogue, changeVerb, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
-import { accountOf, describeChange, deferredSubject, HIDDEN_ACCOUNT, PARENT, UNKNOWN_ACCOUNT } from './describe';
+import {
+  accountOf,
+  describeChange,
+  describeLeaving,
+  deferredSubject,
+  HIDDEN_ACCOUNT,
+  leftAccountOf,
+  PARENT,
+  phraseOfAccount,
+  UNKNOWN_ACCOUNT,
+} from './describe';
 import { changeView, type DeferredChange, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
-import { accountsGone, declaredAfter, deletedWhileListed, deletedWithAccount, type GoneAccount, managedTwice, takenOverBy } from './plan-overlaps';
+import { accountsGone, declaredAfter, deletedWhileDeclared, deletedWithAccount, type GoneAccount, managedTwice, takenOverBy } from './plan-overlaps';
 
 /** Counts as in terraform's plan line, plus replacements, imports and objects no longer managed. */
 export interface ReviewSummary {
@@ -87,13 +98,17 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     const description = goneWith === undefined ? describeChange(c, catalogue) : forgottenWith(describeChange(c, catalogue), goneWith);
     list.push({ address: c.address, type: c.type, action: kind, description: takenOver === undefined ? description : `${description}, ${takenOver}` });
     accounts.set(account, list);
-    const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith);
+    // A replacement out of another account deletes the old object there: that account's section says so.
+    const left = leftAccountOf(c, catalogue);
+    if (left !== undefined)
+      accounts.set(left, [...(accounts.get(left) ?? []), { address: c.address, type: c.type, action: kind, description: describeLeaving(c, catalogue) }]);
+    const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left);
     attention.push(...(takenOver === undefined ? risks : risks.filter((r) => r.kind !== 'no_longer_managed')));
     // A list handed over to entry resources is judged from the state: Terraform reads no resource
     // a removed block forgets, so an entry added to the account since is in no plan, and stays.
     if (takenOver !== undefined && catalogue.get(c.type)?.shape === 'list') attention.push(listForgottenFromState(c, catalogue));
   }
-  attention.push(...deletedWithAccount(plan, declared, catalogue), ...managedTwice(declared), ...deletedWhileListed(plan, declared, catalogue));
+  attention.push(...deletedWithAccount(plan, declared, catalogue), ...managedTwice(declared), ...deletedWhileDeclared(plan, declared, catalogue));
   for (const c of plan.deferred) {
     const deferred = deferredEntry(c, catalogue);
     if (deferred === undefined) continue;
@@ -159,13 +174,21 @@ function attentionOf(
   usage: { monthly: number; total: number } | undefined,
   catalogue: Catalogue,
   deletedBy: GoneAccount | undefined,
+  left: string | undefined,
 ): Attention[] {
   const d = catalogue.get(c.type);
   if (d === undefined) return [];
   const unnamed = account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT;
   const username = account === PARENT ? null : account;
   const phrase = username === null ? 'the parent account' : unnamed ? 'an account the plan does not name' : `sub-account '${username}'`;
-  const owner = { username, phrase, ...(usage !== undefined ? { usage } : {}), ...(deletedBy !== undefined ? { deletedBy } : {}) };
+  const leaving = left === undefined ? undefined : { username: left === PARENT ? null : left, phrase: phraseOfAccount(left) };
+  const owner = {
+    username,
+    phrase,
+    ...(usage !== undefined ? { usage } : {}),
+    ...(deletedBy !== undefined ? { deletedBy } : {}),
+    ...(leaving !== undefined ? { leaving } : {}),
+  };
   const risks = d.risks(changeView(c), owner).map((r) => ({ kind: r.kind, address: c.address, message: r.message }));
   // A sub-account's own username names it: hidden, it is still a sub-account, never the parent.
   if (!unnamed || d.shape === 'account') return risks;

@@ -3,7 +3,7 @@
 import { forgottenRisk } from './account-types';
 import { ACCOUNT_LIST_ID, entryIdFormat, PROXY_ID } from './import-ids';
 import type { ChangeView, Collection, ExportBlock, ExportValue, ImportIdFormat, LiveAccountView, Owner, ResourceTypeDescriptor, Risk, Values } from './types';
-import { accountPhrase, counted, ipEntry, sign, str, subjectValues, verb } from './words';
+import { accountPhrase, counted, ipEntry, movesAccount, sign, str, subjectValues, verb } from './words';
 
 /** What the entry and list types of one collection share. */
 interface AccessKind {
@@ -135,13 +135,15 @@ function listEntries(k: AccessKind, v: Values): string[] | undefined {
 }
 
 /**
- * What a list change adds and removes. A new list (also one replaced onto another account) removes
- * what the account had and it does not declare: the provider plans those in `removed_entries`.
- * Undefined when the plan does not show the entries (see {@link listHidden}).
+ * What a list change adds and removes in its account. A new list (also one replaced onto another
+ * account) removes what the account had and it does not declare: the provider plans those in
+ * `removed_entries`. Replaced onto another account, its old entries are the other account's (see
+ * {@link leavingRisks}), so it is read as a new list. Undefined when the plan does not show the
+ * entries (see {@link listHidden}).
  */
 function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[]; changed: string[] } | undefined {
   const after = keyedEntries(k, c.after);
-  const before = keyedEntries(k, c.before) ?? [];
+  const before = movesAccount(c) ? [] : (keyedEntries(k, c.before) ?? []);
   if (after === undefined && c.kind !== 'delete') return undefined;
   const a = after ?? [];
   // Entries are matched by key, in any of its forms (a proxy's `us-ny` is the listing's
@@ -274,6 +276,28 @@ function hiddenListRisks(k: AccessKind, c: ChangeView, owner: Owner): Risk[] {
   ];
 }
 
+/**
+ * The risk of a list replaced while its old object is in another account (it moves, or its new
+ * account is known only after apply): the destroy removes every entry it held from that account.
+ */
+function leavingRisks(k: AccessKind, c: ChangeView, owner: Owner): Risk[] {
+  const left = owner.leaving;
+  if (c.kind !== 'replace' || left === undefined) return [];
+  const head = `the list of ${left.phrase} is replaced by one in ${owner.phrase}`;
+  if (listHidden(k, c)) {
+    return [{ kind: 'list_removes_entries', message: `${head}: it removes every ${k.noun.one} it held from ${left.phrase}, which the plan marks sensitive` }];
+  }
+  const gone = listEntries(k, c.before) ?? [];
+  return gone.length === 0 ? [] : [{ kind: 'list_removes_entries', message: `${head}: it removes ${counted(k.noun, gone)} from ${left.phrase}` }];
+}
+
+/** A list in the words that name it: its entries, when the plan shows them. */
+function listName(k: AccessKind, v: Values, c: ChangeView): string {
+  if (listHidden(k, c)) return `${k.noun.one} list (its entries are marked sensitive: not shown)`;
+  const entries = listEntries(k, v);
+  return entries === undefined ? `${k.noun.one} list` : `${k.noun.one} list of ${counted(k.noun, entries)}`;
+}
+
 function userAttribute(a: LiveAccountView): Array<readonly [string, ExportValue]> {
   return a.username === null ? [] : [['username', a.username]];
 }
@@ -298,6 +322,7 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
     describeChange: (c) =>
       `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : c.kind === 'forget' ? ` ${verb(c.kind)}` : ''}`,
     summarize: (v) => k.entryShown(v) ?? '',
+    name: (v) => `${k.noun.one} ${k.entryShown(v) ?? '?'}`,
     risks: (c, owner) => {
       if (c.kind === 'forget') {
         return [
@@ -370,11 +395,12 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       const entries = listEntries(k, v);
       return entries === undefined ? '' : shortList(entries, `no ${k.noun.many}`);
     },
+    name: (v, c) => listName(k, v, c),
     risks: (c, owner: Owner) => {
       if (c.kind === 'forget')
         return [forgottenRisk(`the ${noun} list of ${owner.phrase}`, owner, `its entries stay authorized, and drift runs report them as unmanaged`)];
-      if (listHidden(k, c)) return onlyMarkingChanges(k, c) ? [] : hiddenListRisks(k, c, owner);
-      const out: Risk[] = [];
+      if (listHidden(k, c)) return onlyMarkingChanges(k, c) ? [] : [...leavingRisks(k, c, owner), ...hiddenListRisks(k, c, owner)];
+      const out: Risk[] = [...leavingRisks(k, c, owner)];
       const d = listDelta(k, c);
       if (d !== undefined && d.removed.length > 0)
         out.push({ kind: 'list_removes_entries', message: `the list of ${owner.phrase} removes ${counted(k.noun, d.removed)}` });

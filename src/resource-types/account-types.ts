@@ -118,6 +118,7 @@ const SUB_ACCOUNT: ResourceTypeDescriptor = {
   managedKeys: (v) => (typeof v.username === 'string' ? [v.username] : []),
   keyAttributes: ['username'],
   describeChange: describeSubAccount,
+  name: (v) => (typeof v.username === 'string' ? `sub-account '${v.username}'` : 'sub-account'),
   summarize: (v) => {
     const parts = [`monthly ${gb(v.monthly_limit)}`, `total ${gb(v.total_limit)}`];
     if (v.active === false) parts.push('inactive');
@@ -153,14 +154,15 @@ const SUB_ACCOUNT: ResourceTypeDescriptor = {
 const TOKEN_ID = entryIdFormat('TOKEN_ID', '42');
 
 /**
- * "token 'ci'"; a label the plan does not show is said to be hidden, not absent: "(no label)"
- * would tell the reviewer the token has none.
+ * "token 'ci'", or "token 8 'ci'" given its ID (not a secret); a label the plan does not show is
+ * said to be hidden, not absent: "(no label)" would tell the reviewer the token has none.
  */
-function tokenName(c: ChangeView, label: string | undefined): string {
-  if (label !== undefined) return `token '${label}'`;
-  if (c.hidden.has('label') || c.hidden.has('*')) return 'token (label marked sensitive)';
-  if (c.unknown.has('label') || c.unknown.has('*')) return 'token (label known only after apply)';
-  return "token '(no label)'";
+function tokenName(c: ChangeView, label: string | undefined, id?: unknown): string {
+  const token = typeof id === 'number' ? `token ${id}` : 'token';
+  if (label !== undefined) return `${token} '${label}'`;
+  if (c.hidden.has('label') || c.hidden.has('*')) return `${token} (label marked sensitive)`;
+  if (c.unknown.has('label') || c.unknown.has('*')) return `${token} (label known only after apply)`;
+  return `${token} '(no label)'`;
 }
 
 const BEARER_TOKEN: ResourceTypeDescriptor = {
@@ -188,8 +190,10 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
     if (v.active === false) parts.push('inactive');
     return parts.join(', ');
   },
+  name: (v, c) => tokenName(c, str(v.label), v.token_id),
   risks: (c, owner) => {
-    const name = `${tokenName(c, str(c.before.label) ?? str(c.after.label))} of ${owner.phrase}`;
+    // A replacement deletes the token of the account it leaves, and creates one in its own.
+    const name = `${tokenName(c, str(c.before.label) ?? str(c.after.label))} of ${(owner.leaving ?? owner).phrase}`;
     if (c.kind === 'delete') return [{ kind: 'token_deleted', message: `${name} is deleted: clients using it stop working` }];
     if (c.kind === 'forget') return [forgottenRisk(name, owner, 'clients holding it keep using the proxies')];
     if (c.kind === 'replace') {
@@ -202,7 +206,8 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
           },
         ];
       }
-      return [{ kind: 'token_replaced', message: `${name} is replaced by a new token: clients using it must be given the new one` }];
+      const where = owner.leaving === undefined ? '' : ` in ${owner.phrase}`;
+      return [{ kind: 'token_replaced', message: `${name} is replaced by a new token${where}: clients using it must be given the new one` }];
     }
     return c.kind === 'update' ? activeRisks(c, name, 'clients using it stop working', 'clients holding it can use the proxies again') : [];
   },

@@ -41,6 +41,11 @@ export interface Owner {
    * tokens with it, so what a `removed` block forgets in it does not stay in the account.
    */
   readonly deletedBy?: { readonly address: string; readonly kind: 'delete' | 'replace' };
+  /**
+   * Set for a replacement whose old object is in another account than its new one (it moves, or
+   * the plan does not know the new one yet): the account the old object is deleted from.
+   */
+  readonly leaving?: { readonly username: string | null; readonly phrase: string };
 }
 
 /** A change that needs a reviewer's attention. */
@@ -176,6 +181,13 @@ export interface ResourceTypeDescriptor {
   describeChange(change: ChangeView): string;
   /** The object in a few words for a one-line summary (limits, entries, expiry). */
   summarize(values: Values): string;
+  /**
+   * The object in the words that name it, for a line about it outside its own change (the old
+   * object of a replacement that moves to another account): `IP 203.0.113.7 (office)`,
+   * `token 8 'deploy'`, `IP list of 2 IPs (…)`. `change` says what the plan hides or does not know
+   * yet. Absent: its noun.
+   */
+  name?(values: Values, change: ChangeView): string;
   /** Changes that need a reviewer's attention. */
   risks(change: ChangeView, owner: Owner): Risk[];
   /** How export writes it; absent: export never writes this type. */

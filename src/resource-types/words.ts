@@ -95,6 +95,16 @@ export function accountPhrase(username: string | null): string {
   return username === null ? 'the parent account' : `sub-account '${username}'`;
 }
 
+/**
+ * True for a replacement whose new object is in another account than its old one, as the values
+ * show it (not when the plan hides the owner or knows it only after apply): its old object is
+ * deleted from the account it leaves, and the new one is a new object of the other account.
+ */
+export function movesAccount(c: ChangeView): boolean {
+  const shown = !c.hidden.has('*') && !c.hidden.has('username') && !c.unknown.has('*') && !c.unknown.has('username');
+  return c.kind === 'replace' && shown && ownerOf(c.before) !== ownerOf(c.after);
+}
+
 /** The owning account's username of a resource's values, or null for the parent. */
 export function ownerOf(v: Values): string | null {
   return typeof v.username === 'string' ? v.username : null;

@@ -307,6 +307,8 @@ describe("a new or replaced proxy entry, whose domain is known only after apply 
       ['proxyaccount_authorized_proxy.gb', false],
       ['proxyaccount_authorized_proxy.fra', false],
       ['proxyaccount_authorized_proxy.ny', true],
+      // Its replacement deletes gb-lon, which gb creates in this apply.
+      ['proxyaccount_authorized_proxy.ny', false],
     ]);
     expect(overlaps[0]!.message).toBe(
       'proxy gb-lon is declared by this resource but not by proxyaccount_authorized_proxies.all, which manages the whole proxy list of the parent account: ' +

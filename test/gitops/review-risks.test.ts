@@ -64,6 +64,11 @@ describe('the account of a change', () => {
     );
     expect(r.accounts).toEqual([
       { account: '(parent)', changes: [expect.objectContaining({ description: "IP 203.0.113.7 (office) replaced, moved from sub-account 'ivy2'" })] },
+      // The account it leaves loses it: its section says so.
+      {
+        account: 'ivy2',
+        changes: [expect.objectContaining({ description: 'IP 203.0.113.7 (office) deleted: replaced by IP 203.0.113.7 (office) in the parent account' })],
+      },
     ]);
     expect(r.attention.map((a) => a.kind)).toEqual(['parent_access_opened']);
   });
@@ -81,6 +86,11 @@ describe('the account of a change', () => {
     );
     expect(r.accounts[0]!.account).toBe('jack2');
     expect(r.attention).toEqual([
+      // The destroy of the old list removes its entries from the account it leaves.
+      expect.objectContaining({
+        kind: 'list_removes_entries',
+        message: "the list of sub-account 'kate2' is replaced by one in sub-account 'jack2': it removes 1 IP (198.51.100.1) from sub-account 'kate2'",
+      }),
       expect.objectContaining({ kind: 'list_removes_entries', message: "the list of sub-account 'jack2' removes 1 IP (198.51.100.50 (jack-home))" }),
     ]);
   });
