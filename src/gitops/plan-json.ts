@@ -67,6 +67,15 @@ export interface Plan {
    * plans ({@link PlanReading}) gets one; it is refused otherwise.
    */
   readonly errored: boolean;
+  /**
+   * True for a refresh-only plan (`terraform plan -refresh-only`): it proposes no change, and
+   * applying it makes the state accept what changed outside Terraform (its `drift`). The JSON has
+   * no mode field: Terraform writes no `resource_changes` for such a plan (a normal one has an
+   * entry, a no-op at least, for each resource of the code and the state), and marks a normal plan
+   * whose changes are all no-ops not applyable. So: drift, no change but no-ops, and applyable (or,
+   * from a Terraform before 1.8, which does not say, no `resource_changes` at all).
+   */
+  readonly refreshOnly: boolean;
 }
 
 /** How {@link parsePlanJson} takes a plan whose planning failed. */
@@ -321,14 +330,22 @@ export function parsePlanJson(json: unknown, reading: PlanReading = {}): Plan {
   const prior = isRecord(json.prior_state) && isRecord(json.prior_state.values) ? stateResources(json.prior_state.values.root_module) : [];
   const changes = entries(json, 'resource_changes', (raw) => parseChange(raw));
   checkApplyable(status, changes);
+  const drift = entries(json, 'resource_drift', (raw) => parseChange(raw));
   return {
     changes,
-    drift: entries(json, 'resource_drift', (raw) => parseChange(raw)),
+    drift,
     deferred: entries(json, 'deferred_changes', parseDeferred),
     priorState: prior,
     complete: status.complete,
     errored: status.errored,
+    refreshOnly: isRefreshOnly(status, changes, drift),
   };
+}
+
+/** See {@link Plan.refreshOnly}. */
+function isRefreshOnly(status: PlanStatus, changes: readonly ResourceChange[], drift: readonly ResourceChange[]): boolean {
+  if (status.errored || drift.length === 0 || changes.some((c) => c.actions.join(',') !== 'no-op')) return false;
+  return status.applyable === true || (status.applyable === undefined && changes.length === 0);
 }
 
 /** True for a resource of this provider (any registry host or namespace). */

@@ -12,6 +12,11 @@ const COLLAPSE_OVER = 8;
 /** The marker a CI job finds its own (sticky) comment by. */
 export const REVIEW_MARKER = '<!-- proxyaccount-review -->';
 
+/** What applying a refresh-only plan does, under its counts. */
+const REFRESH_ONLY =
+  '**⚠️ A refresh-only plan (terraform plan -refresh-only): applying it changes nothing in the account, and makes the state accept the changes made outside Terraform listed below, ' +
+  'after which drift no longer reports them. An object deleted outside Terraform is forgotten; where the code still declares what changed, the next plan changes it back.**';
+
 /** The review as stable, documented JSON. */
 export function reviewJson(r: Review): string {
   return `${JSON.stringify(r, null, 2)}\n`;
@@ -21,15 +26,18 @@ export function reviewJson(r: Review): string {
 export function reviewMarkdown(r: Review, limit = COMMENT_LIMIT): string {
   const s = r.summary;
   const deferred = r.accounts.reduce((n, a) => n + a.changes.filter((c) => c.action === 'deferred').length, 0);
+  const outside = r.accounts.reduce((n, a) => n + a.changes.filter((c) => c.action === 'deleted_outside' || c.action === 'changed_outside').length, 0);
   const head = [
     REVIEW_MARKER,
     '## proxyaccount plan review',
     '',
     `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy` +
       `${s.replace > 0 ? ` (${s.replace} replaced)` : ''}${s.import > 0 ? `, ${s.import} to import` : ''}` +
-      `${s.forget > 0 ? `, ${s.forget} no longer managed` : ''}${deferred > 0 ? `, ${deferred} deferred to a later plan` : ''}.`,
+      `${s.forget > 0 ? `, ${s.forget} no longer managed` : ''}${deferred > 0 ? `, ${deferred} deferred to a later plan` : ''}` +
+      `${r.refresh_only === true ? `; refresh-only: it accepts ${outside} change${outside === 1 ? '' : 's'} made outside Terraform into the state` : ''}.`,
     '',
     ...(r.incomplete === undefined ? [] : [`**⚠️ ${escapeMarkdown(r.incomplete)}**`, '']),
+    ...(r.refresh_only === true ? [REFRESH_ONLY, ''] : []),
   ];
   const attention = r.attention.map((a) => `- **${a.kind}** ${codeSpan(a.address)}: ${escapeMarkdown(a.message)}`);
   const sections: string[][] = r.accounts.map(({ account, changes }) => {

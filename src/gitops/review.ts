@@ -14,6 +14,7 @@ import {
   deferredSubject,
   HIDDEN_ACCOUNT,
   leftAccountOf,
+  objectName,
   PARENT,
   phraseOfAccount,
   UNKNOWN_ACCOUNT,
@@ -36,7 +37,11 @@ export interface ReviewSummary {
 export interface ReviewChange {
   readonly address: string;
   readonly type: string;
-  /** The change's kind (create, update, delete, replace, import, forget), or `deferred`: one the plan leaves to a later plan. */
+  /**
+   * The change's kind (create, update, delete, replace, import, forget), or `deferred`: one the
+   * plan leaves to a later plan; in a refresh-only plan, `deleted_outside` or `changed_outside`:
+   * a change made outside Terraform that applying the plan accepts into the state.
+   */
   readonly action: string;
   readonly description: string;
 }
@@ -59,6 +64,12 @@ export interface Review {
    * leaves part of the code for a later plan. Its changes are all listed above it all the same.
    */
   readonly incomplete?: string;
+  /**
+   * Present only for a refresh-only plan (`terraform plan -refresh-only`): it changes nothing in
+   * the account, and applying it makes the state accept the changes made outside Terraform listed
+   * under their accounts (`deleted_outside`, `changed_outside`).
+   */
+  readonly refresh_only?: true;
 }
 
 /** Builds the review of a plan; each type's words and risks come from the catalogue. */
@@ -109,6 +120,18 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     if (takenOver !== undefined && catalogue.get(c.type)?.shape === 'list') attention.push(listForgottenFromState(c, catalogue));
   }
   attention.push(...deletedWithAccount(plan, declared, catalogue), ...managedTwice(declared), ...deletedWhileDeclared(plan, declared, catalogue));
+  if (plan.refreshOnly) {
+    for (const d of plan.drift) {
+      const accepted = acceptedEntry(d, usage, catalogue);
+      if (accepted === undefined) continue;
+      if (accepted === 'other') {
+        other.push(d.address);
+        continue;
+      }
+      accounts.set(accepted.account, [...(accounts.get(accepted.account) ?? []), accepted.change]);
+      attention.push(...accepted.attention);
+    }
+  }
   for (const c of plan.deferred) {
     const deferred = deferredEntry(c, catalogue);
     if (deferred === undefined) continue;
@@ -129,6 +152,48 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     attention,
     other_resources: other.sort(),
     ...(plan.complete === false ? { incomplete: incompleteReason(plan) } : {}),
+    ...(plan.refreshOnly ? { refresh_only: true as const } : {}),
+  };
+}
+
+/**
+ * A change made outside Terraform that applying a refresh-only plan accepts into the state, in the
+ * catalogue's words, with what a reviewer must notice: an object deleted outside Terraform, which
+ * the state forgets, and the type's own risks (a deactivation, an IP opening the parent), said to
+ * be the account's already. Undefined for what changes nothing (a move, a data source).
+ */
+function acceptedEntry(
+  d: ResourceChange,
+  usage: Map<string, { monthly: number; total: number }>,
+  catalogue: Catalogue,
+): { account: string; change: ReviewChange; attention: Attention[] } | 'other' | undefined {
+  const kind = kindOf(d);
+  if (d.mode !== 'managed' || kind === 'no-op' || kind === 'read') return undefined;
+  if (!isProxyAccount(d.type)) return 'other';
+  const account = accountOf(d, catalogue);
+  if (kind === 'delete') {
+    const name = objectName(d, d.before, catalogue);
+    return {
+      account,
+      change: { address: d.address, type: d.type, action: 'deleted_outside', description: `${name} deleted outside Terraform` },
+      attention: [
+        {
+          kind: 'deleted_outside',
+          address: d.address,
+          message:
+            `${name} of ${phraseOfAccount(account)} was deleted outside Terraform: applying this plan makes the state forget it. ` +
+            'Where the code still declares it, the next plan creates it again; where it does not, the deletion is never shown again',
+        },
+      ],
+    };
+  }
+  const risks = attentionOf(d, account, usage.get(account), catalogue, undefined, undefined).map((a) =>
+    a.kind === 'account_not_shown' ? a : { ...a, message: `changed outside Terraform, which this plan accepts into the state: ${a.message}` },
+  );
+  return {
+    account,
+    change: { address: d.address, type: d.type, action: 'changed_outside', description: `changed outside Terraform: ${describeChange(d, catalogue)}` },
+    attention: risks,
   };
 }
 
@@ -241,9 +306,12 @@ export function hasChanges(r: Review): boolean {
 /** The `--fail-on` conditions. */
 export type FailOn = 'destroy' | 'replace' | 'attention';
 
-/** True when the review holds a change of the kind `failOn` names. */
+/**
+ * True when the review holds a change of the kind `failOn` names. A refresh-only plan that accepts
+ * a deletion made outside Terraform counts as a destroy: applying it makes the state forget the object.
+ */
 export function failsOn(r: Review, failOn: FailOn): boolean {
   if (failOn === 'attention') return r.attention.length > 0;
   if (failOn === 'replace') return r.summary.replace > 0;
-  return r.summary.destroy > 0;
+  return r.summary.destroy > 0 || r.accounts.some((a) => a.changes.some((c) => c.action === 'deleted_outside'));
 }

@@ -65,7 +65,8 @@ export interface Risk {
     | 'account_not_shown'
     | 'change_deferred'
     | 'deleted_with_account'
-    | 'managed_twice';
+    | 'managed_twice'
+    | 'deleted_outside';
   readonly message: string;
 }
 
