@@ -364,7 +364,13 @@ describe("the parent's access opened", () => {
         { id: 'alice/203.0.113.7', ip: '203.0.113.7', label: null, username: 'alice' },
         ip('x'),
       ),
-      change('proxyaccount_authorized_ip', 'other', ['delete', 'create'], ip('x'), { ...ip('x'), id: '203.0.113.8', ip: '203.0.113.8' }),
+      change(
+        'proxyaccount_authorized_ip',
+        'other',
+        ['delete', 'create'],
+        { ...ip('x'), id: '203.0.113.6', ip: '203.0.113.6' },
+        { ...ip('x'), id: '203.0.113.8', ip: '203.0.113.8' },
+      ),
     );
     expect(moved.attention.map((a) => [a.kind, a.address])).toEqual([
       ['parent_access_opened', 'proxyaccount_authorized_ip.office'],
