@@ -4,6 +4,10 @@
 import { accountPhrase, type Catalogue, changeVerb, RESOURCE_TYPES } from '../resource-types';
 import { changeView, type DeferredChange, kindOf, type ResourceChange } from './plan-json';
 
+/** What a deposed object is, in a reviewer's words. */
+export const DEPOSED =
+  'the old object of a create_before_destroy replacement an earlier apply did not finish (deposed), which applying this plan removes; the resource keeps the new one';
+
 /** The account a resource belongs to: a sub-account's username, or '(parent)'. */
 export const PARENT = '(parent)';
 /** The account of a change whose owning attribute the plan marks sensitive. */
@@ -84,6 +88,8 @@ function nameOf(username: unknown): string {
 
 /** The change in a reviewer's words, without the account name (the section carries it). */
 export function describeChange(c: ResourceChange, catalogue: Catalogue = RESOURCE_TYPES): string {
+  // Not the resource's own change: the rest of a replacement an earlier apply did not finish.
+  if (c.deposed !== undefined) return `${objectName(c, c.before, catalogue)} ${changeVerb(kindOf(c))}: ${DEPOSED}`;
   const d = catalogue.get(c.type);
   const described = d !== undefined ? d.describeChange(changeView(c)) : `${c.type} ${changeVerb(kindOf(c))}`; // a newer provider's type: by its name
   // What Terraform says forces the replacement (attribute names, never values).

@@ -71,13 +71,15 @@ function heldLine(o: HeldObject): string {
 function pendingLine(p: PendingChange, changed: ReadonlySet<string>, gone: ReadonlySet<string>): string {
   const undone = p.undone_by ?? [];
   const puts =
-    undone.length > 0
-      ? `undone by ${undone.map(codeSpan).join(', ')} at every apply: a list resource and entry resources of one account's list undo each other`
-      : changed.has(p.address)
-        ? 'puts back the change outside Terraform above'
-        : gone.has(p.address)
-          ? 'puts back what is not in the account above'
-          : undefined;
+    p.deposed === true
+      ? undefined
+      : undone.length > 0
+        ? `undone by ${undone.map(codeSpan).join(', ')} at every apply: a list resource and entry resources of one account's list undo each other`
+        : changed.has(p.address)
+          ? 'puts back the change outside Terraform above'
+          : gone.has(p.address)
+            ? 'puts back what is not in the account above'
+            : undefined;
   const notes = [...(p.deferred ? ['deferred to a later plan'] : []), ...(puts === undefined ? [] : [puts])];
   return `- ${codeSpan(p.address)}: ${escapeMarkdown(p.description)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }

@@ -88,6 +88,8 @@ export interface PendingChange {
   readonly description: string;
   /** True for a change the plan defers to a later plan. */
   readonly deferred: boolean;
+  /** True for the removal of a deposed object: the rest of an unfinished replacement, not a change outside Terraform put back. */
+  readonly deposed?: true;
   /**
    * Resources of this configuration that undo this change at every apply (absent: none): an entry
    * resource declaring a key the list of its account leaves out, and that list, which removes it.
@@ -194,6 +196,7 @@ export function pendingChanges(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES
         kind,
         description: deferred ? `${c.type} ${kind}` : describeChange(c, catalogue),
         deferred,
+        ...(c.deposed !== undefined ? { deposed: true as const } : {}),
         ...(undone.length > 0 ? { undone_by: undone } : {}),
       },
     ];

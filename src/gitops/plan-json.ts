@@ -26,6 +26,11 @@ export interface ResourceChange {
   readonly secretsChanged: ReadonlySet<string>;
   /** Top-level attributes whose change forces the replacement (Terraform's `replace_paths`; names only). */
   readonly replacedBy: ReadonlySet<string>;
+  /**
+   * Set for a deposed object (Terraform's `deposed` key): the old object of a create_before_destroy
+   * replacement that did not finish, which shares its address with the current one.
+   */
+  readonly deposed?: string;
 }
 
 /** A resource's attribute values (top level), with secrets already removed. */
@@ -214,6 +219,7 @@ function parseChange(raw: unknown, wholeUnknown = false): ResourceChange {
     replacedBy: new Set(
       Array.isArray(change.replace_paths) ? change.replace_paths.flatMap((path) => (Array.isArray(path) && typeof path[0] === 'string' ? [path[0]] : [])) : [],
     ),
+    ...(typeof raw.deposed === 'string' && raw.deposed !== '' ? { deposed: raw.deposed } : {}),
   };
 }
 
@@ -361,5 +367,6 @@ export function changeView(c: ResourceChange): ChangeView {
     unknown: c.afterUnknown,
     hidden: c.sensitive,
     replacedBy: c.replacedBy,
+    ...(c.deposed !== undefined ? { deposed: true as const } : {}),
   };
 }

@@ -194,6 +194,16 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   risks: (c, owner) => {
     // A replacement deletes the token of the account it leaves, and creates one in its own.
     const name = `${tokenName(c, str(c.before.label) ?? str(c.after.label))} of ${(owner.leaving ?? owner).phrase}`;
+    if (c.kind === 'delete' && c.deposed === true) {
+      // Two tokens share the address and label: the ID says which one goes.
+      const old = `${tokenName(c, str(c.before.label), c.before.token_id)} of ${owner.phrase}`;
+      return [
+        {
+          kind: 'token_deleted',
+          message: `${old}, the old token of a create_before_destroy replacement an earlier apply did not finish, is deleted: clients still using it stop working and must be given the new one`,
+        },
+      ];
+    }
     if (c.kind === 'delete') return [{ kind: 'token_deleted', message: `${name} is deleted: clients using it stop working` }];
     if (c.kind === 'forget') return [forgottenRisk(name, owner, 'clients holding it keep using the proxies')];
     if (c.kind === 'replace') {

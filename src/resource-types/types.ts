@@ -26,6 +26,8 @@ export interface ChangeView {
   readonly hidden: ReadonlySet<string>;
   /** Top-level attributes whose change forces a replacement (names only; empty when the plan gives none). */
   readonly replacedBy: ReadonlySet<string>;
+  /** True for a deposed object's delete: the old object of a create_before_destroy replacement an earlier apply did not finish. */
+  readonly deposed?: true;
 }
 
 /** How a change's account is named in messages. */

@@ -224,3 +224,37 @@ describe("a proxy entry created again while the proxy list of the account leaves
     expect(md).not.toContain('puts back what is not in the account above');
   });
 });
+
+describe('the deposed object of a create_before_destroy replacement an earlier apply did not finish', () => {
+  const token = (id: number, active = true) => ({ id: `alice/${id}`, token_id: id, label: 'tok-cbd', username: 'alice', active, expires_at: null });
+
+  it('is the rest of that replacement, named with its token ID: never a change outside Terraform put back', async () => {
+    // The current object changed outside Terraform (deactivated), and the old token waits to be deleted.
+    const report = await drift(
+      planJson([res('proxyaccount_bearer_token', 'cbd', token(9))], {
+        drift: [change('proxyaccount_bearer_token', 'cbd', ['update'], token(9), token(9, false))],
+        changes: [
+          change('proxyaccount_bearer_token', 'cbd', ['update'], token(9, false), token(9)),
+          { ...(change('proxyaccount_bearer_token', 'cbd', ['delete'], token(8), null) as object), deposed: '5f2a1c0e' },
+        ],
+      }),
+    );
+    expect(report.pending).toEqual([
+      expect.objectContaining({ kind: 'update', description: "token 'tok-cbd' activated" }),
+      expect.objectContaining({
+        kind: 'delete',
+        deposed: true,
+        description: expect.stringMatching(/^token 8 'tok-cbd' deleted: the old object of a create_before_destroy replacement/),
+      }),
+    ]);
+    const md = driftMarkdown(report);
+    const lines = md.split('\n').filter((l) => l.startsWith('- `proxyaccount_bearer_token.cbd`'));
+    expect(lines).toEqual([
+      '- `proxyaccount_bearer_token.cbd`: `active` `true` → `false`',
+      "- `proxyaccount_bearer_token.cbd`: token 'tok-cbd' activated (puts back the change outside Terraform above)",
+      expect.stringMatching(
+        /^- `proxyaccount_bearer_token\.cbd`: token 8 'tok-cbd' deleted: the old object of a create\\_before\\_destroy .*\(deposed\), which applying this plan removes; the resource keeps the new one$/,
+      ),
+    ]);
+  });
+});

@@ -442,3 +442,27 @@ describe('a password rotation (finding: the old password is refused at once, unf
     expect(r.attention.map((a) => [a.kind, a.address])).toEqual([['password_changed', 'proxyaccount_sub_account.moved']]);
   });
 });
+
+describe('the deposed object of an unfinished create_before_destroy replacement', () => {
+  it('is described and flagged as the old token, by its ID, never as the resource deleted', () => {
+    const token = (id: number) => ({ id: `alice/${id}`, token_id: id, label: 'tok-cbd', username: 'alice', active: true, expires_at: null });
+    const r = review({ ...(change('proxyaccount_bearer_token', 'cbd', ['delete'], token(8), null) as object), deposed: '5f2a1c0e' });
+    expect(r.accounts).toEqual([
+      {
+        account: 'alice',
+        changes: [
+          expect.objectContaining({
+            action: 'delete',
+            description: expect.stringMatching(/^token 8 'tok-cbd' deleted: the old object of a create_before_destroy/),
+          }),
+        ],
+      },
+    ]);
+    expect(r.attention.map((a) => [a.kind, a.message])).toEqual([
+      [
+        'token_deleted',
+        "token 8 'tok-cbd' of sub-account 'alice', the old token of a create_before_destroy replacement an earlier apply did not finish, is deleted: clients still using it stop working and must be given the new one",
+      ],
+    ]);
+  });
+});
