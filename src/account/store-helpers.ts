@@ -87,11 +87,6 @@ function shownValue(s: SubAccount, field: ShownField): string | number {
   }
 }
 
-/** The shown fields `input` sends with another value than `before` gave them (none given: none known to change). */
-export function changedFields(input: SubAccountInput, before: SubAccountInput | undefined): ShownField[] {
-  return SHOWN_FIELDS.filter((f) => input[f] !== undefined && before?.[f] !== undefined && input[f] !== before[f]);
-}
-
 /** `now` when it shows every field `input` sends as sent, else undefined. */
 export function shownAsSent(now: SubAccount, input: SubAccountInput): SubAccount | undefined {
   return SHOWN_FIELDS.every((f) => input[f] === undefined || shownValue(now, f) === input[f]) ? now : undefined;

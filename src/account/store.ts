@@ -9,7 +9,7 @@
 import { type CallOptions, type GeoIpCounts, isProxyAccountError, type SubAccount, type SubAccountInput } from '../sdk';
 import { CoalescingCache } from './cache';
 import { StoppedError, UnsettledChangeError } from './outcome';
-import { absentOn404, changedFields, firstWhere, forAccount, matchHostname, matchProxy, shownAsSent, targetOf } from './store-helpers';
+import { absentOn404, firstWhere, forAccount, matchHostname, matchProxy, shownAsSent, targetOf } from './store-helpers';
 import { createToken, TokenCreateBook } from './token-create';
 import type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClient, SubAccountWrite, TokenList, TokenWrite, WriteOutcome } from './types';
 import { Writes } from './write-policy';
@@ -18,8 +18,8 @@ export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClie
 
 /** Why reading back did not settle a lost change in place that it could have shown. */
 const CHANGE_NOT_SHOWN = 'the account was read back and does not show the change yet, but the API may still carry the request out';
-/** Why nothing was read back after a lost edit whose only provable change is its password. */
-const PASSWORD_NOT_SHOWN = 'the edit sets a password, which the API never shows, and changes nothing that reading back could show in its place';
+/** Why nothing was read back after a lost edit with a password, sent twice. */
+const PASSWORD_NOT_SHOWN = 'it was sent twice, and both answers were lost; it sets a password, which the API never shows, so reading back cannot tell';
 
 /** Typed, cached, stop-aware access to one account and its sub-accounts. */
 export class AccountStore {
@@ -92,21 +92,21 @@ export class AccountStore {
       });
     },
     /**
-     * Edits the sub-account (repeatable: an edit sent twice leaves the same state). `before`: its
-     * fields as the caller last knew them. When the answer is lost, reading back decides: every
-     * field sent shown as sent is the edit made, and a password sent with them was set too (the
-     * API makes an edit whole) when one of them differs from `before`; otherwise the outcome stays
-     * unknown (UnsettledChangeError), since the API never shows a password.
+     * Edits the sub-account (repeatable: an edit sent twice leaves the same state). When the answer
+     * is lost, an edit without a password is settled by reading back: every field sent shown as
+     * sent is the account as the edit leaves it, whoever made it so. A password the API never
+     * shows, and the fields shown may have held the values sent before the edit: so an edit with a
+     * password is sent once more instead, and a second lost answer leaves its outcome unknown
+     * (UnsettledChangeError).
      */
-    edit: (input: SubAccountInput, before?: SubAccountInput): Promise<SubAccount> => {
+    edit: (input: SubAccountInput): Promise<SubAccount> => {
       const op = `edit sub-account '${input.username}'`;
-      const proves = input.password === undefined || changedFields(input, before).length > 0;
       return this.writes.send({
         collection: 'subAccount',
         username: input.username,
         operation: op,
         send: () => this.client.subAccounts.edit(input),
-        ...(proves ? { readBack: async () => shownAsSent(await this.client.subAccounts.get(input.username), input) } : {}),
+        ...(input.password === undefined ? { readBack: async () => shownAsSent(await this.client.subAccounts.get(input.username), input) } : { resend: true }),
         unsettled: (lost, readBack) => new UnsettledChangeError(op, lost, readBack ? CHANGE_NOT_SHOWN : PASSWORD_NOT_SHOWN),
       });
     },

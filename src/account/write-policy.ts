@@ -88,7 +88,7 @@ export class Writes {
           try {
             return await this.cache.write(collection, username, send);
           } catch (again) {
-            if (!isUnknownOutcome(again) || readBack === undefined) throw again;
+            if (!isUnknownOutcome(again)) throw again;
             lost = again;
           }
         }

@@ -401,10 +401,13 @@ describe('proxyaccount_sub_account: a write-only password and its version (the o
 });
 
 describe('proxyaccount_sub_account: an edit whose answer is lost (finding: a rotation that took effect reported as a plain failure)', () => {
-  /** The first edit is made and its answer dropped; the SDK's three retries get 503. */
-  const loseTheEdit = async (): Promise<void> => {
+  /**
+   * The first edit is made and its answer dropped; the SDK's three retries get 503, and with
+   * `resent`, so do the four attempts of the store's second sending (an edit with a password).
+   */
+  const loseTheEdit = async (resent = false): Promise<void> => {
     await emu.control.fault({ path: '/api/sub/edit/', method: 'POST', dropResponse: true, count: 1 });
-    await emu.control.fault({ path: '/api/sub/edit/', method: 'POST', status: 503, count: 3 });
+    await emu.control.fault({ path: '/api/sub/edit/', method: 'POST', status: 503, count: resent ? 7 : 3 });
   };
 
   it('says a rotation may have taken effect, that the new password may be in force, and keeps the old version so the next apply sends it again', async () => {
@@ -412,13 +415,13 @@ describe('proxyaccount_sub_account: an edit whose answer is lost (finding: a rot
     const state = await driver.create({ ...base, password_wo: 'Lost-Rot-1' });
     const config = { ...base, password_wo: 'Lost-Rot-2', password_wo_version: 2 };
     const { planned } = await driver.plan(state, config);
-    await loseTheEdit();
+    await loseTheEdit(true);
     const { state: after, diagnostics } = await driver.apply(state, planned, config);
     expect(errors(diagnostics)).toEqual([
       expect.objectContaining({
         summary: 'Unable to update sub-account',
         detail: expect.stringMatching(
-          /^Sub-account 'sa-lost-rot': edit sub-account 'sa-lost-rot': the request was sent but its answer was lost \(.*503.*\); it may or may not have taken effect: the edit sets a password, which the API never shows.*\n\nThe edit carried a new password for sub-account 'sa-lost-rot', which the API never shows: it may already be the one in force, so proxy clients and API callers still using the old password may be refused\. The state keeps password_wo_version 1, the version before this apply, so the next plan shows the change again and the next apply sends the new password again\./s,
+          /^Sub-account 'sa-lost-rot': edit sub-account 'sa-lost-rot': the request was sent but its answer was lost \(.*503.*\); it may or may not have taken effect: it was sent twice, and both answers were lost; it sets a password, which the API never shows.*\n\nThe edit carried a new password for sub-account 'sa-lost-rot', which the API never shows: it may already be the one in force, so proxy clients and API callers still using the old password may be refused\. The state keeps password_wo_version 1, the version before this apply, so the next plan shows the change again and the next apply sends the new password again\./s,
         ),
       }),
     ]);
@@ -435,7 +438,7 @@ describe('proxyaccount_sub_account: an edit whose answer is lost (finding: a rot
     expect(settled.state!['password_wo_version']).toBe(2);
   });
 
-  it('records a rotation whose lost edit reading back shows made (a field it changed, as sent), and says of the password when it cannot be read back', async () => {
+  it('sends a rotation whose answer is lost once more and records it; settles an edit without a password by reading back, or says it cannot', async () => {
     const state = await driver.create({ username: 'sa-lost-edit', password: 'Lost-Edit-1', monthly_limit: 5 });
     const config = { username: 'sa-lost-edit', password: 'Lost-Edit-2', monthly_limit: 50 };
     await loseTheEdit();
@@ -443,22 +446,27 @@ describe('proxyaccount_sub_account: an edit whose answer is lost (finding: a rot
     expect(updated).toMatchObject({ password: 'Lost-Edit-2', monthly_limit: 50 });
     expect(await canLogIn('sa-lost-edit', 'Lost-Edit-2')).toBe(true);
 
-    // Reading back fails too: the outcome is unknown, and the state keeps the password it had.
-    const next = { ...config, password: 'Lost-Edit-3', monthly_limit: 60 };
-    const { planned } = await driver.plan(updated, next);
+    // Without a password (a sub-account whose configuration sets none, so no edit carries one):
+    // reading back shows the limit as sent, which is the account as the edit leaves it.
+    const plain = await driver.create({ username: 'sa-lost-limit', monthly_limit: 5 });
+    await loseTheEdit();
+    const relimited = await driver.update(plain, { username: 'sa-lost-limit', monthly_limit: 60 });
+    expect(relimited).toMatchObject({ monthly_limit: 60 });
+
+    // Reading back fails too: the outcome is unknown, and the state keeps what it had.
+    const next = { username: 'sa-lost-limit', monthly_limit: 70 };
+    const { planned } = await driver.plan(relimited, next);
     await loseTheEdit();
     await emu.control.fault({ path: '/api/sub/get/', method: 'GET', status: 503, count: 4 });
-    const { state: after, diagnostics } = await driver.apply(updated, planned, next);
+    const { state: after, diagnostics } = await driver.apply(relimited, planned, next);
     expect(errors(diagnostics)).toEqual([
       expect.objectContaining({
         summary: 'Unable to update sub-account',
-        detail: expect.stringMatching(
-          /reading the account back failed too.*may or may not have taken effect.*The state keeps the password it had, so the next plan shows the change again/s,
-        ),
+        detail: expect.stringMatching(/reading the account back failed too.*may or may not have taken effect/s),
       }),
     ]);
     expect(diagnostics[0]!.detail).not.toMatch(/Lost-Edit/);
-    expect(after).toEqual(updated);
+    expect(after).toEqual(relimited);
   });
 
   it('keeps the rotation an edit made in state when the deactivation after it fails', async () => {

@@ -244,13 +244,9 @@ export const subAccountResource = {
     // An activation toggle alone costs one request, not an edit as well.
     if (newPassword || editableChanged(prior, planned)) {
       // The complete desired field set: an omitted field would keep its old value, so a
-      // removed name or email is sent empty to clear it. The prior one lets a lost answer be
-      // settled by reading back.
+      // removed name or email is sent empty to clear it.
       try {
-        remote = await subAccounts.edit(
-          { username, ...optionalField('password', password), ...editableFields(planned) },
-          { username, ...editableFields(prior) },
-        );
+        remote = await subAccounts.edit({ username, ...optionalField('password', password), ...editableFields(planned) });
       } catch (err) {
         if (!newPassword || !isOutcomeUnknown(err)) throw err;
         // The prior state stays (nothing is returned): its password, or password_wo_version, is
