@@ -75,10 +75,10 @@ export interface Plan {
   /**
    * True for a refresh-only plan (`terraform plan -refresh-only`): it proposes no change, and
    * applying it makes the state accept what changed outside Terraform (its `drift`). The JSON has
-   * no mode field: Terraform writes no `resource_changes` for such a plan (a normal one has an
-   * entry, a no-op at least, for each resource of the code and the state), and marks a normal plan
-   * whose changes are all no-ops not applyable. So: drift, no change but no-ops, and applyable (or,
-   * from a Terraform before 1.8, which does not say, no `resource_changes` at all).
+   * no mode field: Terraform writes no `resource_changes` for such a plan, while a normal one has
+   * an entry, a no-op at least, for each resource of the code and the state; drift it does not
+   * undo (`ignore_changes`) beside a changed output makes a normal plan applyable with no-ops
+   * only. So: drift, no `resource_changes` at all, and not refused as unapplyable.
    */
   readonly refreshOnly: boolean;
 }
@@ -350,8 +350,7 @@ export function parsePlanJson(json: unknown, reading: PlanReading = {}): Plan {
 
 /** See {@link Plan.refreshOnly}. */
 function isRefreshOnly(status: PlanStatus, changes: readonly ResourceChange[], drift: readonly ResourceChange[]): boolean {
-  if (status.errored || drift.length === 0 || changes.some((c) => c.actions.join(',') !== 'no-op')) return false;
-  return status.applyable === true || (status.applyable === undefined && changes.length === 0);
+  return !status.errored && drift.length > 0 && changes.length === 0 && status.applyable !== false;
 }
 
 /** True for a resource of this provider (any registry host or namespace). */

@@ -111,5 +111,10 @@ describe('telling a refresh-only plan from others', () => {
     const unapplyable = plan({ applyable: false, resource_drift: [deactivated], resource_changes: [noop] });
     expect(unapplyable.refresh_only).toBeUndefined();
     expect(reviewMarkdown(unapplyable)).toContain('No changes.');
+    // Drift a normal plan keeps (ignore_changes) beside a changed output: applyable, no-ops only,
+    // and still a normal plan, whose resource_changes list every resource.
+    const ignored = plan({ applyable: true, resource_drift: [deactivated], resource_changes: [noop], output_changes: { o: { actions: ['create'] } } });
+    expect(ignored.refresh_only).toBeUndefined();
+    expect(reviewMarkdown(ignored)).not.toContain('refresh-only');
   });
 });
