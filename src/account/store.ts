@@ -359,13 +359,21 @@ export class AccountStore {
           ),
         );
       },
-      setActive: (id: number, active: boolean) =>
-        this.writes.send({
+      // A lost answer is settled by reading the token back, as a sub-account's (de)activation is.
+      setActive: (id: number, active: boolean) => {
+        const op = `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`;
+        return this.writes.send({
           collection: 'tokens',
           username,
-          operation: `${active ? 'activate' : 'deactivate'} bearer token ${id}${forAccount(username)}`,
+          operation: op,
           send: () => (active ? this.client.tokens.activate({ id, ...target }) : this.client.tokens.deactivate({ id, ...target })),
-        }),
+          readBack: async () => {
+            const now = (await this.client.tokens.list(target)).find((t) => t.id === id);
+            return now?.isActive === active ? now : undefined;
+          },
+          unsettled: (lost) => new UnsettledChangeError(op, lost, CHANGE_NOT_SHOWN),
+        });
+      },
       delete: (id: number) => deleteToken(id, false),
     };
     return ops;

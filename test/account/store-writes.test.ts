@@ -182,8 +182,18 @@ class FakeApi {
           this.write('POST token/delete', () => {
             this.tokens = this.tokens.filter((t) => t.id !== input.id);
           }),
+        deactivate: (input: { id: number }) => this.setTokenActive(input.id, false),
+        activate: (input: { id: number }) => this.setTokenActive(input.id, true),
       },
     } as unknown as StoreClient;
+  }
+
+  private setTokenActive(id: number, active: boolean): Promise<BearerToken> {
+    return this.write(`POST token/${active ? 'activate' : 'deactivate'}`, () => {
+      const i = this.tokens.findIndex((t) => t.id === id);
+      this.tokens[i] = { ...this.tokens[i]!, isActive: active };
+      return this.tokens[i]!;
+    });
   }
 }
 
@@ -472,6 +482,22 @@ describe('a change in place whose answer is lost (finding: a rotation that took 
     expect((failed as Error).message).toMatch(
       /edit sub-account 'alice'.*answer was lost.*reading the account back failed too.*may or may not have taken effect/s,
     );
+  });
+
+  it("settles a token's lost deactivation by reading the tokens back, and leaves one not shown yet unknown", async () => {
+    const api = new FakeApi();
+    api.tokens.push({ id: 4, label: 'ci', isActive: true, expiresAt: null, createdAt: new Date(0) });
+    const tokens = new AccountStore(api.client()).account('alice').tokens;
+    api.loseNextAnswer = true;
+    await expect(tokens.setActive(4, false)).resolves.toMatchObject({ id: 4, isActive: false });
+    expect(api.sent).toEqual(['POST token/deactivate', 'GET tokens']);
+    api.timeOutNextBeforeChange = true;
+    await expect(tokens.setActive(4, true)).rejects.toMatchObject({
+      code: 'ERR_UNKNOWN_OUTCOME',
+      message: expect.stringMatching(
+        /^activate bearer token 4 for sub-account 'alice': .*may or may not have taken effect: the account was read back and does not show the change yet/,
+      ),
+    });
   });
 
   it('settles a lost deactivation by reading back, and leaves one not shown yet unknown', async () => {
