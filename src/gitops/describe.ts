@@ -5,8 +5,7 @@ import { accountPhrase, type Catalogue, changeVerb, RESOURCE_TYPES } from '../re
 import { changeView, type DeferredChange, kindOf, type ResourceChange } from './plan-json';
 
 /** What a deposed object is, in a reviewer's words. */
-export const DEPOSED =
-  'the old object of a create_before_destroy replacement an earlier apply did not finish (deposed), which applying this plan removes; the resource keeps the new one';
+export const DEPOSED = 'the old object of a create_before_destroy replacement an earlier apply did not finish (deposed), which applying this plan removes';
 
 /** The account a resource belongs to: a sub-account's username, or '(parent)'. */
 export const PARENT = '(parent)';

@@ -10,7 +10,7 @@ import { isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-j
 
 /** An attention item of the plan as a whole (review's `Attention`). */
 export interface PlanItem {
-  readonly kind: Extract<Risk['kind'], 'deleted_with_account' | 'managed_twice'>;
+  readonly kind: Extract<Risk['kind'], 'deleted_with_account' | 'managed_twice' | 'create_before_destroy_conflict'>;
   readonly address: string;
   readonly message: string;
 }
@@ -217,6 +217,38 @@ function holderFate(holder: Declaring): string {
     return `Terraform does not order this and what ${holder.address} ${verb}: if that runs first, this removes what it made while its state keeps it`;
   }
   return `${holder.address}'s state keeps it, so the account goes without it until a later plan finds it gone and creates it again`;
+}
+
+/**
+ * Entry resources replaced create-first (`create_before_destroy`: actions create, then delete)
+ * whose new object has the old one's key in the same account, while the API holds one object per
+ * key: an IP's or a hostname's create fails on the key the old object still holds, so the apply
+ * stops there; a proxy's create changes nothing (adding a proxy already authorized is allowed),
+ * and the old object's destroy, which comes after it, removes the proxy the new one stands for.
+ */
+export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
+  const out: PlanItem[] = [];
+  for (const c of plan.changes) {
+    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    if (d?.shape !== 'entry' || c.actions.join(',') !== 'create,delete' || c.deposed !== undefined) continue;
+    const account = accountOf(c, catalogue);
+    if (account !== accountBefore(c, catalogue) || account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) continue;
+    if (!keysShown(d, c.afterUnknown, c.sensitive)) continue;
+    const after = d.managedKeys(c.after);
+    const key = d.managedKeys(c.before).find((k) => after.some((a) => sameKey(d, k, a)));
+    if (key === undefined) continue;
+    const what = `${d.noun.one} ${d.writtenKey?.(c.before) ?? key} of ${phraseOf(account)}`;
+    const fate =
+      d.collection === 'proxies'
+        ? "adding a proxy already authorized changes nothing, and the old object's destroy, which comes after it, removes the proxy: the account ends without it while the state keeps it"
+        : `the create comes first and fails, the old object holding the ${d.noun.one} (the account holds each once), so the apply stops there`;
+    out.push({
+      kind: 'create_before_destroy_conflict',
+      address: c.address,
+      message: `replaced with create_before_destroy while keeping ${what}: ${fate}. Remove create_before_destroy from this resource for this change (the destroy then comes first)`,
+    });
+  }
+  return out;
 }
 
 /** A sub-account the plan deletes or replaces, by its username before the plan. */

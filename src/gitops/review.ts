@@ -20,7 +20,16 @@ import {
   UNKNOWN_ACCOUNT,
 } from './describe';
 import { changeView, type DeferredChange, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
-import { accountsGone, declaredAfter, deletedWhileDeclared, deletedWithAccount, type GoneAccount, managedTwice, takenOverBy } from './plan-overlaps';
+import {
+  accountsGone,
+  createBeforeDestroyConflicts,
+  declaredAfter,
+  deletedWhileDeclared,
+  deletedWithAccount,
+  type GoneAccount,
+  managedTwice,
+  takenOverBy,
+} from './plan-overlaps';
 
 /** Counts as in terraform's plan line, plus replacements, imports and objects no longer managed. */
 export interface ReviewSummary {
@@ -119,7 +128,12 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     // a removed block forgets, so an entry added to the account since is in no plan, and stays.
     if (takenOver !== undefined && catalogue.get(c.type)?.shape === 'list') attention.push(listForgottenFromState(c, catalogue));
   }
-  attention.push(...deletedWithAccount(plan, declared, catalogue), ...managedTwice(declared), ...deletedWhileDeclared(plan, declared, catalogue));
+  attention.push(
+    ...deletedWithAccount(plan, declared, catalogue),
+    ...managedTwice(declared),
+    ...deletedWhileDeclared(plan, declared, catalogue),
+    ...createBeforeDestroyConflicts(plan, catalogue),
+  );
   if (plan.refreshOnly) {
     for (const d of plan.drift) {
       const accepted = acceptedEntry(d, usage, catalogue);

@@ -114,6 +114,14 @@ function refusedTwins(k: AccessKind, a: LiveAccountView): string | undefined {
   );
 }
 
+/** Whether a replacement's new object has another key than its old one (both shown, compared as the provider compares them). */
+function keyChanged(k: AccessKind, c: ChangeView): boolean {
+  const before = k.entryKey(c.before);
+  const after = k.entryKey(c.after);
+  if (before === undefined || after === undefined) return false;
+  return !(k.sameKey ?? ((a: string, b: string) => a === b))(before, after);
+}
+
 /** Whether an entry's state before and after is one key of the parent's (not a sub-account's, not moved). */
 function sameParentEntry(k: AccessKind, before: Values, after: Values): boolean {
   const key = k.entryKey(before);
@@ -196,8 +204,12 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
     writtenKey: k.written,
     ...(k.detail === undefined ? {} : { entryDetail: k.detail }),
     ...(k.sameKey === undefined ? {} : { sameKey: k.sameKey }),
-    describeChange: (c) =>
-      `${sign(c.kind)}${k.noun.one} ${k.entryShown(subjectValues(c)) ?? '?'}${c.kind === 'replace' ? ' replaced' : c.kind === 'forget' ? ` ${verb(c.kind)}` : ''}`,
+    describeChange: (c) => {
+      const shown = k.entryShown(subjectValues(c)) ?? '?';
+      // A replacement to another key removes the old one from the account: named beside the new.
+      const from = c.kind === 'replace' && keyChanged(k, c) ? `${k.entryShown(c.before) ?? '?'} → ` : '';
+      return `${sign(c.kind)}${k.noun.one} ${from}${shown}${c.kind === 'replace' ? ' replaced' : c.kind === 'forget' ? ` ${verb(c.kind)}` : ''}`;
+    },
     summarize: (v) => k.entryShown(v) ?? '',
     name: (v) => `${k.noun.one} ${k.entryShown(v) ?? '?'}`,
     risks: (c, owner) => {

@@ -68,6 +68,7 @@ export interface Risk {
     | 'change_deferred'
     | 'deleted_with_account'
     | 'managed_twice'
+    | 'create_before_destroy_conflict'
     | 'deleted_outside';
   readonly message: string;
 }

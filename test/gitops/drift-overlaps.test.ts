@@ -253,7 +253,7 @@ describe('the deposed object of a create_before_destroy replacement an earlier a
       '- `proxyaccount_bearer_token.cbd`: `active` `true` → `false`',
       "- `proxyaccount_bearer_token.cbd`: token 'tok-cbd' activated (puts back the change outside Terraform above)",
       expect.stringMatching(
-        /^- `proxyaccount_bearer_token\.cbd`: token 8 'tok-cbd' deleted: the old object of a create\\_before\\_destroy .*\(deposed\), which applying this plan removes; the resource keeps the new one$/,
+        /^- `proxyaccount_bearer_token\.cbd`: token 8 'tok-cbd' deleted: the old object of a create\\_before\\_destroy .*\(deposed\), which applying this plan removes$/,
       ),
     ]);
   });

@@ -466,3 +466,43 @@ describe('the deposed object of an unfinished create_before_destroy replacement'
     ]);
   });
 });
+
+describe('a replacement of an entry with create_before_destroy that keeps its key', () => {
+  const ip = (addr: string, label: string | null) => ({ id: `alice/${addr}`, ip: addr, label, username: 'alice' });
+  const proxy = (form: string, domain: string | null) => ({ id: form, proxy: form, domain });
+
+  it('needs attention: an IP or hostname create fails on its own key, a proxy ends removed', () => {
+    const r = review(
+      change('proxyaccount_authorized_ip', 'relabelled', ['create', 'delete'], ip('198.51.100.31', null), ip('198.51.100.31', 'relabel')),
+      change(
+        'proxyaccount_authorized_proxy',
+        'reformed',
+        ['create', 'delete'],
+        proxy('us-la', 'us-la.proxy.example.net'),
+        proxy('us-la.proxy.example.net:8080', null),
+        {
+          after_unknown: { domain: true },
+        },
+      ),
+    );
+    expect(r.attention.filter((a) => a.kind === 'create_before_destroy_conflict').map((a) => [a.address, a.message])).toEqual([
+      [
+        'proxyaccount_authorized_ip.relabelled',
+        "replaced with create_before_destroy while keeping IP 198.51.100.31 of sub-account 'alice': the create comes first and fails, the old object holding the IP (the account holds each once), so the apply stops there. Remove create_before_destroy from this resource for this change (the destroy then comes first)",
+      ],
+      [
+        'proxyaccount_authorized_proxy.reformed',
+        "replaced with create_before_destroy while keeping proxy us-la of the parent account: adding a proxy already authorized changes nothing, and the old object's destroy, which comes after it, removes the proxy: the account ends without it while the state keeps it. Remove create_before_destroy from this resource for this change (the destroy then comes first)",
+      ],
+    ]);
+  });
+
+  it('not when the destroy comes first, nor for another key, which the line names beside the new one', () => {
+    const r = review(
+      change('proxyaccount_authorized_ip', 'relabelled', ['delete', 'create'], ip('198.51.100.31', null), ip('198.51.100.31', 'relabel')),
+      change('proxyaccount_authorized_ip', 'moved', ['create', 'delete'], ip('198.51.100.21', null), ip('198.51.100.41', null)),
+    );
+    expect(r.attention.filter((a) => a.kind === 'create_before_destroy_conflict')).toEqual([]);
+    expect(r.accounts[0]!.changes.map((c) => c.description)).toEqual(['IP 198.51.100.31 (relabel) replaced', 'IP 198.51.100.21 → 198.51.100.41 replaced']);
+  });
+});

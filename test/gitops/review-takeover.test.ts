@@ -59,7 +59,7 @@ describe("an IP of team-a imported into team-b's resource, which replaces it", (
             address: 'proxyaccount_authorized_ip.b_ip',
             type: 'proxyaccount_authorized_ip',
             action: 'replace',
-            description: "IP 198.51.100.2 replaced, forced by a change of ip and username, moved from sub-account 'team-a'",
+            description: "IP 198.51.100.1 → 198.51.100.2 replaced, forced by a change of ip and username, moved from sub-account 'team-a'",
           },
         ],
       },

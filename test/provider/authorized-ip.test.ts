@@ -202,6 +202,11 @@ describe('proxyaccount_authorized_ip', () => {
     expect(state).toBeNull();
     expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Unable to create authorized IP' })]);
     expect(diagnostics[0]!.detail).toMatch(/already exists.*terraform import proxyaccount_authorized_ip\.NAME "ip-sub\/203\.0\.113\.70"/s);
+    // A create_before_destroy replacement keeping the address meets its own old object: said first.
+    expect(diagnostics[0]!.detail).toMatch(
+      /replaced with create_before_destroy and keeps this key .* its own old object holds it: remove create_before_destroy/,
+    );
+    expect(diagnostics[0]!.detail).not.toMatch(/does not manage it/);
   });
 
   it('validates every constraint on its attribute', async () => {
