@@ -5,7 +5,8 @@
  * `npm run typecheck`, so a type error still fails it.
  */
 module.exports = {
-  testEnvironment: 'node',
+  // Jest's node environment, whose worker processes end at once (see the file).
+  testEnvironment: '<rootDir>/test/helpers/quick-exit-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
