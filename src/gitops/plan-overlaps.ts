@@ -251,6 +251,34 @@ export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = 
   return out;
 }
 
+/**
+ * Entry resources the plan creates or replaces in the parent account whose every key another
+ * change of the plan removes from the parent (a resource renamed without a `moved` block, entries
+ * taking over from a list destroyed): those keys had the parent's access already, so saying the
+ * new object opens it tells the reviewer nothing; what may go wrong there is its own item.
+ */
+export function reopenedInParent(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Set<string> {
+  const removed: Array<{ readonly address: string; readonly d: ResourceTypeDescriptor; readonly key: string }> = [];
+  for (const c of plan.changes) {
+    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const kind = kindOf(c);
+    if (d === undefined || d.shape === 'account' || (kind !== 'delete' && kind !== 'replace') || accountBefore(c, catalogue) !== PARENT) continue;
+    if (!keysShown(d, new Set(), c.sensitive)) continue;
+    for (const key of d.managedKeys(c.before)) removed.push({ address: c.address, d, key });
+  }
+  const out = new Set<string>();
+  for (const c of plan.changes) {
+    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const kind = kindOf(c);
+    if (d?.shape !== 'entry' || (kind !== 'create' && kind !== 'replace') || accountOf(c, catalogue) !== PARENT) continue;
+    if (!keysShown(d, c.afterUnknown, c.sensitive)) continue;
+    const keys = d.managedKeys(c.after);
+    const elsewhere = (key: string): boolean => removed.some((r) => r.address !== c.address && r.d.collection === d.collection && sameKey(d, r.key, key));
+    if (keys.length > 0 && keys.every(elsewhere)) out.add(c.address);
+  }
+  return out;
+}
+
 /** A sub-account the plan deletes or replaces, by its username before the plan. */
 export interface GoneAccount {
   /** The sub-account resource. */

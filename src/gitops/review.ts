@@ -28,6 +28,7 @@ import {
   deletedWithAccount,
   type GoneAccount,
   managedTwice,
+  reopenedInParent,
   takenOverBy,
 } from './plan-overlaps';
 
@@ -90,6 +91,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
   const usage = usageByAccount(plan);
   const declared = declaredAfter(plan, catalogue);
   const gone = accountsGone(plan, catalogue);
+  const reopened = reopenedInParent(plan, catalogue);
 
   for (const c of plan.changes) {
     if (c.mode !== 'managed') continue;
@@ -123,7 +125,8 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     if (left !== undefined)
       accounts.set(left, [...(accounts.get(left) ?? []), { address: c.address, type: c.type, action: kind, description: describeLeaving(c, catalogue) }]);
     const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left);
-    attention.push(...(takenOver === undefined ? risks : risks.filter((r) => r.kind !== 'no_longer_managed')));
+    const kept = reopened.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
+    attention.push(...(takenOver === undefined ? kept : kept.filter((r) => r.kind !== 'no_longer_managed')));
     // A list handed over to entry resources is judged from the state: Terraform reads no resource
     // a removed block forgets, so an entry added to the account since is in no plan, and stays.
     if (takenOver !== undefined && catalogue.get(c.type)?.shape === 'list') attention.push(listForgottenFromState(c, catalogue));

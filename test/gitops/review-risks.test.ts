@@ -506,3 +506,18 @@ describe('a replacement of an entry with create_before_destroy that keeps its ke
     expect(r.accounts[0]!.changes.map((c) => c.description)).toEqual(['IP 198.51.100.31 (relabel) replaced', 'IP 198.51.100.21 → 198.51.100.41 replaced']);
   });
 });
+
+describe('a parent IP renamed without a moved block', () => {
+  it("is flagged for what may go wrong, not as opening the parent's access the address had already", () => {
+    const ip = { ip: '198.51.100.11', label: 'office', username: null };
+    const r = review(
+      change('proxyaccount_authorized_ip', 'e2', ['delete'], { ...ip, id: '198.51.100.11' }, null),
+      change('proxyaccount_authorized_ip', 'e3', ['create'], null, ip, { after_unknown: { id: true } }),
+      change('proxyaccount_authorized_ip', 'new', ['create'], null, { ...ip, ip: '198.51.100.12' }, { after_unknown: { id: true } }),
+    );
+    expect(r.attention.map((a) => [a.kind, a.address])).toEqual([
+      ['parent_access_opened', 'proxyaccount_authorized_ip.new'],
+      ['managed_twice', 'proxyaccount_authorized_ip.e2'],
+    ]);
+  });
+});
