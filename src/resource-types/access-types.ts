@@ -205,6 +205,9 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
     ...(k.detail === undefined ? {} : { entryDetail: k.detail }),
     ...(k.sameKey === undefined ? {} : { sameKey: k.sameKey }),
     describeChange: (c) => {
+      // Only a proxy changes in place: written in another form of itself, which sends nothing.
+      if (c.kind === 'update')
+        return `${k.noun.one} ${k.entryShown(c.before) ?? '?'} → ${k.entryShown(c.after) ?? '?'}, written another way (the same ${k.noun.one}: nothing is sent)`;
       const shown = k.entryShown(subjectValues(c)) ?? '?';
       // A replacement to another key removes the old one from the account: named beside the new.
       const from = c.kind === 'replace' && keyChanged(k, c) ? `${k.entryShown(c.before) ?? '?'} → ` : '';

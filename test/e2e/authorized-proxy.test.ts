@@ -100,6 +100,27 @@ describe('proxyaccount_authorized_proxy resource', () => {
     await expectNoChanges(ws);
   });
 
+  it('writes a proxy another way in place, with create_before_destroy too: the proxy stays authorized', async () => {
+    // Replaced, the old object's destroy (after the new one's add, which changes nothing) would remove it.
+    const cbd = `resource "proxyaccount_authorized_proxy" "ny" {\n  proxy = "us-la.proxy.example.net:8080"\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n`;
+    ws.config(cbd, proxy('lon', 'gb-lon.proxy.example.net:1080'));
+    const plan = await expectChanges(
+      ws,
+      /proxyaccount_authorized_proxy\.ny will be updated in-place/,
+      /proxy\s+= "us-la\.proxy\.example\.net" -> "us-la\.proxy\.example\.net:8080"/,
+    );
+    expect(planCounts(plan.stdout)).toEqual({ import: 0, add: 0, change: 1, destroy: 0 });
+    await ws.apply();
+
+    expect(await listed()).toEqual(['gb-lon.proxy.example.net:1080', 'jp-tyo.proxy.example.net:3128', 'us-la.proxy.example.net:8080']);
+    expect(resourceValues(await ws.state(), 'proxyaccount_authorized_proxy.ny')).toEqual({
+      id: 'us-la.proxy.example.net:8080',
+      proxy: 'us-la.proxy.example.net:8080',
+      domain: 'us-la.proxy.example.net',
+    });
+    await expectNoChanges(ws);
+  });
+
   it('destroys only its own entries, leaving the account as it was', async () => {
     await ws.destroy();
     expect(await account.snapshot()).toEqual(before);

@@ -521,3 +521,21 @@ describe('a parent IP renamed without a moved block', () => {
     ]);
   });
 });
+
+describe('a proxy written in another form of itself', () => {
+  it('is an update that names both forms and sends nothing, with nothing needing attention', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_proxy',
+        'la',
+        ['update'],
+        { id: 'us-la', proxy: 'us-la', domain: 'us-la.proxy.example.net' },
+        { id: 'us-la.proxy.example.net:8080', proxy: 'us-la.proxy.example.net:8080', domain: 'us-la.proxy.example.net' },
+      ),
+    );
+    expect(r.accounts[0]!.changes.map((c) => c.description)).toEqual([
+      'proxy us-la → us-la.proxy.example.net:8080, written another way (the same proxy: nothing is sent)',
+    ]);
+    expect(r.attention).toEqual([]);
+  });
+});

@@ -47,11 +47,34 @@ describe('proxyaccount_authorized_proxy', () => {
     expect(second.requiresReplace).toEqual([]);
   });
 
-  it('replaces the entry when proxy changes', async () => {
+  it('replaces the entry when proxy changes to another proxy', async () => {
     const state = await driver.create({ proxy: 'us-la' });
     const { planned, requiresReplace } = await driver.plan(state, { proxy: 'us-chi' });
     expect(requiresReplace).toEqual([[{ attributeName: 'proxy' }]]);
     expect(planned['proxy']).toBe('us-chi');
+    // A domain:port of the same host with another port than the listing's is another proxy too.
+    expect((await driver.plan(state, { proxy: 'us-la.proxy.example.net:1080' })).requiresReplace).toEqual([[{ attributeName: 'proxy' }]]);
+  });
+
+  it('updates in place, sending nothing, when proxy changes to another form of the same proxy', async () => {
+    const state = await driver.create({ proxy: 'us-sea' });
+    const listing = (await p.admin.proxies.list()).find((e) => e.startsWith('us-sea.'))!;
+    const { server, requests } = await p.recordedServer();
+    const recorded = new ResourceDriver(async () => server, 'proxyaccount_authorized_proxy', schema);
+    let form = state;
+    for (const proxy of [listing, 'us-sea.proxy.example.net', 'US-SEA']) {
+      const { planned, requiresReplace } = await recorded.plan(form, { proxy });
+      // Replaced with create_before_destroy, the old object's destroy would remove the proxy.
+      expect(requiresReplace).toEqual([]);
+      expect(planned).toEqual(obj(schema, { id: proxy, proxy, domain: 'us-sea.proxy.example.net' }));
+      const { state: after, diagnostics } = await recorded.apply(form, planned, { proxy });
+      expect(errors(diagnostics)).toEqual([]);
+      expect(after).toEqual(planned);
+      form = after!;
+    }
+    expect(requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
+    expect(await p.admin.proxies.list()).toContain(listing);
+    expect(await driver.read(form)).toEqual(form);
   });
 
   it('detects a proxy removed outside Terraform', async () => {

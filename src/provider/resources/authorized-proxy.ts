@@ -6,7 +6,8 @@ import { validationProblem } from '../access/entry-ids';
 import { missingId } from '../access/state-ids';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { hasErrorCode } from '../errors';
-import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
+import type { AccountStore } from '../../account';
+import { attr, defineSchema, isKnown, useStateForUnknown, validator, type Model, type Validator } from '../framework';
 import type { Ctx, Resource } from '../types';
 
 const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
@@ -38,11 +39,10 @@ const schema = defineSchema({
     }),
     proxy: attr.string({
       description:
-        'The proxy, in any form the API accepts: a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `domain:port` (`us-ny.proxy.example.net:8080`). Kept as written; changing it replaces the entry.',
+        'The proxy, in any form the API accepts: a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `domain:port` (`us-ny.proxy.example.net:8080`). Kept as written. Changing it to another form of the same proxy updates it in place, with no request; to another proxy, replaces the entry.',
       markdown: true,
       required: true,
       validators: [proxyForm()],
-      planModifiers: [requiresReplace()],
     }),
     domain: attr.string({
       description: 'The full domain of the proxy as the API reports it, e.g. `us-ny.proxy.example.net`.',
@@ -78,6 +78,15 @@ export const authorizedProxyResource = {
     return undefined;
   },
 
+  // Another form of the same proxy is the same object: an in-place update that sends nothing. As
+  // a replacement it would delete the proxy and add it again, or, with create_before_destroy, add
+  // it (which changes nothing) and then delete it, leaving the account without it.
+  async modifyPlan(ctx, { prior, planned }) {
+    if (prior === null || planned.proxy === prior.proxy) return undefined;
+    const same = isKnown(planned.proxy) && ctx.data !== undefined && (await sameProxy(ctx.data, prior, planned.proxy));
+    return same ? { planned: { id: planned.proxy, domain: prior.domain } } : { requiresReplace: ['proxy'] };
+  },
+
   async create(ctx, { planned }) {
     const { proxy } = planned;
     // Kept (tainted) when the outcome stays unknown; the next refresh resolves `domain`, as after import.
@@ -95,6 +104,11 @@ export const authorizedProxyResource = {
     // Keep the known spelling when only the case differs: DNS names compare without case.
     const domain = state.domain !== null && state.domain.toLowerCase() === found.domain.toLowerCase() ? state.domain : found.domain;
     return { id: state.proxy, proxy: state.proxy, domain };
+  },
+
+  // Only another form of the same proxy (see modifyPlan): the state takes the new form.
+  async update(_ctx, { prior, planned }) {
+    return { id: planned.proxy, proxy: planned.proxy, domain: prior.domain };
   },
 
   async delete(ctx, { prior }) {
@@ -138,6 +152,17 @@ async function findProxy(ctx: Ctx, proxy: string | null, domain: string | null):
   // A stored state naming neither (checkState refuses it first) names no proxy at all.
   if (matches === undefined) return undefined;
   return (await ctx.data.proxies.list()).map(splitEntry).find(matches);
+}
+
+/**
+ * Whether `form` is another form of the proxy `prior` holds: it names the same domain, and a form
+ * with a port names the listing's entry (a wrong port is another proxy, which the API refuses).
+ */
+async function sameProxy(data: AccountStore, prior: AuthorizedProxyModel, form: string): Promise<boolean> {
+  if (prior.domain === null || !namesDomain(form, prior.domain)) return false;
+  if (!form.includes(':')) return true;
+  const entry = (await data.proxies.list()).map(splitEntry).find(byDomain(prior.domain));
+  return entry !== undefined && entry.entry.toLowerCase() === form.toLowerCase();
 }
 
 /** Matches the listing entry of a full domain, ignoring case. */
