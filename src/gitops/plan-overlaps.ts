@@ -221,10 +221,14 @@ function holderFate(holder: Declaring): string {
 
 /**
  * Entry resources replaced create-first (`create_before_destroy`: actions create, then delete)
- * whose new object has the old one's key in the same account, while the API holds one object per
- * key: an IP's or a hostname's create fails on the key the old object still holds, so the apply
+ * whose new object has, or may have, the old one's key in the same account, while the API holds one
+ * object per key: an IP's create fails on the address the old object still holds, so the apply
  * stops there; a proxy's create changes nothing (adding a proxy already authorized is allowed),
  * and the old object's destroy, which comes after it, removes the proxy the new one stands for.
+ * Keys compare as the API compares them: a hostname with its case (the API keeps case twins
+ * apart), a proxy by its domain (a port other than the listing's makes the add fail instead, and a
+ * form of the same proxy the provider updates in place). A new key known only after apply may be
+ * the old one: said so.
  */
 export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
   const out: PlanItem[] = [];
@@ -233,10 +237,21 @@ export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = 
     if (d?.shape !== 'entry' || c.actions.join(',') !== 'create,delete' || c.deposed !== undefined) continue;
     const account = accountOf(c, catalogue);
     if (account !== accountBefore(c, catalogue) || account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) continue;
-    if (!keysShown(d, c.afterUnknown, c.sensitive)) continue;
-    const after = d.managedKeys(c.after);
-    const key = d.managedKeys(c.before).find((k) => after.some((a) => sameKey(d, k, a)));
+    if (!keysShown(d, new Set(), c.sensitive)) continue;
+    const before = d.managedKeys(c.before);
+    const known = keysShown(d, c.afterUnknown, c.sensitive);
+    const after = known ? d.managedKeys(c.after) : [];
+    // The catalogue's keys of hostnames ignore case; the API's do not: compare them as written.
+    const exact = (k: string, a: string): boolean =>
+      d.collection === 'hostnames' ? (d.writtenKey?.(c.before) ?? k) === (d.writtenKey?.(c.after) ?? a) : k === a;
+    const same = (k: string, a: string): boolean => (d.collection === 'proxies' ? sameKey(d, k, a) : exact(k, a));
+    const key = known ? before.find((k) => after.some((a) => same(k, a))) : before[0];
     if (key === undefined) continue;
+    // A proxy's port: another than the old form's is another proxy (its add fails); against a form
+    // without one, the listing's port is not in the plan.
+    const port = d.collection === 'proxies' && known ? portsOf(d.writtenKey?.(c.before), d.writtenKey?.(c.after)) : 'same';
+    if (port === 'other') continue;
+    const sure = known && port === 'same';
     const what = `${d.noun.one} ${d.writtenKey?.(c.before) ?? key} of ${phraseOf(account)}`;
     const fate =
       d.collection === 'proxies'
@@ -245,10 +260,21 @@ export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = 
     out.push({
       kind: 'create_before_destroy_conflict',
       address: c.address,
-      message: `replaced with create_before_destroy while keeping ${what}: ${fate}. Remove create_before_destroy from this resource for this change (the destroy then comes first)`,
+      message: sure
+        ? `replaced with create_before_destroy while keeping ${what}: ${fate}. Remove create_before_destroy from this resource for this change (the destroy then comes first)`
+        : `replaced with create_before_destroy by a ${d.noun.one} ${known ? 'whose port the plan cannot compare' : 'known only after apply'}, which may be ${what} again: then ${fate}. Remove create_before_destroy from this resource, or make the value known first`,
     });
   }
   return out;
+}
+
+/** How a proxy's new form's port compares with its old form's: `unknown` when only the new one has a port. */
+function portsOf(before: string | undefined, after: string | undefined): 'same' | 'other' | 'unknown' {
+  const port = (form: string | undefined): string | undefined => /:(\d+)$/.exec(form ?? '')?.[1];
+  const a = port(after);
+  if (a === undefined) return 'same';
+  const b = port(before);
+  return b === undefined ? 'unknown' : a === b ? 'same' : 'other';
 }
 
 /**

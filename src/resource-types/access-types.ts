@@ -114,12 +114,11 @@ function refusedTwins(k: AccessKind, a: LiveAccountView): string | undefined {
   );
 }
 
-/** Whether a replacement's new object has another key than its old one (both shown, compared as the provider compares them). */
+/** Whether a replacement's new object is written otherwise than its old one (both shown): another address, spelling or proxy. */
 function keyChanged(k: AccessKind, c: ChangeView): boolean {
-  const before = k.entryKey(c.before);
-  const after = k.entryKey(c.after);
-  if (before === undefined || after === undefined) return false;
-  return !(k.sameKey ?? ((a: string, b: string) => a === b))(before, after);
+  const before = k.written(c.before);
+  const after = k.written(c.after);
+  return before !== undefined && after !== undefined && before !== after;
 }
 
 /** Whether an entry's state before and after is one key of the parent's (not a sub-account's, not moved). */

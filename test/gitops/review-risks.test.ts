@@ -478,8 +478,9 @@ describe('a replacement of an entry with create_before_destroy that keeps its ke
         'proxyaccount_authorized_proxy',
         'reformed',
         ['create', 'delete'],
+        // -replace of a proxy written one way (a form change of one proxy is an update in place).
         proxy('us-la', 'us-la.proxy.example.net'),
-        proxy('us-la.proxy.example.net:8080', null),
+        proxy('us-la', null),
         {
           after_unknown: { domain: true },
         },
@@ -495,6 +496,54 @@ describe('a replacement of an entry with create_before_destroy that keeps its ke
         "replaced with create_before_destroy while keeping proxy us-la of the parent account: adding a proxy already authorized changes nothing, and the old object's destroy, which comes after it, removes the proxy: the account ends without it while the state keeps it. Remove create_before_destroy from this resource for this change (the destroy then comes first)",
       ],
     ]);
+  });
+
+  it('says what may happen when the plan cannot tell: a proxy known only after apply, or a port against a form without one', () => {
+    const r = review(
+      change('proxyaccount_authorized_proxy', 'later', ['create', 'delete'], proxy('us-la', 'us-la.proxy.example.net'), proxy('', null), {
+        after_unknown: { proxy: true, domain: true, id: true },
+      }),
+      change(
+        'proxyaccount_authorized_proxy',
+        'port',
+        ['create', 'delete'],
+        proxy('us-ny', 'us-ny.proxy.example.net'),
+        proxy('us-ny.proxy.example.net:8080', null),
+        {
+          after_unknown: { domain: true },
+        },
+      ),
+    );
+    expect(r.attention.filter((a) => a.kind === 'create_before_destroy_conflict').map((a) => [a.address, a.message])).toEqual([
+      [
+        'proxyaccount_authorized_proxy.later',
+        expect.stringMatching(
+          /^replaced with create_before_destroy by a proxy known only after apply, which may be proxy us-la of the parent account again: then adding a proxy/,
+        ),
+      ],
+      [
+        'proxyaccount_authorized_proxy.port',
+        expect.stringMatching(
+          /^replaced with create_before_destroy by a proxy whose port the plan cannot compare, which may be proxy us-ny of the parent account again/,
+        ),
+      ],
+    ]);
+  });
+
+  it('not for a hostname in another case (the API keeps both), nor a proxy on another port (its add fails)', () => {
+    const host = (domain: string) => ({ id: domain, domain, username: null });
+    const r = review(
+      change('proxyaccount_authorized_hostname', 'office', ['create', 'delete'], host('Office.Example.org'), host('office.example.org')),
+      change(
+        'proxyaccount_authorized_proxy',
+        'port',
+        ['create', 'delete'],
+        proxy('us-ny.proxy.example.net:8080', 'us-ny.proxy.example.net'),
+        proxy('us-ny.proxy.example.net:9090', null),
+        { after_unknown: { domain: true } },
+      ),
+    );
+    expect(r.attention.filter((a) => a.kind === 'create_before_destroy_conflict')).toEqual([]);
   });
 
   it('not when the destroy comes first, nor for another key, which the line names beside the new one', () => {
