@@ -77,6 +77,20 @@ describe('proxyaccount_authorized_proxy', () => {
     expect(await driver.read(form)).toEqual(form);
   });
 
+  it('plans the same update while applying when the proxy was removed since the plan, and the next refresh finds it gone', async () => {
+    const state = await driver.create({ proxy: 'ar-bue' });
+    const listing = (await p.admin.proxies.list()).find((e) => e.startsWith('ar-bue.'))!;
+    const reviewed = await driver.plan(state, { proxy: listing });
+    expect(reviewed.requiresReplace).toEqual([]);
+    await p.admin.proxies.delete(listing);
+    // Terraform plans again while applying, and stops an apply whose action changed.
+    const whileApplying = await driver.plan(state, { proxy: listing });
+    expect(whileApplying.requiresReplace).toEqual([]);
+    expect(whileApplying.planned).toEqual(reviewed.planned);
+    const { state: after } = await driver.apply(state, whileApplying.planned, { proxy: listing });
+    expect(await driver.read(after!)).toBeNull();
+  });
+
   it('detects a proxy removed outside Terraform', async () => {
     const state = await driver.create({ proxy: 'de-fra' });
     await p.admin.proxies.delete('de-fra.proxy.example.net:1080');

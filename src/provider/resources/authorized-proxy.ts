@@ -157,12 +157,15 @@ async function findProxy(ctx: Ctx, proxy: string | null, domain: string | null):
 /**
  * Whether `form` is another form of the proxy `prior` holds: it names the same domain, and a form
  * with a port names the listing's entry (a wrong port is another proxy, which the API refuses).
+ * A proxy the listing no longer holds (removed since the refresh) is taken for the same: Terraform
+ * plans again while applying and stops an apply whose action differs from the reviewed plan's, and
+ * the state's next refresh finds the proxy gone either way, so the next plan creates it.
  */
 async function sameProxy(data: AccountStore, prior: AuthorizedProxyModel, form: string): Promise<boolean> {
   if (prior.domain === null || !namesDomain(form, prior.domain)) return false;
   if (!form.includes(':')) return true;
   const entry = (await data.proxies.list()).map(splitEntry).find(byDomain(prior.domain));
-  return entry !== undefined && entry.entry.toLowerCase() === form.toLowerCase();
+  return entry === undefined || entry.entry.toLowerCase() === form.toLowerCase();
 }
 
 /** Matches the listing entry of a full domain, ignoring case. */
