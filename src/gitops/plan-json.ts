@@ -76,9 +76,11 @@ export interface Plan {
    * True for a refresh-only plan (`terraform plan -refresh-only`): it proposes no change, and
    * applying it makes the state accept what changed outside Terraform (its `drift`). The JSON has
    * no mode field: Terraform writes no `resource_changes` for such a plan, while a normal one has
-   * an entry, a no-op at least, for each resource of the code and the state; drift it does not
-   * undo (`ignore_changes`) beside a changed output makes a normal plan applyable with no-ops
-   * only. So: drift, no `resource_changes` at all, and not refused as unapplyable.
+   * an entry, a no-op at least, for each resource of the code and of the state it keeps; drift it
+   * does not undo (`ignore_changes`) beside a changed output makes a normal plan applyable with
+   * no-ops only. So: drift, no `resource_changes` at all, and not refused as unapplyable. A normal
+   * plan of a code that declares none of the drifted resources, with nothing else to do, reads the
+   * same, and applying it does the same: the state accepts the drift.
    */
   readonly refreshOnly: boolean;
 }

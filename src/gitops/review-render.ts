@@ -12,9 +12,9 @@ const COLLAPSE_OVER = 8;
 /** The marker a CI job finds its own (sticky) comment by. */
 export const REVIEW_MARKER = '<!-- proxyaccount-review -->';
 
-/** What applying a refresh-only plan does, under its counts. */
+/** What applying a refresh-only plan (or a normal one with only drift) does, under its counts. */
 const REFRESH_ONLY =
-  '**⚠️ A refresh-only plan (terraform plan -refresh-only): applying it changes nothing in the account, and makes the state accept the changes made outside Terraform listed below, ' +
+  '**⚠️ A plan that changes nothing in the account (a refresh-only plan, or one whose code declares nothing that changed): applying it makes the state accept the changes made outside Terraform listed below, ' +
   'after which drift no longer reports them. An object deleted outside Terraform is forgotten; where the code still declares what changed, the next plan changes it back.**';
 
 /** The review as stable, documented JSON. */

@@ -65,7 +65,7 @@ describe('a refresh-only plan that accepts changes made outside Terraform', () =
     expect(md).not.toContain('No changes.');
     expect(md).toContain(
       '**Plan:** 0 to add, 0 to change, 0 to destroy; refresh-only: it accepts 5 changes made outside Terraform into the state.\n\n' +
-        '**⚠️ A refresh-only plan (terraform plan -refresh-only): applying it changes nothing in the account, and makes the state accept the changes made outside Terraform listed below, ' +
+        '**⚠️ A plan that changes nothing in the account (a refresh-only plan, or one whose code declares nothing that changed): applying it makes the state accept the changes made outside Terraform listed below, ' +
         'after which drift no longer reports them. An object deleted outside Terraform is forgotten; where the code still declares what changed, the next plan changes it back.**',
     );
     expect(md).toContain('### gg-alice — 3 changes\n\n- IP 203.0.113.7 (office) deleted outside Terraform — `proxyaccount_authorized_ip.office`');
