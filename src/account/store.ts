@@ -18,8 +18,9 @@ export type { AccountLists, AccountStoreOptions, HostnameList, IpList, StoreClie
 
 /** Why reading back did not settle a lost change in place that it could have shown. */
 const CHANGE_NOT_SHOWN = 'the account was read back and does not show the change yet, but the API may still carry the request out';
-/** Why nothing was read back after a lost edit with a password, sent twice. */
-const PASSWORD_NOT_SHOWN = 'it was sent twice, and both answers were lost; it sets a password, which the API never shows, so reading back cannot tell';
+/** Why nothing was read back after a lost edit with a password, sent again and lost again (each sending with the SDK's own retries). */
+const PASSWORD_NOT_SHOWN =
+  'it was sent again after its answer was lost, and that answer was lost too; it sets a password, which the API never shows, so reading back cannot tell';
 
 /** Typed, cached, stop-aware access to one account and its sub-accounts. */
 export class AccountStore {

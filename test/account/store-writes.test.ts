@@ -452,7 +452,7 @@ describe('a change in place whose answer is lost (finding: a rotation that took 
       outcomeUnknown: true,
       operation: "edit sub-account 'alice'",
       message: expect.stringMatching(
-        /^edit sub-account 'alice': the request was sent but its answer was lost \(.*timed out.*\); it may or may not have taken effect: it was sent twice, and both answers were lost; it sets a password, which the API never shows, so reading back cannot tell\. The next refresh reads the account again and shows what exists\.$/,
+        /^edit sub-account 'alice': the request was sent but its answer was lost \(.*timed out.*\); it may or may not have taken effect: it was sent again after its answer was lost, and that answer was lost too; it sets a password, which the API never shows, so reading back cannot tell\. The next refresh reads the account again and shows what exists\.$/,
       ),
     });
     expect((failed as Error).message).not.toContain('New-Pass-2');

@@ -421,7 +421,7 @@ describe('proxyaccount_sub_account: an edit whose answer is lost (finding: a rot
       expect.objectContaining({
         summary: 'Unable to update sub-account',
         detail: expect.stringMatching(
-          /^Sub-account 'sa-lost-rot': edit sub-account 'sa-lost-rot': the request was sent but its answer was lost \(.*503.*\); it may or may not have taken effect: it was sent twice, and both answers were lost; it sets a password, which the API never shows.*\n\nThe edit carried a new password for sub-account 'sa-lost-rot', which the API never shows: it may already be the one in force, so proxy clients and API callers still using the old password may be refused\. The state keeps password_wo_version 1, the version before this apply, so the next plan shows the change again and the next apply sends the new password again\./s,
+          /^Sub-account 'sa-lost-rot': edit sub-account 'sa-lost-rot': the request was sent but its answer was lost \(.*503.*\); it may or may not have taken effect: it was sent again after its answer was lost, and that answer was lost too; it sets a password, which the API never shows.*\n\nThe edit carried a new password for sub-account 'sa-lost-rot', which the API never shows: it may already be the one in force, so proxy clients and API callers still using the old password may be refused\. The state keeps password_wo_version 1, the version before this apply, so the next plan shows the change again and the next apply sends the new password again\./s,
         ),
       }),
     ]);
