@@ -238,15 +238,16 @@ export const subAccountResource = {
     const username = planned.username;
     if (refusedUnsent(ctx, prior, planned, config)) return undefined;
     const rotate = planned.password_wo_version !== prior.password_wo_version && config.password_wo !== null;
+    const password = planned.password ?? (rotate ? config.password_wo : null);
     const newPassword = rotate || planned.password !== prior.password;
-    // Sent only when it changes: an omitted password stays as it is, and an edit without one can
-    // be read back when its answer is lost (the API never shows a password).
-    const password = newPassword ? (planned.password ?? (rotate ? config.password_wo : null)) : null;
     let remote: SubAccount | undefined;
     // An activation toggle alone costs one request, not an edit as well.
     if (newPassword || editableChanged(prior, planned)) {
-      // The complete desired field set but an unchanged password: an omitted field would keep
-      // its old value, so a removed name or email is sent empty to clear it.
+      // The complete desired field set: an omitted field would keep its old value, so a
+      // removed name or email is sent empty to clear it. The configured password goes with every
+      // edit, changed or not: what the API does with an edit that omits one is not in its
+      // contract, and one that cleared it would lock every client out. (So a lost answer of such
+      // an edit is sent again rather than read back; see the store's `edit`.)
       try {
         remote = await subAccounts.edit({ username, ...optionalField('password', password), ...editableFields(planned) });
       } catch (err) {
