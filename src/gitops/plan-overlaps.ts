@@ -29,6 +29,11 @@ export interface Declaring {
   readonly kind: string;
 }
 
+/** What a change's resource is, for a managed resource of this provider; undefined otherwise. */
+function typeOf(c: ResourceChange, catalogue: Catalogue): ResourceTypeDescriptor | undefined {
+  return c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+}
+
 /** True when two keys of `d`'s collection name one object. */
 export function sameKey(d: ResourceTypeDescriptor, a: string, b: string): boolean {
   return d.sameKey?.(a, b) ?? a === b;
@@ -43,7 +48,7 @@ export function sameKey(d: ResourceTypeDescriptor, a: string, b: string): boolea
 export function declaredAfter(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Declaring[] {
   const out: Declaring[] = [];
   for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const d = typeOf(c, catalogue);
     const kind = kindOf(c);
     if (d === undefined || kind === 'delete' || kind === 'forget' || kind === 'read') continue;
     const account = accountOf(c, catalogue);
@@ -150,7 +155,7 @@ export function takenOverBy(c: ResourceChange, account: string, declared: readon
 export function deletedWhileDeclared(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
   const out: PlanItem[] = [];
   for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const d = typeOf(c, catalogue);
     const kind = kindOf(c);
     if (d === undefined || d.shape === 'account' || (kind !== 'delete' && kind !== 'replace') || !keysShown(d, new Set(), c.sensitive)) continue;
     const account = accountBefore(c, catalogue);
@@ -233,7 +238,7 @@ function holderFate(holder: Declaring): string {
 export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
   const out: PlanItem[] = [];
   for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const d = typeOf(c, catalogue);
     if (d?.shape !== 'entry' || c.actions.join(',') !== 'create,delete' || c.deposed !== undefined) continue;
     const account = accountOf(c, catalogue);
     if (account !== accountBefore(c, catalogue) || account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) continue;
@@ -286,7 +291,7 @@ function portsOf(before: string | undefined, after: string | undefined): 'same' 
 export function reopenedInParent(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Set<string> {
   const removed: Array<{ readonly address: string; readonly d: ResourceTypeDescriptor; readonly key: string }> = [];
   for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const d = typeOf(c, catalogue);
     const kind = kindOf(c);
     if (d === undefined || d.shape === 'account' || (kind !== 'delete' && kind !== 'replace') || accountBefore(c, catalogue) !== PARENT) continue;
     if (!keysShown(d, new Set(), c.sensitive)) continue;
@@ -294,7 +299,7 @@ export function reopenedInParent(plan: Plan, catalogue: Catalogue = RESOURCE_TYP
   }
   const out = new Set<string>();
   for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const d = typeOf(c, catalogue);
     const kind = kindOf(c);
     if (d?.shape !== 'entry' || (kind !== 'create' && kind !== 'replace') || accountOf(c, catalogue) !== PARENT) continue;
     if (!keysShown(d, c.afterUnknown, c.sensitive)) continue;
@@ -316,7 +321,7 @@ export interface GoneAccount {
 export function accountsGone(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Map<string, GoneAccount> {
   const out = new Map<string, GoneAccount>();
   for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const d = typeOf(c, catalogue);
     const kind = kindOf(c);
     if (d?.shape !== 'account' || (kind !== 'delete' && kind !== 'replace')) continue;
     for (const name of d.managedKeys(c.before)) out.set(name, { address: c.address, kind });
@@ -333,7 +338,7 @@ export function accountsGone(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES):
 export function deletedWithAccount(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
   const out: PlanItem[] = [];
   for (const c of plan.changes) {
-    const d = c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
+    const d = typeOf(c, catalogue);
     const kind = kindOf(c);
     if (d?.shape !== 'account' || (kind !== 'delete' && kind !== 'replace')) continue;
     for (const gone of d.managedKeys(c.before)) {
