@@ -1,8 +1,9 @@
 // What a plan's changes mean for its other resources, read from the plan as a whole: objects of a
 // sub-account the plan deletes while resources still declare them (the API deletes them with it),
 // a list resource and entry resources of one account's collection (each apply undoes the other),
-// an object forgotten while another resource declares it (the migration guide's hand-over), and
-// an object a delete or a replacement removes while another resource declares it.
+// two entry resources of one object, an object forgotten while another resource declares it (the
+// migration guide's hand-over), and an object a delete or a replacement removes while another
+// resource declares it.
 // Review raises them as attention items, drift names the resources that undo a pending change.
 import { accountPhrase, type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor, type Risk } from '../resource-types';
 import { accountBefore, accountOf, HIDDEN_ACCOUNT, objectName, PARENT, phraseOfAccount, UNKNOWN_ACCOUNT } from './describe';
@@ -123,6 +124,34 @@ export function managedTwice(declared: readonly Declaring[]): PlanItem[] {
         'Never combine both for one account: declare it in the list, and stop managing this resource (a removed block with destroy = false)';
     return { kind: 'managed_twice', address: entry.address, message };
   });
+}
+
+/**
+ * Entry resources of the plan, left in place, that declare one object of an account (an import or
+ * a state move that gave a resource another's object; a proxy added again under a new resource,
+ * which the API accepts): destroying either removes the object while the other still declares it.
+ * One item per pair, on the later of the two.
+ */
+export function entriesTwice(declared: readonly Declaring[]): PlanItem[] {
+  const out: PlanItem[] = [];
+  const entries = declared.filter((r) => r.type.shape === 'entry' && r.keys !== undefined);
+  entries.forEach((later, i) => {
+    for (const earlier of entries.slice(0, i)) {
+      if (earlier.type.collection !== later.type.collection || earlier.account !== later.account) continue;
+      const key = later.keys!.find((k) => earlier.keys!.some((e) => sameKey(later.type, e, k)));
+      if (key === undefined) continue;
+      const detail = later.type.entryDetail;
+      out.push({
+        kind: 'managed_twice',
+        address: later.address,
+        message:
+          `${later.type.noun.one} ${keysOf(later, [key])} of ${phraseOf(later.account)} is declared both by this resource and by ${earlier.address}: ` +
+          `destroying either one removes it from the account while the other still declares it${detail === undefined ? '' : `, and a difference between them (${detail}) flips at every apply`}. ` +
+          'Keep one: forget the other (a removed block with lifecycle { destroy = false })',
+      });
+    }
+  });
+  return out;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   createBeforeDestroyConflicts,
   declaredAfter,
   deletedWhileDeclared,
+  entriesTwice,
   deletedWithAccount,
   type GoneAccount,
   managedTwice,
@@ -134,6 +135,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
   attention.push(
     ...deletedWithAccount(plan, declared, catalogue),
     ...managedTwice(declared),
+    ...entriesTwice(declared),
     ...deletedWhileDeclared(plan, declared, catalogue),
     ...createBeforeDestroyConflicts(plan, catalogue),
   );

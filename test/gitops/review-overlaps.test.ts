@@ -319,6 +319,56 @@ describe("a new or replaced proxy entry, whose domain is known only after apply 
   });
 });
 
+describe("two entry resources of one object, neither destroyed (an import or a state move gave one the other's object)", () => {
+  it('flags the pair once, on the later, with the key as its code writes it', () => {
+    const r = review(
+      same('proxyaccount_authorized_ip', 'office', ip('bob', '203.0.113.1', 'office')),
+      same('proxyaccount_authorized_ip', 'hq', ip('bob', '203.0.113.1', 'hq')),
+      // The same address in another account, and another address: not the same object.
+      same('proxyaccount_authorized_ip', 'alice_office', ip('alice', '203.0.113.1', 'office')),
+      same('proxyaccount_authorized_ip', 'other', ip('bob', '203.0.113.2')),
+    );
+    expect(r.attention).toEqual([
+      {
+        kind: 'managed_twice',
+        address: 'proxyaccount_authorized_ip.hq',
+        message:
+          "IP 203.0.113.1 of sub-account 'bob' is declared both by this resource and by proxyaccount_authorized_ip.office: " +
+          'destroying either one removes it from the account while the other still declares it, and a difference between them (a label) flips at every apply. ' +
+          'Keep one: forget the other (a removed block with lifecycle { destroy = false })',
+      },
+    ]);
+  });
+
+  it('compares keys as the provider does: a proxy added again in another form, which the API accepts', () => {
+    const r = review(
+      same('proxyaccount_authorized_proxy', 'ny', { id: 'us-ny.proxy.example.net:8080', proxy: 'us-ny', domain: 'us-ny.proxy.example.net:8080' }),
+      change(
+        'proxyaccount_authorized_proxy',
+        'ny_again',
+        ['create'],
+        null,
+        { proxy: 'us-ny.proxy.example.net', domain: 'us-ny.proxy.example.net:8080' },
+        { after_unknown: { id: true } },
+      ),
+    );
+    expect(r.attention.filter((a) => a.kind === 'managed_twice').map((a) => [a.address, a.message.split(':')[0]])).toEqual([
+      [
+        'proxyaccount_authorized_proxy.ny_again',
+        'proxy us-ny.proxy.example.net of the parent account is declared both by this resource and by proxyaccount_authorized_proxy.ny',
+      ],
+    ]);
+  });
+
+  it('says nothing when one of them is destroyed: deletedWhileDeclared names that', () => {
+    const r = review(
+      change('proxyaccount_authorized_ip', 'office', ['delete'], ip('bob', '203.0.113.1', 'office'), null),
+      same('proxyaccount_authorized_ip', 'hq', ip('bob', '203.0.113.1', 'hq')),
+    );
+    expect(r.attention.filter((a) => a.kind === 'managed_twice').map((a) => a.address)).toEqual(['proxyaccount_authorized_ip.office']);
+  });
+});
+
 describe('managed_twice in the words of each kind, with the key as the code writes it', () => {
   it('a hostname: its own case, and no label', () => {
     const r = review(

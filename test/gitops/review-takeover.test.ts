@@ -142,7 +142,8 @@ describe("an IP of team-a imported into team-b's resource, which replaces it", (
       same('proxyaccount_authorized_ip', 'b_ip', ip('team-b', '198.51.100.1')),
       // Another account's IP of that address: not the same object.
       change('proxyaccount_authorized_ip', 'c_ip', ['delete'], ip('team-c', '198.51.100.1'), null),
-      // Replaced, and declared again by itself in the same account: the replacement creates it anew.
+      // Replaced, and declared again by itself in the same account: the replacement creates it anew,
+      // so its removal is not flagged; that it and a_ip both hold one object is.
       change(
         'proxyaccount_authorized_ip',
         'd_ip',
@@ -158,6 +159,14 @@ describe("an IP of team-a imported into team-b's resource, which replaces it", (
       change('proxyaccount_authorized_ip', 'e_old', ['delete'], ip('team-e', '198.51.100.5'), null),
     );
     expect(r.attention).toEqual([
+      {
+        kind: 'managed_twice',
+        address: 'proxyaccount_authorized_ip.d_ip',
+        message:
+          "IP 198.51.100.1 of sub-account 'team-a' is declared both by this resource and by proxyaccount_authorized_ip.a_ip: " +
+          'destroying either one removes it from the account while the other still declares it, and a difference between them (a label) flips at every apply. ' +
+          'Keep one: forget the other (a removed block with lifecycle { destroy = false })',
+      },
       {
         kind: 'managed_twice',
         address: 'proxyaccount_authorized_ip.e_old',
