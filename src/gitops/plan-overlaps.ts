@@ -41,6 +41,14 @@ export function sameKey(d: ResourceTypeDescriptor, a: string, b: string): boolea
 }
 
 /**
+ * True when adding `b` to an account that holds `a` is adding what it holds: as {@link sameKey},
+ * except that hostnames compare as the code writes them, since the API keeps case twins apart.
+ */
+function sameEntry(d: ResourceTypeDescriptor, a: string, writtenA: string | undefined, b: string, writtenB: string | undefined): boolean {
+  return d.collection === 'hostnames' ? (writtenA ?? a) === (writtenB ?? b) : sameKey(d, a, b);
+}
+
+/**
  * The resources of this provider a plan leaves in place (`resource_changes` other than deletes and
  * forgets, no-ops included), with what they declare. Left out: a resource whose account the plan
  * does not show (marked sensitive, or known only after apply). One whose keys it does not show is
@@ -141,12 +149,19 @@ export function entriesTwice(declared: readonly Declaring[]): PlanItem[] {
       const key = later.keys!.find((k) => earlier.keys!.some((e) => sameKey(later.type, e, k)));
       if (key === undefined) continue;
       const detail = later.type.entryDetail;
+      // Case twins are two objects when the account lists both spellings, one when it lists one
+      // (the provider reads a spelling in another case as its own): the plan does not say which.
+      const twins = later.type.collection === 'hostnames' && earlier.written !== later.written;
+      const by = twins
+        ? `${earlier.address}, as ${earlier.written} in another case: unless the account lists both spellings, they are one object, and destroying either one removes it`
+        : `${earlier.address}: destroying either one removes it`;
+      const flips = detail === undefined ? '' : `, and a difference between them (${detail}) flips at every apply`;
       out.push({
         kind: 'managed_twice',
         address: later.address,
         message:
-          `${later.type.noun.one} ${keysOf(later, [key])} of ${phraseOf(later.account)} is declared both by this resource and by ${earlier.address}: ` +
-          `destroying either one removes it from the account while the other still declares it${detail === undefined ? '' : `, and a difference between them (${detail}) flips at every apply`}. ` +
+          `${later.type.noun.one} ${keysOf(later, [key])} of ${phraseOf(later.account)} is declared both by this resource and by ${by} ` +
+          `from the account while the other still declares it${flips}. ` +
           'Keep one: forget the other (a removed block with lifecycle { destroy = false })',
       });
     }
@@ -275,11 +290,7 @@ export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = 
     const before = d.managedKeys(c.before);
     const known = keysShown(d, c.afterUnknown, c.sensitive);
     const after = known ? d.managedKeys(c.after) : [];
-    // The catalogue's keys of hostnames ignore case; the API's do not: compare them as written.
-    const exact = (k: string, a: string): boolean =>
-      d.collection === 'hostnames' ? (d.writtenKey?.(c.before) ?? k) === (d.writtenKey?.(c.after) ?? a) : k === a;
-    const same = (k: string, a: string): boolean => (d.collection === 'proxies' ? sameKey(d, k, a) : exact(k, a));
-    const key = known ? before.find((k) => after.some((a) => same(k, a))) : before[0];
+    const key = known ? before.find((k) => after.some((a) => sameEntry(d, k, d.writtenKey?.(c.before), a, d.writtenKey?.(c.after)))) : before[0];
     if (key === undefined) continue;
     // A proxy's port: another than the old form's is another proxy (its add fails); against a form
     // without one, the listing's port is not in the plan.

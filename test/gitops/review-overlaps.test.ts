@@ -360,6 +360,19 @@ describe("two entry resources of one object, neither destroyed (an import or a s
     ]);
   });
 
+  it('hostnames in another case: one object unless the account lists both spellings, which the plan does not say', () => {
+    const host = (domain: string) => ({ id: `bob/${domain}`, domain, username: 'bob' });
+    const r = review(
+      same('proxyaccount_authorized_hostname', 'h1', host('ci.example.com')),
+      same('proxyaccount_authorized_hostname', 'h2', host('CI.example.com')),
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      "hostname CI.example.com of sub-account 'bob' is declared both by this resource and by proxyaccount_authorized_hostname.h1, as ci.example.com in another case: " +
+        'unless the account lists both spellings, they are one object, and destroying either one removes it from the account while the other still declares it. ' +
+        'Keep one: forget the other (a removed block with lifecycle { destroy = false })',
+    ]);
+  });
+
   it('says nothing when one of them is destroyed: deletedWhileDeclared names that', () => {
     const r = review(
       change('proxyaccount_authorized_ip', 'office', ['delete'], ip('bob', '203.0.113.1', 'office'), null),
