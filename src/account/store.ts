@@ -176,14 +176,23 @@ export class AccountStore {
         readBack: async () => matchProxy(await this.client.proxies.list(), proxy),
       });
     },
-    /** Removes `proxy`; deleting one not authorized changes nothing (the API contract). */
+    /**
+     * Removes `proxy`. Deleting one not authorized changes nothing (the API contract), so a lost
+     * answer is first settled by sending it again; when that answer is lost too, the listing
+     * decides, as for the other deletes: gone is done, still listed fails with the write's error
+     * (the state keeps the proxy, and a later read shows whether the API carried it out).
+     */
     delete: async (proxy: string): Promise<void> => {
       await this.writes.send({
         collection: 'proxies',
         username: null,
         operation: `delete proxy '${proxy}'`,
-        send: () => this.client.proxies.delete(proxy),
+        send: async () => {
+          await this.client.proxies.delete(proxy);
+          return 'done' as const;
+        },
         resend: true,
+        readBack: async () => (matchProxy(await this.client.proxies.list(), proxy) === undefined ? ('recovered' as const) : undefined),
       });
     },
   };

@@ -114,6 +114,11 @@ class FakeApi {
             if (!this.proxies.includes(`${domain}:8080`)) this.proxies.push(`${domain}:8080`);
             return { proxy: domain };
           }),
+        // Deleting a proxy not authorized changes nothing (the contract).
+        delete: (proxy: string) =>
+          this.write('POST proxy/delete', () => {
+            this.proxies = this.proxies.filter((p) => !p.startsWith(`${proxy.replace(/:\d+$/, '')}:`));
+          }),
       },
       hostnames: {
         list: () => this.read('GET hostnames', () => [...this.hostnames]),
@@ -377,6 +382,22 @@ describe('a write whose answer is lost', () => {
       message: expect.stringMatching(/add proxy 'us-ny\.proxy\.example\.net'.*does not hold it yet/),
     });
     expect(api.sent).toEqual(['POST proxy/add', 'POST proxy/add', 'GET proxies']);
+  });
+
+  it('settles a proxy delete whose answer and resent answer are lost by the listing: gone is done, still listed fails with its own error', async () => {
+    const api = new FakeApi();
+    const store = new AccountStore(api.client());
+    api.proxies = ['us-ny.proxy.example.net:8080'];
+    api.loseAnswers = 2;
+    await expect(store.proxies.delete('us-ny.proxy.example.net:8080')).resolves.toBeUndefined();
+    expect(api.proxies).toEqual([]);
+    expect(api.sent).toEqual(['POST proxy/delete', 'POST proxy/delete', 'GET proxies']);
+
+    api.proxies = ['us-ny.proxy.example.net:8080'];
+    api.sent = [];
+    api.timeOutsBeforeChange = 2;
+    await expect(store.proxies.delete('us-ny.proxy.example.net:8080')).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(api.sent).toEqual(['POST proxy/delete', 'POST proxy/delete', 'GET proxies']);
   });
 
   it('says the outcome of a proxy add is unknown when its answers are lost and the listing fails too', async () => {
