@@ -91,12 +91,31 @@ export function describeChange(c: ResourceChange, catalogue: Catalogue = RESOURC
   if (c.deposed !== undefined) return `${objectName(c, c.before, catalogue)} ${changeVerb(kindOf(c))}: ${DEPOSED}`;
   const d = catalogue.get(c.type);
   const described = d !== undefined ? d.describeChange(changeView(c)) : `${c.type} ${changeVerb(kindOf(c))}`; // a newer provider's type: by its name
-  // What Terraform says forces the replacement (attribute names, never values).
-  const forced = [...c.replacedBy].sort();
-  const words = kindOf(c) === 'replace' && forced.length > 0 ? `${described}, forced by a change of ${forced.join(' and ')}` : described;
+  const causes = kindOf(c) === 'replace' ? replaceCauses(c) : [];
+  const words = causes.length > 0 ? `${described}, ${causes.join(', and ')}` : described;
   const from = previousAccountOf(c, catalogue);
   return from === undefined ? words : `${words}, moved from ${from === PARENT ? 'the parent account' : `sub-account '${from}'`}`;
 }
+
+/**
+ * Why Terraform replaces the object, in its words (`action_reason`), beside the attributes it says
+ * force it (`replace_paths`: names, never values). A replacement that `replace_triggered_by` or
+ * `-replace` forces has no such attribute: without its reason, a credential would be seen rotated
+ * by a change that does not touch it. The plan's JSON does not say what `replace_triggered_by`
+ * referred to.
+ */
+function replaceCauses(c: ResourceChange): string[] {
+  const reason = c.actionReason === undefined ? undefined : REPLACE_REASONS.get(c.actionReason);
+  const forced = [...c.replacedBy].sort();
+  return [...(reason === undefined ? [] : [reason]), ...(forced.length > 0 ? [`forced by a change of ${forced.join(' and ')}`] : [])];
+}
+
+/** Terraform's reasons for a replacement that its `replace_paths` do not give. */
+const REPLACE_REASONS: ReadonlyMap<string, string> = new Map([
+  ['replace_by_triggers', 'forced by a change of what its replace_triggered_by names'],
+  ['replace_by_request', 'requested with -replace'],
+  ['replace_because_tainted', 'because it is tainted (an earlier apply did not finish it, or terraform taint marked it)'],
+]);
 
 /**
  * What a deferred change would do, in a reviewer's words: its type and action only, since a

@@ -27,6 +27,12 @@ export interface ResourceChange {
   /** Top-level attributes whose change forces the replacement (Terraform's `replace_paths`; names only). */
   readonly replacedBy: ReadonlySet<string>;
   /**
+   * Why Terraform plans the action, when it says (its `action_reason`, e.g. `replace_by_triggers`,
+   * `replace_by_request`): a replacement that `replace_triggered_by` or `-replace` forces has no
+   * `replace_paths`, and only this names its cause. A name this reader does not know is kept as is.
+   */
+  readonly actionReason?: string;
+  /**
    * Set for a deposed object (Terraform's `deposed` key): the old object of a create_before_destroy
    * replacement that did not finish, which shares its address with the current one.
    */
@@ -203,6 +209,7 @@ function parseChange(raw: unknown, wholeUnknown = false): ResourceChange {
   if (!optional(change.after_unknown, 'object', 'boolean') || (change.after_unknown === true && !wholeUnknown)) {
     unreadable('its unknown-value marks are not an object of attributes');
   }
+  if (raw.action_reason !== undefined && raw.action_reason !== null && typeof raw.action_reason !== 'string') unreadable('its action_reason is not a name');
   const sensitive = new Set([...markedKeys(change.before_sensitive), ...markedKeys(change.after_sensitive)]);
   const afterUnknown = change.after_unknown;
   const unknown = afterUnknown === true ? ['*'] : isRecord(afterUnknown) ? Object.keys(afterUnknown).filter((k) => afterUnknown[k] === true) : [];
@@ -221,6 +228,7 @@ function parseChange(raw: unknown, wholeUnknown = false): ResourceChange {
     replacedBy: new Set(
       Array.isArray(change.replace_paths) ? change.replace_paths.flatMap((path) => (Array.isArray(path) && typeof path[0] === 'string' ? [path[0]] : [])) : [],
     ),
+    ...(typeof raw.action_reason === 'string' && raw.action_reason !== '' ? { actionReason: raw.action_reason } : {}),
     ...(typeof raw.deposed === 'string' && raw.deposed !== '' ? { deposed: raw.deposed } : {}),
   };
 }

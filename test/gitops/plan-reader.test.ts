@@ -71,6 +71,7 @@ describe('a plan this reader cannot read whole is refused, never reviewed as "No
     expect(plan({ resource_changes: [{ ...valid, change: { actions: 'create' } }] })).toThrow(/its actions are not a list of names/);
     expect(plan({ resource_changes: [entry('a.b', ['create'], { after: 'x' })] })).toThrow(/its before or after value is not an object/);
     expect(plan({ resource_changes: [entry('a.b', ['create'], { after_unknown: true })] })).toThrow(/its unknown-value marks are not an object/);
+    expect(plan({ resource_changes: [{ ...valid, action_reason: ['replace_by_request'] }] })).toThrow(/its action_reason is not a name/);
   });
 
   it('sensitivity marks it cannot read: refused, so that a value they would have hidden is never shown', () => {

@@ -1,0 +1,58 @@
+// The line a change gets under its account says what the plan does and why, as Terraform's plan
+// says it: a replacement names its cause even when no attribute forces it (`action_reason`), a
+// token replaced under another label names both, and a sub-account renamed is deleted under its
+// old name and created under its new one. The plans are in the shape of `terraform show -json`
+// (Terraform 1.11): `action_reason` beside `change`, token values in clear with their marks.
+import { reviewMarkdown } from '../../src/gitops/review-render';
+import { change, review } from './plan-changes';
+
+const TOKEN_VALUE = 'pxa_Secret-Token-Value-0001';
+const token = (label: string, id: number | null) => ({
+  id: id === null ? null : `team-a/${id}`,
+  token_id: id,
+  label,
+  username: 'team-a',
+  expires_at: null,
+  active: true,
+  created_at: id === null ? null : '2026-11-27T23:12:48Z',
+  token: id === null ? null : TOKEN_VALUE,
+});
+const REPLACED = {
+  after_unknown: { id: true, token_id: true, created_at: true, token: true },
+  before_sensitive: { token: true },
+  after_sensitive: { token: true },
+};
+
+/** A token replacement with Terraform's `action_reason` (a sibling of `change`, not inside it). */
+const replacedToken = (reason: string, extra: Record<string, unknown> = {}) => ({
+  ...(change('proxyaccount_bearer_token', 'ci', ['delete', 'create'], token('ci', 1), token('ci', null), { ...REPLACED, ...extra }) as object),
+  action_reason: reason,
+});
+
+const lines = (r: ReturnType<typeof review>) => r.accounts.flatMap((a) => a.changes.map((c) => `${a.account}: ${c.description}`));
+
+describe('a replacement no attribute forces (finding: a token rotated for no visible reason)', () => {
+  it('by replace_triggered_by: says so, in the JSON and the Markdown, never the token', () => {
+    const r = review(replacedToken('replace_by_triggers'));
+    expect(lines(r)).toEqual(["team-a: token 'ci' replaced, forced by a change of what its replace_triggered_by names"]);
+    const md = reviewMarkdown(r);
+    expect(md).toContain("token 'ci' replaced, forced by a change of what its replace\\_triggered\\_by names");
+    expect(md + JSON.stringify(r)).not.toContain(TOKEN_VALUE);
+  });
+
+  it('by -replace, or a taint: says so', () => {
+    expect(lines(review(replacedToken('replace_by_request')))).toEqual(["team-a: token 'ci' replaced, requested with -replace"]);
+    expect(lines(review(replacedToken('replace_because_tainted')))).toEqual([
+      "team-a: token 'ci' replaced, because it is tainted (an earlier apply did not finish it, or terraform taint marked it)",
+    ]);
+  });
+
+  it('beside an attribute that forces it too: names both; an attribute alone is named as before', () => {
+    expect(lines(review(replacedToken('replace_by_request', { replace_paths: [['label']] })))).toEqual([
+      "team-a: token 'ci' replaced, requested with -replace, and forced by a change of label",
+    ]);
+    expect(lines(review(replacedToken('replace_because_cannot_update', { replace_paths: [['label']] })))).toEqual([
+      "team-a: token 'ci' replaced, forced by a change of label",
+    ]);
+  });
+});
