@@ -183,6 +183,11 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
       return `${name} ${active ?? 'changed'}`;
     }
     if (c.kind === 'create') return `${name} created${typeof v.expires_at === 'string' ? ` (expires ${v.expires_at})` : ''}`;
+    // A replacement under another label (a count index shifted onto another token) deletes the
+    // token of the old label: named beside the new, as an IP's old address is.
+    const before = str(c.before.label);
+    const after = str(c.after.label);
+    if (c.kind === 'replace' && before !== undefined && after !== undefined && before !== after) return `token '${before}' → '${after}' replaced`;
     return `${name} ${verb(c.kind)}`;
   },
   summarize: (v) => {

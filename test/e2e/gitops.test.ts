@@ -104,7 +104,7 @@ describe('proxyaccount review', () => {
     expect(review.summary).toEqual({ add: 2, change: 2, destroy: 3, replace: 1, import: 0, forget: 0 });
     expect(review.accounts.map((a) => a.account)).toEqual(['(parent)', 'gitops-alice', 'gitops-bob']);
     const alice = review.accounts.find((a) => a.account === 'gitops-alice')!.changes.map((c) => c.description);
-    expect(alice).toEqual(expect.arrayContaining(['monthly limit 50 GB → 100 GB', "token 'deploy-v2' replaced, forced by a change of label"]));
+    expect(alice).toEqual(expect.arrayContaining(['monthly limit 50 GB → 100 GB', "token 'deploy' → 'deploy-v2' replaced, forced by a change of label"]));
     expect(review.attention.map((a) => a.kind).sort()).toEqual(['list_removes_entries', 'parent_access_opened', 'sub_account_deleted', 'token_replaced']);
     expect(review.other_resources).toEqual(['terraform_data.other']);
   });

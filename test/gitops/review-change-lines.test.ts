@@ -56,3 +56,24 @@ describe('a replacement no attribute forces (finding: a token rotated for no vis
     ]);
   });
 });
+
+describe('a token replaced under another label (finding: a count shift read as the new token replaced)', () => {
+  it("names the token it deletes beside the new one, as an IP's old address is", () => {
+    const r = review(
+      change('proxyaccount_bearer_token', 't[1]', ['delete', 'create'], token('ci', 2), token('backup', null), { ...REPLACED, replace_paths: [['label']] }),
+      change('proxyaccount_bearer_token', 't[2]', ['delete'], token('backup', 3), null, { before_sensitive: { token: true } }),
+    );
+    expect(lines(r)).toEqual(["team-a: token 'ci' → 'backup' replaced, forced by a change of label", "team-a: token 'backup' deleted"]);
+    expect(JSON.stringify(r)).not.toContain(TOKEN_VALUE);
+  });
+
+  it('under the same label, or a label the plan does not show: named once', () => {
+    expect(lines(review(change('proxyaccount_bearer_token', 'ci', ['delete', 'create'], token('ci', 1), token('ci', null), REPLACED)))).toEqual([
+      "team-a: token 'ci' replaced",
+    ]);
+    const hidden = { ...REPLACED, before_sensitive: { token: true, label: true }, after_sensitive: { token: true, label: true } };
+    expect(lines(review(change('proxyaccount_bearer_token', 'ci', ['delete', 'create'], token('ci', 1), token('backup', null), hidden)))).toEqual([
+      'team-a: token (label marked sensitive) replaced',
+    ]);
+  });
+});

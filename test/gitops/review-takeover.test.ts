@@ -224,7 +224,7 @@ describe("a token of team-a imported into a token resource configured for team-b
     const r = plan();
     expect(r.accounts.map((a) => [a.account, a.changes.map((c) => c.description)])).toEqual([
       ['team-a', ["token 8 'a deploy' deleted: replaced by token 'b deploy' in sub-account 'team-b'"]],
-      ['team-b', ["token 'b deploy' replaced, forced by a change of label and username, moved from sub-account 'team-a'"]],
+      ['team-b', ["token 'a deploy' → 'b deploy' replaced, forced by a change of label and username, moved from sub-account 'team-a'"]],
     ]);
     expect(r.attention.map((a) => [a.kind, a.address])).toEqual([
       ['token_replaced', 'proxyaccount_bearer_token.b_tok'],
