@@ -49,6 +49,18 @@ export function leftAccountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): 
   return before !== HIDDEN_ACCOUNT && before !== accountOf(c, catalogue) ? before : undefined;
 }
 
+/**
+ * The account whose section lists the deletion a replacement makes there, which the change's own
+ * line, under the new account, does not show: the account an object leaves ({@link leftAccountOf}),
+ * or the old username of a sub-account replaced under another one (or one known only after apply).
+ */
+export function deletedFromAccountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): string | undefined {
+  if (catalogue.get(c.type)?.shape !== 'account') return leftAccountOf(c, catalogue);
+  if (kindOf(c) !== 'replace') return undefined;
+  const before = accountBefore(c, catalogue);
+  return before !== HIDDEN_ACCOUNT && before !== PARENT && before !== accountOf(c, catalogue) ? before : undefined;
+}
+
 /** For a replacement that moves the object from one account to another: the account it leaves. */
 export function previousAccountOf(c: Owned, catalogue: Catalogue = RESOURCE_TYPES): string | undefined {
   return accountOf(c, catalogue) === UNKNOWN_ACCOUNT ? undefined : leftAccountOf(c, catalogue);
@@ -69,11 +81,17 @@ export function objectName(c: ResourceChange, values: ResourceChange['before'], 
 }
 
 /**
- * The line of a replacement under the account its old object leaves ({@link leftAccountOf}), which
- * the change's own line, under the new account, does not show: that account loses the object.
+ * The line of a replacement under the account its old object leaves ({@link deletedFromAccountOf}),
+ * which the change's own line, under the new account, does not show: that account loses the object,
+ * or, for a sub-account renamed, is itself deleted.
  */
 export function describeLeaving(c: ResourceChange, catalogue: Catalogue = RESOURCE_TYPES): string {
-  const to = phraseOfAccount(accountOf(c, catalogue));
+  const account = accountOf(c, catalogue);
+  if (catalogue.get(c.type)?.shape === 'account') {
+    const by = account === UNKNOWN_ACCOUNT ? 'a sub-account whose username is known only after apply' : objectName(c, c.after, catalogue);
+    return `${catalogue.get(c.type)!.noun.one} deleted: replaced by ${by}`;
+  }
+  const to = phraseOfAccount(account);
   if (catalogue.get(c.type)?.shape === 'list') {
     const noun = catalogue.get(c.type)!.noun.one;
     return `${objectName(c, c.before, catalogue)} deleted, its entries removed from the account: replaced by ${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun} list in ${to}`;

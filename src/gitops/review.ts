@@ -9,6 +9,7 @@
 import { type Catalogue, changeVerb, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
 import {
   accountOf,
+  deletedFromAccountOf,
   describeChange,
   describeLeaving,
   deferredSubject,
@@ -121,10 +122,14 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     const description = goneWith === undefined ? describeChange(c, catalogue) : forgottenWith(describeChange(c, catalogue), goneWith);
     list.push({ address: c.address, type: c.type, action: kind, description: takenOver === undefined ? description : `${description}, ${takenOver}` });
     accounts.set(account, list);
-    // A replacement out of another account deletes the old object there: that account's section says so.
+    // A replacement out of another account deletes the old object there, and a sub-account renamed
+    // deletes the old one: that account's section says so.
+    const deletedFrom = deletedFromAccountOf(c, catalogue);
+    if (deletedFrom !== undefined) {
+      const leaving = { address: c.address, type: c.type, action: kind, description: describeLeaving(c, catalogue) };
+      accounts.set(deletedFrom, [...(accounts.get(deletedFrom) ?? []), leaving]);
+    }
     const left = leftAccountOf(c, catalogue);
-    if (left !== undefined)
-      accounts.set(left, [...(accounts.get(left) ?? []), { address: c.address, type: c.type, action: kind, description: describeLeaving(c, catalogue) }]);
     const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left);
     const kept = reopened.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
     attention.push(...(takenOver === undefined ? kept : kept.filter((r) => r.kind !== 'no_longer_managed')));

@@ -9,14 +9,11 @@ const PASSWORD_ATTRIBUTES = ['password', 'password_wo', 'password_wo_version'] a
 
 function describeSubAccount(c: ChangeView): string {
   const { kind, before, after } = c;
-  if (kind === 'create') {
-    const parts = [`monthly limit ${gb(after.monthly_limit)}`, `total limit ${gb(after.total_limit)}`];
-    if (c.unknown.has('active')) parts.push(activeNotShown('unknown'));
-    else if (c.hidden.has('active')) parts.push(activeNotShown('hidden'));
-    else if (after.active === false) parts.push('inactive');
-    return `sub-account created (${parts.join(', ')})`;
-  }
+  if (kind === 'create') return `sub-account created (${createdParts(c).join(', ')})`;
   if (kind === 'delete') return 'sub-account deleted';
+  // Under another username it is a new sub-account: the old one's deletion is listed under its own name.
+  const old = kind === 'replace' ? renamedFrom(c) : undefined;
+  if (old !== undefined) return `sub-account created (${createdParts(c).join(', ')}), replacing sub-account '${old}'`;
   if (kind === 'replace') return 'sub-account replaced (deleted and created again)';
   if (kind === 'import') return 'sub-account imported';
   if (kind === 'forget') return `sub-account ${verb(kind)}`;
@@ -34,6 +31,22 @@ function describeSubAccount(c: ChangeView): string {
   }
   if (PASSWORD_ATTRIBUTES.some((k) => c.secretsChanged.has(k))) parts.push('password changed');
   return parts.length > 0 ? parts.join(', ') : 'sub-account changed';
+}
+
+/** What a new sub-account is given: its limits, and whether it starts inactive. */
+function createdParts(c: ChangeView): string[] {
+  const parts = [`monthly limit ${gb(c.after.monthly_limit)}`, `total limit ${gb(c.after.total_limit)}`];
+  if (c.unknown.has('active')) parts.push(activeNotShown('unknown'));
+  else if (c.hidden.has('active')) parts.push(activeNotShown('hidden'));
+  else if (c.after.active === false) parts.push('inactive');
+  return parts;
+}
+
+/** The old username of a sub-account whose change gives it another, both shown; undefined otherwise. */
+function renamedFrom(c: ChangeView): string | undefined {
+  const before = str(c.before.username);
+  const after = str(c.after.username);
+  return before !== undefined && after !== undefined && before !== after ? before : undefined;
 }
 
 function subAccountRisks(c: ChangeView, owner: Owner): Risk[] {

@@ -77,3 +77,47 @@ describe('a token replaced under another label (finding: a count shift read as t
     ]);
   });
 });
+
+describe('a sub-account renamed (finding: the old one not listed as deleted, the new one "deleted and created again")', () => {
+  const sub = (username: string) => ({ id: username, username, active: true, monthly_limit: 10, total_limit: 0, password: null });
+  const renamed = (extra: Record<string, unknown>, to: string | null = 'team-b') =>
+    change(
+      'proxyaccount_sub_account',
+      'team',
+      ['delete', 'create'],
+      sub('team-a'),
+      { ...sub('team-b'), username: to },
+      {
+        after_unknown: { id: true },
+        before_sensitive: { password: true },
+        after_sensitive: { password: true },
+        ...extra,
+      },
+    );
+
+  it('lists the old one deleted under its name, and the new one created, replacing it, under the new name', () => {
+    const r = review({ ...(renamed({ replace_paths: [['username']] }) as object), action_reason: 'replace_because_cannot_update' });
+    expect(lines(r)).toEqual([
+      "team-a: sub-account deleted: replaced by sub-account 'team-b'",
+      "team-b: sub-account created (monthly limit 10 GB, total limit unlimited), replacing sub-account 'team-a', forced by a change of username",
+    ]);
+    expect(r.accounts.flatMap((a) => a.changes.map((c) => c.action))).toEqual(['replace', 'replace']);
+    expect(r.summary).toEqual({ add: 1, change: 0, destroy: 1, replace: 1, import: 0, forget: 0 });
+    expect(r.attention.map((a) => a.kind)).toEqual(['sub_account_replaced']);
+  });
+
+  it('to a username known only after apply: the old one is still listed as deleted', () => {
+    const r = review(renamed({ after_unknown: { id: true, username: true } }, null));
+    expect(lines(r)).toEqual([
+      '(account known after apply): sub-account replaced (deleted and created again)',
+      'team-a: sub-account deleted: replaced by a sub-account whose username is known only after apply',
+    ]);
+  });
+
+  it('under its own name, or a username the plan marks sensitive: one line, deleted and created again', () => {
+    const same = change('proxyaccount_sub_account', 'team', ['delete', 'create'], sub('team-a'), sub('team-a'), { after_unknown: { id: true } });
+    expect(lines(review(same))).toEqual(['team-a: sub-account replaced (deleted and created again)']);
+    const hidden = renamed({ before_sensitive: { password: true, username: true }, after_sensitive: { password: true, username: true } });
+    expect(lines(review(hidden))).toEqual(['(account not shown: sensitive): sub-account replaced (deleted and created again)']);
+  });
+});
