@@ -12,11 +12,13 @@ function listEntries(k: AccessKind, v: Values): string[] | undefined {
 }
 
 /**
- * What a list change adds and removes in its account. A new list (also one replaced onto another
- * account) removes what the account had and it does not declare: the provider plans those in
- * `removed_entries`. Replaced onto another account, its old entries are the other account's (see
- * {@link leavingRisks}), so it is read as a new list. Undefined when the plan does not show the
- * entries (see {@link listHidden}).
+ * What a list change adds and removes in its account. A list removes what the account has and it
+ * does not declare: the provider plans those in `removed_entries`, for a new list (also one
+ * replaced onto another account) and for an update of its entries, which may remove what the
+ * entries alone do not show (an entry added outside Terraform, a proxy written at another port
+ * than the account lists it). Replaced onto another account, its old entries are the other
+ * account's (see {@link leavingRisks}), so it is read as a new list. Undefined when the plan does
+ * not show the entries (see {@link listHidden}).
  */
 function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[]; changed: string[] } | undefined {
   const after = keyedEntries(k, c.after);
@@ -27,8 +29,11 @@ function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: st
   // `us-ny.proxy.example.net:8080`): a form or a label that changes adds and removes nothing.
   const same = (x: string, y: string): boolean => (k.sameKey ?? ((p: string, q: string) => p === q))(x, y);
   const twinIn = (list: readonly Keyed[], e: Keyed): Keyed | undefined => list.find((o) => same(o.key, e.key));
-  const removed = before.filter((e) => twinIn(a, e) === undefined).map((e) => e.shown);
-  for (const r of plannedRemovals(c) ?? []) if (!removed.includes(r) && (c.kind === 'create' || c.kind === 'replace')) removed.push(r);
+  const gone = before.filter((e) => twinIn(a, e) === undefined);
+  const removed = gone.map((e) => e.shown);
+  for (const r of plansRemovals(k, c) ? (plannedRemovals(c) ?? []) : []) {
+    if (!gone.some((e) => same(e.key, k.removedKey(r)))) removed.push(r);
+  }
   const added = a.filter((e) => twinIn(before, e) === undefined).map((e) => e.shown);
   // The same key shown otherwise (an IP's label), not a form of it.
   const changed = a.filter((e) => twinIn(before, e) !== undefined && !before.some((o) => o.shown === e.shown) && k.detail !== undefined).map((e) => e.shown);
@@ -51,6 +56,24 @@ function plannedRemovals(c: ChangeView): string[] | undefined {
   if (c.unknown.has('removed_entries') || c.hidden.has('removed_entries') || c.hidden.has('*')) return undefined;
   const planned = c.after.removed_entries;
   return Array.isArray(planned) ? planned.map(String) : undefined;
+}
+
+/**
+ * Whether the change's `removed_entries` are what applying it removes: a create's or a
+ * replacement's, and an update's whose entries change (the provider plans them anew). An update
+ * that leaves the entries as they are keeps the prior `removed_entries`, the latest change's, which
+ * this one does not remove again.
+ */
+function plansRemovals(k: AccessKind, c: ChangeView): boolean {
+  if (c.kind === 'create' || c.kind === 'replace') return true;
+  return c.kind === 'update' && !sameEntries(c.before[k.listAttribute], c.after[k.listAttribute]);
+}
+
+/** Whether two lists hold the same entries in any order, as the provider compares them when it plans an update. */
+function sameEntries(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return false;
+  const keys = new Set(a.map((e) => JSON.stringify(e)));
+  return a.length === b.length && b.every((e) => keys.has(JSON.stringify(e)));
 }
 
 /** True when the plan cannot say what applying the list leaves: its entries, or what it removes, are known only after apply. */

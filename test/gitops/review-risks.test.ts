@@ -322,6 +322,46 @@ describe('a list whose entries only change form or label (finding: a migration r
   });
 });
 
+describe('a list update that removes what its entries do not show (finding: removed_entries read only on create)', () => {
+  it('a proxy written at another port than the account lists it: the removal the provider plans is shown, with attention', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_proxies',
+        'all',
+        ['update'],
+        { id: '_self', proxies: ['US-NY.proxy.example.net:8080', 'gb-lon'], removed_entries: [] },
+        { id: '_self', proxies: ['US-NY.proxy.example.net:8080', 'gb-lon.proxy.example.net:8080'], removed_entries: ['gb-lon.proxy.example.net:1080'] },
+      ),
+    );
+    expect(r.accounts[0]!.changes.map((c) => c.description)).toEqual(['−1 proxy (gb-lon.proxy.example.net:1080)']);
+    expect(r.attention.map((a) => [a.kind, a.message])).toEqual([
+      ['list_removes_entries', 'the list of the parent account removes 1 proxy (gb-lon.proxy.example.net:1080)'],
+    ]);
+  });
+
+  it("an IP added outside Terraform, named once beside what the entries drop; the prior change's removals (in `before`) are not this one's", () => {
+    const ips = (...entries: Array<[string, string | null]>) => entries.map(([ip, label]) => ({ ip, label }));
+    const r = review(
+      change(
+        'proxyaccount_authorized_ips',
+        'team',
+        ['update'],
+        { id: 'team', username: 'team', entries: ips(['192.0.2.1', 'office'], ['192.0.2.2', null]), removed_entries: ['192.0.2.50 (old)'] },
+        {
+          id: 'team',
+          username: 'team',
+          entries: ips(['192.0.2.1', 'office'], ['192.0.2.3', null]),
+          removed_entries: ['192.0.2.2', '192.0.2.9 (oob)'],
+        },
+      ),
+    );
+    expect(r.accounts[0]!.changes.map((c) => c.description)).toEqual(['+1 IP (192.0.2.3), −2 IPs (192.0.2.2, 192.0.2.9 (oob))']);
+    expect(r.attention.map((a) => [a.kind, a.message])).toEqual([
+      ['list_removes_entries', "the list of sub-account 'team' removes 2 IPs (192.0.2.2, 192.0.2.9 (oob))"],
+    ]);
+  });
+});
+
 describe("the parent's access opened", () => {
   it('by a hostname, entry or list: clients at any address it resolves to may use the proxies without credentials', () => {
     const entry = review(
