@@ -596,6 +596,138 @@ describe('a replacement of an entry with create_before_destroy that keeps its ke
   });
 });
 
+describe("a replacement onto the key of its own address's deposed object (a change reverted after the old object's destroy failed)", () => {
+  const ip = (addr: string) => ({ id: `dep-a/${addr}`, ip: addr, label: null, username: 'dep-a' });
+  const deposed = (type: string, before: unknown) => ({ ...(change(type, 'p', ['delete'], before, null) as object), deposed: '2245f36c' });
+  // As terraform show -json writes the reviewer's plan (deposed.sh): the replacement, then the deposed object's destroy.
+  const plan = () =>
+    review(
+      change(
+        'proxyaccount_authorized_ip',
+        'p',
+        ['create', 'delete'],
+        ip('192.0.2.51'),
+        { ip: '192.0.2.50', label: null, username: 'dep-a' },
+        {
+          after_unknown: { id: true },
+          replace_paths: [['ip']],
+        },
+      ),
+      deposed('proxyaccount_authorized_ip', ip('192.0.2.50')),
+      change(
+        'proxyaccount_authorized_proxy',
+        'p',
+        ['create', 'delete'],
+        { id: 'de-fra', proxy: 'de-fra', domain: 'de-fra.proxy.example.net' },
+        { proxy: 'us-ny' },
+        { after_unknown: { domain: true, id: true }, replace_paths: [['proxy']] },
+      ),
+      deposed('proxyaccount_authorized_proxy', { id: 'us-ny', proxy: 'us-ny', domain: 'us-ny.proxy.example.net' }),
+    );
+
+  it('is flagged: the create comes before the deposed destroy, so an IP fails at every apply, and a proxy ends deleted', () => {
+    const r = plan();
+    const deposedObject = 'which its deposed object (the old object of a create_before_destroy replacement an earlier apply did not finish) still holds: ';
+    const order = "Terraform destroys a deposed object only after the new object's create, with or without create_before_destroy in the code, so ";
+    expect(r.attention.map((a) => [a.kind, a.address, a.message])).toEqual([
+      [
+        'create_before_destroy_conflict',
+        'proxyaccount_authorized_ip.p',
+        `is replaced by IP 192.0.2.50 of sub-account 'dep-a', ${deposedObject}${order}the create fails on the IP the deposed object holds (the account holds each once) ` +
+          'and the apply stops there, as every later one will while the deposed object stays. ' +
+          'First apply a plan that only destroys the deposed object (the code still declaring 192.0.2.51, as the current object does), then this change',
+      ],
+      [
+        'create_before_destroy_conflict',
+        'proxyaccount_authorized_proxy.p',
+        `is replaced by proxy us-ny of the parent account, ${deposedObject}${order}adding a proxy already authorized changes nothing, ` +
+          "and the deposed object's destroy, which comes after it, removes the proxy: the account ends without it while the state keeps it. " +
+          'First apply a plan that only destroys the deposed object (the code still declaring de-fra, as the current object does), then this change',
+      ],
+    ]);
+    expect(failsOn(r, 'attention')).toBe(true);
+  });
+
+  it('so is a replacement whose destroy comes first, and a create with no current object: Terraform still destroys the deposed object last', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ip',
+        'p',
+        ['delete', 'create'],
+        ip('192.0.2.51'),
+        { ip: '192.0.2.50', label: null, username: 'dep-a' },
+        { after_unknown: { id: true } },
+      ),
+      deposed('proxyaccount_authorized_ip', ip('192.0.2.50')),
+      change('proxyaccount_authorized_hostname', 'p', ['create'], null, { domain: 'ci.example.com', username: 'dep-a' }, { after_unknown: { id: true } }),
+      deposed('proxyaccount_authorized_hostname', { id: 'dep-a/ci.example.com', domain: 'ci.example.com', username: 'dep-a' }),
+    );
+    expect(r.attention.map((a) => [a.kind, a.address, a.message.split(',')[0], a.message.slice(a.message.indexOf('First apply'))])).toEqual([
+      [
+        'create_before_destroy_conflict',
+        'proxyaccount_authorized_ip.p',
+        "is replaced by IP 192.0.2.50 of sub-account 'dep-a'",
+        'First apply a plan that only destroys the deposed object (the code still declaring 192.0.2.51, as the current object does), then this change',
+      ],
+      [
+        'create_before_destroy_conflict',
+        'proxyaccount_authorized_hostname.p',
+        "creates hostname ci.example.com of sub-account 'dep-a'",
+        'First apply a plan that only destroys the deposed object (the code without this resource), then this change',
+      ],
+    ]);
+  });
+
+  it('not for another key, nor for the same key in another account', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ip',
+        'p',
+        ['create', 'delete'],
+        ip('192.0.2.51'),
+        { ip: '192.0.2.52', label: null, username: 'dep-a' },
+        { after_unknown: { id: true } },
+      ),
+      deposed('proxyaccount_authorized_ip', ip('192.0.2.50')),
+      change(
+        'proxyaccount_authorized_hostname',
+        'p',
+        ['create', 'delete'],
+        { id: 'dep-a/a.example.com', domain: 'a.example.com', username: 'dep-a' },
+        {
+          domain: 'ci.example.com',
+          username: 'dep-b',
+        },
+      ),
+      deposed('proxyaccount_authorized_hostname', { id: 'dep-a/ci.example.com', domain: 'ci.example.com', username: 'dep-a' }),
+    );
+    expect(r.attention.filter((a) => a.kind === 'create_before_destroy_conflict')).toEqual([]);
+  });
+
+  it("names another resource that declares the deposed object's key: its destroy removes it, whatever the replacement declares", () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ip',
+        'p',
+        ['create', 'delete'],
+        ip('192.0.2.51'),
+        { ip: '192.0.2.50', label: null, username: 'dep-a' },
+        { after_unknown: { id: true } },
+      ),
+      deposed('proxyaccount_authorized_ip', ip('192.0.2.50')),
+      change('proxyaccount_authorized_ip', 'other', ['no-op'], ip('192.0.2.50'), ip('192.0.2.50')),
+    );
+    // (The replacement onto a key another resource declares is entriesTwice's item, on the other.)
+    const removing = r.attention.filter((a) => a.kind === 'managed_twice' && a.address === 'proxyaccount_authorized_ip.p');
+    expect(removing.map((a) => [a.address, a.message.split(':')[0]])).toEqual([
+      [
+        'proxyaccount_authorized_ip.p',
+        "destroys the deposed object holding IP 192.0.2.50 of sub-account 'dep-a', which proxyaccount_authorized_ip.other declares too",
+      ],
+    ]);
+  });
+});
+
 describe('a parent IP renamed without a moved block', () => {
   it("is flagged for what may go wrong, not as opening the parent's access the address had already", () => {
     const ip = { ip: '198.51.100.11', label: 'office', username: null };
