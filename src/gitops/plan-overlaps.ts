@@ -28,6 +28,8 @@ export interface Declaring {
   readonly written?: string;
   /** Its change in the plan (`no-op` included). */
   readonly kind: string;
+  /** For a replacement within its account whose old object's keys the plan shows: those keys. */
+  readonly replaced?: readonly string[];
 }
 
 /** What a change's resource is, for a managed resource of this provider; undefined otherwise. */
@@ -64,7 +66,17 @@ export function declaredAfter(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES)
     if (account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) continue;
     const shown = keysShown(d, c.afterUnknown, c.sensitive);
     const written = shown ? d.writtenKey?.(c.after) : undefined;
-    out.push({ address: c.address, type: d, account, keys: shown ? d.managedKeys(c.after) : undefined, ...(written === undefined ? {} : { written }), kind });
+    const replaced =
+      kind === 'replace' && accountBefore(c, catalogue) === account && keysShown(d, new Set(), c.sensitive) ? d.managedKeys(c.before) : undefined;
+    out.push({
+      address: c.address,
+      type: d,
+      account,
+      keys: shown ? d.managedKeys(c.after) : undefined,
+      ...(written === undefined ? {} : { written }),
+      kind,
+      ...(replaced === undefined ? {} : { replaced }),
+    });
   }
   return out;
 }
@@ -136,9 +148,10 @@ export function managedTwice(declared: readonly Declaring[]): PlanItem[] {
 
 /**
  * Entry resources of the plan, left in place, that declare one object of an account (an import or
- * a state move that gave a resource another's object; a proxy added again under a new resource,
- * which the API accepts): destroying either removes the object while the other still declares it.
- * One item per pair, on the later of the two.
+ * a state move that gave a resource another's object; a second resource declaring a key another
+ * already holds, as a copied for_each entry does; a proxy added again under a new resource, which
+ * the API accepts): destroying either removes the object while the other still declares it. One
+ * item per pair, on the later of the two, saying what the plan does to one it creates or replaces.
  */
 export function entriesTwice(declared: readonly Declaring[]): PlanItem[] {
   const out: PlanItem[] = [];
@@ -148,24 +161,94 @@ export function entriesTwice(declared: readonly Declaring[]): PlanItem[] {
       if (earlier.type.collection !== later.type.collection || earlier.account !== later.account) continue;
       const key = later.keys!.find((k) => earlier.keys!.some((e) => sameKey(later.type, e, k)));
       if (key === undefined) continue;
-      const detail = later.type.entryDetail;
       // Case twins are two objects when the account lists both spellings, one when it lists one
       // (the provider reads a spelling in another case as its own): the plan does not say which.
       const twins = later.type.collection === 'hostnames' && earlier.written !== later.written;
-      const by = twins
-        ? `${earlier.address}, as ${earlier.written} in another case: unless the account lists both spellings, they are one object, and destroying either one removes it`
-        : `${earlier.address}: destroying either one removes it`;
-      const flips = detail === undefined ? '' : `, and a difference between them (${detail}) flips at every apply`;
+      const what = `${later.type.noun.one} ${keysOf(later, [key])} of ${phraseOf(later.account)} is declared both by this resource and by`;
       out.push({
         kind: 'managed_twice',
         address: later.address,
-        message:
-          `${later.type.noun.one} ${keysOf(later, [key])} of ${phraseOf(later.account)} is declared both by this resource and by ${by} ` +
-          `from the account while the other still declares it${flips}. ` +
-          'Keep one: forget the other (a removed block with lifecycle { destroy = false })',
+        message: twins
+          ? `${what} ${earlier.address}, as ${earlier.written} in another case: ${twinsFate(earlier)}`
+          : `${what} ${earlier.address}: ${pairFate(later, earlier, key)}`,
       });
     }
   });
+  return out;
+}
+
+/**
+ * True when this apply adds `key` for `r`: it creates it, or replaces it onto the key, which its
+ * old object did not hold (one that did removes it first, or, create_before_destroy, is
+ * createBeforeDestroyConflicts' item).
+ */
+function adds(r: Declaring, key: string): boolean {
+  return r.kind === 'create' || (r.kind === 'replace' && r.replaced?.some((k) => sameKey(r.type, k, key)) !== true);
+}
+
+/** The rest of {@link entriesTwice}'s message for hostnames in another case, `earlier` the other resource. */
+function twinsFate(earlier: Declaring): string {
+  return (
+    'unless the account lists both spellings, they are one object, and destroying either one removes it from the account while the other still declares it. ' +
+    `Keep one: forget the other (${forgetting(earlier.address)})`
+  );
+}
+
+/**
+ * What becomes of two entry resources of one object (the rest of {@link entriesTwice}'s message):
+ * one this plan creates or replaces adds what the account already holds, which fails for an IP or
+ * a hostname and changes nothing for a proxy; two it leaves as they are both hold it.
+ */
+function pairFate(later: Declaring, earlier: Declaring, key: string): string {
+  const d = later.type;
+  const fresh = [later, earlier].filter((r) => adds(r, key));
+  const who = (r: Declaring): string => (r === later ? 'this resource' : r.address);
+  const detail = d.entryDetail;
+  const flips = detail === undefined ? '' : `, and a difference between them (${detail}) flips at every apply`;
+  const both = `destroying either one removes it from the account while the other still declares it${flips}`;
+  if (fresh.length === 0) return `${both}. Keep one: forget the other (${forgetting(earlier.address)})`;
+  const kept = [later, earlier].find((r) => !adds(r, key));
+  const once =
+    kept === undefined
+      ? 'Declare it once: drop one of the two from the code'
+      : `Declare it once: drop ${who(fresh[0]!)} from the code, or, to give the ${d.noun.one} to it, replace ${kept.address} by a moved block (moved { from = ${kept.address} to = ${fresh[0]!.address} })`;
+  const creates = kept === undefined ? 'this plan creates it for both' : `this plan creates it for ${who(fresh[0]!)}, while ${who(kept)} holds it already`;
+  // The API holds an IP or a hostname once and refuses to add it again; it accepts a proxy added again.
+  return d.collection === 'proxies'
+    ? `${creates}: adding a proxy already authorized succeeds and changes nothing, so both then hold one object, and ${both}. ${once}`
+    : `${creates}: ${kept === undefined ? 'the second create' : 'the create'} fails ("already exists": the account holds each ${d.noun.one} once), and the apply stops there. ${once}`;
+}
+
+/**
+ * How to stop managing the resource at `address` without destroying its object, for advice: a
+ * removed block names a whole resource (Terraform refuses instance keys there: "Resource instance
+ * keys not allowed"), so an instance is forgotten with terraform state rm.
+ */
+function forgetting(address: string): string {
+  return address.includes('[')
+    ? `terraform state rm '${address}' before the apply: a removed block cannot name one instance of a resource`
+    : 'a removed block with lifecycle { destroy = false }';
+}
+
+/**
+ * Entry resources the plan creates or replaces in the parent account whose every key another
+ * resource the plan leaves as it is already declares there (a copied for_each entry, a key a list
+ * of the parent holds): those keys have the parent's access already, so saying the new object
+ * opens it tells the reviewer nothing; {@link entriesTwice} and {@link managedTwice} say what goes
+ * wrong.
+ */
+export function heldInParent(declared: readonly Declaring[]): Set<string> {
+  // An entry's key is never updated in place; a list's update may add the key, so only one unchanged holds it already.
+  const unchanged = (r: Declaring): boolean => r.kind === 'no-op' || (r.type.shape === 'entry' && r.kind === 'update');
+  const holders = declared.filter((r) => r.account === PARENT && r.type.shape !== 'account' && unchanged(r));
+  const out = new Set<string>();
+  for (const r of declared) {
+    if (r.type.shape !== 'entry' || r.account !== PARENT || r.keys === undefined || r.keys.length === 0 || (r.kind !== 'create' && r.kind !== 'replace'))
+      continue;
+    const held = (key: string): boolean =>
+      holders.some((h) => h.address !== r.address && h.type.collection === r.type.collection && h.keys?.some((k) => sameKey(r.type, k, key)) === true);
+    if (r.keys.every(held)) out.add(r.address);
+  }
   return out;
 }
 

@@ -29,6 +29,7 @@ import {
   entriesTwice,
   deletedWithAccount,
   type GoneAccount,
+  heldInParent,
   managedTwice,
   reopenedInParent,
   takenOverBy,
@@ -94,6 +95,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
   const declared = declaredAfter(plan, catalogue);
   const gone = accountsGone(plan, catalogue);
   const reopened = reopenedInParent(plan, catalogue);
+  const held = heldInParent(declared);
 
   for (const c of plan.changes) {
     if (c.mode !== 'managed') continue;
@@ -131,7 +133,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     }
     const left = leftAccountOf(c, catalogue);
     const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left);
-    const kept = reopened.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
+    const kept = reopened.has(c.address) || held.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
     attention.push(...(takenOver === undefined ? kept : kept.filter((r) => r.kind !== 'no_longer_managed')));
     // A list handed over to entry resources is judged from the state: Terraform reads no resource
     // a removed block forgets, so an entry added to the account since is in no plan, and stays.

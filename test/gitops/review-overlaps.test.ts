@@ -373,6 +373,117 @@ describe("two entry resources of one object, neither destroyed (an import or a s
     ]);
   });
 
+  const created = (name: string, values: unknown) => change('proxyaccount_authorized_ip', name, ['create'], null, values, { after_unknown: { id: true } });
+
+  it("one the plan creates (a copied for_each entry): an IP's create fails, and a moved block, not a second resource, gives it the IP", () => {
+    const r = review(
+      same('proxyaccount_authorized_ip', 'e["office"]', ip('bob', '192.0.2.10', 'office')),
+      created('e["office2"]', { ip: '192.0.2.10', label: 'office2', username: 'bob' }),
+    );
+    expect(r.attention).toEqual([
+      {
+        kind: 'managed_twice',
+        address: 'proxyaccount_authorized_ip.e["office2"]',
+        message:
+          'IP 192.0.2.10 of sub-account \'bob\' is declared both by this resource and by proxyaccount_authorized_ip.e["office"]: ' +
+          'this plan creates it for this resource, while proxyaccount_authorized_ip.e["office"] holds it already: ' +
+          'the create fails ("already exists": the account holds each IP once), and the apply stops there. ' +
+          'Declare it once: drop this resource from the code, or, to give the IP to it, replace proxyaccount_authorized_ip.e["office"] by a moved block ' +
+          '(moved { from = proxyaccount_authorized_ip.e["office"] to = proxyaccount_authorized_ip.e["office2"] })',
+      },
+    ]);
+  });
+
+  it('a hostname as written, and an IP replaced onto the key: both fail; two creates: the second fails', () => {
+    const host = (domain: string) => ({ id: `bob/${domain}`, domain, username: 'bob' });
+    const r = review(
+      same('proxyaccount_authorized_hostname', 'h1', host('ci.example.com')),
+      change('proxyaccount_authorized_hostname', 'h2', ['create'], null, { domain: 'ci.example.com', username: 'bob' }, { after_unknown: { id: true } }),
+      same('proxyaccount_authorized_ip', 'a', ip('bob', '192.0.2.20')),
+      change(
+        'proxyaccount_authorized_ip',
+        'b',
+        ['delete', 'create'],
+        ip('bob', '192.0.2.21'),
+        { ip: '192.0.2.20', label: null, username: 'bob' },
+        {
+          after_unknown: { id: true },
+        },
+      ),
+      created('c', { ip: '192.0.2.30', label: null, username: 'bob' }),
+      created('d', { ip: '192.0.2.30', label: null, username: 'bob' }),
+    );
+    const fates = r.attention.map((a) => [a.address, a.message.slice(a.message.indexOf(': ') + 2, a.message.indexOf(' Declare'))]);
+    expect(fates).toEqual([
+      [
+        'proxyaccount_authorized_hostname.h2',
+        'this plan creates it for this resource, while proxyaccount_authorized_hostname.h1 holds it already: ' +
+          'the create fails ("already exists": the account holds each hostname once), and the apply stops there.',
+      ],
+      [
+        'proxyaccount_authorized_ip.b',
+        'this plan creates it for this resource, while proxyaccount_authorized_ip.a holds it already: the create fails ("already exists": the account holds each IP once), and the apply stops there.',
+      ],
+      [
+        'proxyaccount_authorized_ip.d',
+        'this plan creates it for both: the second create fails ("already exists": the account holds each IP once), and the apply stops there.',
+      ],
+    ]);
+    expect(r.attention[2]!.message).toMatch(/ Declare it once: drop one of the two from the code$/);
+  });
+
+  it('a proxy the plan adds again: the add succeeds, and both then hold one object', () => {
+    const r = review(
+      same('proxyaccount_authorized_proxy', 'ny', { id: 'us-ny', proxy: 'us-ny', domain: 'us-ny.proxy.example.net:8080' }),
+      change('proxyaccount_authorized_proxy', 'ny_again', ['create'], null, { proxy: 'us-ny' }, { after_unknown: { domain: true, id: true } }),
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      'proxy us-ny of the parent account is declared both by this resource and by proxyaccount_authorized_proxy.ny: ' +
+        'this plan creates it for this resource, while proxyaccount_authorized_proxy.ny holds it already: adding a proxy already authorized succeeds and changes nothing, ' +
+        'so both then hold one object, and destroying either one removes it from the account while the other still declares it. ' +
+        'Declare it once: drop this resource from the code, or, to give the proxy to it, replace proxyaccount_authorized_proxy.ny by a moved block ' +
+        '(moved { from = proxyaccount_authorized_proxy.ny to = proxyaccount_authorized_proxy.ny_again })',
+    ]);
+  });
+
+  it('a pair of instances left in place: forgotten with terraform state rm, since a removed block cannot name an instance', () => {
+    const r = review(
+      same('proxyaccount_authorized_ip', 'e["a"]', ip('bob', '192.0.2.40')),
+      same('proxyaccount_authorized_ip', 'e["b"]', ip('bob', '192.0.2.40')),
+    );
+    expect(r.attention.map((a) => a.message.slice(a.message.indexOf('Keep one')))).toEqual([
+      `Keep one: forget the other (terraform state rm 'proxyaccount_authorized_ip.e["a"]' before the apply: a removed block cannot name one instance of a resource)`,
+    ]);
+  });
+
+  it('in the parent: no parent_access_opened for a key a resource left as it is already gives that access', () => {
+    const r = review(
+      same('proxyaccount_authorized_ip', 'r3', ip(null, '203.0.113.3', 'three')),
+      created('r4', { ip: '203.0.113.3', label: 'dup', username: null }),
+      // Another key: new access, flagged.
+      created('r6', { ip: '203.0.113.6', label: null, username: null }),
+    );
+    expect(r.attention.map((a) => [a.kind, a.address])).toEqual([
+      ['parent_access_opened', 'proxyaccount_authorized_ip.r6'],
+      ['managed_twice', 'proxyaccount_authorized_ip.r4'],
+    ]);
+    // Nor for a key the parent's list, unchanged, declares (never combine both: managedTwice says so).
+    const listed = review(
+      same('proxyaccount_authorized_ips', 'parent', { id: '_self', username: null, entries: [{ ip: '203.0.113.5', label: null }], removed_entries: [] }),
+      created('r5', { ip: '203.0.113.5', label: null, username: null }),
+    );
+    expect(listed.attention.map((a) => [a.kind, a.address])).toEqual([['managed_twice', 'proxyaccount_authorized_ip.r5']]);
+  });
+
+  it('but two new resources of one new parent key do open it', () => {
+    const r = review(created('r7', { ip: '203.0.113.7', label: null, username: null }), created('r8', { ip: '203.0.113.7', label: null, username: null }));
+    expect(r.attention.map((a) => [a.kind, a.address])).toEqual([
+      ['parent_access_opened', 'proxyaccount_authorized_ip.r7'],
+      ['parent_access_opened', 'proxyaccount_authorized_ip.r8'],
+      ['managed_twice', 'proxyaccount_authorized_ip.r8'],
+    ]);
+  });
+
   it('says nothing when one of them is destroyed: deletedWhileDeclared names that', () => {
     const r = review(
       change('proxyaccount_authorized_ip', 'office', ['delete'], ip('bob', '203.0.113.1', 'office'), null),
