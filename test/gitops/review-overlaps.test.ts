@@ -622,3 +622,118 @@ describe("objects forgotten (removed { destroy = false }) while the plan deletes
     );
   });
 });
+
+describe('a resource renamed without a moved block (a for_each key renamed, a count shifted): what the apply does, and advice Terraform accepts', () => {
+  const host = (domain: string) => ({ id: `team-a/${domain}`, domain, username: 'team-a' });
+  const ipOf = (addr: string, label: string) => ip('team-a', addr, label);
+  const create = (type: string, name: string, after: unknown) => change(type, name, ['create'], null, after, { after_unknown: { id: true } });
+
+  it("a hostname's new key created while the old one is destroyed: the create fails if it runs first, and a moved block is the fix", () => {
+    const r = review(
+      change('proxyaccount_authorized_hostname', 'h["ci"]', ['delete'], host('ci.example.com'), null),
+      create('proxyaccount_authorized_hostname', 'h["ci2"]', { domain: 'ci.example.com', username: 'team-a' }),
+    );
+    expect(r.attention.map((a) => [a.address, a.message])).toEqual([
+      [
+        'proxyaccount_authorized_hostname.h["ci"]',
+        'destroys hostname ci.example.com of sub-account \'team-a\', which proxyaccount_authorized_hostname.h["ci2"] declares too: the destroy removes it from the account; ' +
+          'Terraform does not order this and proxyaccount_authorized_hostname.h["ci2"]\'s create: if that runs first, it fails ("already exists": the account holds each hostname once) ' +
+          'and the hostname is absent from the account until a later apply creates it. ' +
+          'If this is a rename, declare it with a moved block (moved { from = proxyaccount_authorized_hostname.h["ci"] to = proxyaccount_authorized_hostname.h["ci2"] }): ' +
+          'the object then stays, with no change',
+      ],
+    ]);
+  });
+
+  it('a count shifted: keyed by value instead, never a removed block for an instance', () => {
+    const r = review(
+      change(
+        'proxyaccount_authorized_ip',
+        'c[1]',
+        ['delete', 'create'],
+        ipOf('198.51.100.2', 'runner-1'),
+        { ...ipOf('198.51.100.3', 'runner-1'), id: null },
+        {
+          after_unknown: { id: true },
+        },
+      ),
+      change('proxyaccount_authorized_ip', 'c[2]', ['delete'], ipOf('198.51.100.3', 'runner-2'), null),
+    );
+    expect(r.attention.map((a) => a.message.slice(a.message.indexOf('. ') + 2))).toEqual([
+      'A count shifted: key proxyaccount_authorized_ip.c by value instead (for_each, with a moved block from each index to its key), so that removing one IP leaves the others in place',
+    ]);
+  });
+
+  it('two entries swapping keys with create_before_destroy: both creates fail, at every apply', () => {
+    const cbd = (name: string, from: string, to: string, label: string) =>
+      change('proxyaccount_authorized_ip', name, ['create', 'delete'], ipOf(from, label), { ...ipOf(to, label), id: null }, { after_unknown: { id: true } });
+    const r = review(cbd('e["r1"]', '203.0.113.1', '203.0.113.2', 'one'), cbd('e["r2"]', '203.0.113.2', '203.0.113.1', 'two'));
+    expect(r.attention.map((a) => a.message.slice(a.message.indexOf('; ') + 2))).toEqual([
+      'proxyaccount_authorized_ip.e["r2"]\'s create comes before its own destroy, as this one\'s does, so both fail ("already exists": the account holds each IP once) ' +
+        'and the apply stops there, at every apply. Remove create_before_destroy from these resources for this change (each destroy then comes before its create)',
+      'proxyaccount_authorized_ip.e["r1"]\'s create comes before its own destroy, as this one\'s does, so both fail ("already exists": the account holds each IP once) ' +
+        'and the apply stops there, at every apply. Remove create_before_destroy from these resources for this change (each destroy then comes before its create)',
+    ]);
+  });
+
+  it('a proxy: what is true for proxies (the add succeeds, and the destroy may remove it after)', () => {
+    const r = review(
+      change('proxyaccount_authorized_proxy', 'p["a"]', ['delete'], { id: 'us-ny', proxy: 'us-ny', domain: 'us-ny.proxy.example.net:8080' }, null),
+      change('proxyaccount_authorized_proxy', 'p["b"]', ['create'], null, { proxy: 'us-ny' }, { after_unknown: { domain: true, id: true } }),
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      'destroys proxy us-ny of the parent account, which proxyaccount_authorized_proxy.p["b"] declares too: the destroy removes it from the account; ' +
+        'Terraform does not order this and what proxyaccount_authorized_proxy.p["b"] creates: if that runs first, this removes what it made while its state keeps it. ' +
+        'If this is a rename, declare it with a moved block (moved { from = proxyaccount_authorized_proxy.p["a"] to = proxyaccount_authorized_proxy.p["b"] }): the object then stays, with no change',
+    ]);
+  });
+
+  it('an instance destroyed while a resource left in place declares its key: forgotten with terraform state rm', () => {
+    const r = review(
+      change('proxyaccount_authorized_ip', 'e["old"]', ['delete'], ipOf('198.51.100.9', 'x'), null),
+      same('proxyaccount_authorized_ip', 'kept', ipOf('198.51.100.9', 'x')),
+    );
+    expect(r.attention.map((a) => a.message.slice(a.message.indexOf('To stop')))).toEqual([
+      `To stop managing it here only, forget this resource instead (terraform state rm 'proxyaccount_authorized_ip.e["old"]' before the apply: a removed block cannot name one instance of a resource)`,
+    ]);
+  });
+});
+
+describe("a list replaced onto another account's list (the moves reviewer's s15 and s18): advice fitting the cause", () => {
+  const teamC = { id: 'team-c', username: 'team-c', entries: [{ ip: '198.51.100.1', label: 'runner1' }], removed_entries: [] };
+  const held = same('proxyaccount_authorized_ips', 'this', teamC);
+  const replaced = (extra: Record<string, unknown>) =>
+    change(
+      'proxyaccount_authorized_ips',
+      'parent',
+      ['delete', 'create'],
+      teamC,
+      { username: null, entries: [{ ip: '203.0.113.7', label: 'hq' }], removed_entries: [] },
+      {
+        after_unknown: { id: true },
+        replace_paths: [['username']],
+        ...extra,
+      },
+    );
+  const advice = (r: ReturnType<typeof review>) =>
+    r.attention
+      .filter((a) => a.kind === 'managed_twice' && a.address === 'proxyaccount_authorized_ips.parent')
+      .map((a) => a.message.slice(a.message.lastIndexOf('. ') + 2));
+
+  it('imported with a wrong ID: check the import ID', () => {
+    expect(advice(review(held, replaced({ importing: { id: 'team-c' } })))).toEqual(['Check the import ID: it names a list another resource manages']);
+  });
+
+  it('given by a state move: two resources hold one list', () => {
+    expect(advice(review(held, replaced({})))).toEqual([
+      'Two resources hold one list: undo the state move that gave it to this resource (terraform state mv it back)',
+    ]);
+  });
+
+  it('entry resources declaring its entries: the hand-over advice', () => {
+    const entry = same('proxyaccount_authorized_ip', 'runner1', ip('team-c', '198.51.100.1', 'runner1'));
+    expect(advice(review(entry, replaced({})))).toEqual([
+      'To hand its entries over to entry resources, forget the list instead (a removed block with lifecycle { destroy = false })',
+    ]);
+  });
+});

@@ -172,8 +172,9 @@ describe("an IP of team-a imported into team-b's resource, which replaces it", (
         address: 'proxyaccount_authorized_ip.e_old',
         message:
           "destroys IP 198.51.100.5 of sub-account 'team-e', which proxyaccount_authorized_ip.e_new declares too: the destroy removes it from the account; " +
-          'Terraform does not order this and what proxyaccount_authorized_ip.e_new creates: if that runs first, this removes what it made while its state keeps it. ' +
-          'To stop managing it here only, forget this resource instead (a removed block with lifecycle { destroy = false })',
+          'Terraform does not order this and proxyaccount_authorized_ip.e_new\'s create: if that runs first, it fails ("already exists": the account holds each IP once) ' +
+          'and the IP is absent from the account until a later apply creates it. ' +
+          'If this is a rename, declare it with a moved block (moved { from = proxyaccount_authorized_ip.e_old to = proxyaccount_authorized_ip.e_new }): the object then stays, with no change',
       },
     ]);
   });
