@@ -5,13 +5,13 @@
 // migration guide's hand-over), and an object a delete or a replacement removes while another
 // resource declares it.
 // Review raises them as attention items, drift names the resources that undo a pending change.
-import { accountPhrase, type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor, type Risk } from '../resource-types';
+import { accountPhrase, type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor, type Risk, type Values } from '../resource-types';
 import { accountBefore, accountOf, HIDDEN_ACCOUNT, objectName, PARENT, phraseOfAccount, UNKNOWN_ACCOUNT } from './describe';
 import { isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
 
 /** An attention item of the plan as a whole (review's `Attention`). */
 export interface PlanItem {
-  readonly kind: Extract<Risk['kind'], 'deleted_with_account' | 'managed_twice' | 'create_before_destroy_conflict'>;
+  readonly kind: Extract<Risk['kind'], 'deleted_with_account' | 'managed_twice' | 'create_before_destroy_conflict' | 'created_while_present'>;
   readonly address: string;
   readonly message: string;
 }
@@ -177,6 +177,16 @@ export function entriesTwice(declared: readonly Declaring[]): PlanItem[] {
   return out;
 }
 
+/** What a forget hands over to other resources the plan leaves in place (see {@link takenOverBy}). */
+export interface HandOver {
+  /** For the forget's change line: what declares its keys from now on; undefined unless other resources take all of them over. */
+  readonly words: string | undefined;
+  /** The entries of a forgotten list nothing takes over, as messages show them: they stay in the account, unmanaged. */
+  readonly left: readonly string[];
+  /** Entry resources that create an entry the forgotten list leaves in the account (see {@link createdWhilePresent}). */
+  readonly conflicts: readonly PlanItem[];
+}
+
 /**
  * True when this apply adds `key` for `r`: it creates it, or replaces it onto the key, which its
  * old object did not hold (one that did removes it first, or, create_before_destroy, is
@@ -253,20 +263,73 @@ export function heldInParent(declared: readonly Declaring[]): Set<string> {
 }
 
 /**
- * For a forget: what another resource the plan leaves in place declares all of the forgotten
+ * For a forget: whether other resources the plan leaves in place declare all of the forgotten
  * object, as the migration guide's steps do (an entry resource forgotten and a list declaring its
- * key; a list forgotten and entry resources declaring its entries), in words; else undefined.
+ * key; a list forgotten and entry resources declaring its entries), in words; undefined when the
+ * plan does not show its keys. A list's entry that an entry resource creates, rather than imports, is not taken
+ * over: the removed block leaves it in the account, so the create fails on it (a proxy's add
+ * succeeds, the API accepting a proxy already authorized).
  */
-export function takenOverBy(c: ResourceChange, account: string, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): string | undefined {
+export function takenOverBy(c: ResourceChange, account: string, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): HandOver | undefined {
   const d = catalogue.get(c.type);
   if (d === undefined || d.shape === 'account' || !keysShown(d, new Set(), c.sensitive)) return undefined;
-  const keys = d.managedKeys(c.before);
+  const entries = entriesOf(d, c.before);
+  if (entries.length === 0) return undefined;
   const other = d.shape === 'list' ? 'entry' : 'list';
   const by = declared.filter((r) => r.type.shape === other && r.type.collection === d.collection && r.account === account);
-  const holder = (key: string): Declaring | undefined => by.find((r) => r.keys?.some((k) => sameKey(d, k, key)) === true);
-  if (keys.length === 0 || !keys.every((k) => holder(k) !== undefined)) return undefined;
-  const addresses = [...new Set(keys.map((k) => holder(k)!.address))];
-  return `declared by ${addresses.join(', ')} from now on`;
+  const held: Array<{ readonly shown: string; readonly holder: Declaring }> = [];
+  const left: string[] = [];
+  const conflicts: PlanItem[] = [];
+  for (const e of entries) {
+    const holder = by.find((r) => r.keys?.some((k) => sameKey(d, k, e.key)) === true);
+    if (holder !== undefined && createsWhatStays(holder)) conflicts.push(createdWhilePresent(c, d, e, holder, account));
+    if (holder === undefined || createsWhatStays(holder)) left.push(e.shown);
+    else held.push({ shown: e.shown, holder });
+  }
+  if (held.length === 0 || left.length > 0) return { words: undefined, left, conflicts };
+  return { words: `declared by ${[...new Set(held.map((h) => h.holder.address))].join(', ')} from now on`, left, conflicts };
+}
+
+/** A forgotten object's entries, each by its key and as messages show it (a list's IP with its label). */
+function entriesOf(d: ResourceTypeDescriptor, v: Values): Array<{ readonly key: string; readonly shown: string }> {
+  const keys = d.managedKeys(v);
+  if (d.shape === 'entry') return keys.map((key) => ({ key, shown: d.writtenKey?.(v) ?? key }));
+  // Both read the list in its order; they differ in length only where an entry has no key, shown then by key.
+  const shown = d.entries?.(v);
+  return keys.map((key, i) => ({ key, shown: shown?.length === keys.length ? shown[i]! : key }));
+}
+
+/** True for an entry resource whose create fails on an entry a forgotten list leaves in the account: an IP or a hostname the plan creates. */
+function createsWhatStays(holder: Declaring): boolean {
+  return holder.type.shape === 'entry' && holder.kind === 'create' && holder.type.collection !== 'proxies';
+}
+
+/**
+ * The attention item of an entry resource that creates `entry`, which the list `c` forgets and
+ * so leaves in the account: the create fails on it (a hostname in another case may be a second
+ * object, where the API keeps case twins apart), and the fix is to import it.
+ */
+function createdWhilePresent(
+  c: ResourceChange,
+  d: ResourceTypeDescriptor,
+  entry: { readonly key: string; readonly shown: string },
+  holder: Declaring,
+  account: string,
+): PlanItem {
+  const noun = holder.type.noun.one;
+  const written = holder.written ?? entry.key;
+  const id = holder.type.importId.format(account === PARENT ? null : account, written);
+  const twin = d.collection === 'hostnames' && written !== entry.shown;
+  const fate = twin
+    ? `the create fails where the API takes the two spellings for one ${noun}, or else adds ${written} beside it, and ${entry.shown} stays authorized with nothing managing it`
+    : `the create fails, the account holding each ${noun} once, so the apply ends in an error and the ${noun} stays with nothing managing it`;
+  return {
+    kind: 'created_while_present',
+    address: holder.address,
+    message:
+      `creates ${noun} ${written} of ${phraseOf(account)}, which the forgotten ${c.address} leaves in the account${twin ? ` as ${entry.shown}` : ''} (a removed block does not delete what it forgets): ${fate}. ` +
+      `Import it into this resource instead of creating it (an import block with id = ${JSON.stringify(id)})`,
+  };
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   entriesTwice,
   deletedWithAccount,
   type GoneAccount,
+  type HandOver,
   heldInParent,
   managedTwice,
   reopenedInParent,
@@ -117,12 +118,13 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     }
     const account = accountOf(c, catalogue);
     const list = accounts.get(account) ?? [];
-    // A forget whose objects another resource of the plan declares (the migration guide's steps) leaves nothing unmanaged.
-    const takenOver = kind === 'forget' ? takenOverBy(c, account, declared, catalogue) : undefined;
-    // What a removed block forgets in a sub-account the plan deletes goes with it.
+    // What a removed block forgets in a sub-account the plan deletes goes with it: nothing is handed over.
     const goneWith = kind === 'forget' ? gone.get(account) : undefined;
+    // A forget whose objects other resources of the plan declare (the migration guide's steps) leaves those managed.
+    const handOver = kind === 'forget' && goneWith === undefined ? takenOverBy(c, account, declared, catalogue) : undefined;
     const description = goneWith === undefined ? describeChange(c, catalogue) : forgottenWith(describeChange(c, catalogue), goneWith);
-    list.push({ address: c.address, type: c.type, action: kind, description: takenOver === undefined ? description : `${description}, ${takenOver}` });
+    const words = handOver?.words;
+    list.push({ address: c.address, type: c.type, action: kind, description: words === undefined ? description : `${description}, ${words}` });
     accounts.set(account, list);
     // A replacement out of another account deletes the old object there, and a sub-account renamed
     // deletes the old one: that account's section says so.
@@ -134,10 +136,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     const left = leftAccountOf(c, catalogue);
     const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left);
     const kept = reopened.has(c.address) || held.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
-    attention.push(...(takenOver === undefined ? kept : kept.filter((r) => r.kind !== 'no_longer_managed')));
-    // A list handed over to entry resources is judged from the state: Terraform reads no resource
-    // a removed block forgets, so an entry added to the account since is in no plan, and stays.
-    if (takenOver !== undefined && catalogue.get(c.type)?.shape === 'list') attention.push(listForgottenFromState(c, catalogue));
+    attention.push(...(handOver === undefined ? kept : [...handedOver(c, kept, handOver, catalogue), ...handOver.conflicts]));
   }
   attention.push(
     ...deletedWithAccount(plan, declared, catalogue),
@@ -246,9 +245,22 @@ function usageByAccount(plan: Plan): Map<string, { monthly: number; total: numbe
   return out;
 }
 
-/** The attention item of a list forgotten while entry resources take its entries over (see the call). */
+/**
+ * The attention items of a forget that hands objects over to other resources of the plan: the
+ * catalogue's risks, without "no longer managed". A list's
+ * entries are judged from the state: Terraform reads no resource a removed block forgets, so an
+ * entry added to the account since is in no plan, and stays.
+ */
+function handedOver(c: ResourceChange, risks: readonly Attention[], handOver: HandOver, catalogue: Catalogue): Attention[] {
+  if (handOver.words === undefined) return [...risks];
+  const rest = risks.filter((r) => r.kind !== 'no_longer_managed');
+  if (catalogue.get(c.type)?.shape !== 'list') return rest;
+  return [...rest, listForgottenFromState(c, catalogue)];
+}
+
+/** The attention item of a list forgotten while entry resources take all its entries over. */
 function listForgottenFromState(c: ResourceChange, catalogue: Catalogue): Attention {
-  const noun = catalogue.get(c.type)?.noun ?? { one: 'entry', many: 'entries' };
+  const noun = nounOf(c, catalogue);
   const one = `${/^[AEIOU]/.test(noun.one) ? 'an' : 'a'} ${noun.one}`;
   return {
     kind: 'no_longer_managed',
@@ -257,6 +269,11 @@ function listForgottenFromState(c: ResourceChange, catalogue: Catalogue): Attent
       `the ${noun.one} list is forgotten as the state last recorded it: Terraform does not read a resource a removed block forgets, so ${one} added to the account since is in no plan, ` +
       `and stays authorized, unmanaged. Before this apply, run terraform apply -refresh-only and review what the list then holds (or proxyaccount drift); after it, drift lists any such ${noun.one}`,
   };
+}
+
+/** The noun of a change's type, as messages name its objects. */
+function nounOf(c: ResourceChange, catalogue: Catalogue): { readonly one: string; readonly many: string } {
+  return catalogue.get(c.type)?.noun ?? { one: 'entry', many: 'entries' };
 }
 
 function attentionOf(

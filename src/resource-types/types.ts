@@ -69,6 +69,7 @@ export interface Risk {
     | 'deleted_with_account'
     | 'managed_twice'
     | 'create_before_destroy_conflict'
+    | 'created_while_present'
     | 'deleted_outside';
   readonly message: string;
 }

@@ -1,0 +1,112 @@
+// A list and entry resources handing objects over with `removed { lifecycle { destroy = false } }`
+// (the migration guide's steps, and the slips a reviewer must see in them), in the shape of
+// `terraform show -json` (Terraform 1.11), as the reviewer's "moves" scenario planned them: a
+// forgotten list stays in the account, so an entry resource that creates one of its entries
+// instead of importing it fails.
+import { failsOn } from '../../src/gitops/review';
+import { change, review } from './plan-changes';
+
+const ip = (username: string | null, addr: string, label: string | null = null) => ({
+  id: username === null ? addr : `${username}/${addr}`,
+  ip: addr,
+  label,
+  username,
+});
+const imported = (name: string, values: { id: string }, type = 'proxyaccount_authorized_ip') =>
+  change(type, name, ['no-op'], values, values, { importing: { id: values.id } });
+const created = (type: string, name: string, values: Record<string, unknown>, unknown: Record<string, true> = {}) =>
+  change(type, name, ['create'], null, { ...values, id: null }, { after_unknown: { id: true, ...unknown } });
+const forgottenList = (type: string, name: string, values: Record<string, unknown>) => change(type, name, ['forget'], values, null);
+const runners = [
+  { ip: '198.51.100.1', label: 'runner1' },
+  { ip: '198.51.100.2', label: 'runner2' },
+];
+const line = (r: ReturnType<typeof review>, address: string) => r.accounts.flatMap((a) => a.changes).find((c) => c.address === address)?.description;
+
+describe('a list forgotten while an entry resource creates one of its entries instead of importing it', () => {
+  // The reviewer's s20: the import block for x2 forgotten.
+  const plan = () =>
+    review(
+      forgottenList('proxyaccount_authorized_ips', 'this', { id: 'team-c', username: 'team-c', entries: runners, removed_entries: [] }),
+      imported('r1', ip('team-c', '198.51.100.1', 'runner1')),
+      created('proxyaccount_authorized_ip', 'x2', ip('team-c', '198.51.100.2', 'runner2')),
+    );
+
+  it('needs attention on the entry resource: its create fails on what the list leaves in the account, so import it', () => {
+    const r = plan();
+    expect(r.attention.filter((a) => a.kind === 'created_while_present')).toEqual([
+      {
+        kind: 'created_while_present',
+        address: 'proxyaccount_authorized_ip.x2',
+        message:
+          "creates IP 198.51.100.2 of sub-account 'team-c', which the forgotten proxyaccount_authorized_ips.this leaves in the account (a removed block does not delete what it forgets): " +
+          'the create fails, the account holding each IP once, so the apply ends in an error and the IP stays with nothing managing it. ' +
+          'Import it into this resource instead of creating it (an import block with id = "team-c/198.51.100.2")',
+      },
+    ]);
+    expect(failsOn(r, 'attention')).toBe(true);
+  });
+
+  it('does not call that entry handed over', () => {
+    const description = line(plan(), 'proxyaccount_authorized_ips.this');
+    expect(description).not.toMatch(/declared by [^;]*proxyaccount_authorized_ip\.x2/);
+  });
+
+  it("in the parent, the import ID is the IP alone; with no entry imported, the list's forget keeps its own item", () => {
+    const r = review(
+      forgottenList('proxyaccount_authorized_ips', 'parent', {
+        id: '_self',
+        username: null,
+        entries: [{ ip: '203.0.113.9', label: null }],
+        removed_entries: [],
+      }),
+      created('proxyaccount_authorized_ip', 'lab', ip(null, '203.0.113.9')),
+    );
+    expect(line(r, 'proxyaccount_authorized_ips.parent')).toBe('IP list no longer managed (it stays in the account)');
+    // Whether the IP opens the parent is another question (below).
+    const items = r.attention.filter((a) => a.kind !== 'parent_access_opened');
+    expect(items.map((a) => [a.kind, a.address])).toEqual([
+      ['no_longer_managed', 'proxyaccount_authorized_ips.parent'],
+      ['created_while_present', 'proxyaccount_authorized_ip.lab'],
+    ]);
+    expect(items[1]!.message).toMatch(/^creates IP 203\.0\.113\.9 of the parent account, .*\(an import block with id = "203\.0\.113\.9"\)$/);
+  });
+
+  it("a hostname's create fails too (in another case, the API may keep the two spellings apart); a proxy's add succeeds", () => {
+    const host = (domain: string) => ({ domain, username: 'team-c' });
+    const r = review(
+      forgottenList('proxyaccount_authorized_hostnames', 'hosts', {
+        id: 'team-c',
+        username: 'team-c',
+        domains: ['ci.example.com', 'build.example.com'],
+        removed_entries: [],
+      }),
+      created('proxyaccount_authorized_hostname', 'ci', host('ci.example.com')),
+      created('proxyaccount_authorized_hostname', 'build', host('Build.example.com')),
+    );
+    expect(r.attention.filter((a) => a.kind === 'created_while_present').map((a) => [a.address, a.message])).toEqual([
+      [
+        'proxyaccount_authorized_hostname.ci',
+        "creates hostname ci.example.com of sub-account 'team-c', which the forgotten proxyaccount_authorized_hostnames.hosts leaves in the account (a removed block does not delete what it forgets): " +
+          'the create fails, the account holding each hostname once, so the apply ends in an error and the hostname stays with nothing managing it. ' +
+          'Import it into this resource instead of creating it (an import block with id = "team-c/ci.example.com")',
+      ],
+      [
+        'proxyaccount_authorized_hostname.build',
+        "creates hostname Build.example.com of sub-account 'team-c', which the forgotten proxyaccount_authorized_hostnames.hosts leaves in the account as build.example.com (a removed block does not delete what it forgets): " +
+          'the create fails where the API takes the two spellings for one hostname, or else adds Build.example.com beside it, and build.example.com stays authorized with nothing managing it. ' +
+          'Import it into this resource instead of creating it (an import block with id = "team-c/Build.example.com")',
+      ],
+    ]);
+    // A proxy's add succeeds, the API accepting a proxy already authorized: handed over.
+    const proxies = review(
+      forgottenList('proxyaccount_authorized_proxies', 'all', { id: '_self', proxies: ['us-ny.proxy.example.net:8080'], removed_entries: [] }),
+      created('proxyaccount_authorized_proxy', 'ny', { proxy: 'us-ny' }, { domain: true }),
+    );
+    expect(proxies.attention.map((a) => a.kind)).toEqual(['no_longer_managed']);
+    expect(proxies.attention[0]!.message).toMatch(/^the proxy list is forgotten as the state last recorded it/);
+    expect(line(proxies, 'proxyaccount_authorized_proxies.all')).toBe(
+      'proxy list no longer managed (it stays in the account), declared by proxyaccount_authorized_proxy.ny from now on',
+    );
+  });
+});
