@@ -179,7 +179,10 @@ export function entriesTwice(declared: readonly Declaring[]): PlanItem[] {
 
 /** What a forget hands over to other resources the plan leaves in place (see {@link takenOverBy}). */
 export interface HandOver {
-  /** For the forget's change line: what declares its keys from now on; undefined unless other resources take all of them over. */
+  /**
+   * For the forget's change line: what declares its keys from now on, and, when it is some of a
+   * list's entries only, which of them stay unmanaged; undefined when nothing takes any of them over.
+   */
   readonly words: string | undefined;
   /** The entries of a forgotten list nothing takes over, as messages show them: they stay in the account, unmanaged. */
   readonly left: readonly string[];
@@ -263,10 +266,10 @@ export function heldInParent(declared: readonly Declaring[]): Set<string> {
 }
 
 /**
- * For a forget: whether other resources the plan leaves in place declare all of the forgotten
- * object, as the migration guide's steps do (an entry resource forgotten and a list declaring its
- * key; a list forgotten and entry resources declaring its entries), in words; undefined when the
- * plan does not show its keys. A list's entry that an entry resource creates, rather than imports, is not taken
+ * For a forget: what other resources the plan leaves in place declare of the forgotten object, as
+ * the migration guide's steps do (an entry resource forgotten and a list declaring its key; a list
+ * forgotten and entry resources declaring its entries), in words; undefined when the plan does not
+ * show its keys. A list's entry that an entry resource creates, rather than imports, is not taken
  * over: the removed block leaves it in the account, so the create fails on it (a proxy's add
  * succeeds, the API accepting a proxy already authorized).
  */
@@ -286,8 +289,10 @@ export function takenOverBy(c: ResourceChange, account: string, declared: readon
     if (holder === undefined || createsWhatStays(holder)) left.push(e.shown);
     else held.push({ shown: e.shown, holder });
   }
-  if (held.length === 0 || left.length > 0) return { words: undefined, left, conflicts };
-  return { words: `declared by ${[...new Set(held.map((h) => h.holder.address))].join(', ')} from now on`, left, conflicts };
+  if (held.length === 0) return { words: undefined, left, conflicts };
+  if (left.length === 0) return { words: `declared by ${[...new Set(held.map((h) => h.holder.address))].join(', ')} from now on`, left, conflicts };
+  const declaring = held.map((h) => `${h.shown} declared by ${h.holder.address}`).join(', ');
+  return { words: `${declaring} from now on; ${left.join(', ')} ${left.length === 1 ? 'stays' : 'stay'} authorized, unmanaged`, left, conflicts };
 }
 
 /** A forgotten object's entries, each by its key and as messages show it (a list's IP with its label). */

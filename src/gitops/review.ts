@@ -136,7 +136,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     const left = leftAccountOf(c, catalogue);
     const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left);
     const kept = reopened.has(c.address) || held.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
-    attention.push(...(handOver === undefined ? kept : [...handedOver(c, kept, handOver, catalogue), ...handOver.conflicts]));
+    attention.push(...(handOver === undefined ? kept : [...handedOver(c, kept, handOver, account, catalogue), ...handOver.conflicts]));
   }
   attention.push(
     ...deletedWithAccount(plan, declared, catalogue),
@@ -247,15 +247,15 @@ function usageByAccount(plan: Plan): Map<string, { monthly: number; total: numbe
 
 /**
  * The attention items of a forget that hands objects over to other resources of the plan: the
- * catalogue's risks, without "no longer managed". A list's
+ * catalogue's risks, whose "no longer managed" is replaced by what stays unmanaged. A list's
  * entries are judged from the state: Terraform reads no resource a removed block forgets, so an
  * entry added to the account since is in no plan, and stays.
  */
-function handedOver(c: ResourceChange, risks: readonly Attention[], handOver: HandOver, catalogue: Catalogue): Attention[] {
+function handedOver(c: ResourceChange, risks: readonly Attention[], handOver: HandOver, account: string, catalogue: Catalogue): Attention[] {
   if (handOver.words === undefined) return [...risks];
   const rest = risks.filter((r) => r.kind !== 'no_longer_managed');
   if (catalogue.get(c.type)?.shape !== 'list') return rest;
-  return [...rest, listForgottenFromState(c, catalogue)];
+  return [...rest, handOver.left.length === 0 ? listForgottenFromState(c, catalogue) : listForgottenInPart(c, handOver.left, account, catalogue)];
 }
 
 /** The attention item of a list forgotten while entry resources take all its entries over. */
@@ -268,6 +268,23 @@ function listForgottenFromState(c: ResourceChange, catalogue: Catalogue): Attent
     message:
       `the ${noun.one} list is forgotten as the state last recorded it: Terraform does not read a resource a removed block forgets, so ${one} added to the account since is in no plan, ` +
       `and stays authorized, unmanaged. Before this apply, run terraform apply -refresh-only and review what the list then holds (or proxyaccount drift); after it, drift lists any such ${noun.one}`,
+  };
+}
+
+/** The attention item of a list forgotten while entry resources take some of its entries over: the others (`left`) stay, unmanaged. */
+function listForgottenInPart(c: ResourceChange, left: readonly string[], account: string, catalogue: Catalogue): Attention {
+  const noun = nounOf(c, catalogue);
+  const [what, verbs] =
+    left.length === 1
+      ? [`${noun.one} ${left[0]}`, 'it stays authorized with nothing managing it, and drift runs report it']
+      : [`${noun.many} ${left.join(', ')}`, 'they stay authorized with nothing managing them, and drift runs report them'];
+  return {
+    kind: 'no_longer_managed',
+    address: c.address,
+    message:
+      `the ${noun.one} list of ${phraseOfAccount(account)} is no longer managed by Terraform but stays in the account, and no resource of the plan takes over ${what}: ` +
+      `${verbs} as unmanaged (the list's other entries are declared by entry resources from now on, as its change line says). ` +
+      `The list is forgotten as the state last recorded it: ${/^[AEIOU]/.test(noun.one) ? 'an' : 'a'} ${noun.one} added to the account since stays too, and drift reports it as well`,
   };
 }
 

@@ -2,7 +2,8 @@
 // (the migration guide's steps, and the slips a reviewer must see in them), in the shape of
 // `terraform show -json` (Terraform 1.11), as the reviewer's "moves" scenario planned them: a
 // forgotten list stays in the account, so an entry resource that creates one of its entries
-// instead of importing it fails.
+// instead of importing it fails; a list whose entries are taken over only in part leaves the rest
+// unmanaged, and review names which.
 import { failsOn } from '../../src/gitops/review';
 import { change, review } from './plan-changes';
 
@@ -50,6 +51,7 @@ describe('a list forgotten while an entry resource creates one of its entries in
   it('does not call that entry handed over', () => {
     const description = line(plan(), 'proxyaccount_authorized_ips.this');
     expect(description).not.toMatch(/declared by [^;]*proxyaccount_authorized_ip\.x2/);
+    expect(description).toContain('198.51.100.2 (runner2) stays authorized, unmanaged');
   });
 
   it("in the parent, the import ID is the IP alone; with no entry imported, the list's forget keeps its own item", () => {
@@ -107,6 +109,68 @@ describe('a list forgotten while an entry resource creates one of its entries in
     expect(proxies.attention[0]!.message).toMatch(/^the proxy list is forgotten as the state last recorded it/);
     expect(line(proxies, 'proxyaccount_authorized_proxies.all')).toBe(
       'proxy list no longer managed (it stays in the account), declared by proxyaccount_authorized_proxy.ny from now on',
+    );
+  });
+});
+
+describe('a list forgotten while entry resources take over only some of its entries', () => {
+  // The reviewer's s3: a resource and an import written for runner1 only.
+  const plan = () =>
+    review(
+      forgottenList('proxyaccount_authorized_ips', 'this', { id: 'team-b', username: 'team-b', entries: runners, removed_entries: [] }),
+      imported('runner1', ip('team-b', '198.51.100.1', 'runner1')),
+    );
+
+  it('names the entries taken over, with what declares them, and the ones left unmanaged', () => {
+    expect(line(plan(), 'proxyaccount_authorized_ips.this')).toBe(
+      'IP list no longer managed (it stays in the account), 198.51.100.1 (runner1) declared by proxyaccount_authorized_ip.runner1 from now on; ' +
+        '198.51.100.2 (runner2) stays authorized, unmanaged',
+    );
+  });
+
+  it('needs attention for the entries left only: drift runs report those as unmanaged, and no other', () => {
+    expect(plan().attention).toEqual([
+      {
+        kind: 'no_longer_managed',
+        address: 'proxyaccount_authorized_ips.this',
+        message:
+          "the IP list of sub-account 'team-b' is no longer managed by Terraform but stays in the account, and no resource of the plan takes over IP 198.51.100.2 (runner2): " +
+          "it stays authorized with nothing managing it, and drift runs report it as unmanaged (the list's other entries are declared by entry resources from now on, as its change line says). " +
+          'The list is forgotten as the state last recorded it: an IP added to the account since stays too, and drift reports it as well',
+      },
+    ]);
+  });
+
+  it('names every entry left, in the plural', () => {
+    const r = review(
+      forgottenList('proxyaccount_authorized_hostnames', 'hosts', {
+        id: '_self',
+        username: null,
+        domains: ['a.example.com', 'B.example.com', 'c.example.com'],
+        removed_entries: [],
+      }),
+      imported('c', { id: 'c.example.com', domain: 'c.example.com', username: null }, 'proxyaccount_authorized_hostname'),
+    );
+    expect(line(r, 'proxyaccount_authorized_hostnames.hosts')).toBe(
+      'hostname list no longer managed (it stays in the account), c.example.com declared by proxyaccount_authorized_hostname.c from now on; ' +
+        'a.example.com, B.example.com stay authorized, unmanaged',
+    );
+    expect(r.attention.map((a) => a.message)).toEqual([
+      'the hostname list of the parent account is no longer managed by Terraform but stays in the account, and no resource of the plan takes over hostnames a.example.com, B.example.com: ' +
+        "they stay authorized with nothing managing them, and drift runs report them as unmanaged (the list's other entries are declared by entry resources from now on, as its change line says). " +
+        'The list is forgotten as the state last recorded it: a hostname added to the account since stays too, and drift reports it as well',
+    ]);
+  });
+
+  it("not in a sub-account the plan deletes: the API deletes the list's entries with it", () => {
+    const r = review(
+      change('proxyaccount_sub_account', 'team_b', ['delete'], { id: 'team-b', username: 'team-b', active: true, monthly_limit: 0, total_limit: 0 }, null),
+      forgottenList('proxyaccount_authorized_ips', 'this', { id: 'team-b', username: 'team-b', entries: runners, removed_entries: [] }),
+      imported('runner1', ip('team-b', '198.51.100.1', 'runner1')),
+    );
+    expect(line(r, 'proxyaccount_authorized_ips.this')).toBe('IP list no longer managed (deleted with its sub-account, which this plan deletes)');
+    expect(r.attention.find((a) => a.address === 'proxyaccount_authorized_ips.this')?.message).toMatch(
+      /^the IP list of sub-account 'team-b' is no longer managed by Terraform, and does not stay in the account: /,
     );
   });
 });
