@@ -594,31 +594,26 @@ function portsOf(before: string | undefined, after: string | undefined): 'same' 
 }
 
 /**
- * Entry resources the plan creates or replaces in the parent account whose every key another
- * change of the plan removes from the parent (a resource renamed without a `moved` block, entries
- * taking over from a list destroyed): those keys had the parent's access already, so saying the
- * new object opens it tells the reviewer nothing; what may go wrong there is its own item.
+ * Whether a key the change at `address` grants the parent account (in the collection of `d`) had
+ * the parent's access already: another change of the plan removes it from the parent (a resource
+ * renamed without a `moved` block, entries taking over from a list destroyed) or forgets it there
+ * (a removed block: the object stays, as when entries are handed over to a list or back). Saying
+ * that granting it opens the parent tells the reviewer nothing; what may go wrong there is its
+ * own item.
  */
-export function reopenedInParent(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Set<string> {
+export type OpenAlready = (address: string, d: ResourceTypeDescriptor, key: string) => boolean;
+
+/** The {@link OpenAlready} of a plan: the parent's keys its deletes, replacements and forgets take from their resources. */
+export function reopenedInParent(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): OpenAlready {
   const removed: Array<{ readonly address: string; readonly d: ResourceTypeDescriptor; readonly key: string }> = [];
   for (const c of plan.changes) {
     const d = typeOf(c, catalogue);
     const kind = kindOf(c);
-    if (d === undefined || d.shape === 'account' || (kind !== 'delete' && kind !== 'replace') || accountBefore(c, catalogue) !== PARENT) continue;
-    if (!keysShown(d, new Set(), c.sensitive)) continue;
+    if (d === undefined || d.shape === 'account' || (kind !== 'delete' && kind !== 'replace' && kind !== 'forget')) continue;
+    if (accountBefore(c, catalogue) !== PARENT || !keysShown(d, new Set(), c.sensitive)) continue;
     for (const key of d.managedKeys(c.before)) removed.push({ address: c.address, d, key });
   }
-  const out = new Set<string>();
-  for (const c of plan.changes) {
-    const d = typeOf(c, catalogue);
-    const kind = kindOf(c);
-    if (d?.shape !== 'entry' || (kind !== 'create' && kind !== 'replace') || accountOf(c, catalogue) !== PARENT) continue;
-    if (!keysShown(d, c.afterUnknown, c.sensitive)) continue;
-    const keys = d.managedKeys(c.after);
-    const elsewhere = (key: string): boolean => removed.some((r) => r.address !== c.address && r.d.collection === d.collection && sameKey(d, r.key, key));
-    if (keys.length > 0 && keys.every(elsewhere)) out.add(c.address);
-  }
-  return out;
+  return (address, d, key) => removed.some((r) => r.address !== address && r.d.collection === d.collection && sameKey(d, r.key, key));
 }
 
 /** A sub-account the plan deletes or replaces, by its username before the plan. */

@@ -32,6 +32,7 @@ import {
   type HandOver,
   heldInParent,
   managedTwice,
+  type OpenAlready,
   reopenedInParent,
   takenOverBy,
 } from './plan-overlaps';
@@ -134,8 +135,8 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
       accounts.set(deletedFrom, [...(accounts.get(deletedFrom) ?? []), leaving]);
     }
     const left = leftAccountOf(c, catalogue);
-    const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left);
-    const kept = reopened.has(c.address) || held.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
+    const risks = attentionOf(c, account, usage.get(account), catalogue, goneWith, left, reopened);
+    const kept = held.has(c.address) ? risks.filter((r) => r.kind !== 'parent_access_opened') : risks;
     attention.push(...(handOver === undefined ? kept : [...handedOver(c, kept, handOver, account, catalogue), ...handOver.conflicts]));
   }
   attention.push(
@@ -300,6 +301,7 @@ function attentionOf(
   catalogue: Catalogue,
   deletedBy: GoneAccount | undefined,
   left: string | undefined,
+  reopened?: OpenAlready,
 ): Attention[] {
   const d = catalogue.get(c.type);
   if (d === undefined) return [];
@@ -313,6 +315,7 @@ function attentionOf(
     ...(usage !== undefined ? { usage } : {}),
     ...(deletedBy !== undefined ? { deletedBy } : {}),
     ...(leaving !== undefined ? { leaving } : {}),
+    ...(reopened !== undefined && account === PARENT ? { openAlready: (key: string) => reopened(c.address, d, key) } : {}),
   };
   const risks = d.risks(changeView(c), owner).map((r) => ({ kind: r.kind, address: c.address, message: r.message }));
   // A sub-account's own username names it: hidden, it is still a sub-account, never the parent.

@@ -20,7 +20,7 @@ function listEntries(k: AccessKind, v: Values): string[] | undefined {
  * account's (see {@link leavingRisks}), so it is read as a new list. Undefined when the plan does
  * not show the entries (see {@link listHidden}).
  */
-function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: string[]; changed: string[] } | undefined {
+function listDelta(k: AccessKind, c: ChangeView): { added: Keyed[]; removed: string[]; changed: string[] } | undefined {
   const after = keyedEntries(k, c.after);
   const before = movesAccount(c) ? [] : (keyedEntries(k, c.before) ?? []);
   if (after === undefined && c.kind !== 'delete') return undefined;
@@ -34,7 +34,7 @@ function listDelta(k: AccessKind, c: ChangeView): { added: string[]; removed: st
   for (const r of plansRemovals(k, c) ? (plannedRemovals(c) ?? []) : []) {
     if (!gone.some((e) => same(e.key, k.removedKey(r)))) removed.push(r);
   }
-  const added = a.filter((e) => twinIn(before, e) === undefined).map((e) => e.shown);
+  const added = a.filter((e) => twinIn(before, e) === undefined);
   // The same key shown otherwise (an IP's label), not a form of it.
   const changed = a.filter((e) => twinIn(before, e) !== undefined && !before.some((o) => o.shown === e.shown) && k.detail !== undefined).map((e) => e.shown);
   return { added, removed, changed };
@@ -247,9 +247,11 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
           ),
         ];
       }
-      // A replacement of the parent's entry by itself (an IP's label changed) opens nothing new.
-      const reopened = c.kind === 'replace' && sameParentEntry(k, c.before, c.after);
-      return k.opensParent !== undefined && owner.username === null && (c.kind === 'create' || (c.kind === 'replace' && !reopened))
+      // A replacement of the parent's entry by itself (an IP's label changed) opens nothing new,
+      // nor a key another change of the plan removes from the parent or forgets there.
+      const key = k.entryKey(c.after);
+      const reopened = (c.kind === 'replace' && sameParentEntry(k, c.before, c.after)) || (key !== undefined && owner.openAlready?.(key) === true);
+      return k.opensParent !== undefined && owner.username === null && (c.kind === 'create' || c.kind === 'replace') && !reopened
         ? [{ kind: 'parent_access_opened', message: k.opensParent(`${k.noun.one} ${k.entryShown(c.after) ?? '?'}`, false) }]
         : [];
     },
@@ -297,8 +299,9 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       }
       const d = listDelta(k, c);
       if (d === undefined) return `${noun} list ${verb(c.kind)}`;
+      const added = d.added.map((e) => e.shown);
       const parts = [
-        ...(d.added.length > 0 ? [`+${counted(k.noun, d.added)}`] : []),
+        ...(added.length > 0 ? [`+${counted(k.noun, added)}`] : []),
         ...(d.removed.length > 0 ? [`−${counted(k.noun, d.removed)}`] : []),
         // The same keys with another detail (an IP's label), as Terraform marks an update.
         ...(d.changed.length > 0 ? [`~${counted(k.noun, d.changed)}`] : []),
@@ -318,8 +321,10 @@ function listType(typeName: string, k: AccessKind): ResourceTypeDescriptor {
       const d = listDelta(k, c);
       if (d !== undefined && d.removed.length > 0)
         out.push({ kind: 'list_removes_entries', message: `the list of ${owner.phrase} removes ${counted(k.noun, d.removed)}` });
-      if (k.opensParent !== undefined && owner.username === null && d !== undefined && d.added.length > 0) {
-        out.push({ kind: 'parent_access_opened', message: k.opensParent(counted(k.noun, d.added), d.added.length > 1) });
+      // What another change of the plan removes from the parent or forgets there had its access already.
+      const opened = d?.added.filter((e) => owner.openAlready?.(e.key) !== true).map((e) => e.shown) ?? [];
+      if (k.opensParent !== undefined && owner.username === null && opened.length > 0) {
+        out.push({ kind: 'parent_access_opened', message: k.opensParent(counted(k.noun, opened), opened.length > 1) });
       }
       if (listUnknown(k, c)) out.push(...worstReading(k, owner, 'is known only after apply', `${k.noun.many} known only after apply`));
       return out;

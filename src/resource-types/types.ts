@@ -48,6 +48,11 @@ export interface Owner {
    * the plan does not know the new one yet): the account the old object is deleted from.
    */
   readonly leaving?: { readonly username: string | null; readonly phrase: string };
+  /**
+   * Set for a change in the parent account: whether another change of the plan removes `key` from
+   * this type's collection of the parent or forgets it there, so it had the parent's access already.
+   */
+  readonly openAlready?: (key: string) => boolean;
 }
 
 /** A change that needs a reviewer's attention. */

@@ -174,3 +174,50 @@ describe('a list forgotten while entry resources take over only some of its entr
     );
   });
 });
+
+describe("the parent's entries handed over to a list the plan creates", () => {
+  // The reviewer's s17: proxyaccount_authorized_ip.office (for_each) forgotten, a new list declaring its IPs.
+  const office = (key: string, addr: string) => change('proxyaccount_authorized_ip', `office["${key}"]`, ['forget'], ip(null, addr, key), null);
+  const parentList = (entries: Array<{ ip: string; label: string | null }>) =>
+    change('proxyaccount_authorized_ips', 'parent', ['create'], null, { username: null, entries, removed_entries: [] }, { after_unknown: { id: true } });
+  const hq = { ip: '203.0.113.7', label: 'hq' };
+  const branch = { ip: '203.0.113.8', label: 'branch' };
+
+  it('does not say the list opens the parent to IPs that had its access already', () => {
+    const r = review(office('branch', '203.0.113.8'), office('hq', '203.0.113.7'), parentList([hq, branch]));
+    expect(r.attention).toEqual([]);
+    expect(failsOn(r, 'attention')).toBe(false);
+    expect(line(r, 'proxyaccount_authorized_ip.office["hq"]')).toBe(
+      'IP 203.0.113.7 (hq) no longer managed (it stays in the account), declared by proxyaccount_authorized_ips.parent from now on',
+    );
+  });
+
+  it('names the IPs the list does add to the parent, and only those', () => {
+    const r = review(office('hq', '203.0.113.7'), parentList([hq, branch, { ip: '203.0.113.9', label: 'lab' }]));
+    expect(r.attention.map((a) => [a.kind, a.address, a.message])).toEqual([
+      [
+        'parent_access_opened',
+        'proxyaccount_authorized_ips.parent',
+        "2 IPs (203.0.113.8 (branch), 203.0.113.9 (lab)) may use the parent account's proxies without credentials",
+      ],
+    ]);
+    // An entry forgotten in a sub-account is another account's IP: the parent gets its access new.
+    const other = review(change('proxyaccount_authorized_ip', 'alice_hq', ['forget'], ip('alice', '203.0.113.7'), null), parentList([hq]));
+    expect(other.attention.filter((a) => a.kind === 'parent_access_opened').map((a) => a.message)).toEqual([
+      "1 IP (203.0.113.7 (hq)) may use the parent account's proxies without credentials",
+    ]);
+  });
+
+  it('nor an entry resource created for an IP a forgotten list of the parent holds', () => {
+    const r = review(
+      forgottenList('proxyaccount_authorized_ips', 'parent', {
+        id: '_self',
+        username: null,
+        entries: [{ ip: '203.0.113.9', label: null }],
+        removed_entries: [],
+      }),
+      created('proxyaccount_authorized_ip', 'lab', ip(null, '203.0.113.9')),
+    );
+    expect(r.attention.map((a) => a.kind)).toEqual(['no_longer_managed', 'created_while_present']);
+  });
+});
