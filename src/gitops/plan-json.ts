@@ -73,6 +73,12 @@ export interface Plan {
    */
   readonly complete: boolean | undefined;
   /**
+   * False when Terraform marks the plan not applyable (`applyable`, Terraform ≥ 1.8): nothing to
+   * apply, so applying it writes nothing, not even what its refresh found. Undefined when the plan
+   * does not say.
+   */
+  readonly applyable: boolean | undefined;
+  /**
    * True when planning failed (`errored`): Terraform saves such a plan, without the changes that
    * failed and what depends on them, and refuses to apply it. Only a caller that asked for errored
    * plans ({@link PlanReading}) gets one; it is refused otherwise.
@@ -353,6 +359,7 @@ export function parsePlanJson(json: unknown, reading: PlanReading = {}): Plan {
     deferred: entries(json, 'deferred_changes', parseDeferred),
     priorState: prior,
     complete: status.complete,
+    applyable: status.applyable,
     errored: status.errored,
     refreshOnly: isRefreshOnly(status, changes, drift),
   };

@@ -17,6 +17,11 @@ const REFRESH_ONLY =
   '**⚠️ A plan that changes nothing in the account (a refresh-only plan, or one whose code declares nothing that changed): applying it makes the state accept the changes made outside Terraform listed below, ' +
   'after which drift no longer reports them. An object deleted outside Terraform is forgotten; where the code still declares what changed, the next plan changes it back.**';
 
+/** What applying a normal plan that keeps changes made outside Terraform does, under its counts. */
+const KEPT_OUTSIDE =
+  '**⚠️ This plan does not change back the changes made outside Terraform listed below as kept by it (ignore_changes, or code that already matches): ' +
+  'applying it makes the state accept them, after which drift no longer reports them as changed outside Terraform.**';
+
 /** The review as stable, documented JSON. */
 export function reviewJson(r: Review): string {
   return `${JSON.stringify(r, null, 2)}\n`;
@@ -34,10 +39,10 @@ export function reviewMarkdown(r: Review, limit = COMMENT_LIMIT): string {
     `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy` +
       `${s.replace > 0 ? ` (${s.replace} replaced)` : ''}${s.import > 0 ? `, ${s.import} to import` : ''}` +
       `${s.forget > 0 ? `, ${s.forget} no longer managed` : ''}${deferred > 0 ? `, ${deferred} deferred to a later plan` : ''}` +
-      `${r.refresh_only === true ? `; refresh-only: it accepts ${outside} change${outside === 1 ? '' : 's'} made outside Terraform into the state` : ''}.`,
+      `${r.refresh_only !== true && outside === 0 ? '' : `${r.refresh_only === true ? '; refresh-only:' : ';'} it accepts ${outside} change${outside === 1 ? '' : 's'} made outside Terraform into the state`}.`,
     '',
     ...(r.incomplete === undefined ? [] : [`**⚠️ ${escapeMarkdown(r.incomplete)}**`, '']),
-    ...(r.refresh_only === true ? [REFRESH_ONLY, ''] : []),
+    ...(r.refresh_only === true ? [REFRESH_ONLY, ''] : outside > 0 ? [KEPT_OUTSIDE, ''] : []),
   ];
   const attention = r.attention.map((a) => `- **${a.kind}** ${codeSpan(a.address)}: ${escapeMarkdown(a.message)}`);
   const sections: string[][] = r.accounts.map(({ account, changes }) => {

@@ -20,6 +20,7 @@ import {
   phraseOfAccount,
   UNKNOWN_ACCOUNT,
 } from './describe';
+import { KEPT_WHY, keptDriftOf } from './kept-drift';
 import { changeView, type DeferredChange, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
 import {
   accountsGone,
@@ -54,8 +55,9 @@ export interface ReviewChange {
   readonly type: string;
   /**
    * The change's kind (create, update, delete, replace, import, forget), or `deferred`: one the
-   * plan leaves to a later plan; in a refresh-only plan, `deleted_outside` or `changed_outside`:
-   * a change made outside Terraform that applying the plan accepts into the state.
+   * plan leaves to a later plan; `deleted_outside` or `changed_outside`: a change made outside
+   * Terraform that applying the plan accepts into the state (all of a refresh-only plan's; of a
+   * normal plan's, those its changes do not change back: kept-drift.ts).
    */
   readonly action: string;
   readonly description: string;
@@ -146,17 +148,16 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     ...deletedWhileDeclared(plan, declared, catalogue),
     ...createBeforeDestroyConflicts(plan, catalogue),
   );
-  if (plan.refreshOnly) {
-    for (const d of plan.drift) {
-      const accepted = acceptedEntry(d, usage, catalogue);
-      if (accepted === undefined) continue;
-      if (accepted === 'other') {
-        other.push(d.address);
-        continue;
-      }
-      accounts.set(accepted.account, [...(accounts.get(accepted.account) ?? []), accepted.change]);
-      attention.push(...accepted.attention);
+  for (const d of acceptedDrift(plan)) {
+    const accepted = acceptedEntry(d, usage, catalogue, !plan.refreshOnly);
+    if (accepted === undefined) continue;
+    if (accepted === 'other') {
+      // Another provider's drift a normal plan keeps is none of this review's: its changes are counted, not its refresh.
+      if (plan.refreshOnly) other.push(d.address);
+      continue;
     }
+    accounts.set(accepted.account, [...(accounts.get(accepted.account) ?? []), accepted.change]);
+    attention.push(...accepted.attention);
   }
   for (const c of plan.deferred) {
     const deferred = deferredEntry(c, catalogue);
@@ -183,15 +184,29 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
 }
 
 /**
- * A change made outside Terraform that applying a refresh-only plan accepts into the state, in the
- * catalogue's words, with what a reviewer must notice: an object deleted outside Terraform, which
- * the state forgets, and the type's own risks (a deactivation, an IP opening the parent), said to
- * be the account's already. Undefined for what changes nothing (a move, a data source).
+ * The changes made outside Terraform that applying the plan accepts into the state: all of a
+ * refresh-only plan's drift; of a normal plan's, what its changes do not change back (an
+ * `ignore_changes` keeps it, or the code already says it), which the apply of any change writes
+ * into the state unseen, after which no refresh shows it. None when Terraform marks the plan not
+ * applyable: applying it writes nothing.
+ */
+function acceptedDrift(plan: Plan): readonly ResourceChange[] {
+  if (plan.refreshOnly) return plan.drift;
+  return plan.applyable === false ? [] : keptDriftOf(plan);
+}
+
+/**
+ * A change made outside Terraform that applying the plan accepts into the state, in the catalogue's
+ * words, with what a reviewer must notice: an object deleted outside Terraform, which the state
+ * forgets, and the type's own risks (a deactivation, an IP opening the parent), said to be the
+ * account's already; in a normal plan (`kept`), also that the plan does not change it back.
+ * Undefined for what changes nothing (a move, a data source).
  */
 function acceptedEntry(
   d: ResourceChange,
   usage: Map<string, { monthly: number; total: number }>,
   catalogue: Catalogue,
+  kept: boolean,
 ): { account: string; change: ReviewChange; attention: Attention[] } | 'other' | undefined {
   const kind = kindOf(d);
   if (d.mode !== 'managed' || kind === 'no-op' || kind === 'read') return undefined;
@@ -213,13 +228,37 @@ function acceptedEntry(
       ],
     };
   }
+  const how = kept
+    ? `changed outside Terraform and kept by this plan (${KEPT_WHY}), which accepts it into the state`
+    : 'changed outside Terraform, which this plan accepts into the state';
   const risks = attentionOf(d, account, usage.get(account), catalogue, undefined, undefined).map((a) =>
-    a.kind === 'account_not_shown' ? a : { ...a, message: `changed outside Terraform, which this plan accepts into the state: ${a.message}` },
+    a.kind === 'account_not_shown' ? a : { ...a, message: `${how}: ${a.message}` },
   );
+  const what = describeChange(d, catalogue);
   return {
     account,
-    change: { address: d.address, type: d.type, action: 'changed_outside', description: `changed outside Terraform: ${describeChange(d, catalogue)}` },
-    attention: risks,
+    change: {
+      address: d.address,
+      type: d.type,
+      action: 'changed_outside',
+      description: kept ? `changed outside Terraform, kept by this plan (${KEPT_WHY}): ${what}` : `changed outside Terraform: ${what}`,
+    },
+    attention: kept ? [keptAttention(d, account, what), ...risks] : risks,
+  };
+}
+
+/**
+ * A normal plan's kept drift always needs attention, whatever the type's risks: nothing else in
+ * the plan shows it, and once this apply writes it into the state, no drift run reports it.
+ */
+function keptAttention(d: ResourceChange, account: string, what: string): Attention {
+  return {
+    kind: 'kept_outside',
+    address: d.address,
+    message:
+      `in ${phraseOfAccount(account)}, a change made outside Terraform (${what}) is kept by this plan (${KEPT_WHY}): ` +
+      'applying it makes the state accept it, after which a refresh no longer shows it as drift. If the code should not allow it, ' +
+      'declare the value in the code without ignore_changes, and the next plan changes it back',
   };
 }
 

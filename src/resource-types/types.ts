@@ -75,7 +75,8 @@ export interface Risk {
     | 'managed_twice'
     | 'create_before_destroy_conflict'
     | 'created_while_present'
-    | 'deleted_outside';
+    | 'deleted_outside'
+    | 'kept_outside';
   readonly message: string;
 }
 

@@ -1,0 +1,53 @@
+// Drift a normal plan keeps: a change made outside Terraform (`resource_drift`) that the plan's own
+// change of the resource does not change back, because `ignore_changes` keeps the account's value,
+// or because the code already says it. Applying any plan writes it into the state (the state takes
+// what the refresh found), after which no refresh shows it as drift again. Review lists what an
+// apply accepts so; drift marks what no apply puts back.
+import { kindOf, type Plan, type ResourceChange } from './plan-json';
+
+/** Why the plan does not change a drift back, in the words review and drift both use. */
+export const KEPT_WHY = 'ignore_changes, or code that already matches';
+
+/** Same JSON value. */
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * The part of a drift entry (an update, or a deletion) that the plan keeps, or undefined when it
+ * keeps nothing of it. A deletion is kept when the plan has no change of the resource (the code
+ * no longer declares it); one the code declares is created again. An update is kept whole when the
+ * plan's change of the resource is a no-op (or there is none): the state then takes the refreshed
+ * values. When the change is an update, an attribute is kept when the change leaves it as the
+ * account holds it (neither changed back nor shown changing); the entry returned shows only those
+ * (a changed-back attribute's `before` is its live value). A resource the plan deletes, replaces,
+ * forgets or defers keeps nothing: its own change says what happens to it.
+ */
+export function keptDrift(plan: Plan, d: ResourceChange): ResourceChange | undefined {
+  if (d.mode !== 'managed') return undefined;
+  const kind = kindOf(d);
+  if (kind !== 'update' && kind !== 'delete') return undefined;
+  if (plan.deferred.some((c) => c.address === d.address)) return undefined;
+  const c = plan.changes.find((x) => x.address === d.address && x.deposed === d.deposed);
+  if (kind === 'delete') return c === undefined ? d : undefined;
+  const planned = c === undefined ? 'no-op' : kindOf(c);
+  if (planned === 'no-op') return d;
+  if (planned !== 'update' || c === undefined) return undefined;
+  const kept = (a: string): boolean => !c.afterUnknown.has(a) && same(c.after[a], d.after[a]) && same(c.before[a], c.after[a]);
+  const before: Record<string, unknown> = { ...d.before };
+  let any = false;
+  for (const a of new Set([...Object.keys(d.before), ...Object.keys(d.after)])) {
+    if (same(d.before[a], d.after[a])) continue;
+    if (kept(a)) any = true;
+    else before[a] = d.after[a];
+  }
+  const secrets = new Set([...d.secretsChanged].filter((a) => !c.secretsChanged.has(a)));
+  if (!any && secrets.size === 0) return undefined;
+  return { ...d, before, secretsChanged: secrets };
+}
+
+/** The drift a normal plan keeps (see {@link keptDrift}); none for a refresh-only plan, which compares with no code. */
+export function keptDriftOf(plan: Plan): ResourceChange[] {
+  if (plan.refreshOnly) return [];
+  return plan.drift.flatMap((d) => keptDrift(plan, d) ?? []);
+}
