@@ -17,11 +17,11 @@ function same(a: unknown, b: unknown): boolean {
  * The part of a drift entry (an update, or a deletion) that the plan keeps, or undefined when it
  * keeps nothing of it. A deletion is kept when the plan has no change of the resource (the code
  * no longer declares it); one the code declares is created again. An update is kept whole when the
- * plan's change of the resource is a no-op (or there is none): the state then takes the refreshed
- * values. When the change is an update, an attribute is kept when the change leaves it as the
- * account holds it (neither changed back nor shown changing); the entry returned shows only those
- * (a changed-back attribute's `before` is its live value). A resource the plan deletes, replaces,
- * forgets or defers keeps nothing: its own change says what happens to it.
+ * plan has no change of the resource. When the change is a no-op or an update, an attribute is
+ * kept when the change leaves it as the account holds it (neither changed back nor shown
+ * changing): all of them for a no-op, whose values are the refreshed ones. The entry returned shows
+ * only those (a changed-back attribute's `before` is its live value). A resource the plan deletes,
+ * replaces, forgets or defers keeps nothing: its own change says what happens to it.
  */
 export function keptDrift(plan: Plan, d: ResourceChange): ResourceChange | undefined {
   if (d.mode !== 'managed') return undefined;
@@ -30,9 +30,9 @@ export function keptDrift(plan: Plan, d: ResourceChange): ResourceChange | undef
   if (plan.deferred.some((c) => c.address === d.address)) return undefined;
   const c = plan.changes.find((x) => x.address === d.address && x.deposed === d.deposed);
   if (kind === 'delete') return c === undefined ? d : undefined;
-  const planned = c === undefined ? 'no-op' : kindOf(c);
-  if (planned === 'no-op') return d;
-  if (planned !== 'update' || c === undefined) return undefined;
+  if (c === undefined) return d;
+  const planned = kindOf(c);
+  if (planned !== 'no-op' && planned !== 'update') return undefined;
   const kept = (a: string): boolean => !c.afterUnknown.has(a) && same(c.after[a], d.after[a]) && same(c.before[a], c.after[a]);
   const before: Record<string, unknown> = { ...d.before };
   let any = false;
