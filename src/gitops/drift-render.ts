@@ -55,6 +55,24 @@ function object(o: UnmanagedObject): string {
   return `- ${escapeMarkdown(o.account)}: ${o.kind} ${show(o.value)}${o.label === '' ? '' : ` (label ${show(o.label)})`}`;
 }
 
+/** An unmanaged object, with the list that keeps it undeclared, if one does. */
+function unmanagedLine(o: UnmanagedObject): string {
+  return o.kept_by === undefined ? object(o) : `${object(o)}: kept in the state of ${codeSpan(o.kept_by)}, whose code does not declare it (${KEPT_NOTE})`;
+}
+
+/** Why the plan keeps a change made outside Terraform, or an entry the code does not declare. */
+const KEPT_NOTE = 'kept by the plan: ignore_changes, or code that already matches';
+
+/** Under the unmanaged objects when a list keeps some of them undeclared. */
+const KEPT_UNDECLARED_AFTER =
+  "_Kept in the state of a list whose code does not declare it_: `terraform plan` does not remove it (the list's `ignore_changes`), so no apply does. " +
+  'Declare it in the code, or remove it from the account.';
+
+/** Under a section that holds what the plan keeps: what that means, and what ends it. */
+const KEPT_AFTER =
+  '_Kept by the plan_: `terraform plan` does not change it back (`ignore_changes`, or code that already matches), so no apply puts it back, ' +
+  'and the next apply of any change writes it into the state. Where the code should not allow it, declare the value without `ignore_changes`.';
+
 function heldLine(o: HeldObject): string {
   const whose =
     o.provider_account === 'this'
@@ -152,8 +170,11 @@ function sectionsOf(r: DriftReport): Section[] {
   const all: Section[] = [
     {
       title: `Changed outside Terraform (${r.changed.length})`,
-      items: r.changed.map((c) => `- ${codeSpan(c.address)}: ${codeSpan(c.attribute)} ${difference(c.recorded, c.live)}${undoneNote(undoers.get(c.address))}`),
-      after: [],
+      items: r.changed.map(
+        (c) =>
+          `- ${codeSpan(c.address)}: ${codeSpan(c.attribute)} ${difference(c.recorded, c.live)}${undoneNote(undoers.get(c.address))}${c.kept_by_plan === true ? ` (${KEPT_NOTE})` : ''}`,
+      ),
+      after: r.changed.some((c) => c.kept_by_plan === true) ? [KEPT_AFTER] : [],
     },
     {
       // Neutral: Terraform's own apply may have removed them (a list, a sub-account deleted); the reason says so when known.
@@ -168,7 +189,11 @@ function sectionsOf(r: DriftReport): Section[] {
       items: r.pending.map((p) => pendingLine(p, changed, gone)),
       after: ['`terraform plan` shows them in full; applying the code makes them.'],
     },
-    { title: `Not managed by any resource (${r.unmanaged.length})`, items: r.unmanaged.map(object), after: [] },
+    {
+      title: `Not managed by any resource (${r.unmanaged.length})`,
+      items: r.unmanaged.map(unmanagedLine),
+      after: r.unmanaged.some((o) => o.kept_by !== undefined) ? [KEPT_UNDECLARED_AFTER] : [],
+    },
     {
       title: `Held by a resource of another provider configuration (${r.held_by_other_configurations.length})`,
       items: r.held_by_other_configurations.map(heldLine),

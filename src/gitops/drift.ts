@@ -18,6 +18,13 @@ export interface AttributeDrift {
   readonly attribute: string;
   readonly recorded: unknown;
   readonly live: unknown;
+  /**
+   * True when the plan does not change it back (its resource's planned change is a no-op, or keeps
+   * the live value): `ignore_changes`, or code that already matches. No apply puts it back, and the
+   * next apply of any change writes it into the state (drift-kept.ts). Absent otherwise, and in a
+   * refresh-only plan, which compares with no code.
+   */
+  readonly kept_by_plan?: true;
 }
 
 /** An object of the account no resource in the state manages. */
@@ -28,6 +35,11 @@ export interface UnmanagedObject {
   readonly value: string;
   /** The IP's or token's label ('' when none). */
   readonly label: string;
+  /**
+   * The list resource whose state holds it though its code (a constant list) does not declare it:
+   * the plan keeps it (`ignore_changes`), so no apply removes it (drift-kept.ts). Absent otherwise.
+   */
+  readonly kept_by?: string;
 }
 
 /**

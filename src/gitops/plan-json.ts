@@ -79,6 +79,13 @@ export interface Plan {
    */
   readonly applyable: boolean | undefined;
   /**
+   * The attribute values the code gives each resource as constants (the `configuration`'s
+   * `constant_value`s), by address: resources of the root module and of module calls, none with
+   * `count` or `for_each` (their instances' addresses are not the configuration's), and never a
+   * credential. What the code declares, where the state may hold what `ignore_changes` kept.
+   */
+  readonly constants: ReadonlyMap<string, Values>;
+  /**
    * True when planning failed (`errored`): Terraform saves such a plan, without the changes that
    * failed and what depends on them, and refuses to apply it. Only a caller that asked for errored
    * plans ({@link PlanReading}) gets one; it is refused otherwise.
@@ -360,9 +367,33 @@ export function parsePlanJson(json: unknown, reading: PlanReading = {}): Plan {
     priorState: prior,
     complete: status.complete,
     applyable: status.applyable,
+    constants: configuredConstants(json.configuration),
     errored: status.errored,
     refreshOnly: isRefreshOnly(status, changes, drift),
   };
+}
+
+/** See {@link Plan.constants}. */
+function configuredConstants(configuration: unknown): Map<string, Values> {
+  const out = new Map<string, Values>();
+  const walk = (module: unknown, prefix: string): void => {
+    if (!isRecord(module)) return;
+    for (const r of Array.isArray(module.resources) ? module.resources : []) {
+      if (!isRecord(r) || typeof r.address !== 'string' || !isRecord(r.expressions)) continue;
+      if (r.count_expression !== undefined || r.for_each_expression !== undefined) continue;
+      const values: Record<string, unknown> = {};
+      for (const [k, e] of Object.entries(r.expressions)) {
+        if (!SECRET_ATTRIBUTES.has(k) && isRecord(e) && 'constant_value' in e) values[k] = e.constant_value;
+      }
+      out.set(`${prefix}${r.address}`, values);
+    }
+    for (const [name, call] of isRecord(module.module_calls) ? Object.entries(module.module_calls) : []) {
+      if (!isRecord(call) || call.count_expression !== undefined || call.for_each_expression !== undefined) continue;
+      walk(call.module, `${prefix}module.${name}.`);
+    }
+  };
+  if (isRecord(configuration)) walk(configuration.root_module, '');
+  return out;
 }
 
 /** See {@link Plan.refreshOnly}. */

@@ -10,6 +10,7 @@ import type { BearerToken } from '../sdk';
 import { storeFromEnv } from './credentials';
 import { comparesWithCode, type DriftReport, driftReport, pendingChanges, planGaps, type ScanProgress, scanChanges } from './drift';
 import { absentAsDeleted, missingAsDeleted, planDrift, subAccountsDeletedInPlan } from './drift-deleted';
+import { markKept, markUndeclared, undeclaredEntries, withoutUndeclared } from './drift-kept';
 import { scanUnmanaged } from './drift-scan';
 import { providerLayout, scanAccountOf, scanScope } from './drift-providers';
 import { planProviderSource, type ProviderSource, readProviderSource } from './provider-source';
@@ -200,8 +201,12 @@ async function planOfDir(dir: string, bin: string | undefined, progress: { note(
  */
 export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Promise<DriftReport> {
   const catalogue = opts.catalogue ?? RESOURCE_TYPES;
-  const { changed, deleted } = planDrift(plan);
-  const pending = (opts.comparesWithCode ?? comparesWithCode(plan)) ? pendingChanges(plan, catalogue) : undefined;
+  const withCode = opts.comparesWithCode ?? comparesWithCode(plan);
+  const drift = planDrift(plan);
+  const { deleted } = drift;
+  // Against the code, what the plan does not change back is said so (drift-kept.ts).
+  const changed = withCode ? markKept(drift.changed, plan) : drift.changed;
+  const pending = withCode ? pendingChanges(plan, catalogue) : undefined;
   const incomplete = [...(opts.incomplete ?? []), ...planGaps(plan)];
   const planGiven = opts.plannedHere !== true;
   if (opts.scan === false) return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], leftovers: [], scanned: false, incomplete, planGiven });
@@ -212,7 +217,10 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
     account,
     plannedHere: opts.plannedHere === true,
   });
-  const scan = await withStore(opts, (store) => scanUnmanaged(store, scope.state, opts.progress ?? SILENT_PROGRESS, opts.now, catalogue, scope.holders));
+  // A list's entries the plan keeps while its code does not declare them are scanned as unmanaged, whatever the state holds.
+  const undeclared = withCode ? undeclaredEntries(plan, catalogue) : [];
+  const scanned = withoutUndeclared(scope.state, undeclared);
+  const scan = await withStore(opts, (store) => scanUnmanaged(store, scanned, opts.progress ?? SILENT_PROGRESS, opts.now, catalogue, scope.holders));
   // A sub-account the plan's own drift reports deleted is reported there already.
   const known = subAccountsDeletedInPlan(plan, catalogue);
   const missing = missingAsDeleted(
@@ -224,7 +232,7 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
     changed: [...changed, ...scanChanges(scan.changed, plan)],
     deleted: [...deleted, ...missing, ...absentAsDeleted(scan.absent, plan, catalogue)],
     pending,
-    unmanaged: scan.unmanaged,
+    unmanaged: markUndeclared(scan.unmanaged, undeclared),
     held: scan.held,
     expired: scan.expired,
     leftovers: scan.leftovers,
