@@ -249,7 +249,7 @@ function acceptedEntry(
 
 /**
  * A normal plan's kept drift always needs attention, whatever the type's risks: nothing else in
- * the plan shows it, and once this apply writes it into the state, no drift run reports it.
+ * the plan shows it, and once this apply writes it into the state, no refresh shows it as drift.
  */
 function keptAttention(d: ResourceChange, account: string, what: string): Attention {
   return {
