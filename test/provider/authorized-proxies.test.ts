@@ -81,6 +81,35 @@ describe('proxyaccount_authorized_proxies', () => {
     ]);
   });
 
+  it('adds before it removes: an add the API refuses removes nothing, the proxy it was to replace included', async () => {
+    const state = await driver.create({ proxies: ['us-ny', 'gb-lon'] });
+    const config = { proxies: ['us-ny', 'fr-par.proxy.example.net:8080'] };
+    const { planned } = await driver.plan(state, config);
+    expect(planned['removed_entries']).toEqual([LON]);
+    // Added after the plan: the apply would remove it too, and say so, were anything removed.
+    await suite.admin.proxies.add('nl-ams');
+    const { state: after, diagnostics } = await driver.apply(state, planned, config);
+    expect(errors(diagnostics)).toEqual([
+      expect.objectContaining({
+        summary: 'Unable to update authorized proxy list',
+        detail: expect.stringMatching(/add proxy 'fr-par\.proxy\.example\.net:8080'.*400.*wrong port/s),
+      }),
+      expect.objectContaining({ detail: expect.stringMatching(/2 change\(s\) were not attempted after the failures above/) }),
+    ]);
+    expect(diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
+    expect(await remote()).toEqual(sorted([NY, LON, 'nl-ams.proxy.example.net:1080']));
+    expect(sorted(after!['proxies'])).toEqual(sorted(['us-ny', LON, 'nl-ams.proxy.example.net:1080']));
+  });
+
+  it('swaps a proxy on a list at the plan limit: the add refused for the limit is sent again once the removal made room', async () => {
+    await suite.emu.control.plan('demo', 'trial'); // at most 2 proxies
+    const state = await driver.create({ proxies: ['us-ny', 'gb-lon'] });
+    const config = { proxies: ['us-ny', 'jp-tyo'] };
+    const updated = await driver.update(state, config);
+    expect(await remote()).toEqual(sorted([NY, TYO]));
+    await expectNoChanges(updated, config);
+  });
+
   it('adds and removes in place', async () => {
     const state = await driver.create({ proxies: ['us-ny', 'gb-lon'] });
     const config = { proxies: ['gb-lon', 'sg-sin', 'au-syd.proxy.example.net'] };

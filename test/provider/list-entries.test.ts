@@ -4,6 +4,7 @@
 // "*name" stands for the same entry as "name" (the way a proxy's forms do).
 import { diff, dropped, type ListAccess, type ListEntries, removals, replay } from '../../src/provider/access/list-entries';
 import { applyListOps } from '../../src/provider/access/list-sync';
+import { PaymentRequiredError } from '../../src/sdk';
 
 interface Listed {
   readonly name: string;
@@ -25,12 +26,22 @@ const toy: ListEntries<string, Listed> = {
   toState: (listed) => listed.map((r) => `${r.name}=${r.tag}`),
 };
 
-/** Records the writes; `failing` names entries whose write throws. */
-function recorder(failing: readonly string[] = []): { access: ListAccess<string, Listed>; sent: string[] } {
+/**
+ * Records the writes; `failing` names entries whose write throws, `full` entries whose add the
+ * API refuses for the plan's limit (402) until `removalsToRoom` removals were sent.
+ */
+function recorder(
+  failing: readonly string[] = [],
+  full: { readonly names: readonly string[]; readonly removalsToRoom: number } = { names: [], removalsToRoom: 0 },
+): { access: ListAccess<string, Listed>; sent: string[] } {
   const sent: string[] = [];
   const write = async (what: string, name: string): Promise<void> => {
     sent.push(`${what} ${name}`);
     if (failing.includes(name)) throw new Error(`${what} ${name} failed`);
+    const removed = sent.filter((w) => w.startsWith('remove ')).length;
+    if (what === 'add' && full.names.includes(name) && removed < full.removalsToRoom) {
+      throw new PaymentRequiredError({ method: 'POST', path: '/api/thing/', operation: `add thing '${name}'`, status: 402, responseText: 'limit reached' });
+    }
   };
   return {
     sent,
@@ -77,6 +88,25 @@ describe('the shared replay after failed writes', () => {
     expect(sent).toEqual(expect.arrayContaining(['remove b', 'remove c', 'add b', 'add d', 'add e']));
     const left = replay(toy, before, result.done);
     expect(toy.toState(left, [])).toEqual(['a=x', 'b=y', 'e=x']);
+  });
+
+  it('with adds first, removes nothing once an add failed: the entries it was to replace stay', async () => {
+    const { access, sent } = recorder(['d']);
+    const ops = diff(toy, access, before, ['a=x', 'd=x', 'e=x']);
+    const result = await applyListOps(ops, { addsFirst: true });
+    expect(sent.sort()).toEqual(['add d', 'add e']);
+    expect(result.failed.map((f) => f.op.description)).toEqual(["add thing 'd'"]);
+    expect(result.skipped.map((o) => o.description).sort()).toEqual(["remove thing 'b'", "remove thing 'c'"]);
+    expect(toy.toState(replay(toy, before, result.done), [])).toEqual(['a=x', 'b=x', 'c=x', 'e=x']);
+  });
+
+  it('with adds first, sends an add refused for the plan limit again once the removals made room', async () => {
+    const { access, sent } = recorder([], { names: ['d'], removalsToRoom: 1 });
+    const ops = diff(toy, access, before, ['a=x', 'b=x', 'd=x']);
+    const result = await applyListOps(ops, { addsFirst: true });
+    expect(sent).toEqual(['add d', 'remove c', 'add d']);
+    expect(result.failed).toEqual([]);
+    expect(toy.toState(replay(toy, before, result.done), [])).toEqual(['a=x', 'b=x', 'd=x']);
   });
 
   it('skips the add of an entry whose removal failed, so the old entry stays', async () => {

@@ -102,6 +102,7 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
       operation,
       displayName: kind.displayName,
       object: object(username),
+      addsFirst: kind.entries.addsFirst === true,
       fresh: () => list.fresh(),
       diff: (before) => {
         // Entries added to the account after the plan was made: authoritative, the list removes
@@ -112,6 +113,12 @@ export function authoritativeList<S extends ObjectSchema, E, R>(kind: ListKind<S
       },
       replay: (before, done) => replay(kind.entries, before, done),
     });
+    // After failed writes, only what the account no longer lists was removed (a list that adds
+    // first removes nothing once an add failed).
+    if (!outcome.ok) {
+      const left = removals(kind.entries, outcome.remote, desired);
+      unseen = unseen.filter((u) => !left.includes(u));
+    }
     if (unseen.length > 0) {
       ctx.diagnostics.addWarning(
         `${capitalize(kind.displayName)} removed ${unseen.length} entr${unseen.length === 1 ? 'y' : 'ies'} the plan did not show`,

@@ -42,6 +42,11 @@ export interface ListEntries<E, R> {
   shown?(entry: R): string;
   /** The listed entries in state form: the declared spelling where an entry stands for a declared one. */
   toState(listed: readonly R[], declared: readonly E[]): E[];
+  /**
+   * Whether the additions run before the removals (list-sync.ts `applyListOps`): then an add the
+   * API refuses removes nothing. @default removals first
+   */
+  readonly addsFirst?: boolean;
 }
 
 /** One write of a list sync, with the entry it writes. */

@@ -1,7 +1,8 @@
 // The write half of the authoritative list resources: apply a computed difference as single
 // removals and additions (removals first, so a full list never hits the API's size limit
-// mid-update), keep going past ordinary failures, and report what failed so the resource can
-// return the state that reflects what actually happened.
+// mid-update; or, for a list that asks, additions first, so a refused add removes nothing), keep
+// going past ordinary failures, and report what failed so the resource can return the state that
+// reflects what actually happened.
 import { isProxyAccountError } from '../errors';
 import type { Ctx as ResourceContext } from '../types';
 
@@ -13,7 +14,7 @@ const MAX_REPORTED = 5;
 
 /** One single-entry write of a list sync. */
 export interface ListOp {
-  /** `remove` runs before every `add`. */
+  /** `remove` runs before every `add`, unless the list runs its additions first. */
   readonly kind: 'remove' | 'add';
   /** The entry's key (an IP, a hostname…): an add is skipped when the removal of the same key failed. */
   readonly key: string;
@@ -61,8 +62,19 @@ function isFatal(err: unknown): boolean {
   return isProxyAccountError(err) && (err.clientRefusesRequests || SAME_FOR_EVERY_ENTRY.has(err.code));
 }
 
-/** Runs the removals, then the additions, {@link LIST_WRITE_CONCURRENCY} at a time. Never throws. */
-export async function applyListOps<O extends ListOp>(ops: readonly O[]): Promise<ListSyncResult<O>> {
+/** True for an add the API refused because the account holds as many entries as its plan allows (402). */
+function atLimit(err: unknown): boolean {
+  return isProxyAccountError(err) && err.code === 'ERR_PAYMENT_REQUIRED';
+}
+
+/**
+ * Runs the writes, {@link LIST_WRITE_CONCURRENCY} at a time: the removals, then the additions. With
+ * `addsFirst`, the additions first, and the removals only once every addition succeeded: an add
+ * the API refuses (a proxy at a wrong port, say) then leaves every listed entry in place, the one
+ * it was meant to replace included. An add refused for the plan's limit alone does not hold the
+ * removals back, since they may make the room it needs: it is sent again after them. Never throws.
+ */
+export async function applyListOps<O extends ListOp>(ops: readonly O[], order: { readonly addsFirst?: boolean } = {}): Promise<ListSyncResult<O>> {
   const done: O[] = [];
   const failed: ListOpFailure<O>[] = [];
   const skipped: O[] = [];
@@ -92,8 +104,27 @@ export async function applyListOps<O extends ListOp>(ops: readonly O[]): Promise
     await Promise.all(workers);
   };
 
-  await runPhase(ops.filter((o) => o.kind === 'remove'));
-  await runPhase(ops.filter((o) => o.kind === 'add'));
+  const removes = ops.filter((o) => o.kind === 'remove');
+  const adds = ops.filter((o) => o.kind === 'add');
+  if (order.addsFirst !== true) {
+    await runPhase(removes);
+    await runPhase(adds);
+    return { done, failed, skipped };
+  }
+  await runPhase(adds);
+  const roomless = failed.filter((f) => atLimit(f.error));
+  if (stop || roomless.length < failed.length) {
+    skipped.push(...removes);
+    return { done, failed, skipped };
+  }
+  // Only limits refused: their adds are tried again once the removals have made room.
+  failed.length = 0;
+  await runPhase(removes);
+  if (!removes.some((r) => done.includes(r))) failed.push(...roomless);
+  else {
+    for (const f of roomless) failedKeys.delete(f.op.key);
+    await runPhase(roomless.map((f) => f.op));
+  }
   return { done, failed, skipped };
 }
 
@@ -151,6 +182,8 @@ export interface ListSync<R, O extends ListOp> {
   readonly displayName: string;
   /** The object for messages, e.g. "authorized IP list of sub-account 'alice'". */
   readonly object: string;
+  /** Whether the additions run before the removals ({@link applyListOps}). @default false */
+  readonly addsFirst?: boolean;
   /** The remote list as it is now, not from the refresh's cache. */
   fresh(): Promise<readonly R[]>;
   /** The writes that turn `before` into the desired list. */
@@ -173,7 +206,7 @@ export type ListSyncOutcome<R> =
 export async function syncList<R, O extends ListOp>(ctx: ResourceContext, s: ListSync<R, O>): Promise<ListSyncOutcome<R>> {
   const before = await s.fresh();
   const ops = s.diff(before);
-  const result = await applyListOps(ops);
+  const result = await applyListOps(ops, { addsFirst: s.addsFirst === true });
   if (succeeded(result)) return { ok: true, changed: ops.length > 0 };
   const changed = result.done.length > 0;
   if (s.operation === 'delete') {

@@ -61,6 +61,7 @@ export const authorizedProxiesResource: Resource<typeof schema> = authoritativeL
     key: (p) => p,
     name: (p) => p,
     toState: (listed, declared) => asDeclared(listed, declared),
+    addsFirst: true,
   },
 });
 
