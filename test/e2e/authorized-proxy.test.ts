@@ -121,6 +121,20 @@ describe('proxyaccount_authorized_proxy resource', () => {
     await expectNoChanges(ws);
   });
 
+  it('refuses at plan a proxy written at another port than the one listed, naming the listed form, and removes nothing', async () => {
+    ws.config(proxy('ny', 'us-la.proxy.example.net:8080'), proxy('lon', 'gb-lon.proxy.example.net:8080'));
+    const res = await ws.expect(['plan', '-no-color', '-input=false'], [1]);
+    const stderr = res.stderr.replace(/[│\s]+/g, ' ');
+    expect(stderr).toContain('Error: Wrong proxy port with proxyaccount_authorized_proxy.lon,');
+    expect(stderr).toContain(
+      '"gb-lon.proxy.example.net:8080" names gb-lon.proxy.example.net, which the account lists at port 1080, and the API refuses another port: ' +
+        'write "gb-lon.proxy.example.net:1080", or the proxy without a port ("gb-lon.proxy.example.net" or "gb-lon").',
+    );
+    expect(await listed()).toEqual(['gb-lon.proxy.example.net:1080', 'jp-tyo.proxy.example.net:3128', 'us-la.proxy.example.net:8080']);
+    ws.config(proxy('ny', 'us-la.proxy.example.net:8080'), proxy('lon', 'gb-lon.proxy.example.net:1080'));
+    await expectNoChanges(ws);
+  });
+
   it('destroys only its own entries, leaving the account as it was', async () => {
     await ws.destroy();
     expect(await account.snapshot()).toEqual(before);

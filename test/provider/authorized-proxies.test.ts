@@ -6,7 +6,7 @@ import { authorizedProxiesResource } from '../../src/provider/resources/authoriz
 import { UNKNOWN } from '../../src/protocol/cty';
 import { errors, paths } from './harness';
 import { normalized, sorted, startListSuite, type ListSuite } from './list-harness';
-import { ResourceDriver, type Obj } from './terraform-sim';
+import { ResourceDriver, type StepFailed, type Obj } from './terraform-sim';
 
 let suite: ListSuite;
 let driver: ResourceDriver;
@@ -66,19 +66,42 @@ describe('proxyaccount_authorized_proxies', () => {
     await expectNoChanges(updated, one);
   });
 
-  it('plans removed_entries as the apply will pair the forms: a form change removes nothing, a wrong port removes the proxy', async () => {
+  it('plans removed_entries as the apply will pair the forms: a form change removes nothing', async () => {
     const state = await driver.create({ proxies: ['us-ny'] });
     const refreshed = (await driver.read(state))!;
     // Another form of the same proxy: nothing is removed, and the plan says nothing is.
     const sameProxy = await driver.plan(refreshed, { proxies: ['us-ny.proxy.example.net'] });
     expect(sameProxy.planned['removed_entries']).toEqual([]);
     expect(sameProxy.diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
-    // A domain:port that names no listed proxy: the listed one goes, and the plan shows it.
-    const wrongPort = await driver.plan(refreshed, { proxies: ['us-ny.proxy.example.net:1080'] });
-    expect(wrongPort.planned['removed_entries']).toEqual([NY]);
-    expect(wrongPort.diagnostics.filter((d) => d.severity === 'warning')).toEqual([
-      expect.objectContaining({ summary: expect.stringMatching(/removes 1 entry not declared/) }),
-    ]);
+  });
+
+  it('refuses at plan a domain:port of a listed proxy at another port, naming the listed form; an unlisted one plans as before', async () => {
+    const state = await driver.create({ proxies: ['US-NY.proxy.example.net:8080', 'gb-lon'] });
+    const refreshed = (await driver.read(state))!;
+    const config = { proxies: ['US-NY.proxy.example.net:8080', 'gb-lon.proxy.example.net:8080'] };
+    const refused = [
+      {
+        severity: 'error',
+        summary: 'Wrong proxy port',
+        detail:
+          '"gb-lon.proxy.example.net:8080" names gb-lon.proxy.example.net, which the account lists at port 1080, and the API refuses another port: ' +
+          'write "gb-lon.proxy.example.net:1080", or the proxy without a port ("gb-lon.proxy.example.net" or "gb-lon").',
+        attribute: [{ attributeName: 'proxies' }],
+      },
+    ];
+    const planErrors = (prior: Obj | null) =>
+      driver.plan(prior, config).then(
+        () => [],
+        (err: unknown) => (err as StepFailed).diagnostics,
+      );
+    // The list changed to it, and a new list declaring it (which takes over the listed proxies).
+    expect(await planErrors(refreshed)).toEqual(refused);
+    expect(await planErrors(null)).toEqual(refused);
+    // A domain:port of a proxy the account does not list: the plan cannot tell its port.
+    const unlisted = await driver.plan(refreshed, { proxies: ['us-ny', 'gb-lon', 'fr-par.proxy.example.net:8080'] });
+    expect(errors(unlisted.diagnostics)).toEqual([]);
+    expect(unlisted.planned['removed_entries']).toEqual([]);
+    expect(await remote()).toEqual(sorted([NY, LON]));
   });
 
   it('adds before it removes: an add the API refuses removes nothing, the proxy it was to replace included', async () => {

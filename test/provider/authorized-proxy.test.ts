@@ -5,7 +5,7 @@ import { isUnknown } from '../../src/protocol/cty';
 import { authorizedProxyResource } from '../../src/provider/resources/authorized-proxy';
 import { countOf, startEmulatedProvider, type EmulatedProvider } from './emulated-provider';
 import { decode, dv, errors, NO_PRIVATE, obj, paths } from './harness';
-import { ResourceDriver } from './terraform-sim';
+import { ResourceDriver, type StepFailed, type Obj } from './terraform-sim';
 
 const schema = authorizedProxyResource.schema;
 let p: EmulatedProvider;
@@ -52,8 +52,32 @@ describe('proxyaccount_authorized_proxy', () => {
     const { planned, requiresReplace } = await driver.plan(state, { proxy: 'us-chi' });
     expect(requiresReplace).toEqual([[{ attributeName: 'proxy' }]]);
     expect(planned['proxy']).toBe('us-chi');
-    // A domain:port of the same host with another port than the listing's is another proxy too.
-    expect((await driver.plan(state, { proxy: 'us-la.proxy.example.net:1080' })).requiresReplace).toEqual([[{ attributeName: 'proxy' }]]);
+    // A domain:port of a proxy the account does not list: the plan cannot tell its port, and replaces.
+    expect((await driver.plan(state, { proxy: 'za-jnb.proxy.example.net:8080' })).requiresReplace).toEqual([[{ attributeName: 'proxy' }]]);
+  });
+
+  it('refuses at plan a domain:port of a listed proxy at another port, naming the listed form, before the replacement could remove it', async () => {
+    const state = await driver.create({ proxy: 'pl-waw' });
+    const wrongPort = 'pl-waw.proxy.example.net:8080';
+    const refused = [
+      {
+        severity: 'error',
+        summary: 'Wrong proxy port',
+        detail:
+          '"pl-waw.proxy.example.net:8080" names pl-waw.proxy.example.net, which the account lists at port 1080, and the API refuses another port: ' +
+          'write "pl-waw.proxy.example.net:1080", or the proxy without a port ("pl-waw.proxy.example.net" or "pl-waw").',
+        attribute: [{ attributeName: 'proxy' }],
+      },
+    ];
+    const planErrors = (prior: Obj | null) =>
+      driver.plan(prior, { proxy: wrongPort }).then(
+        () => [],
+        (err: unknown) => (err as StepFailed).diagnostics,
+      );
+    // The entry changed to it, and a new entry written so (whose add the API refuses the same way).
+    expect(await planErrors(state)).toEqual(refused);
+    expect(await planErrors(null)).toEqual(refused);
+    expect(await p.admin.proxies.list()).toContain('pl-waw.proxy.example.net:1080');
   });
 
   it('updates in place, sending nothing, when proxy changes to another form of the same proxy', async () => {

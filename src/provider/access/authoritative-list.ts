@@ -246,6 +246,7 @@ async function planList<S extends ObjectSchema, E, R>(
     if (ctx.data === undefined) removed = dropped(kind.entries, before, desired);
     else {
       const listed = await kind.access(ctx.data, owner).list();
+      if (refuseEntries(kind, ctx, listed, desired)) return undefined;
       // An entry the prior state holds that the account no longer lists stays among the removals.
       // Terraform plans again while applying, with the prior state the reviewed plan had: an entry
       // deleted in between (by a per-entry resource this same apply destroys, say) would otherwise
@@ -257,7 +258,9 @@ async function planList<S extends ObjectSchema, E, R>(
     }
   } else {
     // A new list takes over whatever the account has: read it, so the plan shows it.
-    removed = removals(kind.entries, await liveList(kind, ctx.data!, owner), desired);
+    const listed = await liveList(kind, ctx.data!, owner);
+    if (refuseEntries(kind, ctx, listed, desired)) return undefined;
+    removed = removals(kind.entries, listed, desired);
   }
   if (removed.length > 0) {
     ctx.diagnostics.addWarning(
@@ -271,6 +274,26 @@ async function planList<S extends ObjectSchema, E, R>(
     );
   }
   return { planned: kind.toPlan({ ...(prior === null ? { id: accountId(owner) } : {}), removed }) };
+}
+
+/**
+ * Adds an error for each declared entry the API will refuse, as the account's list shows: applied,
+ * its add would fail while the listed entry it was meant to stand for is removed. True when any.
+ */
+function refuseEntries<S extends ObjectSchema, E, R>(
+  kind: ListKind<S, E, R>,
+  ctx: ModifyPlanContext<AccountStore, AttributeName<S>>,
+  listed: readonly R[],
+  desired: readonly E[],
+): boolean {
+  let any = false;
+  for (const d of desired) {
+    const refusal = kind.entries.refused?.(d, listed);
+    if (refusal === undefined) continue;
+    ctx.diagnostics.addError(refusal.summary, refusal.detail, [{ attributeName: kind.entriesAttribute }]);
+    any = true;
+  }
+  return any;
 }
 
 /** The account's list as the plan reads it; a sub-account created in this same apply has none yet. */

@@ -43,6 +43,11 @@ export interface ListEntries<E, R> {
   /** The listed entries in state form: the declared spelling where an entry stands for a declared one. */
   toState(listed: readonly R[], declared: readonly E[]): E[];
   /**
+   * Why the API will refuse to add a declared entry, as the account's list shows (a proxy written
+   * at another port than the listed one), or undefined. A plan that reads the list refuses it.
+   */
+  refused?(declared: E, listed: readonly R[]): { readonly summary: string; readonly detail: string } | undefined;
+  /**
    * Whether the additions run before the removals (list-sync.ts `applyListOps`): then an add the
    * API refuses removes nothing. @default removals first
    */

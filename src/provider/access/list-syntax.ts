@@ -57,6 +57,31 @@ export function proxyForm(): Validator<string> {
 }
 
 /**
+ * The listed entry (`domain:port`) of the domain that the declared `domain:port` names, when the
+ * account lists it at another port: the API refuses such a form ("wrong port"). Undefined for a
+ * form without a port, or when the listing holds no entry of that domain (nothing to tell then).
+ */
+export function listedAtOtherPort(declared: string, listed: readonly string[]): string | undefined {
+  const d = parseProxy(declared);
+  if (d?.port === undefined) return undefined;
+  return listed.find((entry) => {
+    const r = parseProxy(entry);
+    return r?.port !== undefined && r.name === d.name && r.port !== d.port;
+  });
+}
+
+/** Why the API refuses the declared `domain:port`, which `listed` (its listing entry) shows at another port; names the forms to write. */
+export function otherPortProblem(declared: string, listed: string): string {
+  const colon = listed.lastIndexOf(':');
+  const domain = listed.slice(0, colon);
+  const bare = domain.split('.')[0]!;
+  return (
+    `${JSON.stringify(declared)} names ${domain}, which the account lists at port ${listed.slice(colon + 1)}, and the API refuses another port: ` +
+    `write ${JSON.stringify(listed)}, or the proxy without a port (${JSON.stringify(domain)} or ${JSON.stringify(bare)}).`
+  );
+}
+
+/**
  * True when the declared proxy `declared` stands for the listed `remote` (`domain:port`): the
  * same domain:port, the same full domain, or a bare host equal to the domain's first label.
  */

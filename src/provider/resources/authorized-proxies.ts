@@ -5,7 +5,7 @@
 import { SELF_ID } from '../access/account-ids';
 import { authoritativeList } from '../access/authoritative-list';
 import { listPlanValues, REMOVED_ENTRIES_ATTRIBUTE } from '../access/list-schema';
-import { denotes, proxyForm } from '../access/list-syntax';
+import { denotes, listedAtOtherPort, otherPortProblem, proxyForm } from '../access/list-syntax';
 import { attr, defineSchema, eachElement, useStateForUnknown, type Model } from '../framework';
 import type { Resource } from '../types';
 
@@ -22,7 +22,7 @@ const schema = defineSchema({
     }),
     proxies: attr.set('string', {
       description:
-        'Every authorized proxy, each as a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `<domain>:<port>` (`us-ny.proxy.example.net:8080`). State keeps the form declared here. An empty set removes them all. The subscription plan limits how many may be authorized.',
+        'Every authorized proxy, each as a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `<domain>:<port>` (`us-ny.proxy.example.net:8080`). State keeps the form declared here. A `<domain>:<port>` whose domain the account lists at another port is refused at plan, naming the listed form (the API refuses it). An empty set removes them all. The subscription plan limits how many may be authorized. The apply adds before it removes, and removes nothing once an add has failed (an add refused for that limit alone is sent again after the removals).',
       markdown: true,
       required: true,
       validators: [eachElement(proxyForm(), 'set')],
@@ -61,6 +61,12 @@ export const authorizedProxiesResource: Resource<typeof schema> = authoritativeL
     key: (p) => p,
     name: (p) => p,
     toState: (listed, declared) => asDeclared(listed, declared),
+    // A listed proxy declared at another port: refused at plan, since the apply would remove the
+    // listed entry (which the form does not stand for) and then fail to add the form.
+    refused: (declared, listed) => {
+      const other = listedAtOtherPort(declared, listed);
+      return other === undefined ? undefined : { summary: 'Wrong proxy port', detail: otherPortProblem(declared, other) };
+    },
     addsFirst: true,
   },
 });

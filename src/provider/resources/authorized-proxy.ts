@@ -3,11 +3,12 @@
 // response gives the full domain and the listing shows `domain:port`, so reads match listing
 // entries by host. Reads go through the coalescing reader (one listing per refresh).
 import { validationProblem } from '../access/entry-ids';
+import { listedAtOtherPort, otherPortProblem } from '../access/list-syntax';
 import { missingId } from '../access/state-ids';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { hasErrorCode } from '../errors';
 import type { AccountStore } from '../../account';
-import { attr, defineSchema, isKnown, useStateForUnknown, validator, type Model, type Validator } from '../framework';
+import { attr, defineSchema, isKnown, type ModifyPlanContext, useStateForUnknown, validator, type Model, type Validator } from '../framework';
 import type { Ctx, Resource } from '../types';
 
 const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
@@ -39,7 +40,7 @@ const schema = defineSchema({
     }),
     proxy: attr.string({
       description:
-        'The proxy, in any form the API accepts: a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `domain:port` (`us-ny.proxy.example.net:8080`). Kept as written. Changing it to another form of the same proxy updates it in place, with no request; to another proxy, replaces the entry.',
+        'The proxy, in any form the API accepts: a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `domain:port` (`us-ny.proxy.example.net:8080`). Kept as written. A `domain:port` whose domain the account lists at another port is refused at plan, naming the listed form (the API refuses it). Changing it to another form of the same proxy updates it in place, with no request; to another proxy, replaces the entry.',
       markdown: true,
       required: true,
       validators: [proxyForm()],
@@ -82,7 +83,9 @@ export const authorizedProxyResource = {
   // a replacement it would delete the proxy and add it again, or, with create_before_destroy, add
   // it (which changes nothing) and then delete it, leaving the account without it.
   async modifyPlan(ctx, { prior, planned }) {
-    if (prior === null || planned.proxy === prior.proxy) return undefined;
+    if (prior !== null && planned.proxy === prior.proxy) return undefined;
+    if (isKnown(planned.proxy) && ctx.data !== undefined && (await refusedPort(ctx, ctx.data, planned.proxy))) return undefined;
+    if (prior === null) return undefined;
     const same = isKnown(planned.proxy) && ctx.data !== undefined && (await sameProxy(ctx.data, prior, planned.proxy));
     return same ? { planned: { id: planned.proxy, domain: prior.domain } } : { requiresReplace: ['proxy'] };
   },
@@ -136,6 +139,19 @@ export const authorizedProxyResource = {
     return { id: proxy, proxy };
   },
 } satisfies Resource<typeof schema>;
+
+/**
+ * Refuses, with an error on `proxy`, a `domain:port` whose domain the account lists at another
+ * port: the API refuses it, and replacing the entry would delete the proxy before that add fails.
+ * True when refused. A form without a port reads nothing.
+ */
+async function refusedPort(ctx: ModifyPlanContext<AccountStore, 'proxy'>, data: AccountStore, proxy: string): Promise<boolean> {
+  if (!proxy.includes(':')) return false;
+  const listed = listedAtOtherPort(proxy, await data.proxies.list());
+  if (listed === undefined) return false;
+  ctx.diagnostics.addAttributeError('proxy', 'Wrong proxy port', otherPortProblem(proxy, listed));
+  return true;
+}
 
 /** One listing entry, split. */
 interface ListedProxy {

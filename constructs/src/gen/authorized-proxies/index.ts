@@ -9,7 +9,7 @@ import * as cdktf from 'cdktf';
 
 export interface AuthorizedProxiesConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Every authorized proxy, each as a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `<domain>:<port>` (`us-ny.proxy.example.net:8080`). State keeps the form declared here. An empty set removes them all. The subscription plan limits how many may be authorized.
+  * Every authorized proxy, each as a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `<domain>:<port>` (`us-ny.proxy.example.net:8080`). State keeps the form declared here. A `<domain>:<port>` whose domain the account lists at another port is refused at plan, naming the listed form (the API refuses it). An empty set removes them all. The subscription plan limits how many may be authorized. The apply adds before it removes, and removes nothing once an add has failed (an add refused for that limit alone is sent again after the removals).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/authorized_proxies#proxies AuthorizedProxies#proxies}
   */

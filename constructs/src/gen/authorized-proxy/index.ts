@@ -9,7 +9,7 @@ import * as cdktf from 'cdktf';
 
 export interface AuthorizedProxyConfig extends cdktf.TerraformMetaArguments {
   /**
-  * The proxy, in any form the API accepts: a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `domain:port` (`us-ny.proxy.example.net:8080`). Kept as written. Changing it to another form of the same proxy updates it in place, with no request; to another proxy, replaces the entry.
+  * The proxy, in any form the API accepts: a bare host (`us-ny`), a full domain (`us-ny.proxy.example.net`) or `domain:port` (`us-ny.proxy.example.net:8080`). Kept as written. A `domain:port` whose domain the account lists at another port is refused at plan, naming the listed form (the API refuses it). Changing it to another form of the same proxy updates it in place, with no request; to another proxy, replaces the entry.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/proxyaccount/proxyaccount/latest/docs/resources/authorized_proxy#proxy AuthorizedProxy#proxy}
   */
