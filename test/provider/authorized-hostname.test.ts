@@ -159,6 +159,16 @@ describe('proxyaccount_authorized_hostname', () => {
     expect(errors(await driver.validate({ domain: '0x7f.example.com' }))).toEqual([]);
   });
 
+  it('says to drop the trailing dot of a fully qualified name, naming the name to write', async () => {
+    expect(errors(await driver.validate({ domain: 'office.example.com.' })).map((d) => d.detail)).toEqual([
+      'Attribute domain must be a host name such as app.example.com (got "office.example.com."): drop the trailing dot and write "office.example.com".',
+    ]);
+    // A name that the dot is not the only fault of gets the full rule.
+    expect(errors(await driver.validate({ domain: 'ci.0x1f.' })).map((d) => d.detail)).toEqual([
+      expect.stringContaining('a numeric last label such as 7 or 0x1f makes one (got "ci.0x1f.")'),
+    ]);
+  });
+
   it('refreshes many entries of one account in parallel with one listing request', async () => {
     const domains = Array.from({ length: 20 }, (_, i) => `n${i}.bulk.example.com`);
     for (const domain of domains) await p.admin.hostnames.add({ domain, username: 'host-sub' });

@@ -151,6 +151,12 @@ describe('proxyaccount_authorized_hostnames', () => {
     ]);
   });
 
+  it('says to drop the trailing dot of a fully qualified name, naming the name to write', async () => {
+    expect(errors(await driver.validate({ domains: ['vpn.example.com.'] })).map((d) => d.detail)).toEqual([
+      'Attribute domains must be a host name such as app.example.com, got "vpn.example.com.": drop the trailing dot and write "vpn.example.com".',
+    ]);
+  });
+
   it('validates host names and duplicates that differ only in case', async () => {
     const diags = await driver.validate({ username: 'bad name', domains: ['ok.example.com', 'not a host', '-bad.example.com', '203.0.113.7'] });
     expect(paths(errors(diags)).sort()).toEqual(['domains', 'domains', 'domains', 'username']);

@@ -219,6 +219,19 @@ describe('proxyaccount_authorized_ip', () => {
     expect(paths(errors(await driver.validate({ ip: '203.0.113.1', username: 'u'.repeat(31) })))).toEqual(['username']);
   });
 
+  it('names an octet above 255 before any leading zero, so the message never suggests a refused value', async () => {
+    const details = async (ip: string) => errors(await driver.validate({ ip })).map((d) => d.detail);
+    expect(await details('10.0.0.0300')).toEqual([
+      'Attribute ip must be an IPv4 address such as 203.0.113.7, one address: 0300 is above 255 (got "10.0.0.0300").',
+    ]);
+    expect(await details('010.0.0.300')).toEqual([
+      'Attribute ip must be an IPv4 address such as 203.0.113.7, one address: 300 is above 255 (got "010.0.0.300").',
+    ]);
+    expect(await details('10.0.0.0255')).toEqual([
+      'Attribute ip must be an IPv4 address such as 203.0.113.7, one address: "0255" has a leading zero (write 255) (got "10.0.0.0255").',
+    ]);
+  });
+
   it('refreshes many entries of one account in parallel with one listing request', async () => {
     const ips = Array.from({ length: 25 }, (_, i) => `10.20.0.${i + 1}`);
     for (const ip of ips) await p.admin.ips.add({ ip, label: `host-${ip}`, username: 'ip-sub' });

@@ -216,6 +216,24 @@ describe('proxyaccount_authorized_proxies', () => {
     expect(await driver.validate({ proxies: ['us-ny', 'us-ny.proxy.example.net', NY] })).toEqual([]);
   });
 
+  it('says what to write for a proxy with a trailing dot, and for a bare host given a port', async () => {
+    const rule =
+      'Attribute proxies must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or <domain>:<port> (us-ny.proxy.example.net:8080)';
+    const details = async (proxy: string) => errors(await driver.validate({ proxies: [proxy] })).map((d) => d.detail);
+    expect(await details('us-ny.proxy.example.net.')).toEqual([
+      `${rule}, got "us-ny.proxy.example.net.": drop the trailing dot and write "us-ny.proxy.example.net".`,
+    ]);
+    expect(await details('us-ny.proxy.example.net.:8080')).toEqual([
+      `${rule}, got "us-ny.proxy.example.net.:8080": drop the trailing dot and write "us-ny.proxy.example.net:8080".`,
+    ]);
+    expect(await details('us-ny:8080')).toEqual([
+      `${rule}, got "us-ny:8080": a port needs the full domain, as the account lists it (such as us-ny.proxy.example.net:8080); or write the bare host alone, "us-ny".`,
+    ]);
+    expect(await details('gb-lon:1080')).toEqual([
+      `${rule}, got "gb-lon:1080": a port needs the full domain, as the account lists it (such as gb-lon.proxy.example.net:1080); or write the bare host alone, "gb-lon".`,
+    ]);
+  });
+
   it('refuses a null proxy (`proxies = [var.n]`) at validation, and waits for an unknown one', async () => {
     const diags = await driver.validate({ proxies: [null] });
     expect(errors(diags)).toEqual([

@@ -229,6 +229,21 @@ describe('proxyaccount_authorized_proxy', () => {
     }
   });
 
+  it('says what to write for a proxy with a trailing dot, and for a bare host given a port', async () => {
+    const rule =
+      'Attribute proxy must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or domain:port (us-ny.proxy.example.net:8080) with a port from 1 to 65535';
+    const details = async (proxy: string) => errors(await driver.validate({ proxy })).map((d) => d.detail);
+    expect(await details('us-ny.proxy.example.net.')).toEqual([
+      `${rule} (got "us-ny.proxy.example.net."): drop the trailing dot and write "us-ny.proxy.example.net".`,
+    ]);
+    expect(await details('us-ny.proxy.example.net.:8080')).toEqual([
+      `${rule} (got "us-ny.proxy.example.net.:8080"): drop the trailing dot and write "us-ny.proxy.example.net:8080".`,
+    ]);
+    expect(await details('us-ny:8080')).toEqual([
+      `${rule} (got "us-ny:8080"): a port needs the full domain, as the account lists it (such as us-ny.proxy.example.net:8080); or write the bare host alone, "us-ny".`,
+    ]);
+  });
+
   it('refreshes many proxies in parallel with one listing request', async () => {
     const hosts = ['us-mia', 'us-sea', 'us-dal', 'ca-tor', 'mx-mex', 'es-mad', 'it-mil', 'se-sto'];
     for (const h of hosts) await p.admin.proxies.add(h);

@@ -17,13 +17,31 @@ export function isHostname(s: string): boolean {
   return labels.every((l) => LABEL.test(l)) && !NUMERIC_LABEL.test(labels[labels.length - 1]!);
 }
 
+/**
+ * `v` without the trailing dot of a fully qualified name (`office.example.com.`, also before a
+ * port: `us-ny.proxy.example.net.:8080`), when it has one and `valid` accepts the rest; else undefined.
+ */
+function withoutTrailingDot(v: string, valid: (s: string) => boolean): string | undefined {
+  const m = /^(.*[^.])\.(:[0-9]*)?$/.exec(v);
+  const rest = m === null ? undefined : m[1]! + (m[2] ?? '');
+  return rest !== undefined && valid(rest) ? rest : undefined;
+}
+
+/** What to write instead of a refused `v` that a trailing dot alone spoils, or '' (a clause to append). */
+export function trailingDotAdvice(v: string, valid: (s: string) => boolean): string {
+  const rest = withoutTrailingDot(v, valid);
+  return rest === undefined ? '' : `: drop the trailing dot and write ${JSON.stringify(rest)}`;
+}
+
 /** A host name such as `app.example.com` (at most 253 characters). */
 export function hostname(): Validator<string> {
-  return validator('a host name such as app.example.com', (v) =>
-    isHostname(v)
-      ? undefined
-      : `must be a host name such as app.example.com (letters, digits, inner hyphens and dots; not an IP address: a numeric last label such as 7 or 0x1f makes one), got ${JSON.stringify(v)}`,
-  );
+  return validator('a host name such as app.example.com', (v) => {
+    if (isHostname(v)) return undefined;
+    // The numeric-label rule would only mislead about a name whose one fault is the dot.
+    const advice = trailingDotAdvice(v, isHostname);
+    if (advice !== '') return `must be a host name such as app.example.com, got ${JSON.stringify(v)}${advice}`;
+    return `must be a host name such as app.example.com (letters, digits, inner hyphens and dots; not an IP address: a numeric last label such as 7 or 0x1f makes one), got ${JSON.stringify(v)}`;
+  });
 }
 
 /** A proxy as the API accepts it: a parsed bare host, full domain or `domain:port`. */
@@ -46,13 +64,27 @@ export function parseProxy(s: string): ProxyForm | undefined {
   return { name: name.toLowerCase(), port };
 }
 
+/**
+ * For a bare host given a port (`us-ny:8080`, which the API refuses: its `<domain>:<port>` form
+ * carries a full domain), what to write instead, as a clause to append; '' for any other value.
+ * The bare host alone is named only when `valid` accepts it.
+ */
+export function bareHostPortAdvice(v: string, valid: (s: string) => boolean): string {
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?):([0-9]{1,5})$/.exec(v);
+  if (m === null || Number(m[2]) < 1 || Number(m[2]) > 65535) return '';
+  const host = m[1]!;
+  const alone = valid(host) ? `; or write the bare host alone, ${JSON.stringify(host)}` : '';
+  return `: a port needs the full domain, as the account lists it (such as ${host}.proxy.example.net:${m[2]})${alone}`;
+}
+
 /** A proxy in one of the forms the API accepts. */
 export function proxyForm(): Validator<string> {
+  const valid = (s: string): boolean => parseProxy(s) !== undefined;
   return validator('a bare host, a full domain or <domain>:<port>', (v) => {
     if (v === '') return 'must not be empty';
-    return parseProxy(v) === undefined
-      ? `must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or <domain>:<port> (us-ny.proxy.example.net:8080), got ${JSON.stringify(v)}`
-      : undefined;
+    if (valid(v)) return undefined;
+    const advice = trailingDotAdvice(v, valid) || bareHostPortAdvice(v, valid);
+    return `must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or <domain>:<port> (us-ny.proxy.example.net:8080), got ${JSON.stringify(v)}${advice}`;
   });
 }
 

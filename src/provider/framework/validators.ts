@@ -101,12 +101,12 @@ export function oneOf(...allowed: string[]): Validator<string> {
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
 
-/** A dotted-quad IPv4 address without leading zeros, e.g. 203.0.113.7; the message names the problem. */
 /** Whether `v` is an IPv4 address in dotted-quad form without leading zeros, the form {@link ipv4} accepts. */
 export function isIpv4(v: string): boolean {
   return IPV4.test(v);
 }
 
+/** A dotted-quad IPv4 address without leading zeros, e.g. 203.0.113.7; the message names the problem. */
 export function ipv4(): Validator<string> {
   return validator('an IPv4 address such as 203.0.113.7', (v, ctx) => {
     if (IPV4.test(v)) return undefined;
@@ -121,11 +121,13 @@ export function ipv4Problem(v: string): string {
   if (v.includes(':')) return 'IPv6 addresses are not accepted, the API authorizes IPv4 only';
   const parts = v.split('.');
   if (parts.length !== 4) return `it has ${parts.length} dot-separated part${parts.length === 1 ? '' : 's'} instead of 4`;
-  for (const p of parts) {
-    if (!/^[0-9]+$/.test(p)) return `${JSON.stringify(p)} is not a number`;
-    if (p.length > 1 && p.startsWith('0')) return `${JSON.stringify(p)} has a leading zero (write ${Number(p)})`;
-    if (Number(p) > 255) return `${p} is above 255`;
-  }
+  const notNumber = parts.find((p) => !/^[0-9]+$/.test(p));
+  if (notNumber !== undefined) return `${JSON.stringify(notNumber)} is not a number`;
+  // The range first: rewriting a leading zero away must not give a value that is refused too.
+  const above = parts.find((p) => Number(p) > 255);
+  if (above !== undefined) return `${above} is above 255`;
+  const padded = parts.find((p) => p.length > 1 && p.startsWith('0'));
+  if (padded !== undefined) return `${JSON.stringify(padded)} has a leading zero (write ${Number(padded)})`;
   return 'it is not in dotted-quad form';
 }
 

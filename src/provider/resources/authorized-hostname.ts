@@ -4,7 +4,7 @@
 import { reportAlreadyExists } from '../access/already-exists';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { entryId, entryIdMismatch, parseImportId, validationProblem } from '../access/entry-ids';
-import { isHostname } from '../access/list-syntax';
+import { isHostname, trailingDotAdvice } from '../access/list-syntax';
 import { usernameValidators } from '../access/usernames';
 import { attr, defineSchema, requiresReplace, useStateForUnknown, validator, type Model, type Validator } from '../framework';
 import type { Resource } from '../types';
@@ -14,11 +14,13 @@ import type { Resource } from '../types';
  * not an IP address in any form (the list resource's rule, list-syntax.ts `isHostname`).
  */
 function hostname(): Validator<string> {
-  return validator<string>('a host name such as app.example.com', (v) =>
-    isHostname(v)
-      ? undefined
-      : `must be a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, at most 253 characters, not an IP address: a numeric last label such as 7 or 0x1f makes one (got ${JSON.stringify(v)})`,
-  );
+  return validator<string>('a host name such as app.example.com', (v) => {
+    if (isHostname(v)) return undefined;
+    // The numeric-label rule would only mislead about a name whose one fault is the dot.
+    const advice = trailingDotAdvice(v, isHostname);
+    if (advice !== '') return `must be a host name such as app.example.com (got ${JSON.stringify(v)})${advice}`;
+    return `must be a host name such as app.example.com: labels of letters, digits and inner hyphens joined by dots, at most 253 characters, not an IP address: a numeric last label such as 7 or 0x1f makes one (got ${JSON.stringify(v)})`;
+  });
 }
 
 const schema = defineSchema({

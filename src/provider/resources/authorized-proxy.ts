@@ -3,7 +3,7 @@
 // response gives the full domain and the listing shows `domain:port`, so reads match listing
 // entries by host. Reads go through the coalescing reader (one listing per refresh).
 import { validationProblem } from '../access/entry-ids';
-import { listedAtOtherPort, otherPortProblem } from '../access/list-syntax';
+import { bareHostPortAdvice, listedAtOtherPort, otherPortProblem, trailingDotAdvice } from '../access/list-syntax';
 import { missingId } from '../access/state-ids';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
 import { hasErrorCode } from '../errors';
@@ -16,14 +16,18 @@ const BARE_HOST = new RegExp(`^${HOST_LABEL}$`);
 const FULL_DOMAIN = new RegExp(`^${HOST_LABEL}(?:\\.${HOST_LABEL})+$`);
 const WITH_PORT = new RegExp(`^(${HOST_LABEL}(?:\\.${HOST_LABEL})+):([0-9]{1,5})$`);
 
-/** The three forms the API contract accepts: `us-ny`, `us-ny.proxy.example.net`, `us-ny.proxy.example.net:8080`. */
+/** True for the three forms the API contract accepts: `us-ny`, `us-ny.proxy.example.net`, `us-ny.proxy.example.net:8080`. */
+function isProxyForm(v: string): boolean {
+  const port = WITH_PORT.exec(v)?.[2];
+  return v.length <= 260 && (BARE_HOST.test(v) || FULL_DOMAIN.test(v) || (port !== undefined && Number(port) >= 1 && Number(port) <= 65535));
+}
+
+/** One of the forms {@link isProxyForm} accepts; the message says what to write for a trailing dot or a bare host given a port. */
 function proxyForm(): Validator<string> {
   return validator('a bare host, a full domain or domain:port', (v) => {
-    const port = WITH_PORT.exec(v)?.[2];
-    const ok = v.length <= 260 && (BARE_HOST.test(v) || FULL_DOMAIN.test(v) || (port !== undefined && Number(port) >= 1 && Number(port) <= 65535));
-    return ok
-      ? undefined
-      : `must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or domain:port (us-ny.proxy.example.net:8080) with a port from 1 to 65535 (got ${JSON.stringify(v)})`;
+    if (isProxyForm(v)) return undefined;
+    const advice = trailingDotAdvice(v, isProxyForm) || bareHostPortAdvice(v, isProxyForm);
+    return `must be a bare proxy host (us-ny), a full domain (us-ny.proxy.example.net) or domain:port (us-ny.proxy.example.net:8080) with a port from 1 to 65535 (got ${JSON.stringify(v)})${advice}`;
   });
 }
 
