@@ -227,10 +227,10 @@ describe('proxyaccount_authorized_proxies', () => {
       `${rule}, got "us-ny.proxy.example.net.:8080": drop the trailing dot and write "us-ny.proxy.example.net:8080".`,
     ]);
     expect(await details('us-ny:8080')).toEqual([
-      `${rule}, got "us-ny:8080": a port needs the full domain, as the account lists it (such as us-ny.proxy.example.net:8080); or write the bare host alone, "us-ny".`,
+      `${rule}, got "us-ny:8080": a port needs the full domain, with the port the account lists it at (such as us-ny.proxy.example.net:<port>); or write the bare host alone, "us-ny".`,
     ]);
     expect(await details('gb-lon:1080')).toEqual([
-      `${rule}, got "gb-lon:1080": a port needs the full domain, as the account lists it (such as gb-lon.proxy.example.net:1080); or write the bare host alone, "gb-lon".`,
+      `${rule}, got "gb-lon:1080": a port needs the full domain, with the port the account lists it at (such as gb-lon.proxy.example.net:<port>); or write the bare host alone, "gb-lon".`,
     ]);
   });
 

@@ -80,6 +80,15 @@ describe('proxyaccount_authorized_proxy', () => {
     expect(await p.admin.proxies.list()).toContain('pl-waw.proxy.example.net:1080');
   });
 
+  it('plans a new domain:port unchecked, with a warning, when the API fails to give the listing (the plan read nothing before the check)', async () => {
+    const server = await p.newServer({ PROXYACCOUNT_MAX_RETRIES: '0' });
+    const fresh = new ResourceDriver(async () => server, 'proxyaccount_authorized_proxy', schema);
+    await p.emu.control.fault({ path: '/api/proxies/', method: 'GET', status: 500, count: 1 });
+    const { planned, diagnostics } = await fresh.plan(null, { proxy: 'fr-par.proxy.example.net:1080' });
+    expect(planned['proxy']).toBe('fr-par.proxy.example.net:1080');
+    expect(diagnostics.map((d) => [d.severity, d.summary])).toEqual([['warning', 'Proxy port not checked']]);
+  });
+
   it('updates in place, sending nothing, when proxy changes to another form of the same proxy', async () => {
     const state = await driver.create({ proxy: 'us-sea' });
     const listing = (await p.admin.proxies.list()).find((e) => e.startsWith('us-sea.'))!;
@@ -240,7 +249,7 @@ describe('proxyaccount_authorized_proxy', () => {
       `${rule} (got "us-ny.proxy.example.net.:8080"): drop the trailing dot and write "us-ny.proxy.example.net:8080".`,
     ]);
     expect(await details('us-ny:8080')).toEqual([
-      `${rule} (got "us-ny:8080"): a port needs the full domain, as the account lists it (such as us-ny.proxy.example.net:8080); or write the bare host alone, "us-ny".`,
+      `${rule} (got "us-ny:8080"): a port needs the full domain, with the port the account lists it at (such as us-ny.proxy.example.net:<port>); or write the bare host alone, "us-ny".`,
     ]);
   });
 

@@ -74,7 +74,8 @@ export function bareHostPortAdvice(v: string, valid: (s: string) => boolean): st
   if (m === null || Number(m[2]) < 1 || Number(m[2]) > 65535) return '';
   const host = m[1]!;
   const alone = valid(host) ? `; or write the bare host alone, ${JSON.stringify(host)}` : '';
-  return `: a port needs the full domain, as the account lists it (such as ${host}.proxy.example.net:${m[2]})${alone}`;
+  // The port the account lists is not known here: the example carries none of its own.
+  return `: a port needs the full domain, with the port the account lists it at (such as ${host}.proxy.example.net:<port>)${alone}`;
 }
 
 /** A proxy in one of the forms the API accepts. */

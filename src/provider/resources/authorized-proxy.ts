@@ -88,7 +88,7 @@ export const authorizedProxyResource = {
   // it (which changes nothing) and then delete it, leaving the account without it.
   async modifyPlan(ctx, { prior, planned }) {
     if (prior !== null && planned.proxy === prior.proxy) return undefined;
-    if (isKnown(planned.proxy) && ctx.data !== undefined && (await refusedPort(ctx, ctx.data, planned.proxy))) return undefined;
+    if (isKnown(planned.proxy) && ctx.data !== undefined && (await refusedPort(ctx, ctx.data, planned.proxy, prior === null))) return undefined;
     if (prior === null) return undefined;
     const same = isKnown(planned.proxy) && ctx.data !== undefined && (await sameProxy(ctx.data, prior, planned.proxy));
     return same ? { planned: { id: planned.proxy, domain: prior.domain } } : { requiresReplace: ['proxy'] };
@@ -149,13 +149,31 @@ export const authorizedProxyResource = {
  * port: the API refuses it, and replacing the entry would delete the proxy before that add fails.
  * True when refused. A form without a port reads nothing.
  */
-async function refusedPort(ctx: ModifyPlanContext<AccountStore, 'proxy'>, data: AccountStore, proxy: string): Promise<boolean> {
+async function refusedPort(ctx: ModifyPlanContext<AccountStore, 'proxy'>, data: AccountStore, proxy: string, isNew: boolean): Promise<boolean> {
   if (!proxy.includes(':')) return false;
-  const listed = listedAtOtherPort(proxy, await data.proxies.list());
+  let listing: readonly string[];
+  try {
+    listing = await data.proxies.list();
+  } catch (err) {
+    // A new entry read nothing at plan before this check: a listing the API fails to give leaves
+    // its port unchecked (its add, which removes nothing, is refused at apply if it is wrong).
+    // Credentials refused, or a stop, still fail the plan.
+    if (!isNew || !UNCHECKED_ON.some((code) => hasErrorCode(err, code))) throw err;
+    ctx.diagnostics.addAttributeWarning(
+      'proxy',
+      'Proxy port not checked',
+      `The account's proxy listing could not be read to check the port of ${JSON.stringify(proxy)} (${err instanceof Error ? err.message : String(err)}); if the account lists this proxy at another port, the apply's add is refused and changes nothing.`,
+    );
+    return false;
+  }
+  const listed = listedAtOtherPort(proxy, listing);
   if (listed === undefined) return false;
   ctx.diagnostics.addAttributeError('proxy', 'Wrong proxy port', otherPortProblem(proxy, listed));
   return true;
 }
+
+/** Failures of the listing read that leave a new entry's port unchecked rather than fail its plan: the API's or the network's, never the credentials'. */
+const UNCHECKED_ON = ['ERR_SERVER', 'ERR_SERVICE_UNAVAILABLE', 'ERR_TIMEOUT', 'ERR_NETWORK', 'ERR_RESPONSE_PARSE', 'ERR_UNEXPECTED_STATUS'] as const;
 
 /** One listing entry, split. */
 interface ListedProxy {
