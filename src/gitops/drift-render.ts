@@ -57,7 +57,9 @@ function object(o: UnmanagedObject): string {
 
 /** An unmanaged object, with the list that keeps it undeclared, if one does. */
 function unmanagedLine(o: UnmanagedObject): string {
-  return o.kept_by === undefined ? object(o) : `${object(o)}: kept in the state of ${codeSpan(o.kept_by)}, whose code does not declare it (${KEPT_NOTE})`;
+  return o.kept_by === undefined
+    ? object(o)
+    : `${object(o)}: kept in the state of ${codeSpan(o.kept_by)}, whose code does not declare it (kept by the plan: ignore_changes)`;
 }
 
 /** Why the plan keeps a change made outside Terraform, or an entry the code does not declare. */

@@ -3,6 +3,7 @@
 // or because the code already says it. Applying any plan writes it into the state (the state takes
 // what the refresh found), after which no refresh shows it as drift again. Review lists what an
 // apply accepts so; drift marks what no apply puts back.
+import { type Catalogue, RESOURCE_TYPES } from '../resource-types';
 import { kindOf, type Plan, type ResourceChange } from './plan-json';
 
 /** Why the plan does not change a drift back, in the words review and drift both use. */
@@ -23,7 +24,7 @@ function same(a: unknown, b: unknown): boolean {
  * only those (a changed-back attribute's `before` is its live value). A resource the plan deletes,
  * replaces, forgets or defers keeps nothing: its own change says what happens to it.
  */
-export function keptDrift(plan: Plan, d: ResourceChange): ResourceChange | undefined {
+export function keptDrift(plan: Plan, d: ResourceChange, catalogue: Catalogue = RESOURCE_TYPES): ResourceChange | undefined {
   if (d.mode !== 'managed') return undefined;
   const kind = kindOf(d);
   if (kind !== 'update' && kind !== 'delete') return undefined;
@@ -33,7 +34,9 @@ export function keptDrift(plan: Plan, d: ResourceChange): ResourceChange | undef
   if (c === undefined) return d;
   const planned = kindOf(c);
   if (planned !== 'no-op' && planned !== 'update') return undefined;
-  const kept = (a: string): boolean => !c.afterUnknown.has(a) && same(c.after[a], d.after[a]) && same(c.before[a], c.after[a]);
+  // What the API did by itself by the plan's time (a token's expiry) is no change made outside Terraform.
+  const byItself = new Set(catalogue.get(d.type)?.changedByItself?.(d.before, d.after, plan.timestamp) ?? []);
+  const kept = (a: string): boolean => !byItself.has(a) && !c.afterUnknown.has(a) && same(c.after[a], d.after[a]) && same(c.before[a], c.after[a]);
   const before: Record<string, unknown> = { ...d.before };
   let any = false;
   for (const a of new Set([...Object.keys(d.before), ...Object.keys(d.after)])) {

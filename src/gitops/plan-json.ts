@@ -72,6 +72,8 @@ export interface Plan {
    * unapplied. Undefined when the plan does not say (an older Terraform, or JSON written by hand).
    */
   readonly complete: boolean | undefined;
+  /** When Terraform made the plan (its `timestamp`, Terraform ≥ 1.5); undefined when the plan does not say. */
+  readonly timestamp: Date | undefined;
   /**
    * False when Terraform marks the plan not applyable (`applyable`, Terraform ≥ 1.8): nothing to
    * apply, so applying it writes nothing, not even what its refresh found. Undefined when the plan
@@ -366,11 +368,18 @@ export function parsePlanJson(json: unknown, reading: PlanReading = {}): Plan {
     deferred: entries(json, 'deferred_changes', parseDeferred),
     priorState: prior,
     complete: status.complete,
+    timestamp: planTime(json.timestamp),
     applyable: status.applyable,
     constants: configuredConstants(json.configuration),
     errored: status.errored,
     refreshOnly: isRefreshOnly(status, changes, drift),
   };
+}
+
+/** See {@link Plan.timestamp}: a time Terraform wrote, or undefined for anything else. */
+function planTime(v: unknown): Date | undefined {
+  const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  return Number.isNaN(t) ? undefined : new Date(t);
 }
 
 /** See {@link Plan.constants}. */

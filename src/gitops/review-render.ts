@@ -20,7 +20,7 @@ const REFRESH_ONLY =
 /** What applying a normal plan that keeps changes made outside Terraform does, under its counts. */
 const KEPT_OUTSIDE =
   '**⚠️ This plan does not change back the changes made outside Terraform listed below as kept by it (ignore_changes, or code that already matches): ' +
-  'applying it makes the state accept them, after which drift no longer reports them as changed outside Terraform.**';
+  'applying it makes the state accept them, after which a refresh no longer shows them as changed outside Terraform (drift still reports an IP or hostname a list keeps that its code does not declare).**';
 
 /** The review as stable, documented JSON. */
 export function reviewJson(r: Review): string {

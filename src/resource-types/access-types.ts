@@ -227,9 +227,14 @@ function entryType(typeName: string, k: AccessKind, importId: ImportIdFormat): R
     ...(k.detail === undefined ? {} : { entryDetail: k.detail }),
     ...(k.sameKey === undefined ? {} : { sameKey: k.sameKey }),
     describeChange: (c) => {
-      // Only a proxy changes in place: written in another form of itself, which sends nothing.
-      if (c.kind === 'update')
-        return `${k.noun.one} ${k.entryShown(c.before) ?? '?'} → ${k.entryShown(c.after) ?? '?'}, written another way (the same ${k.noun.one}: nothing is sent)`;
+      if (c.kind === 'update') {
+        const change = `${k.noun.one} ${k.entryShown(c.before) ?? '?'} → ${k.entryShown(c.after) ?? '?'}`;
+        // The same key with another detail: only a refresh finds that (an IP re-added by hand with another label).
+        if (k.detail !== undefined && k.written(c.before) !== undefined && k.written(c.before) === k.written(c.after))
+          return `${change}, the same ${k.noun.one} with another ${k.detail.replace(/^an? /, '')}`;
+        // A planned update is a proxy written in another form of itself, which sends nothing.
+        return `${change}, written another way (the same ${k.noun.one}: nothing is sent)`;
+      }
       const shown = k.entryShown(subjectValues(c)) ?? '?';
       // A replacement to another key removes the old one from the account: named beside the new.
       const from = c.kind === 'replace' && keyChanged(k, c) ? `${k.entryShown(c.before) ?? '?'} → ` : '';

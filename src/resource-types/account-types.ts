@@ -187,6 +187,15 @@ const BEARER_TOKEN: ResourceTypeDescriptor = {
   importId: TOKEN_ID,
   managedKeys: (v) => (typeof v.token_id === 'number' ? [String(v.token_id)] : []),
   keyAttributes: ['token_id'],
+  // The API reports a token past its expiry date as inactive (from 00:00 UTC of that day).
+  changedByItself: (before, after, at) =>
+    before.active === true &&
+    after.active === false &&
+    typeof after.expires_at === 'string' &&
+    at !== undefined &&
+    Date.parse(`${after.expires_at}T00:00:00Z`) <= at.getTime()
+      ? ['active']
+      : [],
   describeChange: (c) => {
     const v = subjectValues(c);
     const name = tokenName(c, str(v.label) ?? str(c.before.label));

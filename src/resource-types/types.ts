@@ -177,6 +177,12 @@ export interface ResourceTypeDescriptor {
    */
   readonly entryDetail?: string;
   /**
+   * The attributes of a change found by a refresh (`before` → `after`) that the API made by itself
+   * by `at`, not anyone outside Terraform: a token's `active` turned false at its expiry. Absent:
+   * none. Review and drift do not take such a change for one made outside Terraform.
+   */
+  readonly changedByItself?: (before: Values, after: Values, at: Date | undefined) => readonly string[];
+  /**
    * Whether two keys of its collection name one object (a proxy form such as `us-ny` and the
    * listed `us-ny.proxy.example.net:8080`); absent: equal keys only.
    */

@@ -68,7 +68,7 @@ describe('drift the plan keeps', () => {
     // 192.0.2.99 is the plan's own drift; 192.0.2.66, already in the state, only the scan can show.
     expect(r.unmanaged).toEqual([{ account: 'team-a', kind: 'ip', value: '192.0.2.66', label: 'colleague', kept_by: 'proxyaccount_authorized_ips.team' }]);
     expect(driftMarkdown(r)).toContain(
-      '- team-a: ip `192.0.2.66` (label `colleague`): kept in the state of `proxyaccount_authorized_ips.team`, whose code does not declare it (kept by the plan: ignore_changes, or code that already matches)',
+      '- team-a: ip `192.0.2.66` (label `colleague`): kept in the state of `proxyaccount_authorized_ips.team`, whose code does not declare it (kept by the plan: ignore_changes)',
     );
     // Once the code declares it, it is managed.
     const json = fixture('kept-drift-update.plan.json');

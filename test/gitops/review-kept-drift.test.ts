@@ -27,7 +27,7 @@ describe('a normal plan that keeps changes made outside Terraform', () => {
         '(parent)',
         [
           ['create', 'proxyaccount_authorized_hostname.ci', '+hostname ci.example.com'],
-          ['changed_outside', 'proxyaccount_authorized_ip.parent_office', expect.stringMatching(/^changed outside Terraform, kept by this plan .*\(evil\)/)],
+          ['changed_outside', 'proxyaccount_authorized_ip.parent_office', `${KEPT}IP 198.51.100.5 (hq) → 198.51.100.5 (evil), the same IP with another label`],
         ],
       ],
       [
@@ -59,7 +59,7 @@ describe('a normal plan that keeps changes made outside Terraform', () => {
     expect(md).toContain(
       '**Plan:** 1 to add, 0 to change, 0 to destroy; it accepts 3 changes made outside Terraform into the state.\n\n' +
         '**⚠️ This plan does not change back the changes made outside Terraform listed below as kept by it (ignore_changes, or code that already matches): ' +
-        'applying it makes the state accept them, after which drift no longer reports them as changed outside Terraform.**',
+        'applying it makes the state accept them, after which a refresh no longer shows them as changed outside Terraform (drift still reports an IP or hostname a list keeps that its code does not declare).**',
     );
     expect(md).not.toContain('refresh-only');
     expect(md).toContain(`- ${KEPT.replace('ignore_changes', 'ignore\\_changes')}+1 IP (192.0.2.66 (colleague)) — \`proxyaccount_authorized_ips.team\``);
@@ -92,6 +92,38 @@ describe('a normal plan that keeps changes made outside Terraform', () => {
     // The same no-ops beside something to apply (a changed output) make an applyable plan: its apply writes the drift.
     const applyable = reviewPlan(parsePlanJson({ ...raw, applyable: true, resource_changes: changes }));
     expect(applyable.accounts.flatMap((a) => a.changes.map((c) => c.action))).toEqual(['changed_outside', 'changed_outside', 'changed_outside']);
+  });
+});
+
+describe("a token's expiry, which the API makes by itself (the fixes reviewer's finding 1)", () => {
+  const TOKEN = { id: 'team-a/1', token_id: 1, label: 'ci', username: 'team-a', active: true, expires_at: '2026-11-20', created_at: '2026-01-01T00:00:00Z' };
+  const inactive = { ...TOKEN, active: false };
+  const plan = (timestamp: string, expires: string) =>
+    reviewPlan(
+      parsePlanJson({
+        format_version: '1.2',
+        timestamp,
+        applyable: true,
+        complete: true,
+        errored: false,
+        resource_drift: [change('proxyaccount_bearer_token', 'ci', ['update'], { ...TOKEN, expires_at: expires }, { ...inactive, expires_at: expires })],
+        // The provider keeps an expired token as it is (it cannot activate it again): a no-op, though the code says active = true.
+        resource_changes: [
+          change('proxyaccount_bearer_token', 'ci', ['no-op'], { ...inactive, expires_at: expires }, { ...inactive, expires_at: expires }),
+          change('proxyaccount_authorized_hostname', 'ci', ['create'], null, { domain: 'ci.example.com', username: null }, { after_unknown: { id: true } }),
+        ],
+      }),
+    );
+
+  it('is not a change made outside Terraform once the plan was made on or after its expiry date', () => {
+    const r = plan('2026-11-27T23:56:48Z', '2026-11-20');
+    expect(r.accounts.flatMap((a) => a.changes.map((c) => c.action))).toEqual(['create']);
+    expect(r.attention.map((a) => a.kind)).toEqual(['parent_access_opened']);
+  });
+
+  it('a token made inactive before its expiry date still is', () => {
+    const r = plan('2026-11-27T23:56:48Z', '2030-01-01');
+    expect(r.attention.map((a) => a.kind)).toEqual(['parent_access_opened', 'kept_outside', 'deactivation']);
   });
 });
 
