@@ -13,7 +13,7 @@ const ip = (username: string | null, addr: string, label: string | null = null) 
   label,
   username,
 });
-const imported = (name: string, values: { id: string }, type = 'proxyaccount_authorized_ip') =>
+const imported = (name: string, values: { readonly id: string } & Record<string, unknown>, type = 'proxyaccount_authorized_ip') =>
   change(type, name, ['no-op'], values, values, { importing: { id: values.id } });
 const created = (type: string, name: string, values: Record<string, unknown>, unknown: Record<string, true> = {}) =>
   change(type, name, ['create'], null, { ...values, id: null }, { after_unknown: { id: true, ...unknown } });
