@@ -466,10 +466,12 @@ function holderFate(holder: Declaring, d: ResourceTypeDescriptor, certain: boole
   if (certain)
     return `${holder.address}'s create comes before its own destroy, as this one's does, so both fail ${exists} and the apply stops there, at every apply`;
   if (holder.kind === 'create' || holder.kind === 'replace') {
-    if (d.collection === 'proxies') {
-      const verb = holder.kind === 'create' ? 'creates' : 'replaces';
+    const verb = holder.kind === 'create' ? 'creates' : 'replaces';
+    // A list takes over what the account already holds, as a proxy's add accepts one already there.
+    if (holder.type.shape === 'list')
+      return `Terraform does not order this and what ${holder.address} ${verb}: a list takes over the ${noun} the account holds, so if that runs first, this removes it while the list's state keeps it`;
+    if (d.collection === 'proxies')
       return `Terraform does not order this and what ${holder.address} ${verb}: if that runs first, this removes what it made while its state keeps it`;
-    }
     return `Terraform does not order this and ${holder.address}'s create: if that runs first, it fails ${exists} and the ${noun} is absent from the account until a later apply creates it`;
   }
   return `${holder.address}'s state keeps it, so the account goes without it until a later plan finds it gone and creates it again`;
@@ -562,6 +564,21 @@ function deposedConflicts(plan: Plan, c: ResourceChange, d: ResourceTypeDescript
         `Terraform destroys a deposed object only after the new object's create, with or without create_before_destroy in the code, so ${fate}. ` +
         `First apply a plan that only destroys the deposed object (${first}), then this change`,
     });
+  }
+  return out;
+}
+
+/**
+ * The addresses whose deposed object an IP's or a hostname's create at the same address comes
+ * before and fails on, or may ({@link deposedConflicts}): the apply stops there, so the deposed
+ * object stays. A proxy's create changes nothing, and the deposed object's destroy does run.
+ */
+export function deposedKept(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Set<string> {
+  const out = new Set<string>();
+  for (const c of plan.changes) {
+    const d = typeOf(c, catalogue);
+    if (d?.shape !== 'entry' || c.deposed !== undefined || d.collection === 'proxies') continue;
+    if (deposedConflicts(plan, c, d, catalogue).length > 0) out.add(c.address);
   }
   return out;
 }

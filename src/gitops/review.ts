@@ -29,6 +29,7 @@ import {
   deletedWhileDeclared,
   entriesTwice,
   deletedWithAccount,
+  deposedKept,
   type GoneAccount,
   type HandOver,
   heldInParent,
@@ -100,6 +101,7 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
   const gone = accountsGone(plan, catalogue);
   const reopened = reopenedInParent(plan, catalogue);
   const held = heldInParent(declared);
+  const blocked = deposedKept(plan, catalogue);
 
   for (const c of plan.changes) {
     if (c.mode !== 'managed') continue;
@@ -125,7 +127,13 @@ export function reviewPlan(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): R
     const goneWith = kind === 'forget' ? gone.get(account) : undefined;
     // A forget whose objects other resources of the plan declare (the migration guide's steps) leaves those managed.
     const handOver = kind === 'forget' && goneWith === undefined ? takenOverBy(c, account, declared, catalogue) : undefined;
-    const description = goneWith === undefined ? describeChange(c, catalogue) : forgottenWith(describeChange(c, catalogue), goneWith);
+    const described = describeChange(c, catalogue);
+    // A deposed IP or hostname whose address's create fails on it first is not reached.
+    const reached =
+      c.deposed !== undefined && blocked.has(c.address)
+        ? `${described}, unless the create at its address fails first, as it does or may here (create_before_destroy_conflict): then it stays`
+        : described;
+    const description = goneWith === undefined ? reached : forgottenWith(reached, goneWith);
     const words = handOver?.words;
     list.push({ address: c.address, type: c.type, action: kind, description: words === undefined ? description : `${description}, ${words}` });
     accounts.set(account, list);

@@ -730,6 +730,16 @@ describe("a list replaced onto another account's list (the moves reviewer's s15 
     ]);
   });
 
+  it("a list the plan creates beside it takes the IP over, so an unordered removal leaves the account without it (the rerun's finding 1)", () => {
+    const created = change('proxyaccount_authorized_ips', 'this', ['create'], null, { ...teamC, id: null }, { after_unknown: { id: true } });
+    const item = review(created, replaced({})).attention.find((a) => a.kind === 'managed_twice' && a.address === 'proxyaccount_authorized_ips.parent');
+    expect(item?.message).toContain(
+      'Terraform does not order this and what proxyaccount_authorized_ips.this creates: a list takes over the IP the account holds, so if that runs first, ' +
+        "this removes it while the list's state keeps it",
+    );
+    expect(item?.message).not.toContain('already exists');
+  });
+
   it('entry resources declaring its entries: the hand-over advice', () => {
     const entry = same('proxyaccount_authorized_ip', 'runner1', ip('team-c', '198.51.100.1', 'runner1'));
     expect(advice(review(entry, replaced({})))).toEqual([
