@@ -3,7 +3,8 @@
 // a list resource and entry resources of one account's collection (each apply undoes the other),
 // two entry resources of one object, an object forgotten while another resource declares it (the
 // migration guide's hand-over), and an object a delete or a replacement removes while another
-// resource declares it.
+// resource declares it. Objects removed while another resource declares them are
+// plan-removals.ts's, replacements made create-first plan-create-first.ts's.
 // Review raises them as attention items, drift names the resources that undo a pending change.
 import { accountPhrase, type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor, type Risk, type Values } from '../resource-types';
 import { accountBefore, accountOf, HIDDEN_ACCOUNT, objectName, PARENT, phraseOfAccount, UNKNOWN_ACCOUNT } from './describe';
@@ -33,21 +34,13 @@ export interface Declaring {
 }
 
 /** What a change's resource is, for a managed resource of this provider; undefined otherwise. */
-function typeOf(c: ResourceChange, catalogue: Catalogue): ResourceTypeDescriptor | undefined {
+export function typeOf(c: ResourceChange, catalogue: Catalogue): ResourceTypeDescriptor | undefined {
   return c.mode === 'managed' && isProxyAccount(c.type) ? catalogue.get(c.type) : undefined;
 }
 
 /** True when two keys of `d`'s collection name one object. */
 export function sameKey(d: ResourceTypeDescriptor, a: string, b: string): boolean {
   return d.sameKey?.(a, b) ?? a === b;
-}
-
-/**
- * True when adding `b` to an account that holds `a` is adding what it holds: as {@link sameKey},
- * except that hostnames compare as the code writes them, since the API keeps case twins apart.
- */
-function sameEntry(d: ResourceTypeDescriptor, a: string, writtenA: string | undefined, b: string, writtenB: string | undefined): boolean {
-  return d.collection === 'hostnames' ? (writtenA ?? a) === (writtenB ?? b) : sameKey(d, a, b);
 }
 
 /**
@@ -120,7 +113,7 @@ export function accessOverlaps(resources: readonly Declaring[]): Overlap[] {
 }
 
 /** The account of a {@link Declaring}, as messages name it. */
-function phraseOf(account: string): string {
+export function phraseOf(account: string): string {
   return accountPhrase(account === PARENT ? null : account);
 }
 
@@ -237,7 +230,7 @@ function pairFate(later: Declaring, earlier: Declaring, key: string): string {
  * removed block names a whole resource (Terraform refuses instance keys there: "Resource instance
  * keys not allowed"), so an instance is forgotten with terraform state rm.
  */
-function forgetting(address: string): string {
+export function forgetting(address: string): string {
   return address.includes('[')
     ? `terraform state rm '${address}' before the apply: a removed block cannot name one instance of a resource`
     : 'a removed block with lifecycle { destroy = false }';
@@ -335,279 +328,6 @@ function createdWhilePresent(
       `creates ${noun} ${written} of ${phraseOf(account)}, which the forgotten ${c.address} leaves in the account${twin ? ` as ${entry.shown}` : ''} (a removed block does not delete what it forgets): ${fate}. ` +
       `Import it into this resource instead of creating it (an import block with id = ${JSON.stringify(id)})`,
   };
-}
-
-/**
- * Objects a delete or a replacement removes from an account while another resource of the plan
- * declares them there after it (same collection and account, keys compared as the provider
- * compares them): an entry resource destroyed while a list declares its key (the per-entry blocks
- * deleted in a migration to lists, instead of forgotten), an import or a state move that gave a
- * resource another resource's object, which its code then replaces, two entry resources of one
- * object one of which is destroyed, a list destroyed or moved to another account while entry
- * resources declare its entries. The apply removes the object, and what declares it does not add
- * it back in this apply (its state keeps it), so the account goes without it until a later one.
- */
-export function deletedWhileDeclared(plan: Plan, declared: readonly Declaring[], catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
-  const out: PlanItem[] = [];
-  for (const c of plan.changes) {
-    const d = typeOf(c, catalogue);
-    const kind = kindOf(c);
-    if (d === undefined || d.shape === 'account' || (kind !== 'delete' && kind !== 'replace') || !keysShown(d, new Set(), c.sensitive)) continue;
-    const account = accountBefore(c, catalogue);
-    if (account === HIDDEN_ACCOUNT) continue;
-    const self = declared.find((r) => r.address === c.address);
-    // A list replaced within its account removes only what its new entries leave out, which managedTwice names.
-    if (d.shape === 'list' && kind === 'replace' && (self === undefined || self.account === account)) continue;
-    for (const key of d.managedKeys(c.before)) {
-      // A replacement that declares the key again in the same account creates it anew; not so for
-      // a deposed object, destroyed after that create (createBeforeDestroyConflicts names it).
-      if (c.deposed === undefined && self?.account === account && self.keys?.some((k) => sameKey(d, k, key)) === true) continue;
-      const holders = declared.filter(
-        (r) =>
-          r.address !== c.address &&
-          r.type.shape !== 'account' &&
-          r.type.collection === d.collection &&
-          r.account === account &&
-          r.keys?.some((k) => sameKey(d, k, key)) === true,
-      );
-      for (const holder of holders) {
-        const certain = swappedCreateFirst(plan, c, holder, catalogue);
-        out.push({ kind: 'managed_twice', address: c.address, message: removalMessage(c, d, account, key, holder, certain, catalogue) });
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * True when `c` and `holder` are both replaced create-first (create_before_destroy) and each one's
- * new object has a key the other's old object holds (two entries swapping keys): each create runs
- * before its own destroy, so both fail, whatever the order.
- */
-function swappedCreateFirst(plan: Plan, c: ResourceChange, holder: Declaring, catalogue: Catalogue): boolean {
-  const h = plan.changes.find((x) => x.address === holder.address && x.deposed === undefined);
-  const d = typeOf(c, catalogue);
-  if (h === undefined || d === undefined || c.actions.join(',') !== 'create,delete' || h.actions.join(',') !== 'create,delete') return false;
-  if (!keysShown(d, c.afterUnknown, c.sensitive) || !keysShown(d, new Set(), h.sensitive) || accountBefore(h, catalogue) !== accountOf(c, catalogue))
-    return false;
-  const after = d.managedKeys(c.after);
-  return d.managedKeys(h.before).some((k) => after.some((a) => sameKey(d, k, a)));
-}
-
-/** The message of {@link deletedWhileDeclared}: what `c` removes (`key` of `account`), which `holder` declares. */
-function removalMessage(
-  c: ResourceChange,
-  d: ResourceTypeDescriptor,
-  account: string,
-  key: string,
-  holder: Declaring,
-  certain: boolean,
-  catalogue: Catalogue,
-): string {
-  const what = `${d.noun.one} ${d.shape === 'entry' ? (d.writtenKey?.(c.before) ?? key) : key}`;
-  const where = phraseOf(account);
-  const replace = kindOf(c) === 'replace';
-  const destroys = c.deposed === undefined ? 'destroys' : 'destroys the deposed object holding';
-  // The message the migration guide's case has always had: the list is planned before the destroy.
-  if (d.shape === 'entry' && !replace && holder.type.shape === 'list') {
-    return (
-      `${destroys} ${what} of ${where}, which ${holder.address} declares: the destroy removes it from the account, and the list does not add it back in this apply, ` +
-      'so the account goes without it until the next apply. To hand it over to the list, forget this resource instead (a removed block with lifecycle { destroy = false })'
-    );
-  }
-  const to = phraseOfAccount(accountOf(c, catalogue));
-  const subject =
-    d.shape === 'list'
-      ? `${replace ? `replaces the ${d.noun.one} list of ${where} by one in ${to}` : `destroys the ${d.noun.one} list of ${where}`}, removing ${what}`
-      : `${replace ? 'replaces' : destroys} ${what} of ${where}`;
-  const how =
-    d.shape === 'list'
-      ? 'the apply removes it from the account'
-      : certain
-        ? `the replacement would delete it from the account once it has created ${objectName(c, c.after, catalogue)}`
-        : replace
-          ? `${c.importing ? 'this plan imports it into this resource, and ' : ''}the replacement deletes it from the account to create ${objectName(c, c.after, catalogue)} in ${to}`
-          : 'the destroy removes it from the account';
-  return `${subject}, which ${holder.address} declares too: ${how}; ${holderFate(holder, d, certain)}. ${removalAdvice(c, d, holder, certain)}`;
-}
-
-/** What to do instead of what {@link removalMessage} describes. */
-function removalAdvice(c: ResourceChange, d: ResourceTypeDescriptor, holder: Declaring, certain: boolean): string {
-  const replace = kindOf(c) === 'replace';
-  if (d.shape === 'list') {
-    // A list another list holds: an import with a wrong ID, or a state move, gave this resource its object.
-    if (replace && c.importing) return 'Check the import ID: it names a list another resource manages';
-    if (holder.type.shape === 'list') return 'Two resources hold one list: undo the state move that gave it to this resource (terraform state mv it back)';
-    return 'To hand its entries over to entry resources, forget the list instead (a removed block with lifecycle { destroy = false })';
-  }
-  if (replace && c.importing) return 'Check the import ID: it names an object another resource manages';
-  if (certain) return 'Remove create_before_destroy from these resources for this change (each destroy then comes before its create)';
-  // A resource renamed without a moved block: its old address destroyed, its new one created.
-  if (holder.type === d && (holder.kind === 'create' || holder.kind === 'replace')) {
-    const index = /^(.*)\[\d+\]$/;
-    const shifted = index.exec(c.address)?.[1];
-    return shifted !== undefined && shifted === index.exec(holder.address)?.[1]
-      ? `A count shifted: key ${shifted} by value instead (for_each, with a moved block from each index to its key), so that removing one ${d.noun.one} leaves the others in place`
-      : `If this is a rename, declare it with a moved block (moved { from = ${c.address} to = ${holder.address} }): the object then stays, with no change`;
-  }
-  return replace
-    ? `Two resources hold one object: forget one of them (a removed block with lifecycle { destroy = false } for a whole resource, terraform state rm for an instance) rather than replace it`
-    : `To stop managing it here only, forget this resource instead (${forgetting(c.address)})`;
-}
-
-/**
- * What becomes of the resource that declares an object this apply removes. One this apply creates
- * or replaces too, Terraform does not order with the removal: an IP's or a hostname's create fails
- * if it runs first (the API holds each once), a proxy's adds what the removal then removes.
- */
-function holderFate(holder: Declaring, d: ResourceTypeDescriptor, certain: boolean): string {
-  const noun = d.noun.one;
-  const exists = `("already exists": the account holds each ${noun} once)`;
-  if (certain)
-    return `${holder.address}'s create comes before its own destroy, as this one's does, so both fail ${exists} and the apply stops there, at every apply`;
-  if (holder.kind === 'create' || holder.kind === 'replace') {
-    const verb = holder.kind === 'create' ? 'creates' : 'replaces';
-    // A list takes over what the account already holds, as a proxy's add accepts one already there.
-    if (holder.type.shape === 'list')
-      return `Terraform does not order this and what ${holder.address} ${verb}: a list takes over the ${noun} the account holds, so if that runs first, this removes it while the list's state keeps it`;
-    if (d.collection === 'proxies')
-      return `Terraform does not order this and what ${holder.address} ${verb}: if that runs first, this removes what it made while its state keeps it`;
-    return `Terraform does not order this and ${holder.address}'s create: if that runs first, it fails ${exists} and the ${noun} is absent from the account until a later apply creates it`;
-  }
-  return `${holder.address}'s state keeps it, so the account goes without it until a later plan finds it gone and creates it again`;
-}
-
-/**
- * Entry resources replaced create-first (`create_before_destroy`: actions create, then delete)
- * whose new object has, or may have, the old one's key in the same account, while the API holds one
- * object per key: an IP's create fails on the address the old object still holds, so the apply
- * stops there; a proxy's create changes nothing (adding a proxy already authorized is allowed),
- * and the old object's destroy, which comes after it, removes the proxy the new one stands for.
- * Keys compare as the API compares them: a hostname with its case (the API keeps case twins
- * apart), a proxy by its domain (a port other than the listing's makes the add fail instead, and a
- * form of the same proxy the provider updates in place). A new key known only after apply may be
- * the old one: said so. The same holds for a deposed object of the resource's address (see
- * {@link deposedConflicts}).
- */
-export function createBeforeDestroyConflicts(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): PlanItem[] {
-  const out: PlanItem[] = [];
-  for (const c of plan.changes) {
-    const d = typeOf(c, catalogue);
-    if (d?.shape !== 'entry' || c.deposed !== undefined) continue;
-    if (c.actions.join(',') === 'create,delete') out.push(...keptByReplacement(c, d, catalogue));
-    out.push(...deposedConflicts(plan, c, d, catalogue));
-  }
-  return out;
-}
-
-/** The item of {@link createBeforeDestroyConflicts} for a replacement create-first that keeps its old object's key, if it does. */
-function keptByReplacement(c: ResourceChange, d: ResourceTypeDescriptor, catalogue: Catalogue): PlanItem[] {
-  const account = accountOf(c, catalogue);
-  if (account !== accountBefore(c, catalogue) || account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) return [];
-  if (!keysShown(d, new Set(), c.sensitive)) return [];
-  const held = oldKeyOf(d, c, c.before);
-  if (held === undefined) return [];
-  const what = `${d.noun.one} ${d.writtenKey?.(c.before) ?? held.key} of ${phraseOf(account)}`;
-  const fate =
-    d.collection === 'proxies'
-      ? "adding a proxy already authorized changes nothing, and the old object's destroy, which comes after it, removes the proxy: the account ends without it while the state keeps it"
-      : `the create comes first and fails, the old object holding the ${d.noun.one} (the account holds each once), so the apply stops there`;
-  return [
-    {
-      kind: 'create_before_destroy_conflict',
-      address: c.address,
-      message: held.sure
-        ? `replaced with create_before_destroy while keeping ${what}: ${fate}. Remove create_before_destroy from this resource for this change (the destroy then comes first)`
-        : `replaced with create_before_destroy by a ${d.noun.one} ${held.known ? 'whose port the plan cannot compare' : 'known only after apply'}, which may be ${what} again: then ${fate}. Remove create_before_destroy from this resource, or make the value known first`,
-    },
-  ];
-}
-
-/**
- * A create or a replacement whose new object has, or may have, the key of a deposed object of its
- * own address in the same account (the old object of a create_before_destroy replacement whose
- * destroy failed, and the code changed back to it). Terraform destroys a deposed object after the
- * new object's create, with or without create_before_destroy in the code: an IP's or hostname's
- * create fails on the key the deposed object holds, at this apply and every later one, and a
- * proxy's changes nothing, after which the deposed object's destroy removes the proxy. Only a
- * plan that destroys the deposed object alone, before this change, avoids it.
- */
-function deposedConflicts(plan: Plan, c: ResourceChange, d: ResourceTypeDescriptor, catalogue: Catalogue): PlanItem[] {
-  const kind = kindOf(c);
-  if (kind !== 'create' && kind !== 'replace') return [];
-  const account = accountOf(c, catalogue);
-  if (account === HIDDEN_ACCOUNT || account === UNKNOWN_ACCOUNT) return [];
-  const out: PlanItem[] = [];
-  for (const old of plan.changes) {
-    if (old.address !== c.address || old.deposed === undefined || kindOf(old) !== 'delete') continue;
-    if (accountBefore(old, catalogue) !== account || !keysShown(d, new Set(), old.sensitive)) continue;
-    const held = oldKeyOf(d, c, old.before);
-    if (held === undefined) continue;
-    const what = `${d.noun.one} ${d.writtenKey?.(old.before) ?? held.key} of ${phraseOf(account)}`;
-    const verb = kind === 'create' ? 'creates' : 'is replaced by';
-    const subject = held.sure
-      ? `${verb} ${what}`
-      : `${verb} a ${d.noun.one} ${held.known ? 'whose port the plan cannot compare' : 'known only after apply'}, which may be ${what}`;
-    const fate =
-      d.collection === 'proxies'
-        ? "adding a proxy already authorized changes nothing, and the deposed object's destroy, which comes after it, removes the proxy: the account ends without it while the state keeps it"
-        : `the create fails on the ${d.noun.one} the deposed object holds (the account holds each once) and the apply stops there, as every later one will while the deposed object stays`;
-    const first =
-      kind === 'replace'
-        ? `the code still declaring ${d.writtenKey?.(c.before) ?? d.managedKeys(c.before).join(', ')}, as the current object does`
-        : 'the code without this resource';
-    out.push({
-      kind: 'create_before_destroy_conflict',
-      address: c.address,
-      message:
-        `${subject}, which its deposed object (the old object of a create_before_destroy replacement an earlier apply did not finish) still holds: ` +
-        `Terraform destroys a deposed object only after the new object's create, with or without create_before_destroy in the code, so ${fate}. ` +
-        `First apply a plan that only destroys the deposed object (${first}), then this change`,
-    });
-  }
-  return out;
-}
-
-/**
- * The addresses whose deposed object an IP's or a hostname's create at the same address comes
- * before and fails on, or may ({@link deposedConflicts}): the apply stops there, so the deposed
- * object stays. A proxy's create changes nothing, and the deposed object's destroy does run.
- */
-export function deposedKept(plan: Plan, catalogue: Catalogue = RESOURCE_TYPES): Set<string> {
-  const out = new Set<string>();
-  for (const c of plan.changes) {
-    const d = typeOf(c, catalogue);
-    if (d?.shape !== 'entry' || c.deposed !== undefined || d.collection === 'proxies') continue;
-    if (deposedConflicts(plan, c, d, catalogue).length > 0) out.add(c.address);
-  }
-  return out;
-}
-
-/**
- * Whether `c`'s new object has the key of an old object whose values are `old`: the key, `sure`
- * when the plan shows it is the same, else when it may be (the new key known only after apply,
- * `known` false, or a proxy's port the plan cannot compare); undefined when it is another.
- */
-function oldKeyOf(d: ResourceTypeDescriptor, c: ResourceChange, old: ResourceChange['before']): { key: string; sure: boolean; known: boolean } | undefined {
-  const before = d.managedKeys(old);
-  const known = keysShown(d, c.afterUnknown, c.sensitive);
-  const after = known ? d.managedKeys(c.after) : [];
-  const key = known ? before.find((k) => after.some((a) => sameEntry(d, k, d.writtenKey?.(old), a, d.writtenKey?.(c.after)))) : before[0];
-  if (key === undefined) return undefined;
-  // A proxy's port: another than the old form's is another proxy (its add fails); against a form
-  // without one, the listing's port is not in the plan.
-  const port = d.collection === 'proxies' && known ? portsOf(d.writtenKey?.(old), d.writtenKey?.(c.after)) : 'same';
-  if (port === 'other') return undefined;
-  return { key, sure: known && port === 'same', known };
-}
-
-/** How a proxy's new form's port compares with its old form's: `unknown` when only the new one has a port. */
-function portsOf(before: string | undefined, after: string | undefined): 'same' | 'other' | 'unknown' {
-  const port = (form: string | undefined): string | undefined => /:(\d+)$/.exec(form ?? '')?.[1];
-  const a = port(after);
-  if (a === undefined) return 'same';
-  const b = port(before);
-  return b === undefined ? 'unknown' : a === b ? 'same' : 'other';
 }
 
 /**

@@ -21,15 +21,14 @@ import {
   UNKNOWN_ACCOUNT,
 } from './describe';
 import { KEPT_WHY, keptDriftOf } from './kept-drift';
+import { createBeforeDestroyConflicts, deposedKept } from './plan-create-first';
+import { deletedWhileDeclared } from './plan-removals';
 import { changeView, type DeferredChange, isProxyAccount, kindOf, type Plan, type ResourceChange } from './plan-json';
 import {
   accountsGone,
-  createBeforeDestroyConflicts,
   declaredAfter,
-  deletedWhileDeclared,
   entriesTwice,
   deletedWithAccount,
-  deposedKept,
   type GoneAccount,
   type HandOver,
   heldInParent,
