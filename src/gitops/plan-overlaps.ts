@@ -271,8 +271,10 @@ export function takenOverBy(c: ResourceChange, account: string, declared: readon
   if (d === undefined || d.shape === 'account' || !keysShown(d, new Set(), c.sensitive)) return undefined;
   const entries = entriesOf(d, c.before);
   if (entries.length === 0) return undefined;
-  const other = d.shape === 'list' ? 'entry' : 'list';
-  const by = declared.filter((r) => r.type.shape === other && r.type.collection === d.collection && r.account === account);
+  // A list's entries go to entry resources; an entry to a list, or to another entry resource (a
+  // rename done with a removed block and an import, or slipped: a create).
+  const takes = (r: Declaring): boolean => (d.shape === 'list' ? r.type.shape === 'entry' : r.type.shape !== 'account');
+  const by = declared.filter((r) => r.address !== c.address && takes(r) && r.type.collection === d.collection && r.account === account);
   const held: Array<{ readonly shown: string; readonly holder: Declaring }> = [];
   const left: string[] = [];
   const conflicts: PlanItem[] = [];

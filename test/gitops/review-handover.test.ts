@@ -221,3 +221,24 @@ describe("the parent's entries handed over to a list the plan creates", () => {
     expect(r.attention.map((a) => a.kind)).toEqual(['no_longer_managed', 'created_while_present']);
   });
 });
+
+describe('an entry resource forgotten while another entry resource declares its key (a rename with removed and import)', () => {
+  const forgotten = change('proxyaccount_authorized_ip', 'old', ['forget'], ip('team-c', '198.51.100.7', 'office'), null);
+
+  it('imported: handed over, nothing left unmanaged', () => {
+    const r = review(forgotten, imported('new', ip('team-c', '198.51.100.7', 'office')));
+    expect(line(r, 'proxyaccount_authorized_ip.old')).toMatch(/, declared by proxyaccount_authorized_ip\.new from now on$/);
+    expect(r.attention).toEqual([]);
+  });
+
+  it('created: its create fails on what the removed block leaves in the account, so import it', () => {
+    const r = review(forgotten, created('proxyaccount_authorized_ip', 'new', ip('team-c', '198.51.100.7', 'office')));
+    expect(r.attention.map((a) => [a.kind, a.address])).toEqual([
+      ['no_longer_managed', 'proxyaccount_authorized_ip.old'],
+      ['created_while_present', 'proxyaccount_authorized_ip.new'],
+    ]);
+    expect(r.attention[1]!.message).toMatch(
+      /^creates IP 198\.51\.100\.7 of sub-account 'team-c', which the forgotten proxyaccount_authorized_ip\.old leaves in the account .*id = "team-c\/198\.51\.100\.7"\)$/,
+    );
+  });
+});
