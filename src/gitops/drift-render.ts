@@ -206,6 +206,11 @@ function sectionsOf(r: DriftReport): Section[] {
       items: r.ephemeral_leftovers.map(object),
       after: ['Delete them with `proxyaccount tokens prune`.'],
     },
+    {
+      title: `Managed twice, a hazard, not drift (${r.managed_twice.length})`,
+      items: r.managed_twice.map((m) => `- ${codeSpan(m.address)}: ${escapeMarkdown(m.message)}`),
+      after: [],
+    },
     { title: `Expired tokens, a state, not drift (${expired.length})`, items: expired, after: ['Rotate a managed one by setting a later `expires_at`.'] },
     { title: `Not checked (${r.incomplete.length})`, items: r.incomplete.map((i) => `- ${escapeMarkdown(i)}`), after: [] },
     { title: `Not checked here (${here.length})`, items: here, after: [] },

@@ -139,6 +139,13 @@ export interface DriftReport {
   readonly pending: PendingChange[];
   readonly unmanaged: UnmanagedObject[];
   readonly expired_tokens: ExpiredToken[];
+  /**
+   * Resources that declare an object another resource declares too (an entry resource and a list
+   * of one account, two entry resources of one object), as review names them: a hazard, not
+   * drift, since destroying either removes what the other still declares. Only when compared with
+   * the code.
+   */
+  readonly managed_twice: ManagedTwice[];
   /** Tokens of the ephemeral resource whose close never ran (`proxyaccount tokens prune` removes them). */
   readonly ephemeral_leftovers: UnmanagedObject[];
   /** Objects whose key a resource of another configuration declares, not proven another account's: neither managed nor unmanaged. */
@@ -259,6 +266,12 @@ export interface ReportScope {
   readonly holders?: ReadonlyArray<{ readonly provider: string; readonly sameAccount: boolean; readonly why?: string | undefined }>;
 }
 
+/** A resource declaring what another resource declares too (see {@link DriftReport.managed_twice}). */
+export interface ManagedTwice {
+  readonly address: string;
+  readonly message: string;
+}
+
 /** The parts {@link driftReport} puts together. */
 export interface DriftParts {
   readonly changed: AttributeDrift[];
@@ -269,6 +282,8 @@ export interface DriftParts {
   /** Objects other configurations' resources may hold. @default none */
   readonly held?: HeldObject[];
   readonly expired: ExpiredToken[];
+  /** Objects two resources declare. @default none */
+  readonly managedTwice?: ManagedTwice[];
   readonly leftovers: UnmanagedObject[];
   readonly scanned: boolean;
   /** The configuration whose account was scanned. @default the default, unconfirmed */
@@ -340,6 +355,7 @@ export function driftReport(parts: DriftParts): DriftReport {
     pending,
     unmanaged: parts.unmanaged,
     expired_tokens: parts.expired,
+    managed_twice: parts.managedTwice ?? [],
     ephemeral_leftovers: parts.leftovers,
     held_by_other_configurations: held,
     not_scanned: scope?.notScanned ?? [],

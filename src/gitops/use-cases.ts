@@ -18,6 +18,7 @@ import { type LiveAccount, readAccount } from './export';
 import { loadPlan } from './plan-input';
 import { planProgress } from './progress';
 import { type Plan, type PlanReading, parsePlanJson } from './plan-json';
+import { declaredAfter, entriesTwice, managedTwice as managedTwiceItems } from './plan-overlaps';
 import { type Review, reviewPlan } from './review';
 import { describeFailure, Terraform, TerraformError } from './terraform';
 
@@ -207,9 +208,13 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
   // Against the code, what the plan does not change back is said so (drift-kept.ts).
   const changed = withCode ? markKept(drift.changed, plan) : drift.changed;
   const pending = withCode ? pendingChanges(plan, catalogue) : undefined;
+  // Two resources of one object are a hazard whether or not anything drifted: the scheduled run names them too.
+  const declared = withCode ? declaredAfter(plan, catalogue) : [];
+  const managedTwice = [...managedTwiceItems(declared), ...entriesTwice(declared)].map(({ address, message }) => ({ address, message }));
   const incomplete = [...(opts.incomplete ?? []), ...planGaps(plan)];
   const planGiven = opts.plannedHere !== true;
-  if (opts.scan === false) return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], leftovers: [], scanned: false, incomplete, planGiven });
+  if (opts.scan === false)
+    return driftReport({ changed, deleted, pending, unmanaged: [], expired: [], managedTwice, leftovers: [], scanned: false, incomplete, planGiven });
   // A given store's account is its own: the environment does not describe it.
   const account = opts.store !== undefined && opts.env === undefined ? { username: undefined, baseUrl: undefined } : scanAccountOf(opts.env ?? process.env);
   const scope = scanScope(plan.priorState, opts.json === undefined ? undefined : providerLayout(opts.json, opts.source), {
@@ -235,6 +240,7 @@ export async function driftOfPlan(plan: Plan, opts: DriftOfPlanOptions = {}): Pr
     unmanaged: markUndeclared(scan.unmanaged, undeclared),
     held: scan.held,
     expired: scan.expired,
+    managedTwice,
     leftovers: scan.leftovers,
     scanned: true,
     scope: {

@@ -258,3 +258,37 @@ describe('the deposed object of a create_before_destroy replacement an earlier a
     ]);
   });
 });
+
+describe('two resources of one object, nothing drifted (carried over from review: drift did not name them)', () => {
+  const json = () =>
+    planJson([
+      SELF_IP_1,
+      res('proxyaccount_authorized_ip', 'office_again', ip(null, '203.0.113.1', 'office-hq')),
+      res('proxyaccount_authorized_ips', 'parent', { id: '_self', username: null, entries: [{ ip: '203.0.113.1', label: 'office-hq' }], removed_entries: [] }),
+    ]);
+
+  it('names each as a hazard, not drift, in the report and its markdown', async () => {
+    const report = await drift(json());
+    expect(report.drifted).toBe(false);
+    expect(report.managed_twice.map((m) => [m.address, m.message.split(':')[0]])).toEqual([
+      [
+        'proxyaccount_authorized_ip.self_ip_1',
+        'IP 203.0.113.1 is declared both by this resource and by proxyaccount_authorized_ips.parent, which manages the whole IP list of the parent account',
+      ],
+      [
+        'proxyaccount_authorized_ip.office_again',
+        'IP 203.0.113.1 is declared both by this resource and by proxyaccount_authorized_ips.parent, which manages the whole IP list of the parent account',
+      ],
+      [
+        'proxyaccount_authorized_ip.office_again',
+        'IP 203.0.113.1 of the parent account is declared both by this resource and by proxyaccount_authorized_ip.self_ip_1',
+      ],
+    ]);
+    expect(driftMarkdown(report)).toContain('### Managed twice, a hazard, not drift (3)');
+  });
+
+  it('not in a refresh-only run, which compares with no code', async () => {
+    const refreshOnly = { ...json(), resource_changes: [], applyable: false };
+    expect((await drift(refreshOnly)).managed_twice).toEqual([]);
+  });
+});
