@@ -1,7 +1,7 @@
 // Domain words for one planned change of a proxyaccount resource ("+IP 203.0.113.7 (office)",
 // "monthly limit 50 → 100 GB"), from the resource-type catalogue. Values come from a plan
 // already stripped of secrets and sensitive values (plan-json.ts).
-import { accountPhrase, type Catalogue, changeVerb, RESOURCE_TYPES } from '../resource-types';
+import { accountPhrase, type Catalogue, changeVerb, RESOURCE_TYPES, withArticle } from '../resource-types';
 import { changeView, type DeferredChange, kindOf, type ResourceChange } from './plan-json';
 
 /** What a deposed object is, in a reviewer's words. */
@@ -94,7 +94,7 @@ export function describeLeaving(c: ResourceChange, catalogue: Catalogue = RESOUR
   const to = phraseOfAccount(account);
   if (catalogue.get(c.type)?.shape === 'list') {
     const noun = catalogue.get(c.type)!.noun.one;
-    return `${objectName(c, c.before, catalogue)} deleted, its entries removed from the account: replaced by ${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun} list in ${to}`;
+    return `${objectName(c, c.before, catalogue)} deleted, its entries removed from the account: replaced by ${withArticle(noun)} list in ${to}`;
   }
   return `${objectName(c, c.before, catalogue)} deleted: replaced by ${objectName(c, c.after, catalogue)} in ${to}`;
 }

@@ -7,13 +7,8 @@
 // by no resource, naming the list that keeps it.
 import { type Catalogue, RESOURCE_TYPES, type ResourceTypeDescriptor } from '../resource-types';
 import type { AttributeDrift, UnmanagedObject } from './drift';
-import { keptDrift } from './kept-drift';
+import { keptDrift, sameValue } from './kept-drift';
 import { isProxyAccount, kindOf, type Plan, type StateResource } from './plan-json';
-
-/** Same JSON value. */
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
 
 /** The plan's attribute drift, each attribute the plan keeps marked `kept_by_plan` (only for a plan that compares with the code). */
 export function markKept(changed: readonly AttributeDrift[], plan: Plan): AttributeDrift[] {
@@ -21,7 +16,7 @@ export function markKept(changed: readonly AttributeDrift[], plan: Plan): Attrib
     const d = plan.drift.find((x) => x.address === c.address);
     const kept = d === undefined ? undefined : keptDrift(plan, d);
     if (kept === undefined) return c;
-    const isKept = kept.secretsChanged.has(c.attribute) || !same(kept.before[c.attribute], kept.after[c.attribute]);
+    const isKept = kept.secretsChanged.has(c.attribute) || !sameValue(kept.before[c.attribute], kept.after[c.attribute]);
     return isKept ? { ...c, kept_by_plan: true as const } : c;
   });
 }

@@ -9,8 +9,8 @@ import { kindOf, type Plan, type ResourceChange } from './plan-json';
 /** Why the plan does not change a drift back, in the words review and drift both use. */
 export const KEPT_WHY = 'ignore_changes, or code that already matches';
 
-/** Same JSON value. */
-function same(a: unknown, b: unknown): boolean {
+/** Same JSON value (absent and null alike). */
+export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
@@ -36,11 +36,11 @@ export function keptDrift(plan: Plan, d: ResourceChange, catalogue: Catalogue = 
   if (planned !== 'no-op' && planned !== 'update') return undefined;
   // What the API did by itself by the plan's time (a token's expiry) is no change made outside Terraform.
   const byItself = new Set(catalogue.get(d.type)?.changedByItself?.(d.before, d.after, plan.timestamp) ?? []);
-  const kept = (a: string): boolean => !byItself.has(a) && !c.afterUnknown.has(a) && same(c.after[a], d.after[a]) && same(c.before[a], c.after[a]);
+  const kept = (a: string): boolean => !byItself.has(a) && !c.afterUnknown.has(a) && sameValue(c.after[a], d.after[a]) && sameValue(c.before[a], c.after[a]);
   const before: Record<string, unknown> = { ...d.before };
   let any = false;
   for (const a of new Set([...Object.keys(d.before), ...Object.keys(d.after)])) {
-    if (same(d.before[a], d.after[a])) continue;
+    if (sameValue(d.before[a], d.after[a])) continue;
     if (kept(a)) any = true;
     else before[a] = d.after[a];
   }

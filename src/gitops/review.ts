@@ -6,7 +6,7 @@
 // an object forgotten while another resource declares it, or while its sub-account is deleted, an
 // object a delete or a replacement removes while another resource declares it) from the plan as a
 // whole (plan-overlaps.ts). A replacement out of another account is shown under that account too.
-import { type Catalogue, changeVerb, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE } from '../resource-types';
+import { type Catalogue, changeVerb, RESOURCE_TYPES, type Risk, USAGE_DATA_SOURCE, withArticle } from '../resource-types';
 import {
   accountOf,
   deletedFromAccountOf,
@@ -308,7 +308,7 @@ function handedOver(c: ResourceChange, risks: readonly Attention[], handOver: Ha
 /** The attention item of a list forgotten while entry resources take all its entries over. */
 function listForgottenFromState(c: ResourceChange, catalogue: Catalogue): Attention {
   const noun = nounOf(c, catalogue);
-  const one = `${/^[AEIOU]/.test(noun.one) ? 'an' : 'a'} ${noun.one}`;
+  const one = withArticle(noun.one);
   return {
     kind: 'no_longer_managed',
     address: c.address,
@@ -331,7 +331,7 @@ function listForgottenInPart(c: ResourceChange, left: readonly string[], account
     message:
       `the ${noun.one} list of ${phraseOfAccount(account)} is no longer managed by Terraform but stays in the account, and no resource of the plan takes over ${what}: ` +
       `${verbs} as unmanaged (the list's other entries are declared by entry resources from now on, as its change line says). ` +
-      `The list is forgotten as the state last recorded it: ${/^[AEIOU]/.test(noun.one) ? 'an' : 'a'} ${noun.one} added to the account since stays too, and drift reports it as well`,
+      `The list is forgotten as the state last recorded it: ${withArticle(noun.one)} added to the account since stays too, and drift reports it as well`,
   };
 }
 

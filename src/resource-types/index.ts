@@ -10,7 +10,7 @@ import type { ResourceTypeDescriptor } from './types';
 
 export * from './import-ids';
 export type * from './types';
-export { accountPhrase, verb as changeVerb } from './words';
+export { accountPhrase, verb as changeVerb, withArticle } from './words';
 export { EPHEMERAL_TOKEN_PREFIX, isEphemeralTokenLabel, LEFTOVER_NOT_ADOPTED } from './ephemeral-tokens';
 
 /** The prefix of every type name of this provider (any registry host or namespace). */

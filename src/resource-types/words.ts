@@ -22,6 +22,11 @@ export function ipEntry(v: unknown): string {
   return String(v);
 }
 
+/** A noun with its indefinite article: "an IP", "a hostname". */
+export function withArticle(noun: string): string {
+  return `${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 /** "2 IPs (a, b)" / "1 hostname (x)". */
 export function counted(noun: { readonly one: string; readonly many: string }, items: readonly string[]): string {
   return `${items.length} ${items.length === 1 ? noun.one : noun.many} (${items.join(', ')})`;
