@@ -6,7 +6,7 @@ import { validationProblem } from '../access/entry-ids';
 import { bareHostPortAdvice, listedAtOtherPort, otherPortProblem, trailingDotAdvice } from '../access/list-syntax';
 import { missingId } from '../access/state-ids';
 import { keepIfOutcomeUnknown } from '../access/unknown-outcome';
-import { hasErrorCode } from '../errors';
+import { hasErrorCode, isProxyAccountError } from '../errors';
 import type { AccountStore } from '../../account';
 import { attr, defineSchema, isKnown, type ModifyPlanContext, useStateForUnknown, validator, type Model, type Validator } from '../framework';
 import type { Ctx, Resource } from '../types';
@@ -158,7 +158,7 @@ async function refusedPort(ctx: ModifyPlanContext<AccountStore, 'proxy'>, data: 
     // A new entry read nothing at plan before this check: a listing the API fails to give leaves
     // its port unchecked (its add, which removes nothing, is refused at apply if it is wrong).
     // Credentials refused, or a stop, still fail the plan.
-    if (!isNew || !UNCHECKED_ON.some((code) => hasErrorCode(err, code))) throw err;
+    if (!isNew || !uncheckedOn(err)) throw err;
     ctx.diagnostics.addAttributeWarning(
       'proxy',
       'Proxy port not checked',
@@ -172,8 +172,14 @@ async function refusedPort(ctx: ModifyPlanContext<AccountStore, 'proxy'>, data: 
   return true;
 }
 
-/** Failures of the listing read that leave a new entry's port unchecked rather than fail its plan: the API's or the network's, never the credentials'. */
-const UNCHECKED_ON = ['ERR_SERVER', 'ERR_SERVICE_UNAVAILABLE', 'ERR_TIMEOUT', 'ERR_NETWORK', 'ERR_RESPONSE_PARSE', 'ERR_UNEXPECTED_STATUS'] as const;
+/**
+ * True for a failure of the listing read that leaves a new entry's port unchecked rather than
+ * failing its plan: the API's or the network's, as the SDK's facts say; never credentials
+ * refused, a client that refuses requests (the failure memory), or a stop.
+ */
+function uncheckedOn(err: unknown): boolean {
+  return isProxyAccountError(err) && !err.credentialsRejected && !err.clientRefusesRequests && err.code !== 'ERR_ABORTED';
+}
 
 /** One listing entry, split. */
 interface ListedProxy {
